@@ -1,0 +1,389 @@
+//! [`ChunkedWorld`]: the default block storage, 16x16x16 chunks of bitsets.
+
+use ahash::AHashMap;
+use glam::IVec3;
+
+use crate::error::{Error, Result};
+use crate::key::in_key_range;
+use crate::world::{Bounds, VoxelWorld};
+
+/// The side of a chunk, in cells.
+pub const CHUNK_SIZE: i32 = 16;
+const CHUNK_SHIFT: i32 = 4;
+const CHUNK_MASK: i32 = CHUNK_SIZE - 1;
+const WORDS: usize = (CHUNK_SIZE * CHUNK_SIZE * CHUNK_SIZE / 64) as usize;
+/// Bounded worlds of at most this many chunks index them densely (one `u32` per chunk).
+const MAX_DENSE_CHUNKS: u64 = 1 << 22;
+
+/// What occupies a cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum Block {
+    /// Passable, not standable.
+    #[default]
+    Air,
+    /// Standable, not passable.
+    Solid,
+}
+
+impl Block {
+    #[inline]
+    const fn bits(self) -> (bool, bool) {
+        match self {
+            Block::Air => (true, false),
+            Block::Solid => (false, true),
+        }
+    }
+
+    #[inline]
+    const fn from_bits(passable: bool, standable: bool) -> Self {
+        if passable && !standable {
+            Block::Air
+        } else {
+            Block::Solid
+        }
+    }
+}
+
+/// One 16x16x16 chunk: a passable bit and a standable bit per cell.
+#[derive(Clone)]
+struct Chunk {
+    passable: [u64; WORDS],
+    standable: [u64; WORDS],
+}
+
+impl Chunk {
+    const AIR: Chunk = Chunk {
+        passable: [u64::MAX; WORDS],
+        standable: [0; WORDS],
+    };
+}
+
+/// The bit of a cell inside its chunk: (word, mask).
+#[inline]
+fn bit(p: IVec3) -> (usize, u64) {
+    let index =
+        (((p.y & CHUNK_MASK) << 8) | ((p.z & CHUNK_MASK) << 4) | (p.x & CHUNK_MASK)) as usize;
+    (index >> 6, 1u64 << (index & 63))
+}
+
+#[inline]
+fn chunk_of(p: IVec3) -> IVec3 {
+    IVec3::new(p.x >> CHUNK_SHIFT, p.y >> CHUNK_SHIFT, p.z >> CHUNK_SHIFT)
+}
+
+/// Chunk slots for a bounded world, indexed by chunk coordinates relative to `origin`.
+#[derive(Clone)]
+struct DenseSlots {
+    origin: IVec3,
+    dims: IVec3,
+    slots: Vec<u32>,
+}
+
+impl DenseSlots {
+    #[inline]
+    fn index(&self, chunk: IVec3) -> usize {
+        let r = chunk - self.origin;
+        ((r.y * self.dims.z + r.z) * self.dims.x + r.x) as usize
+    }
+}
+
+const NO_CHUNK: u32 = u32::MAX;
+
+/// A world stored as 16x16x16 chunks of bitsets: a passability check is a chunk look-up, a
+/// shift and a mask.
+///
+/// Cells never written are [`Block::Air`]. A world may be unbounded (chunks appear where
+/// cells are written) or bounded, in which case cells outside are neither passable nor
+/// standable and writing there is an error.
+///
+/// ```
+/// use glam::IVec3;
+/// use voxnav::{Block, ChunkedWorld, VoxelWorld};
+///
+/// let mut world = ChunkedWorld::new();
+/// world.set(IVec3::new(0, 0, 0), Block::Solid)?;
+/// assert!(world.is_standable(IVec3::new(0, 0, 0)));
+/// assert!(world.is_passable(IVec3::new(0, 1, 0)));
+/// # Ok::<(), voxnav::Error>(())
+/// ```
+#[derive(Clone, Default)]
+pub struct ChunkedWorld {
+    chunks: Vec<Chunk>,
+    index: AHashMap<IVec3, u32>,
+    bounds: Option<Bounds>,
+    dense: Option<DenseSlots>,
+}
+
+impl std::fmt::Debug for ChunkedWorld {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ChunkedWorld")
+            .field("bounds", &self.bounds)
+            .field("chunks", &self.chunks.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl ChunkedWorld {
+    /// An empty, unbounded world (all air).
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// An empty world limited to `bounds`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidSetting`] when the bounds are empty or reach outside the range of
+    /// positions voxnav can search (x and z within `+-2^25`, y within `+-2^11`).
+    pub fn with_bounds(bounds: Bounds) -> Result<Self> {
+        if bounds.volume() == 0 {
+            return Err(Error::InvalidSetting(format!(
+                "world bounds {bounds:?} are empty"
+            )));
+        }
+        if !in_key_range(bounds.min) || !in_key_range(bounds.max - IVec3::ONE) {
+            return Err(Error::InvalidSetting(format!(
+                "world bounds {bounds:?} reach outside the searchable range \
+                 (x and z within +-33554432, y within +-2048)"
+            )));
+        }
+        let origin = chunk_of(bounds.min);
+        let dims = chunk_of(bounds.max - IVec3::ONE) - origin + IVec3::ONE;
+        let count = dims.x as u64 * dims.y as u64 * dims.z as u64;
+        let dense = (count <= MAX_DENSE_CHUNKS).then(|| DenseSlots {
+            origin,
+            dims,
+            slots: vec![NO_CHUNK; count as usize],
+        });
+        Ok(Self {
+            bounds: Some(bounds),
+            dense,
+            ..Self::default()
+        })
+    }
+
+    /// An empty world from the origin to `size` (exclusive).
+    ///
+    /// # Errors
+    /// As [`ChunkedWorld::with_bounds`].
+    pub fn with_size(size: IVec3) -> Result<Self> {
+        Self::with_bounds(Bounds::from_size(size))
+    }
+
+    /// The world's bounds, if it is finite.
+    #[must_use]
+    pub fn world_bounds(&self) -> Option<Bounds> {
+        self.bounds
+    }
+
+    /// The number of chunks that hold data.
+    #[must_use]
+    pub fn chunk_count(&self) -> usize {
+        self.chunks.len()
+    }
+
+    #[inline]
+    fn chunk_slot(&self, chunk: IVec3) -> u32 {
+        match &self.dense {
+            Some(dense) => dense.slots[dense.index(chunk)],
+            None => self.index.get(&chunk).copied().unwrap_or(NO_CHUNK),
+        }
+    }
+
+    #[inline]
+    fn inside(&self, p: IVec3) -> bool {
+        self.bounds.is_none_or(|b| b.contains(p))
+    }
+
+    /// The block at `p`, or `None` outside a bounded world.
+    #[must_use]
+    pub fn get(&self, p: IVec3) -> Option<Block> {
+        if !self.inside(p) {
+            return None;
+        }
+        let slot = self.chunk_slot(chunk_of(p));
+        if slot == NO_CHUNK {
+            return Some(Block::Air);
+        }
+        let chunk = &self.chunks[slot as usize];
+        let (word, mask) = bit(p);
+        Some(Block::from_bits(
+            chunk.passable[word] & mask != 0,
+            chunk.standable[word] & mask != 0,
+        ))
+    }
+
+    /// Writes `block` at `p` and returns the block that was there.
+    ///
+    /// # Errors
+    /// [`Error::OutOfWorld`] when `p` is outside a bounded world (nothing is written).
+    pub fn set(&mut self, p: IVec3, block: Block) -> Result<Block> {
+        if !self.inside(p) {
+            return Err(Error::OutOfWorld {
+                pos: p,
+                bounds: self.bounds.unwrap_or(Bounds::new(p, p)),
+            });
+        }
+        let chunk_pos = chunk_of(p);
+        let mut slot = self.chunk_slot(chunk_pos);
+        if slot == NO_CHUNK {
+            if block == Block::Air {
+                return Ok(Block::Air);
+            }
+            slot = self.chunks.len() as u32;
+            self.chunks.push(Chunk::AIR);
+            match &mut self.dense {
+                Some(dense) => {
+                    let i = dense.index(chunk_pos);
+                    dense.slots[i] = slot;
+                }
+                None => {
+                    self.index.insert(chunk_pos, slot);
+                }
+            }
+        }
+        let chunk = &mut self.chunks[slot as usize];
+        let (word, mask) = bit(p);
+        let old = Block::from_bits(
+            chunk.passable[word] & mask != 0,
+            chunk.standable[word] & mask != 0,
+        );
+        let (passable, standable) = block.bits();
+        set_bit(&mut chunk.passable[word], mask, passable);
+        set_bit(&mut chunk.standable[word], mask, standable);
+        Ok(old)
+    }
+
+    /// Writes `block` into every cell of the box from `min` to `max`, both inclusive.
+    ///
+    /// # Errors
+    /// [`Error::OutOfWorld`] when any cell of the box is outside a bounded world (nothing is
+    /// written then).
+    pub fn fill(&mut self, min: IVec3, max: IVec3, block: Block) -> Result<()> {
+        let (lo, hi) = (min.min(max), min.max(max));
+        for corner in [lo, hi] {
+            if !self.inside(corner) {
+                return Err(Error::OutOfWorld {
+                    pos: corner,
+                    bounds: self.bounds.unwrap_or(Bounds::new(corner, corner)),
+                });
+            }
+        }
+        for y in lo.y..=hi.y {
+            for z in lo.z..=hi.z {
+                for x in lo.x..=hi.x {
+                    self.set(IVec3::new(x, y, z), block)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[inline]
+fn set_bit(word: &mut u64, mask: u64, on: bool) {
+    if on {
+        *word |= mask;
+    } else {
+        *word &= !mask;
+    }
+}
+
+impl VoxelWorld for ChunkedWorld {
+    #[inline]
+    fn is_passable(&self, p: IVec3) -> bool {
+        if !self.inside(p) {
+            return false;
+        }
+        let slot = self.chunk_slot(chunk_of(p));
+        if slot == NO_CHUNK {
+            return true;
+        }
+        let (word, mask) = bit(p);
+        self.chunks[slot as usize].passable[word] & mask != 0
+    }
+
+    #[inline]
+    fn is_standable(&self, p: IVec3) -> bool {
+        if !self.inside(p) {
+            return false;
+        }
+        let slot = self.chunk_slot(chunk_of(p));
+        if slot == NO_CHUNK {
+            return false;
+        }
+        let (word, mask) = bit(p);
+        self.chunks[slot as usize].standable[word] & mask != 0
+    }
+
+    #[inline]
+    fn bounds(&self) -> Option<Bounds> {
+        self.bounds
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unbounded_world_is_air_until_written_and_remembers_writes_across_chunks() {
+        let mut world = ChunkedWorld::new();
+        let cells = [
+            IVec3::new(0, 0, 0),
+            IVec3::new(-1, -17, 33),
+            IVec3::new(15, 16, -16),
+        ];
+        for &p in &cells {
+            assert_eq!(world.get(p), Some(Block::Air));
+            assert_eq!(world.set(p, Block::Solid).unwrap(), Block::Air);
+        }
+        for &p in &cells {
+            assert_eq!(world.get(p), Some(Block::Solid));
+            assert!(!world.is_passable(p));
+            assert!(world.is_standable(p));
+            assert!(world.is_passable(p + IVec3::X) || cells.contains(&(p + IVec3::X)));
+        }
+        assert_eq!(world.set(cells[0], Block::Air).unwrap(), Block::Solid);
+        assert!(world.is_passable(cells[0]));
+    }
+
+    #[test]
+    fn bounded_world_outside_is_neither_passable_nor_standable() {
+        let mut world = ChunkedWorld::with_size(IVec3::new(20, 5, 3)).unwrap();
+        assert!(world.is_passable(IVec3::new(19, 4, 2)));
+        for p in [
+            IVec3::new(20, 0, 0),
+            IVec3::new(0, -1, 0),
+            IVec3::new(0, 0, 3),
+        ] {
+            assert!(!world.is_passable(p));
+            assert!(!world.is_standable(p));
+            assert_eq!(world.get(p), None);
+            assert!(matches!(
+                world.set(p, Block::Solid),
+                Err(Error::OutOfWorld { .. })
+            ));
+        }
+        world
+            .fill(IVec3::ZERO, IVec3::new(19, 0, 2), Block::Solid)
+            .unwrap();
+        assert!(world.is_standable(IVec3::new(17, 0, 1)));
+        assert!(
+            world
+                .fill(IVec3::ZERO, IVec3::new(20, 0, 0), Block::Solid)
+                .is_err()
+        );
+    }
+
+    #[test]
+    fn bad_bounds_are_errors() {
+        assert!(ChunkedWorld::with_size(IVec3::new(0, 4, 4)).is_err());
+        assert!(ChunkedWorld::with_size(IVec3::new(4, 4096, 4)).is_err());
+        // Too many chunks for a dense index still works, through the hash map.
+        let mut huge = ChunkedWorld::with_size(IVec3::new(1 << 24, 2000, 1 << 24)).unwrap();
+        huge.set(IVec3::new(1 << 23, 5, 77), Block::Solid).unwrap();
+        assert!(huge.is_standable(IVec3::new(1 << 23, 5, 77)));
+    }
+}

@@ -1,0 +1,133 @@
+//! The crate's one error type.
+
+use glam::IVec3;
+use thiserror::Error;
+
+/// Why a position is not a valid feet position for the agent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum InvalidFeet {
+    /// The position lies outside the world's finite bounds.
+    OutOfWorld,
+    /// The position lies outside the range that search keys can represent
+    /// (x and z in `-2^25 .. 2^25`, y in `-2^11 .. 2^11`).
+    OutOfKeyRange,
+    /// The cell below the feet cannot be stood on.
+    NoFloor {
+        /// The cell under the feet.
+        floor: IVec3,
+    },
+    /// A cell of the agent's body is not passable.
+    NoHeadRoom {
+        /// The first blocked cell, counting up from the feet.
+        blocked: IVec3,
+    },
+}
+
+impl std::fmt::Display for InvalidFeet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            InvalidFeet::OutOfWorld => write!(f, "it is outside the world"),
+            InvalidFeet::OutOfKeyRange => write!(
+                f,
+                "it is outside the searchable range (x and z within +-33554432, y within +-2048)"
+            ),
+            InvalidFeet::NoFloor { floor } => write!(
+                f,
+                "there is no floor to stand on (cell {},{},{} below the feet is not standable)",
+                floor.x, floor.y, floor.z
+            ),
+            InvalidFeet::NoHeadRoom { blocked } => write!(
+                f,
+                "the agent's body does not fit (cell {},{},{} is not passable)",
+                blocked.x, blocked.y, blocked.z
+            ),
+        }
+    }
+}
+
+/// Everything that can go wrong in voxnav. Malformed input is an error; "no path" is not
+/// (it is [`crate::SearchStatus::Unreachable`]).
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The start of a search is not a valid feet position.
+    #[error("start {},{},{} is not a valid feet position: {reason}", pos.x, pos.y, pos.z)]
+    InvalidStart {
+        /// The start position given.
+        pos: IVec3,
+        /// Why it is not valid.
+        reason: InvalidFeet,
+    },
+    /// The goal of a search is not a valid feet position.
+    #[error("goal {},{},{} is not a valid feet position: {reason}", pos.x, pos.y, pos.z)]
+    InvalidGoal {
+        /// The goal position given.
+        pos: IVec3,
+        /// Why it is not valid.
+        reason: InvalidFeet,
+    },
+    /// A cell outside a finite world was written to.
+    #[error("cell {},{},{} is outside the world ({})", pos.x, pos.y, pos.z, describe_bounds(bounds))]
+    OutOfWorld {
+        /// The cell.
+        pos: IVec3,
+        /// The world's bounds.
+        bounds: crate::world::Bounds,
+    },
+    /// A node budget of zero was given: the search could not even expand its start.
+    #[error("the node budget is zero: allow at least one expansion")]
+    ZeroBudget,
+    /// A time budget of zero was given.
+    #[error("the time budget is zero: allow some time for the search")]
+    ZeroTimeBudget,
+    /// The world has no finite bounds and no budget was given, so a search for an
+    /// unreachable goal would never end.
+    #[error(
+        "the world is unbounded and no node or time budget was given: set `SearchOptions::max_nodes` or `max_time`"
+    )]
+    Unbounded,
+    /// An agent or cost setting is out of its allowed range.
+    #[error("invalid setting: {0}")]
+    InvalidSetting(String),
+    /// A text input (world file, map file) is malformed.
+    #[error("line {line}, column {column}: {message}")]
+    Parse {
+        /// 1-based line number.
+        line: usize,
+        /// 1-based column number (1 when the whole line is at fault).
+        column: usize,
+        /// What is wrong, in words.
+        message: String,
+    },
+    /// Reading or writing a file failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file concerned.
+        path: String,
+        /// The underlying error.
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+impl Error {
+    /// Shorthand for a [`Error::Parse`].
+    pub(crate) fn parse(line: usize, column: usize, message: impl Into<String>) -> Self {
+        Error::Parse {
+            line,
+            column,
+            message: message.into(),
+        }
+    }
+}
+
+/// The crate's result type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+fn describe_bounds(b: &crate::world::Bounds) -> String {
+    format!(
+        "x {}..{}, y {}..{}, z {}..{}",
+        b.min.x, b.max.x, b.min.y, b.max.y, b.min.z, b.max.z
+    )
+}

@@ -1,0 +1,70 @@
+//! # voxnav
+//!
+//! Navigation for two-block-tall agents in Minecraft-style voxel worlds: walkable routes that
+//! respect head room, step-ups, safe drops and corners, found by a fast A*.
+//!
+//! ```
+//! use glam::IVec3;
+//! use voxnav::{Agent, MoveCosts, Pathfinder, SearchOptions, SearchStatus, parse_text_world};
+//!
+//! // Layer 0 is the floor; layer 1 has a one-block wall with a gap at z = 2.
+//! let world = parse_text_world(
+//!     "voxnav-world 1\nsize 5 4 3\n\
+//!      layer 0\n#####\n#####\n#####\n\
+//!      layer 1\n..#..\n..#..\n.....\n\
+//!      layer 2\n.....\n.....\n.....\n\
+//!      layer 3\n.....\n.....\n.....\n",
+//! )?;
+//! let mut pathfinder = Pathfinder::new(Agent::default(), MoveCosts::default())?;
+//! let route = pathfinder.find_path(
+//!     &world,
+//!     IVec3::new(0, 1, 0),
+//!     IVec3::new(4, 1, 0),
+//!     &SearchOptions::default(),
+//! )?;
+//! assert_eq!(route.status, SearchStatus::Found);
+//! // Walk (10), climb onto the wall (10 + 10), drop off it (10 + 2), walk (10): 52.
+//! // Walking round through the gap at z = 2 would cost 68.
+//! assert_eq!(route.cost, Some(52));
+//! assert_eq!(route.path.first(), Some(&IVec3::new(0, 1, 0)));
+//! # Ok::<(), voxnav::Error>(())
+//! ```
+//!
+//! ## The pieces
+//!
+//! - [`VoxelWorld`]: implement it on your block storage (passable, standable, extra cost),
+//!   or use [`ChunkedWorld`], 16x16x16 bitset chunks.
+//! - [`Agent`] and [`MoveCosts`]: the agent's height, step-up and drop limits, and what
+//!   moves cost.
+//! - [`neighbours`]: the walking rules, documented in [`moves`].
+//! - [`Pathfinder`]: a reusable A* with node and time budgets and [`Goal`]s.
+//! - [`parse_text_world`]: the layered text world format.
+//!
+//! ## The walking rules
+//!
+//! See the [`moves`] module: 8 horizontal directions, each a level walk, a drop of up to
+//! `max_drop` blocks, or a step up of up to `max_step_up` blocks, with head room for the
+//! whole body and no corner cutting on diagonals. Never straight up or down.
+
+pub mod agent;
+pub mod chunked;
+pub mod error;
+pub mod heuristic;
+pub mod key;
+pub mod moves;
+pub mod search;
+pub mod text_world;
+pub mod world;
+
+pub use agent::{Agent, MoveCosts, OCTILE_SCALE};
+pub use chunked::{Block, CHUNK_SIZE, ChunkedWorld};
+pub use error::{Error, InvalidFeet, Result};
+pub use glam::IVec3;
+pub use heuristic::{Estimator, Heuristic, HeuristicKind};
+pub use moves::{DIRECTIONS, Move, MoveKind, move_in_direction, neighbours};
+pub use search::{
+    BlockGoal, ColumnGoal, Goal, Pathfinder, RadiusGoal, SearchOptions, SearchResult, SearchStats,
+    SearchStatus,
+};
+pub use text_world::{load_text_world, parse_text_world, save_text_world, to_text_world};
+pub use world::{Bounds, VoxelWorld, body_fits, check_feet, is_valid_feet};

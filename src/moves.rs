@@ -1,0 +1,209 @@
+//! The neighbour generator: the walking rules of a two-tall (or `height`-tall) agent.
+//!
+//! From a valid feet position `f = (x, y, z)` the agent tries the 8 horizontal directions
+//! (4 with [`Agent::diagonals`] off), never straight up or down. Each direction yields at most
+//! one move, decided in this order, with `c` the target column:
+//!
+//! 1. If the body fits at `(c, y)`: a **level walk** when `(c, y - 1)` is standable
+//!    ([`level_walk`]), otherwise a **drop by k** to the highest valid feet position
+//!    `(c, y - k)`, `1 <= k <= max_drop` ([`drop_depth`]); a longer fall is no move.
+//! 2. Otherwise a **step up by k**, the smallest `1 <= k <= max_step_up` for which the agent's
+//!    own column has head room from `y + height` to `y + height + k - 1` and `(c, y + k)` is a
+//!    valid feet position ([`step_up_height`]).
+//! 3. A diagonal move never cuts a corner: both side columns must be passable from `y` to
+//!    `max(y, y') + height - 1` ([`corners_clear`]).
+//!
+//! Costs: the horizontal step (`straight` or `diagonal`), plus `k * ascend` or `k * descend`,
+//! plus the world's [`VoxelWorld::extra_cost`] of the target feet cell.
+
+use glam::IVec3;
+
+use crate::agent::{Agent, MoveCosts};
+use crate::world::{VoxelWorld, body_fits, is_valid_feet};
+
+/// The 8 horizontal directions: the 4 straight ones first, then the 4 diagonals.
+pub const DIRECTIONS: [IVec3; 8] = [
+    IVec3::new(1, 0, 0),
+    IVec3::new(-1, 0, 0),
+    IVec3::new(0, 0, 1),
+    IVec3::new(0, 0, -1),
+    IVec3::new(1, 0, 1),
+    IVec3::new(1, 0, -1),
+    IVec3::new(-1, 0, 1),
+    IVec3::new(-1, 0, -1),
+];
+
+/// How a move changes the agent's height.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MoveKind {
+    /// Walking at the same height.
+    Walk,
+    /// Climbing `k` blocks.
+    StepUp(u32),
+    /// Falling `k` blocks.
+    Drop(u32),
+}
+
+/// One move produced by the neighbour generator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Move {
+    /// The feet position after the move.
+    pub feet: IVec3,
+    /// The horizontal direction taken (one of [`DIRECTIONS`]).
+    pub direction: IVec3,
+    /// How the height changed.
+    pub kind: MoveKind,
+    /// The move's cost, [`VoxelWorld::extra_cost`] included.
+    pub cost: u32,
+}
+
+/// Level walk: the body fits at `target` and the cell below it is standable.
+#[inline]
+#[must_use]
+pub fn level_walk<W: VoxelWorld + ?Sized>(world: &W, target: IVec3) -> bool {
+    world.is_standable(target - IVec3::Y)
+}
+
+/// Drop: with the body fitting at `top` but no floor below it, the depth `k` of the first
+/// (highest) valid feet position `top - k * Y` with `1 <= k <= max_drop`, falling only through
+/// passable cells; `None` when the fall is longer or lands nowhere.
+#[inline]
+#[must_use]
+pub fn drop_depth<W: VoxelWorld + ?Sized>(world: &W, top: IVec3, max_drop: u32) -> Option<u32> {
+    let mut feet = top;
+    for k in 1..=max_drop {
+        feet.y -= 1;
+        if !world.is_passable(feet) {
+            return None;
+        }
+        if world.is_standable(feet - IVec3::Y) {
+            return Some(k);
+        }
+    }
+    None
+}
+
+/// Step up: the smallest `k` in `1..=agent.max_step_up` for which the agent's own column is
+/// passable from `feet.y + height` to `feet.y + height + k - 1` (room to jump) and
+/// `target + k * Y` is a valid feet position.
+#[inline]
+#[must_use]
+pub fn step_up_height<W: VoxelWorld + ?Sized>(
+    world: &W,
+    agent: &Agent,
+    feet: IVec3,
+    target: IVec3,
+) -> Option<u32> {
+    let height = agent.height as i32;
+    for k in 1..=agent.max_step_up as i32 {
+        if !world.is_passable(feet + IVec3::new(0, height + k - 1, 0)) {
+            return None;
+        }
+        if is_valid_feet(world, target + IVec3::new(0, k, 0), agent.height) {
+            return Some(k as u32);
+        }
+    }
+    None
+}
+
+/// No corner cutting: for a diagonal move `direction` from feet height `feet.y` to `to_y`,
+/// both side columns are passable at every height from `feet.y` to
+/// `max(feet.y, to_y) + height - 1`. Always true for straight moves.
+#[inline]
+#[must_use]
+pub fn corners_clear<W: VoxelWorld + ?Sized>(
+    world: &W,
+    height: u32,
+    feet: IVec3,
+    direction: IVec3,
+    to_y: i32,
+) -> bool {
+    if direction.x == 0 || direction.z == 0 {
+        return true;
+    }
+    let side_a = feet + IVec3::new(direction.x, 0, 0);
+    let side_b = feet + IVec3::new(0, 0, direction.z);
+    let top = feet.y.max(to_y) + height as i32 - 1;
+    (feet.y..=top).all(|y| {
+        world.is_passable(IVec3::new(side_a.x, y, side_a.z))
+            && world.is_passable(IVec3::new(side_b.x, y, side_b.z))
+    })
+}
+
+/// The move from `feet` in `direction` (one of [`DIRECTIONS`]), if the walking rules allow
+/// one. `feet` is assumed to be a valid feet position.
+#[inline]
+#[must_use]
+pub fn move_in_direction<W: VoxelWorld + ?Sized>(
+    world: &W,
+    agent: &Agent,
+    costs: &MoveCosts,
+    feet: IVec3,
+    direction: IVec3,
+) -> Option<Move> {
+    let target = feet + direction;
+    let (kind, to) = if body_fits(world, target, agent.height) {
+        if level_walk(world, target) {
+            (MoveKind::Walk, target)
+        } else {
+            let k = drop_depth(world, target, agent.max_drop)?;
+            (MoveKind::Drop(k), target - IVec3::new(0, k as i32, 0))
+        }
+    } else {
+        let k = step_up_height(world, agent, feet, target)?;
+        (MoveKind::StepUp(k), target + IVec3::new(0, k as i32, 0))
+    };
+    if !corners_clear(world, agent.height, feet, direction, to.y) {
+        return None;
+    }
+    let horizontal = if direction.x != 0 && direction.z != 0 {
+        costs.diagonal
+    } else {
+        costs.straight
+    };
+    let vertical = match kind {
+        MoveKind::Walk => 0,
+        MoveKind::StepUp(k) => k * costs.ascend,
+        MoveKind::Drop(k) => k * costs.descend,
+    };
+    Some(Move {
+        feet: to,
+        direction,
+        kind,
+        cost: (horizontal + vertical).saturating_add(world.extra_cost(to)),
+    })
+}
+
+/// All moves from the valid feet position `feet`, written into `out` (cleared first, so one
+/// buffer can serve every call without allocating).
+///
+/// ```
+/// use glam::IVec3;
+/// use voxnav::{Agent, ChunkedWorld, Block, MoveCosts, neighbours};
+///
+/// let mut world = ChunkedWorld::new();
+/// world.fill(IVec3::new(-1, 0, -1), IVec3::new(1, 0, 1), Block::Solid)?;
+/// let mut moves = Vec::new();
+/// neighbours(&world, &Agent::default(), &MoveCosts::default(), IVec3::new(0, 1, 0), &mut moves);
+/// assert_eq!(moves.len(), 8);
+/// # Ok::<(), voxnav::Error>(())
+/// ```
+pub fn neighbours<W: VoxelWorld + ?Sized>(
+    world: &W,
+    agent: &Agent,
+    costs: &MoveCosts,
+    feet: IVec3,
+    out: &mut Vec<Move>,
+) {
+    out.clear();
+    let directions = if agent.diagonals {
+        &DIRECTIONS[..]
+    } else {
+        &DIRECTIONS[..4]
+    };
+    out.extend(
+        directions
+            .iter()
+            .filter_map(|&direction| move_in_direction(world, agent, costs, feet, direction)),
+    );
+}

@@ -1,0 +1,294 @@
+//! A* over feet positions.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+use std::time::Instant;
+
+use ahash::AHashMap;
+use glam::IVec3;
+
+use super::goal::{BlockGoal, Goal};
+use super::{SearchOptions, SearchResult, SearchStats, SearchStatus};
+use crate::agent::{Agent, MoveCosts};
+use crate::error::{Error, Result};
+use crate::key::{in_key_range, pack};
+use crate::moves::{Move, neighbours};
+use crate::world::{VoxelWorld, check_feet};
+
+/// How many expansions pass between two looks at the clock.
+const CLOCK_INTERVAL: u64 = 256;
+const NO_PARENT: u32 = u32::MAX;
+
+#[derive(Debug, Clone, Copy)]
+struct Node {
+    feet: IVec3,
+    g: u64,
+    h: u64,
+    parent: u32,
+    closed: bool,
+}
+
+/// An open-set entry; the heap pops the lowest `f`, then the highest `g` (deepest first).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Open {
+    f: u64,
+    g: u64,
+    node: u32,
+}
+
+impl Ord for Open {
+    fn cmp(&self, other: &Self) -> Ordering {
+        other.f.cmp(&self.f).then(self.g.cmp(&other.g))
+    }
+}
+
+impl PartialOrd for Open {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// A reusable A* search for one agent and its costs.
+///
+/// Keep one per thread and call it for every query: its node table, open set and move
+/// buffer keep their memory between searches.
+///
+/// ```
+/// use glam::IVec3;
+/// use voxnav::{Agent, Block, ChunkedWorld, MoveCosts, Pathfinder, SearchOptions, SearchStatus};
+///
+/// // A 8x4x3 room with a floor and a one-block step in the middle.
+/// let mut world = ChunkedWorld::with_size(IVec3::new(8, 4, 3))?;
+/// world.fill(IVec3::new(0, 0, 0), IVec3::new(7, 0, 2), Block::Solid)?;
+/// world.fill(IVec3::new(4, 1, 0), IVec3::new(7, 1, 2), Block::Solid)?;
+///
+/// let mut pathfinder = Pathfinder::new(Agent::default(), MoveCosts::default())?;
+/// let result = pathfinder.find_path(&world, IVec3::new(0, 1, 1), IVec3::new(7, 2, 1), &SearchOptions::default())?;
+/// assert_eq!(result.status, SearchStatus::Found);
+/// assert_eq!(result.cost, Some(7 * 10 + 10)); // seven steps east, one block climbed
+/// # Ok::<(), voxnav::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Pathfinder {
+    agent: Agent,
+    costs: MoveCosts,
+    nodes: Vec<Node>,
+    table: AHashMap<u64, u32>,
+    open: BinaryHeap<Open>,
+    moves: Vec<Move>,
+}
+
+impl Pathfinder {
+    /// A pathfinder for `agent` moving at `costs`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidSetting`] when the agent or the costs are out of range (see
+    /// [`Agent::validate`] and [`MoveCosts::validate`]).
+    pub fn new(agent: Agent, costs: MoveCosts) -> Result<Self> {
+        agent.validate()?;
+        costs.validate()?;
+        Ok(Self {
+            agent,
+            costs,
+            nodes: Vec::new(),
+            table: AHashMap::new(),
+            open: BinaryHeap::new(),
+            moves: Vec::with_capacity(8),
+        })
+    }
+
+    /// The agent.
+    #[must_use]
+    pub fn agent(&self) -> &Agent {
+        &self.agent
+    }
+
+    /// The move costs.
+    #[must_use]
+    pub fn costs(&self) -> &MoveCosts {
+        &self.costs
+    }
+
+    /// Finds a route from the feet position `start` to the feet position `goal`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidStart`] or [`Error::InvalidGoal`] (with the reason) when either is not
+    /// a valid feet position, [`Error::ZeroBudget`] / [`Error::ZeroTimeBudget`] for empty
+    /// budgets, [`Error::Unbounded`] for an unbounded world searched without a budget.
+    pub fn find_path<W: VoxelWorld + ?Sized>(
+        &mut self,
+        world: &W,
+        start: IVec3,
+        goal: IVec3,
+        options: &SearchOptions,
+    ) -> Result<SearchResult> {
+        self.search(world, start, &BlockGoal(goal), options)
+    }
+
+    /// Searches from the feet position `start` until `goal` is reached, a budget runs out,
+    /// or every reachable position has been explored.
+    ///
+    /// # Errors
+    /// As [`Pathfinder::find_path`]; the goal is checked only when it names an exact target.
+    pub fn search<W: VoxelWorld + ?Sized, G: Goal + ?Sized>(
+        &mut self,
+        world: &W,
+        start: IVec3,
+        goal: &G,
+        options: &SearchOptions,
+    ) -> Result<SearchResult> {
+        let started = Instant::now();
+        check_feet(world, start, self.agent.height)
+            .map_err(|reason| Error::InvalidStart { pos: start, reason })?;
+        if let Some(target) = goal.exact_target() {
+            check_feet(world, target, self.agent.height).map_err(|reason| Error::InvalidGoal {
+                pos: target,
+                reason,
+            })?;
+        }
+        if options.max_nodes == Some(0) {
+            return Err(Error::ZeroBudget);
+        }
+        if options.max_time.is_some_and(|t| t.is_zero()) {
+            return Err(Error::ZeroTimeBudget);
+        }
+        if world.bounds().is_none() && options.max_nodes.is_none() && options.max_time.is_none() {
+            return Err(Error::Unbounded);
+        }
+
+        let estimator = options.heuristic.estimator(&self.agent, &self.costs);
+        let max_nodes = options.max_nodes.unwrap_or(u64::MAX);
+        let deadline = options.max_time.map(|t| started + t);
+        self.nodes.clear();
+        self.table.clear();
+        self.open.clear();
+
+        let mut stats = SearchStats::default();
+        let start_h = goal.estimate(start, &estimator);
+        self.nodes.push(Node {
+            feet: start,
+            g: 0,
+            h: start_h,
+            parent: NO_PARENT,
+            closed: false,
+        });
+        self.table.insert(pack(start), 0);
+        self.open.push(Open {
+            f: start_h,
+            g: 0,
+            node: 0,
+        });
+        stats.generated = 1;
+        let mut best = 0u32;
+        let mut budget_hit = false;
+
+        while let Some(Open { g, node, .. }) = self.open.pop() {
+            let current = self.nodes[node as usize];
+            if current.closed || g != current.g {
+                continue;
+            }
+            if goal.is_reached(current.feet) {
+                return Ok(self.finish(SearchStatus::Found, node, stats, started));
+            }
+            if stats.expanded >= max_nodes {
+                budget_hit = true;
+                break;
+            }
+            if let Some(deadline) = deadline
+                && stats.expanded % CLOCK_INTERVAL == 0
+                && Instant::now() >= deadline
+            {
+                budget_hit = true;
+                break;
+            }
+            self.nodes[node as usize].closed = true;
+            stats.expanded += 1;
+
+            neighbours(
+                world,
+                &self.agent,
+                &self.costs,
+                current.feet,
+                &mut self.moves,
+            );
+            for step in &self.moves {
+                if !in_key_range(step.feet) {
+                    continue;
+                }
+                let g = current.g + u64::from(step.cost);
+                let key = pack(step.feet);
+                let index = match self.table.get(&key) {
+                    Some(&index) => {
+                        let known = &mut self.nodes[index as usize];
+                        if g >= known.g {
+                            continue;
+                        }
+                        known.g = g;
+                        known.parent = node;
+                        known.closed = false;
+                        index
+                    }
+                    None => {
+                        let index = self.nodes.len() as u32;
+                        self.nodes.push(Node {
+                            feet: step.feet,
+                            g,
+                            h: goal.estimate(step.feet, &estimator),
+                            parent: node,
+                            closed: false,
+                        });
+                        self.table.insert(key, index);
+                        index
+                    }
+                };
+                let h = self.nodes[index as usize].h;
+                self.open.push(Open {
+                    f: g + h,
+                    g,
+                    node: index,
+                });
+                stats.generated += 1;
+                let best_node = &self.nodes[best as usize];
+                if (h, g) < (best_node.h, best_node.g) {
+                    best = index;
+                }
+            }
+        }
+
+        if budget_hit {
+            Ok(self.finish(SearchStatus::Partial, best, stats, started))
+        } else {
+            stats.elapsed = started.elapsed();
+            Ok(SearchResult {
+                status: SearchStatus::Unreachable,
+                path: Vec::new(),
+                cost: None,
+                stats,
+            })
+        }
+    }
+
+    fn finish(
+        &self,
+        status: SearchStatus,
+        end: u32,
+        mut stats: SearchStats,
+        started: Instant,
+    ) -> SearchResult {
+        let mut path = Vec::new();
+        let mut node = end;
+        while node != NO_PARENT {
+            let n = &self.nodes[node as usize];
+            path.push(n.feet);
+            node = n.parent;
+        }
+        path.reverse();
+        stats.elapsed = started.elapsed();
+        SearchResult {
+            status,
+            path,
+            cost: Some(self.nodes[end as usize].g),
+            stats,
+        }
+    }
+}

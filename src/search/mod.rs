@@ -1,0 +1,123 @@
+//! The A* search: options, results, goals and the reusable [`Pathfinder`].
+
+mod astar;
+mod goal;
+
+use std::time::Duration;
+
+use glam::IVec3;
+
+pub use astar::Pathfinder;
+pub use goal::{BlockGoal, ColumnGoal, Goal, RadiusGoal};
+
+use crate::heuristic::Heuristic;
+
+/// Limits and heuristic for one search.
+///
+/// ```
+/// use std::time::Duration;
+/// use voxnav::SearchOptions;
+/// let options = SearchOptions::default()
+///     .with_max_nodes(50_000)
+///     .with_max_time(Duration::from_millis(5));
+/// assert_eq!(options.max_nodes, Some(50_000));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct SearchOptions {
+    /// The most nodes the search may expand before it returns the best partial route.
+    /// Deterministic, so the budget to use in tests. Defaults to `None` (no limit: a bounded
+    /// world bounds the search; an unbounded world needs a node or time budget).
+    pub max_nodes: Option<u64>,
+    /// The most wall-clock time the search may take before it returns the best partial
+    /// route. Checked every few hundred expansions. Defaults to `None`.
+    pub max_time: Option<Duration>,
+    /// The heuristic. Defaults to the admissible octile + height heuristic.
+    pub heuristic: Heuristic,
+}
+
+impl SearchOptions {
+    /// Sets [`SearchOptions::max_nodes`].
+    #[must_use]
+    pub const fn with_max_nodes(mut self, max_nodes: u64) -> Self {
+        self.max_nodes = Some(max_nodes);
+        self
+    }
+
+    /// Sets [`SearchOptions::max_time`].
+    #[must_use]
+    pub const fn with_max_time(mut self, max_time: Duration) -> Self {
+        self.max_time = Some(max_time);
+        self
+    }
+
+    /// Sets [`SearchOptions::heuristic`].
+    #[must_use]
+    pub const fn with_heuristic(mut self, heuristic: Heuristic) -> Self {
+        self.heuristic = heuristic;
+        self
+    }
+}
+
+/// How a search ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SearchStatus {
+    /// The goal was reached. The route is optimal when the heuristic is admissible.
+    Found,
+    /// A budget ran out first. The route leads to the reached position closest to the goal
+    /// by the heuristic: a legal prefix of a route, not a route to the goal.
+    Partial,
+    /// Every position reachable from the start was explored and none reaches the goal.
+    Unreachable,
+}
+
+impl SearchStatus {
+    /// `"found"`, `"partial"` or `"unreachable"`.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            SearchStatus::Found => "found",
+            SearchStatus::Partial => "partial",
+            SearchStatus::Unreachable => "unreachable",
+        }
+    }
+}
+
+impl std::fmt::Display for SearchStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Counters of one search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SearchStats {
+    /// Nodes whose neighbours were generated.
+    pub expanded: u64,
+    /// Nodes discovered or improved (pushed onto the open set), the start included.
+    pub generated: u64,
+    /// Wall-clock time of the search.
+    pub elapsed: Duration,
+}
+
+/// What a search found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SearchResult {
+    /// How the search ended.
+    pub status: SearchStatus,
+    /// Feet positions from the start to the goal ([`SearchStatus::Found`]) or to the best
+    /// position reached ([`SearchStatus::Partial`]); empty when
+    /// [`SearchStatus::Unreachable`].
+    pub path: Vec<IVec3>,
+    /// The cost of `path`; `None` when unreachable.
+    pub cost: Option<u64>,
+    /// Counters.
+    pub stats: SearchStats,
+}
+
+impl SearchResult {
+    /// Whether the goal was reached.
+    #[must_use]
+    pub fn is_found(&self) -> bool {
+        self.status == SearchStatus::Found
+    }
+}

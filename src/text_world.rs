@@ -1,0 +1,278 @@
+//! The layered text world format.
+//!
+//! ```text
+//! voxnav-world 1
+//! size <sx> <sy> <sz>
+//! layer 0
+//! <sz lines of sx characters>
+//! layer 1
+//! ...
+//! layer <sy-1>
+//! ```
+//! `#` is solid (standable, not passable) and `.` is air (passable). Row `r` of layer `y`,
+//! character `c`, is the cell `(x = c, y, z = r)`. Other characters are reserved for future
+//! block kinds and are an error. Blank lines after the last layer are allowed.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use glam::IVec3;
+
+use crate::chunked::{Block, ChunkedWorld};
+use crate::error::{Error, Result};
+
+const MAGIC: &str = "voxnav-world 1";
+/// The largest size accepted along x or z.
+pub const MAX_TEXT_WORLD_SIDE: i32 = 1 << 16;
+/// The largest size accepted along y.
+pub const MAX_TEXT_WORLD_HEIGHT: i32 = 2048;
+
+/// Reads a world in the layered text format.
+///
+/// ```
+/// let world = voxnav::parse_text_world("voxnav-world 1\nsize 2 1 1\nlayer 0\n#.\n")?;
+/// assert_eq!(world.get(glam::IVec3::new(0, 0, 0)), Some(voxnav::Block::Solid));
+/// # Ok::<(), voxnav::Error>(())
+/// ```
+///
+/// # Errors
+/// [`Error::Parse`] naming the line and column of the first problem.
+pub fn parse_text_world(text: &str) -> Result<ChunkedWorld> {
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.strip_suffix('\r').unwrap_or(l)));
+    let mut next = |what: &str| -> Result<(usize, &str)> {
+        lines.next().ok_or_else(|| {
+            Error::parse(
+                text.lines().count() + 1,
+                1,
+                format!("expected {what}, found the end of the file"),
+            )
+        })
+    };
+
+    let (line, header) = next("the header `voxnav-world 1`")?;
+    if header.trim_end() != MAGIC {
+        return Err(Error::parse(
+            line,
+            1,
+            format!("expected the header `{MAGIC}`, found `{header}`"),
+        ));
+    }
+    let (line, size_line) = next("`size <sx> <sy> <sz>`")?;
+    let size = parse_size(line, size_line)?;
+    let mut world =
+        ChunkedWorld::with_size(size).map_err(|e| Error::parse(line, 1, e.to_string()))?;
+
+    for y in 0..size.y {
+        let (line, layer) = next(&format!("`layer {y}`"))?;
+        if layer.trim_end() != format!("layer {y}") {
+            return Err(Error::parse(
+                line,
+                1,
+                format!("expected `layer {y}`, found `{layer}`"),
+            ));
+        }
+        for z in 0..size.z {
+            let (line, row) = next(&format!("row {z} of layer {y} ({} characters)", size.x))?;
+            let mut count = 0usize;
+            for (column, ch) in row.chars().enumerate() {
+                if column as i32 >= size.x {
+                    return Err(Error::parse(
+                        line,
+                        column + 1,
+                        format!("row is longer than the world's width {}", size.x),
+                    ));
+                }
+                match ch {
+                    '#' => {
+                        world.set(IVec3::new(column as i32, y, z), Block::Solid)?;
+                    }
+                    '.' => {}
+                    other => {
+                        return Err(Error::parse(
+                            line,
+                            column + 1,
+                            format!(
+                                "unknown block `{other}` (expected `#` for solid or `.` for air)"
+                            ),
+                        ));
+                    }
+                }
+                count += 1;
+            }
+            if count != size.x as usize {
+                return Err(Error::parse(
+                    line,
+                    count + 1,
+                    format!("row has {count} characters, expected {}", size.x),
+                ));
+            }
+        }
+    }
+    for (line, rest) in lines {
+        if !rest.trim().is_empty() {
+            return Err(Error::parse(
+                line,
+                1,
+                format!("unexpected content after the last layer: `{rest}`"),
+            ));
+        }
+    }
+    Ok(world)
+}
+
+fn parse_size(line: usize, text: &str) -> Result<IVec3> {
+    let mut words = text.split_whitespace();
+    if words.next() != Some("size") {
+        return Err(Error::parse(
+            line,
+            1,
+            format!("expected `size <sx> <sy> <sz>`, found `{text}`"),
+        ));
+    }
+    let mut dims = [0i32; 3];
+    for (axis, dim) in ["sx", "sy", "sz"].iter().zip(&mut dims) {
+        let word = words.next().ok_or_else(|| {
+            Error::parse(
+                line,
+                text.len() + 1,
+                format!("missing {axis} in `size <sx> <sy> <sz>`"),
+            )
+        })?;
+        let column = word.as_ptr() as usize - text.as_ptr() as usize + 1;
+        let max = if *axis == "sy" {
+            MAX_TEXT_WORLD_HEIGHT
+        } else {
+            MAX_TEXT_WORLD_SIDE
+        };
+        *dim = match word.parse::<i32>() {
+            Ok(v) if (1..=max).contains(&v) => v,
+            _ => {
+                return Err(Error::parse(
+                    line,
+                    column,
+                    format!("{axis} must be a whole number from 1 to {max}, found `{word}`"),
+                ));
+            }
+        };
+    }
+    if let Some(extra) = words.next() {
+        let column = extra.as_ptr() as usize - text.as_ptr() as usize + 1;
+        return Err(Error::parse(
+            line,
+            column,
+            format!("unexpected `{extra}` after the size"),
+        ));
+    }
+    Ok(IVec3::from_array(dims))
+}
+
+/// Reads a world file in the layered text format.
+///
+/// # Errors
+/// [`Error::Io`] when the file cannot be read, [`Error::Parse`] when it is malformed.
+pub fn load_text_world(path: impl AsRef<Path>) -> Result<ChunkedWorld> {
+    let path = path.as_ref();
+    let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
+        path: path.display().to_string(),
+        source,
+    })?;
+    parse_text_world(&text)
+}
+
+/// Writes a bounded world in the layered text format (cells from the world's bounds' minimum
+/// corner become `(0, 0, 0)`).
+///
+/// # Errors
+/// [`Error::InvalidSetting`] when the world is unbounded.
+pub fn to_text_world(world: &ChunkedWorld) -> Result<String> {
+    let bounds = world.world_bounds().ok_or_else(|| {
+        Error::InvalidSetting("only a bounded world can be written as text".into())
+    })?;
+    let size = bounds.size();
+    let mut out = format!("{MAGIC}\nsize {} {} {}\n", size.x, size.y, size.z);
+    for y in 0..size.y {
+        let _ = writeln!(out, "layer {y}");
+        for z in 0..size.z {
+            for x in 0..size.x {
+                let block = world.get(bounds.min + IVec3::new(x, y, z));
+                out.push(if block == Some(Block::Solid) {
+                    '#'
+                } else {
+                    '.'
+                });
+            }
+            out.push('\n');
+        }
+    }
+    Ok(out)
+}
+
+/// Writes a bounded world to a file in the layered text format.
+///
+/// # Errors
+/// As [`to_text_world`], and [`Error::Io`] when the file cannot be written.
+pub fn save_text_world(world: &ChunkedWorld, path: impl AsRef<Path>) -> Result<()> {
+    let path = path.as_ref();
+    std::fs::write(path, to_text_world(world)?).map_err(|source| Error::Io {
+        path: path.display().to_string(),
+        source,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_error(text: &str) -> (usize, usize, String) {
+        match parse_text_world(text) {
+            Err(Error::Parse {
+                line,
+                column,
+                message,
+            }) => (line, column, message),
+            other => panic!("expected a parse error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn round_trips_a_world() {
+        let text = "voxnav-world 1\nsize 3 2 2\nlayer 0\n###\n#.#\nlayer 1\n...\n.#.\n";
+        let world = parse_text_world(text).unwrap();
+        assert_eq!(world.get(IVec3::new(1, 0, 1)), Some(Block::Air));
+        assert_eq!(world.get(IVec3::new(1, 1, 1)), Some(Block::Solid));
+        assert_eq!(world.get(IVec3::new(2, 0, 1)), Some(Block::Solid));
+        assert_eq!(to_text_world(&world).unwrap(), text);
+    }
+
+    #[test]
+    fn errors_name_line_and_column() {
+        let (l, c, m) = parse_error("voxnav-world 2\n");
+        assert_eq!((l, c), (1, 1), "{m}");
+        let (l, c, m) = parse_error("voxnav-world 1\nsize 3 x 2\n");
+        assert_eq!((l, c), (2, 8), "{m}");
+        let (l, c, _) = parse_error("voxnav-world 1\nsize 3 2\n");
+        assert_eq!(l, 2);
+        assert!(c > 1);
+        let (l, c, m) = parse_error("voxnav-world 1\nsize 3 1 1\nlayer 0\n#X#\n");
+        assert_eq!((l, c), (4, 2), "{m}");
+        assert!(m.contains("unknown block `X`"));
+        let (l, c, m) = parse_error("voxnav-world 1\nsize 3 1 1\nlayer 0\n####\n");
+        assert_eq!((l, c), (4, 4), "{m}");
+        let (l, c, m) = parse_error("voxnav-world 1\nsize 3 1 1\nlayer 0\n##\n");
+        assert_eq!((l, c), (4, 3), "{m}");
+        let (l, _, m) = parse_error("voxnav-world 1\nsize 3 1 2\nlayer 0\n###\n");
+        assert_eq!(l, 5, "{m}");
+        assert!(m.contains("end of the file"));
+        let (l, _, m) = parse_error("voxnav-world 1\nsize 1 2 1\nlayer 0\n#\nlayer 2\n.\n");
+        assert_eq!(l, 5, "{m}");
+        let (l, _, m) = parse_error("voxnav-world 1\nsize 1 1 1\nlayer 0\n#\n\nextra\n");
+        assert_eq!(l, 6, "{m}");
+        let (l, _, m) = parse_error("voxnav-world 1\nsize 100000 1 1\n");
+        assert_eq!(l, 2, "{m}");
+        let (l, _, m) = parse_error("");
+        assert_eq!(l, 1, "{m}");
+    }
+}

@@ -1,0 +1,161 @@
+//! The [`VoxelWorld`] trait and the predicates the walking rules are built from.
+
+use glam::IVec3;
+
+use crate::error::InvalidFeet;
+use crate::key::in_key_range;
+
+/// An axis-aligned box of cells, `min` inclusive, `max` exclusive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Bounds {
+    /// The lowest corner (inclusive).
+    pub min: IVec3,
+    /// The highest corner (exclusive).
+    pub max: IVec3,
+}
+
+impl Bounds {
+    /// Bounds from `min` (inclusive) to `max` (exclusive).
+    #[must_use]
+    pub const fn new(min: IVec3, max: IVec3) -> Self {
+        Self { min, max }
+    }
+
+    /// Bounds from the origin to `size` (exclusive).
+    #[must_use]
+    pub const fn from_size(size: IVec3) -> Self {
+        Self {
+            min: IVec3::ZERO,
+            max: size,
+        }
+    }
+
+    /// Whether `p` lies inside.
+    #[inline]
+    #[must_use]
+    pub fn contains(&self, p: IVec3) -> bool {
+        p.cmpge(self.min).all() && p.cmplt(self.max).all()
+    }
+
+    /// The size along each axis (zero where `max <= min`).
+    #[inline]
+    #[must_use]
+    pub fn size(&self) -> IVec3 {
+        (self.max - self.min).max(IVec3::ZERO)
+    }
+
+    /// The number of cells inside, as `u64` (no overflow for any `i32` box).
+    #[must_use]
+    pub fn volume(&self) -> u64 {
+        let s = self.size();
+        s.x as u64 * s.y as u64 * s.z as u64
+    }
+}
+
+/// A world of cells that an agent walks through.
+///
+/// Implement this on your own block storage; voxnav only asks these questions. All methods
+/// take `&self`, so a world that is `Sync` can be shared by searches on many threads.
+///
+/// Cells outside a finite world (see [`VoxelWorld::bounds`]) must be neither passable nor
+/// standable.
+pub trait VoxelWorld {
+    /// Whether the agent's body may occupy cell `p` (air, an open door, tall grass...).
+    fn is_passable(&self, p: IVec3) -> bool;
+
+    /// Whether the agent may stand on top of cell `p` (a solid floor).
+    ///
+    /// Defaults to `!self.is_passable(p)`, which is wrong for cells outside a finite world:
+    /// worlds with bounds should override it.
+    #[inline]
+    fn is_standable(&self, p: IVec3) -> bool {
+        !self.is_passable(p)
+    }
+
+    /// An extra, non-negative cost added when the agent's feet enter `feet` (mud, shallow
+    /// water, slow blocks). Defaults to 0.
+    #[inline]
+    fn extra_cost(&self, feet: IVec3) -> u32 {
+        let _ = feet;
+        0
+    }
+
+    /// The finite bounds of the world, or `None` for an unbounded (procedural) world.
+    ///
+    /// Bounded worlds let searches without a budget end, let voxnav tell "outside the world"
+    /// apart from "no floor" in errors, and let the search use a dense node index. Defaults to
+    /// `None`.
+    #[inline]
+    fn bounds(&self) -> Option<Bounds> {
+        None
+    }
+}
+
+macro_rules! forward_world {
+    ($($ty:ty),*) => {$(
+        impl<W: VoxelWorld + ?Sized> VoxelWorld for $ty {
+            #[inline]
+            fn is_passable(&self, p: IVec3) -> bool {
+                (**self).is_passable(p)
+            }
+            #[inline]
+            fn is_standable(&self, p: IVec3) -> bool {
+                (**self).is_standable(p)
+            }
+            #[inline]
+            fn extra_cost(&self, feet: IVec3) -> u32 {
+                (**self).extra_cost(feet)
+            }
+            #[inline]
+            fn bounds(&self) -> Option<Bounds> {
+                (**self).bounds()
+            }
+        }
+    )*};
+}
+
+forward_world!(&W, &mut W, Box<W>, std::rc::Rc<W>, std::sync::Arc<W>);
+
+/// Whether the body of an agent `height` cells tall fits with its feet at `feet`: every cell
+/// `feet, feet + Y, ..., feet + (height - 1) * Y` is passable.
+#[inline]
+#[must_use]
+pub fn body_fits<W: VoxelWorld + ?Sized>(world: &W, feet: IVec3, height: u32) -> bool {
+    (0..height as i32).all(|dy| world.is_passable(feet + IVec3::new(0, dy, 0)))
+}
+
+/// Whether `feet` is a valid feet position: the cell below is standable and the body fits.
+#[inline]
+#[must_use]
+pub fn is_valid_feet<W: VoxelWorld + ?Sized>(world: &W, feet: IVec3, height: u32) -> bool {
+    world.is_standable(feet - IVec3::Y) && body_fits(world, feet, height)
+}
+
+/// Like [`is_valid_feet`], but says why a position is not valid.
+///
+/// # Errors
+/// The first reason found, in this order: out of the searchable key range, outside the
+/// world's bounds, a blocked body cell, no floor.
+pub fn check_feet<W: VoxelWorld + ?Sized>(
+    world: &W,
+    feet: IVec3,
+    height: u32,
+) -> Result<(), InvalidFeet> {
+    if !in_key_range(feet) {
+        return Err(InvalidFeet::OutOfKeyRange);
+    }
+    if world.bounds().is_some_and(|bounds| !bounds.contains(feet)) {
+        return Err(InvalidFeet::OutOfWorld);
+    }
+    for dy in 0..height as i32 {
+        let cell = feet + IVec3::new(0, dy, 0);
+        if !world.is_passable(cell) {
+            return Err(InvalidFeet::NoHeadRoom { blocked: cell });
+        }
+    }
+    let floor = feet - IVec3::Y;
+    if !world.is_standable(floor) {
+        return Err(InvalidFeet::NoFloor { floor });
+    }
+    Ok(())
+}
