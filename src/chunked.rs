@@ -113,6 +113,7 @@ pub struct ChunkedWorld {
     index: AHashMap<IVec3, u32>,
     bounds: Option<Bounds>,
     dense: Option<DenseSlots>,
+    version: u64,
 }
 
 impl std::fmt::Debug for ChunkedWorld {
@@ -175,6 +176,13 @@ impl ChunkedWorld {
     #[must_use]
     pub fn world_bounds(&self) -> Option<Bounds> {
         self.bounds
+    }
+
+    /// A counter that grows every time a write changes a cell: indices built from the world
+    /// remember it to tell whether they are stale.
+    #[must_use]
+    pub fn version(&self) -> u64 {
+        self.version
     }
 
     /// The number of chunks that hold data.
@@ -249,9 +257,12 @@ impl ChunkedWorld {
             chunk.passable[word] & mask != 0,
             chunk.standable[word] & mask != 0,
         );
-        let (passable, standable) = block.bits();
-        set_bit(&mut chunk.passable[word], mask, passable);
-        set_bit(&mut chunk.standable[word], mask, standable);
+        if old != block {
+            let (passable, standable) = block.bits();
+            set_bit(&mut chunk.passable[word], mask, passable);
+            set_bit(&mut chunk.standable[word], mask, standable);
+            self.version += 1;
+        }
         Ok(old)
     }
 
@@ -345,7 +356,15 @@ mod tests {
             assert!(world.is_standable(p));
             assert!(world.is_passable(p + IVec3::X) || cells.contains(&(p + IVec3::X)));
         }
+        let version = world.version();
         assert_eq!(world.set(cells[0], Block::Air).unwrap(), Block::Solid);
+        assert_eq!(world.version(), version + 1);
+        world.set(cells[0], Block::Air).unwrap();
+        assert_eq!(
+            world.version(),
+            version + 1,
+            "a write that changes nothing keeps the version"
+        );
         assert!(world.is_passable(cells[0]));
     }
 

@@ -109,6 +109,12 @@ impl Pathfinder {
         &self.costs
     }
 
+    /// The feet positions the last search expanded, in no particular order: what it explored
+    /// (for pictures and statistics).
+    pub fn explored(&self) -> impl Iterator<Item = IVec3> + '_ {
+        self.nodes.iter().filter(|n| n.closed).map(|n| n.feet)
+    }
+
     /// Finds a route from the feet position `start` to the feet position `goal`.
     ///
     /// # Errors
