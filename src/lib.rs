@@ -47,24 +47,28 @@
 //! whole body and no corner cutting on diagonals. Never straight up or down.
 
 pub mod agent;
+pub mod batch;
 pub mod chunked;
 pub mod error;
 pub mod heuristic;
 pub mod key;
 pub mod moves;
+pub mod reach;
 pub mod search;
 pub mod text_world;
 pub mod world;
 
 pub use agent::{Agent, MoveCosts, OCTILE_SCALE};
+pub use batch::{BatchRouter, RouteQuery};
 pub use chunked::{Block, CHUNK_SIZE, ChunkedWorld};
 pub use error::{Error, InvalidFeet, Result};
 pub use glam::IVec3;
 pub use heuristic::{Estimator, Heuristic, HeuristicKind};
 pub use moves::{DIRECTIONS, Move, MoveKind, move_in_direction, neighbours};
+pub use reach::{Navigator, Reach, ReachIndex, VersionedWorld};
 pub use search::{
-    BlockGoal, ColumnGoal, Goal, Pathfinder, RadiusGoal, SearchOptions, SearchResult, SearchStats,
-    SearchStatus,
+    AnyOfGoal, AwayFromGoal, BlockGoal, ColumnGoal, Goal, Pathfinder, RadiusGoal, SearchOptions,
+    SearchResult, SearchStats, SearchStatus,
 };
 pub use text_world::{load_text_world, parse_text_world, save_text_world, to_text_world};
 pub use world::{Bounds, VoxelWorld, body_fits, check_feet, is_valid_feet};
