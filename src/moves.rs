@@ -237,8 +237,8 @@ pub fn neighbours<W: VoxelWorld + ?Sized>(
         };
         if i >= 4 {
             // The diagonal's side columns are the straight neighbours along x and along z.
-            let side_x = columns[if direction.x > 0 { 0 } else { 1 }];
-            let side_z = columns[if direction.z > 0 { 2 } else { 3 }];
+            let side_x = columns[usize::from(direction.x < 0)];
+            let side_z = columns[2 + usize::from(direction.z < 0)];
             let top = rules.feet_bit.max(bit) + rules.height - 1;
             let span = low_bits(top - rules.feet_bit + 1) << rules.feet_bit;
             if side_x.passable & span != span || side_z.passable & span != span {
