@@ -7,8 +7,10 @@
 //!
 //! The regions are labelled with every move treated as undirected. Drops are one-way, so
 //! a route may exist in one direction only: **different labels prove** that no route exists
-//! (any route would join the two regions), while **equal labels prove nothing** (the search
-//! decides).
+//! (any route would join the two regions), while **equal labels prove nothing** by themselves.
+//! Within a region the index also ranks the strongly connected parts in a topological order
+//! of the one-way moves, which proves some one-way cases unreachable too (a goal on a ledge
+//! that can only be jumped down from); the search decides the rest.
 //!
 //! An index belongs to one world and one [`Agent`]. It remembers the world's
 //! [`VersionedWorld::version`] at build time; once the world has changed, the index is
@@ -68,6 +70,14 @@ pub trait VersionedWorld: VoxelWorld {
     fn version(&self) -> u64;
 }
 
+impl Reach {
+    /// Whether this proves that no route exists ([`Reach::Separate`] or [`Reach::OneWay`]).
+    #[must_use]
+    pub const fn proves_unreachable(self) -> bool {
+        matches!(self, Reach::Separate | Reach::OneWay)
+    }
+}
+
 impl VersionedWorld for ChunkedWorld {
     #[inline]
     fn version(&self) -> u64 {
@@ -91,9 +101,12 @@ forward_versioned!(&W, &mut W, Box<W>, std::rc::Rc<W>, std::sync::Arc<W>);
 /// What an index can say about a start and a goal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Reach {
-    /// They lie in different regions: no route exists.
+    /// They lie in different regions: no route exists, either way.
     Separate,
-    /// They lie in the same region: a route may exist (drops are one-way), so search.
+    /// They lie in the same region, but every one-way move (drop) between their parts of it
+    /// leads the wrong way: no route exists from the start to the goal (one may exist back).
+    OneWay,
+    /// They lie in the same region and nothing is proved: a route may exist, so search.
     SameRegion,
     /// The index cannot tell: it is stale (the world changed), it was built for another
     /// agent, or a position is not one it labelled.
@@ -102,9 +115,16 @@ pub enum Reach {
 
 /// Labels of the connected regions of a bounded world's valid feet positions, for one agent.
 ///
+/// Two facts per valid feet position: its region (moves taken as undirected) and the rank of
+/// its strongly connected part in a topological order of the one-way moves (Tarjan's
+/// algorithm closes a part only after every part it reaches). Different regions prove that
+/// no route exists ([`Reach::Separate`]); in one region, a goal whose part ranks above the
+/// start's proves it too ([`Reach::OneWay`]: the goal is up a cliff that can only be jumped
+/// down from, or the start is in a pit). Anything else is left to the search.
+///
 /// Stored per column: a table of where each x/z column's feet positions start, then one
-/// height (`i16`) and one label (`u32`) per valid feet position, so memory is
-/// `4 * columns + 6 * feet positions` bytes plus one `u32` per region
+/// height (`i16`), one region label (`u32`) and one rank (`u32`) per valid feet position, so
+/// memory is `4 * columns + 10 * feet positions` bytes plus one `u32` per region
 /// ([`ReachIndex::memory_bytes`]).
 #[derive(Debug, Clone)]
 pub struct ReachIndex {
@@ -116,6 +136,8 @@ pub struct ReachIndex {
     column_start: Vec<u32>,
     feet_y: Vec<i16>,
     labels: Vec<u32>,
+    /// The rank of each position's strongly connected part (see [`one_way_ranks`]).
+    ranks: Vec<u32>,
     region_sizes: Vec<u32>,
     build_time: std::time::Duration,
 }
@@ -148,6 +170,7 @@ impl ReachIndex {
             version,
             column_start,
             labels: Vec::new(),
+            ranks: Vec::new(),
             feet_y,
             region_sizes: Vec::new(),
             build_time: std::time::Duration::ZERO,
@@ -214,6 +237,7 @@ impl ReachIndex {
         self.column_start.capacity() * size_of::<u32>()
             + self.feet_y.capacity() * size_of::<i16>()
             + self.labels.capacity() * size_of::<u32>()
+            + self.ranks.capacity() * size_of::<u32>()
             + self.region_sizes.capacity() * size_of::<u32>()
     }
 
@@ -233,8 +257,8 @@ impl ReachIndex {
 
     /// Whether a route from `start` to `goal` can exist in `world` for `agent`.
     ///
-    /// [`Reach::Separate`] is a proof that none exists; [`Reach::Unknown`] when the index is
-    /// stale, was built for another agent, or either position is not a labelled feet
+    /// [`Reach::Separate`] and [`Reach::OneWay`] prove that none exists; [`Reach::Unknown`]
+    /// when the index is stale, was built for another agent, or either position is not a labelled feet
     /// position.
     #[must_use]
     pub fn reach<W: VersionedWorld + ?Sized>(
@@ -247,9 +271,10 @@ impl ReachIndex {
         if *agent != self.agent || !self.is_current(world) {
             return Reach::Unknown;
         }
-        match (self.region_of(start), self.region_of(goal)) {
-            (Some(a), Some(b)) if a == b => Reach::SameRegion,
-            (Some(_), Some(_)) => Reach::Separate,
+        match (self.slot_of(start), self.slot_of(goal)) {
+            (Some(a), Some(b)) if self.labels[a] != self.labels[b] => Reach::Separate,
+            (Some(a), Some(b)) if self.ranks[a] < self.ranks[b] => Reach::OneWay,
+            (Some(_), Some(_)) => Reach::SameRegion,
             _ => Reach::Unknown,
         }
     }
@@ -276,32 +301,15 @@ impl ReachIndex {
             .map(|offset| from + offset)
     }
 
-    /// Union-find over the moves of every labelled position, then compact labels.
+    /// Collects every move between labelled positions, then labels the undirected regions
+    /// (union-find) and ranks the strongly connected parts ([`one_way_ranks`]).
     fn label_regions<W: VoxelWorld + ?Sized>(&mut self, world: &W) {
         let count = self.feet_y.len();
+        let moves = self.collect_moves(world);
         let mut sets = DisjointSets::new(count);
-        // Costs do not decide whether a move exists, only what it costs.
-        let costs = MoveCosts::default();
-        let mut moves = Vec::with_capacity(8);
-        let size_z = self.bounds.size().z;
-        let mut column = 0usize;
-        for x in self.bounds.min.x..self.bounds.max.x {
-            for z in self.bounds.min.z..self.bounds.min.z + size_z {
-                let from = self.column_start[column] as usize;
-                let to = self.column_start[column + 1] as usize;
-                for slot in from..to {
-                    let feet = IVec3::new(x, i32::from(self.feet_y[slot]), z);
-                    neighbours(world, &self.agent, &costs, feet, &mut moves);
-                    for step in &moves {
-                        // A move to a position the scan did not label can only come from a
-                        // world that breaks the `VoxelWorld` contract (cells outside the
-                        // bounds must be neither passable nor standable).
-                        if let Some(other) = self.slot_of(step.feet) {
-                            sets.union(slot as u32, other as u32);
-                        }
-                    }
-                }
-                column += 1;
+        for slot in 0..count {
+            for &other in moves.from(slot) {
+                sets.union(slot as u32, other);
             }
         }
         let mut compact = vec![u32::MAX; count];
@@ -320,7 +328,119 @@ impl ReachIndex {
         region_sizes.shrink_to_fit();
         self.labels = labels;
         self.region_sizes = region_sizes;
+        self.ranks = one_way_ranks(&moves);
     }
+
+    /// The moves out of every labelled position, as slots.
+    fn collect_moves<W: VoxelWorld + ?Sized>(&self, world: &W) -> MoveTable {
+        let count = self.feet_y.len();
+        let mut table = MoveTable {
+            start: Vec::with_capacity(count + 1),
+            to: Vec::with_capacity(count * 6),
+        };
+        table.start.push(0);
+        // Costs do not decide whether a move exists, only what it costs.
+        let costs = MoveCosts::default();
+        let mut moves = Vec::with_capacity(8);
+        let size_z = self.bounds.size().z;
+        let mut column = 0usize;
+        for x in self.bounds.min.x..self.bounds.max.x {
+            for z in self.bounds.min.z..self.bounds.min.z + size_z {
+                let from = self.column_start[column] as usize;
+                let to = self.column_start[column + 1] as usize;
+                for slot in from..to {
+                    let feet = IVec3::new(x, i32::from(self.feet_y[slot]), z);
+                    neighbours(world, &self.agent, &costs, feet, &mut moves);
+                    // A move to a position the scan did not label can only come from a world
+                    // that breaks the `VoxelWorld` contract (cells outside the bounds must be
+                    // neither passable nor standable).
+                    table.to.extend(
+                        moves
+                            .iter()
+                            .filter_map(|step| self.slot_of(step.feet))
+                            .map(|other| other as u32),
+                    );
+                    table.start.push(table.to.len());
+                }
+                column += 1;
+            }
+        }
+        table
+    }
+}
+
+/// The moves out of each slot: `to[start[slot]..start[slot + 1]]`.
+struct MoveTable {
+    start: Vec<usize>,
+    to: Vec<u32>,
+}
+
+impl MoveTable {
+    #[inline]
+    fn from(&self, slot: usize) -> &[u32] {
+        &self.to[self.start[slot]..self.start[slot + 1]]
+    }
+}
+
+/// For each slot, the rank of its strongly connected part in the order Tarjan's algorithm
+/// closes them: a part is closed only after every part it reaches, so a route from `a` to
+/// `b` needs `rank[a] >= rank[b]` (equal within one part).
+fn one_way_ranks(moves: &MoveTable) -> Vec<u32> {
+    const UNSEEN: u32 = u32::MAX;
+    let count = moves.start.len() - 1;
+    let mut order = vec![UNSEEN; count];
+    let mut low = vec![0u32; count];
+    let mut on_stack = vec![false; count];
+    let mut rank = vec![UNSEEN; count];
+    let mut stack: Vec<u32> = Vec::new();
+    // Depth-first frames: the slot and the position of its next move.
+    let mut frames: Vec<(u32, usize)> = Vec::new();
+    let mut visited = 0u32;
+    let mut closed = 0u32;
+    for root in 0..count {
+        if order[root] != UNSEEN {
+            continue;
+        }
+        order[root] = visited;
+        low[root] = visited;
+        visited += 1;
+        stack.push(root as u32);
+        on_stack[root] = true;
+        frames.push((root as u32, moves.start[root]));
+        while let Some(frame) = frames.last_mut() {
+            let slot = frame.0 as usize;
+            if frame.1 < moves.start[slot + 1] {
+                let next = moves.to[frame.1] as usize;
+                frame.1 += 1;
+                if order[next] == UNSEEN {
+                    order[next] = visited;
+                    low[next] = visited;
+                    visited += 1;
+                    stack.push(next as u32);
+                    on_stack[next] = true;
+                    frames.push((next as u32, moves.start[next]));
+                } else if on_stack[next] {
+                    low[slot] = low[slot].min(order[next]);
+                }
+                continue;
+            }
+            frames.pop();
+            if let Some(&(parent, _)) = frames.last() {
+                low[parent as usize] = low[parent as usize].min(low[slot]);
+            }
+            if low[slot] == order[slot] {
+                while let Some(member) = stack.pop() {
+                    on_stack[member as usize] = false;
+                    rank[member as usize] = closed;
+                    if member as usize == slot {
+                        break;
+                    }
+                }
+                closed += 1;
+            }
+        }
+    }
+    rank
 }
 
 /// Finds every valid feet position, column by column, each column's cells read once
@@ -407,8 +527,9 @@ impl DisjointSets {
 }
 
 /// Searches with `pathfinder`, but first asks `index` (when given and the goal names an exact
-/// target): a start and goal in different regions return [`SearchStatus::Unreachable`] at
-/// once, with zero expansions.
+/// target): when the index proves the goal unreachable ([`Reach::proves_unreachable`]: a
+/// start and goal in different regions, or one-way moves leading the wrong way), the answer
+/// is [`SearchStatus::Unreachable`] at once, with zero expansions.
 ///
 /// Start, goal and budgets are checked exactly as [`Pathfinder::search`] checks them, so
 /// the index changes only how fast an answer comes, never which answer (or error).
@@ -442,7 +563,10 @@ where
         if options.max_time.is_some_and(|t| t.is_zero()) {
             return Err(Error::ZeroTimeBudget);
         }
-        if index.reach(world, &agent, start, target) == Reach::Separate {
+        if index
+            .reach(world, &agent, start, target)
+            .proves_unreachable()
+        {
             return Ok(SearchResult {
                 status: SearchStatus::Unreachable,
                 path: Vec::new(),

@@ -63,8 +63,37 @@ fn a_goal_on_an_island_is_unreachable_with_zero_expansions() -> voxnav::Result<(
 }
 
 #[test]
+fn a_goal_up_a_ledge_is_one_way_unreachable_with_zero_expansions() -> voxnav::Result<()> {
+    // A ledge 2 blocks up on the right (x = 4..=5): the agent can jump down from it but
+    // cannot climb it.
+    let text = "voxnav-world 1\nsize 6 6 2\n\
+        layer 0\n######\n######\n\
+        layer 1\n....##\n....##\n\
+        layer 2\n....##\n....##\n\
+        layer 3\n......\n......\n\
+        layer 4\n......\n......\n\
+        layer 5\n......\n......\n";
+    let world = parse_text_world(text)?;
+    let agent = Agent::default();
+    let (low, high) = (IVec3::new(0, 1, 0), IVec3::new(5, 3, 1));
+    let index = ReachIndex::build(&world, &agent)?;
+    assert_eq!(index.region_of(low), index.region_of(high));
+    assert_eq!(index.reach(&world, &agent, low, high), Reach::OneWay);
+    assert_eq!(index.reach(&world, &agent, high, low), Reach::SameRegion);
+
+    let mut navigator = Navigator::new(agent, MoveCosts::default())?.with_index(index)?;
+    let options = SearchOptions::default();
+    let up = navigator.find_path(&world, low, high, &options)?;
+    assert_eq!(up.status, SearchStatus::Unreachable);
+    assert_eq!(up.stats.expanded, 0);
+    let down = navigator.find_path(&world, high, low, &options)?;
+    assert_eq!(down.status, SearchStatus::Found);
+    Ok(())
+}
+
+#[test]
 fn labels_are_exactly_the_undirected_components() -> voxnav::Result<()> {
-    let mut separate_pairs = 0;
+    let (mut separate_pairs, mut one_way_pairs) = (0, 0);
     for seed in 1..=6 {
         for agent in [
             Agent::default(),
@@ -92,8 +121,13 @@ fn labels_are_exactly_the_undirected_components() -> voxnav::Result<()> {
                 let reached = dijkstra(&world, &agent, &MoveCosts::default(), a);
                 for &b in &feet {
                     let reach = index.reach(&world, &agent, a, b);
-                    if reach == Reach::Separate {
-                        separate_pairs += 1;
+                    match reach {
+                        Reach::Separate => separate_pairs += 1,
+                        Reach::OneWay => one_way_pairs += 1,
+                        Reach::SameRegion => {}
+                        Reach::Unknown => panic!("a current index knows {a} and {b}"),
+                    }
+                    if reach.proves_unreachable() {
                         assert!(!reached.contains_key(&b), "{a} reaches {b}");
                     }
                 }
@@ -105,6 +139,7 @@ fn labels_are_exactly_the_undirected_components() -> voxnav::Result<()> {
         }
     }
     assert!(separate_pairs > 100, "the worlds have separate regions");
+    assert!(one_way_pairs > 100, "the worlds have ledges");
     Ok(())
 }
 
@@ -242,13 +277,13 @@ fn bad_input_gets_the_same_errors_with_and_without_the_index() -> voxnav::Result
 }
 
 #[test]
-fn memory_is_four_bytes_a_column_and_six_a_feet_position() -> voxnav::Result<()> {
+fn memory_is_four_bytes_a_column_and_ten_a_feet_position() -> voxnav::Result<()> {
     let world = random_world(7, 12, 10);
     let index = ReachIndex::build(&world, &Agent::default())?;
     let floor = 12 * 10 + 1;
-    assert!(index.memory_bytes() >= 4 * floor + 6 * index.feet_count());
+    assert!(index.memory_bytes() >= 4 * floor + 10 * index.feet_count());
     assert!(
-        index.memory_bytes() <= 4 * floor + 6 * index.feet_count() + 4 * index.region_count() + 64
+        index.memory_bytes() <= 4 * floor + 10 * index.feet_count() + 4 * index.region_count() + 64
     );
     Ok(())
 }
