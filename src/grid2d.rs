@@ -41,7 +41,7 @@ use glam::{IVec2, IVec3};
 use crate::agent::{Agent, MAX_AGENT_SPAN, MoveCosts};
 use crate::error::{Error, Result};
 use crate::search::{Pathfinder, SearchOptions, SearchStats, SearchStatus};
-use crate::world::{Bounds, VoxelWorld};
+use crate::world::{Bounds, ColumnBits, VoxelWorld};
 
 /// The largest width or height a grid may have: 2^20 cells per side. Larger headers are an
 /// error, so a file cannot ask for absurd amounts of memory.
@@ -646,6 +646,28 @@ impl VoxelWorld for FlatWorld {
                 .is_some_and(|blocked| blocked || p.y == 0)
     }
 
+    /// One grid lookup answers the whole column.
+    #[inline]
+    fn column(&self, x: i32, z: i32, y0: i32, count: u32) -> ColumnBits {
+        let Some(blocked) = self.grid.state(x, z) else {
+            return ColumnBits::default();
+        };
+        let top = i64::from(self.top);
+        if blocked {
+            // A wall from the ground to the top of the world.
+            ColumnBits {
+                passable: 0,
+                standable: window_bits(y0, count, 0, top),
+            }
+        } else {
+            // A floor at y = 0, air above it.
+            ColumnBits {
+                passable: window_bits(y0, count, 1, top),
+                standable: window_bits(y0, count, 0, 1),
+            }
+        }
+    }
+
     #[inline]
     fn bounds(&self) -> Option<Bounds> {
         Some(Bounds::from_size(IVec3::new(
@@ -654,6 +676,23 @@ impl VoxelWorld for FlatWorld {
             self.grid.height as i32,
         )))
     }
+}
+
+/// The bits of the cells `lo..hi` (world heights) inside the window of `count` cells from
+/// `y0` upward: bit `i` stands for height `y0 + i`.
+#[inline]
+fn window_bits(y0: i32, count: u32, lo: i64, hi: i64) -> u64 {
+    let below = |n: i64| -> u64 {
+        match n {
+            ..=0 => 0,
+            64.. => u64::MAX,
+            n => (1u64 << n) - 1,
+        }
+    };
+    let count = i64::from(count.min(64));
+    let start = (lo - i64::from(y0)).clamp(0, count);
+    let end = (hi - i64::from(y0)).clamp(0, count);
+    below(end) & !below(start)
 }
 
 /// One step on a 2D grid: `U` is y - 1, `D` y + 1, `L` x - 1, `R` x + 1, and the diagonals

@@ -727,3 +727,29 @@ fn scenarios_that_do_not_fit_the_map_are_errors() {
         assert!(m.contains(message), "`{m}` lacks `{message}`");
     }
 }
+
+#[test]
+fn flat_world_columns_agree_with_cell_by_cell_answers() {
+    let grid = parse_robot_grid("3 2\n0 1 0\n1 0 0\n").expect("parses");
+    let world = FlatWorld::new(grid, 2).expect("valid height");
+    for x in -1..=3 {
+        for z in -1..=2 {
+            for y0 in -70..=5 {
+                for count in [0, 1, 2, 3, 5, 63, 64] {
+                    let column = world.column(x, z, y0, count);
+                    let (mut passable, mut standable) = (0u64, 0u64);
+                    for i in 0..count {
+                        let p = IVec3::new(x, y0 + i as i32, z);
+                        passable |= u64::from(world.is_passable(p)) << i;
+                        standable |= u64::from(world.is_standable(p)) << i;
+                    }
+                    assert_eq!(
+                        (column.passable, column.standable),
+                        (passable, standable),
+                        "column {x},{z} from {y0}, {count} cells"
+                    );
+                }
+            }
+        }
+    }
+}
