@@ -173,19 +173,21 @@ fn check_side(name: &str, value: u32) -> std::result::Result<(), String> {
 
 /// The whitespace-separated words of `line`, each with its 1-based character column.
 fn words(line: &str) -> impl Iterator<Item = (usize, &str)> + '_ {
-    let mut rest = line.char_indices().peekable();
+    // (character index, (byte index, character)): columns are counted as we go, so a long
+    // row costs linear time.
+    let mut rest = line.char_indices().enumerate().peekable();
     std::iter::from_fn(move || {
-        while rest.next_if(|(_, c)| c.is_whitespace()).is_some() {}
-        let &(start, _) = rest.peek()?;
+        while rest.next_if(|(_, (_, c))| c.is_whitespace()).is_some() {}
+        let &(index, (start, _)) = rest.peek()?;
         let mut end = line.len();
-        while let Some(&(i, c)) = rest.peek() {
+        while let Some(&(_, (byte, c))) = rest.peek() {
             if c.is_whitespace() {
-                end = i;
+                end = byte;
                 break;
             }
             rest.next();
         }
-        Some((line[..start].chars().count() + 1, &line[start..end]))
+        Some((index + 1, &line[start..end]))
     })
 }
 

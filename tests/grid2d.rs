@@ -753,3 +753,22 @@ fn flat_world_columns_agree_with_cell_by_cell_answers() {
         }
     }
 }
+
+#[test]
+fn a_wide_grid_parses_in_linear_time_and_columns_count_characters() {
+    // 200 000 columns in one row: quadratic column counting would take minutes.
+    let width = 200_000;
+    let row = vec!["0"; width].join(" ");
+    let grid = parse_robot_grid(&format!("{width} 1\n{row}\n")).expect("parses");
+    assert_eq!(grid.free_cells(), width);
+    let (_, column, _) = parse_error(parse_robot_grid(&format!("{width} 1\n{row} é\n")));
+    assert_eq!(column, 2 * width + 1);
+    // Columns count characters, not bytes.
+    let (_, column, message) = parse_error(parse_robot_grid("2 1\né 0\n"));
+    assert_eq!(
+        (column, message.as_str()),
+        (1, "expected 0 (free) or 1 (blocked), found `é`")
+    );
+    let (_, column, _) = parse_error(parse_robot_grid("2 1\n0\u{3000}é\n"));
+    assert_eq!(column, 3);
+}
