@@ -5,7 +5,7 @@ use glam::IVec3;
 
 use crate::error::{Error, Result};
 use crate::key::in_key_range;
-use crate::world::{Bounds, ColumnBits, VoxelWorld};
+use crate::world::{AROUND, Bounds, ColumnBits, VoxelWorld};
 
 /// The side of a chunk, in cells.
 pub const CHUNK_SIZE: i32 = 16;
@@ -299,6 +299,52 @@ impl ChunkedWorld {
 }
 
 impl ChunkedWorld {
+    /// [`VoxelWorld::columns_around`] with one chunk look-up per 16 cells of height when the
+    /// 9 columns share a chunk and lie inside the bounds (most calls); otherwise column by
+    /// column.
+    fn columns_around_bits(&self, x: i32, z: i32, y0: i32, count: u32) -> [ColumnBits; 9] {
+        let count = count.min(64) as i32;
+        let one_chunk = (x - 1) >> CHUNK_SHIFT == (x + 1) >> CHUNK_SHIFT
+            && (z - 1) >> CHUNK_SHIFT == (z + 1) >> CHUNK_SHIFT;
+        let inside = self.bounds.is_none_or(|b| {
+            x > b.min.x
+                && x + 1 < b.max.x
+                && z > b.min.z
+                && z + 1 < b.max.z
+                && y0 >= b.min.y
+                && y0 + count <= b.max.y
+        });
+        if !(one_chunk && inside) {
+            return std::array::from_fn(|i| {
+                self.column_bits(x + AROUND[i].0, z + AROUND[i].1, y0, count as u32)
+            });
+        }
+        let mut out = [ColumnBits::default(); 9];
+        let (mut y, hi) = (y0, y0 + count);
+        while y < hi {
+            let end = (((y >> CHUNK_SHIFT) + 1) << CHUNK_SHIFT).min(hi);
+            let run = (end - y) as u32;
+            let run_mask = (1u64 << run) - 1;
+            let shift = (y - y0) as u32;
+            let slot = self.chunk_slot(chunk_of(IVec3::new(x, y, z)));
+            if slot == NO_CHUNK {
+                for bits in &mut out {
+                    bits.passable |= run_mask << shift;
+                }
+            } else {
+                let chunk = &self.chunks[slot as usize];
+                for (bits, (dx, dz)) in out.iter_mut().zip(AROUND) {
+                    let index = cell_index(IVec3::new(x + dx, y, z + dz));
+                    let (word, offset) = (index >> 6, index & 63);
+                    bits.passable |= ((chunk.passable[word] >> offset) & run_mask) << shift;
+                    bits.standable |= ((chunk.standable[word] >> offset) & run_mask) << shift;
+                }
+            }
+            y = end;
+        }
+        out
+    }
+
     /// [`VoxelWorld::column`] from the chunk bitsets: one chunk look-up per 16 cells.
     fn column_bits(&self, x: i32, z: i32, y0: i32, count: u32) -> ColumnBits {
         let mut bits = ColumnBits::default();
@@ -382,6 +428,11 @@ impl VoxelWorld for ChunkedWorld {
     #[inline]
     fn column(&self, x: i32, z: i32, y0: i32, count: u32) -> ColumnBits {
         self.column_bits(x, z, y0, count)
+    }
+
+    #[inline]
+    fn columns_around(&self, x: i32, z: i32, y0: i32, count: u32) -> [ColumnBits; 9] {
+        self.columns_around_bits(x, z, y0, count)
     }
 }
 
