@@ -41,7 +41,7 @@ use glam::{IVec2, IVec3};
 use crate::agent::{Agent, MAX_AGENT_SPAN, MoveCosts};
 use crate::error::{Error, Result};
 use crate::search::{Pathfinder, SearchOptions, SearchStats, SearchStatus};
-use crate::world::{Bounds, ColumnBits, VoxelWorld};
+use crate::world::{AROUND, Bounds, ColumnBits, VoxelWorld};
 
 /// The largest width or height a grid may have: 2^20 cells per side. Larger headers are an
 /// error, so a file cannot ask for absurd amounts of memory.
@@ -632,6 +632,25 @@ impl FlatWorld {
     }
 }
 
+impl FlatWorld {
+    /// The window `y0 .. y0 + count` of a free column (a floor at y = 0, air above it) and of
+    /// a blocked one (a wall from the ground to the top of the world).
+    #[inline]
+    fn column_kinds(&self, y0: i32, count: u32) -> [ColumnBits; 2] {
+        let top = i64::from(self.top);
+        [
+            ColumnBits {
+                passable: window_bits(y0, count, 1, top),
+                standable: window_bits(y0, count, 0, 1),
+            },
+            ColumnBits {
+                passable: 0,
+                standable: window_bits(y0, count, 0, top),
+            },
+        ]
+    }
+}
+
 impl VoxelWorld for FlatWorld {
     #[inline]
     fn is_passable(&self, p: IVec3) -> bool {
@@ -651,23 +670,26 @@ impl VoxelWorld for FlatWorld {
     /// One grid lookup answers the whole column.
     #[inline]
     fn column(&self, x: i32, z: i32, y0: i32, count: u32) -> ColumnBits {
-        let Some(blocked) = self.grid.state(x, z) else {
-            return ColumnBits::default();
-        };
-        let top = i64::from(self.top);
-        if blocked {
-            // A wall from the ground to the top of the world.
-            ColumnBits {
-                passable: 0,
-                standable: window_bits(y0, count, 0, top),
-            }
-        } else {
-            // A floor at y = 0, air above it.
-            ColumnBits {
-                passable: window_bits(y0, count, 1, top),
-                standable: window_bits(y0, count, 0, 1),
-            }
+        let [free, wall] = self.column_kinds(y0, count);
+        match self.grid.state(x, z) {
+            None => ColumnBits::default(),
+            Some(false) => free,
+            Some(true) => wall,
         }
+    }
+
+    /// One grid lookup per column, the bit patterns computed once.
+    #[inline]
+    fn columns_around(&self, x: i32, z: i32, y0: i32, count: u32) -> [ColumnBits; 9] {
+        let [free, wall] = self.column_kinds(y0, count);
+        std::array::from_fn(|i| {
+            let (dx, dz) = AROUND[i];
+            match self.grid.state(x + dx, z + dz) {
+                None => ColumnBits::default(),
+                Some(false) => free,
+                Some(true) => wall,
+            }
+        })
     }
 
     #[inline]

@@ -748,6 +748,10 @@ fn flat_world_columns_agree_with_cell_by_cell_answers() {
                         (passable, standable),
                         "column {x},{z} from {y0}, {count} cells"
                     );
+                    let around = world.columns_around(x, z, y0, count);
+                    for (i, (dx, dz)) in voxnav::world::AROUND.into_iter().enumerate() {
+                        assert_eq!(around[i], world.column(x + dx, z + dz, y0, count));
+                    }
                 }
             }
         }
