@@ -191,13 +191,25 @@ fn words(line: &str) -> impl Iterator<Item = (usize, &str)> + '_ {
     })
 }
 
+/// `text` for an error message: at most 40 characters, marked when cut.
+fn shorten(text: &str) -> String {
+    const LIMIT: usize = 40;
+    match text.char_indices().nth(LIMIT) {
+        Some((end, _)) => format!("{}...", &text[..end]),
+        None => text.to_string(),
+    }
+}
+
 /// Parses a grid side from the word `word` at `line`, `column`.
 fn parse_side(line: usize, column: usize, name: &str, word: &str) -> Result<u32> {
     let value: u32 = word.parse().map_err(|_| {
         Error::parse(
             line,
             column,
-            format!("the {name} must be a whole number, found `{word}`"),
+            format!(
+                "the {name} must be a whole number, found `{}`",
+                shorten(word)
+            ),
         )
     })?;
     check_side(name, value).map_err(|message| Error::parse(line, column, message))?;
@@ -216,7 +228,7 @@ fn reject_trailing<'a>(
             return Err(Error::parse(
                 first_line + offset,
                 column,
-                format!("unexpected text after the last of the {rows} rows"),
+                format!("unexpected text after the last of the {rows} rows the header announces"),
             ));
         }
     }
@@ -255,7 +267,7 @@ pub fn parse_robot_grid(text: &str) -> Result<Grid2d> {
             column,
             format!(
                 "the first line must be `width height` (two whole numbers), found `{}`",
-                header.trim()
+                shorten(header.trim())
             ),
         ));
     };
@@ -295,7 +307,10 @@ pub fn parse_robot_grid(text: &str) -> Result<Grid2d> {
                     return Err(Error::parse(
                         line,
                         column,
-                        format!("expected 0 (free) or 1 (blocked), found `{word}`"),
+                        format!(
+                            "expected 0 (free) or 1 (blocked), found `{}`",
+                            shorten(word)
+                        ),
                     ));
                 }
             });
@@ -356,7 +371,10 @@ pub fn parse_movingai_map(text: &str) -> Result<Grid2d> {
             return Err(Error::parse(
                 at,
                 column,
-                format!("only `type octile` maps are supported, found `type {other}`"),
+                format!(
+                    "only `type octile` maps are supported, found `type {}`",
+                    shorten(other)
+                ),
             ));
         }
         _ => {
@@ -489,7 +507,10 @@ pub fn parse_movingai_scen(text: &str) -> Result<Vec<Scenario>> {
             return Err(Error::parse(
                 1,
                 column,
-                format!("only scenario files of `version 1` are supported, found `{other}`"),
+                format!(
+                    "only scenario files of `version 1` are supported, found `{}`",
+                    shorten(other)
+                ),
             ));
         }
         _ => {
@@ -539,7 +560,10 @@ fn parse_scenario(line: usize, text: &str) -> Result<Scenario> {
             _ => Err(Error::parse(
                 line,
                 column,
-                format!("the {name} must be a whole number below {MAX_GRID_SIDE}, found `{word}`"),
+                format!(
+                    "the {name} must be a whole number below {MAX_GRID_SIDE}, found `{}`",
+                    shorten(word)
+                ),
             )),
         }
     };
@@ -550,7 +574,10 @@ fn parse_scenario(line: usize, text: &str) -> Result<Scenario> {
             return Err(Error::parse(
                 line,
                 length_column,
-                format!("the optimal length must be a non-negative number, found `{length_word}`"),
+                format!(
+                    "the optimal length must be a non-negative number, found `{}`",
+                    shorten(length_word)
+                ),
             ));
         }
     };

@@ -776,3 +776,16 @@ fn a_wide_grid_parses_in_linear_time_and_columns_count_characters() {
     let (_, column, _) = parse_error(parse_robot_grid("2 1\n0\u{3000}é\n"));
     assert_eq!(column, 3);
 }
+
+#[test]
+fn long_input_is_cut_short_in_error_messages() {
+    let long = "x".repeat(10_000);
+    let (_, _, message) = parse_error(parse_robot_grid(&format!("1 1\n{long}\n")));
+    assert_eq!(
+        message,
+        format!(
+            "expected 0 (free) or 1 (blocked), found `{}...`",
+            "x".repeat(40)
+        )
+    );
+}
