@@ -12,14 +12,14 @@
 //! with `N passed, M failed`. Exit status: 0 whatever the comparison, 2 on bad input.
 //!
 //! On the public Moving AI maps `arena`, `den312d` (both in `tests/data/`) and `arena2`
-//! (Dragon Age: Origins), the counts are exact and the rates are from one run on a shared
-//! 2-core machine:
+//! (Dragon Age: Origins), the counts are exact; the rates are from one run on a shared 2-core
+//! machine and varied by a factor of two or more with its load:
 //!
 //! | map | size | scenarios | result | expansions | expansions per second |
 //! |---|---|---|---|---|---|
-//! | arena | 49 x 49 | 160 | 160 passed, 0 failed | 4 983 | about 2.1 million |
-//! | den312d | 65 x 81 | 320 | 320 passed, 0 failed | 183 065 | about 2.7 million |
-//! | arena2 | 281 x 209 | 929 | 929 passed, 0 failed | 5 193 987 | about 1.8 million |
+//! | arena | 49 x 49 | 160 | 160 passed, 0 failed | 4 983 | 2.1 million |
+//! | den312d | 65 x 81 | 320 | 320 passed, 0 failed | 183 065 | 1.6 million |
+//! | arena2 | 281 x 209 | 929 | 929 passed, 0 failed | 5 193 987 | 2.0 million |
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
