@@ -62,7 +62,8 @@ const MAX_COLUMNS: u64 = 1 << 28;
 /// A world that tells when it has changed, so that an index built from it knows when it is
 /// stale.
 ///
-/// [`ChunkedWorld`] implements it with [`ChunkedWorld::version`]. For your own storage,
+/// [`ChunkedWorld`] implements it with [`ChunkedWorld::version`], and a
+/// [`crate::grid2d::FlatWorld`], which never changes, with 0. For your own storage,
 /// return a counter that changes on every write that changes a cell's passability or
 /// standability (a world that never changes may return a constant).
 pub trait VersionedWorld: VoxelWorld {
@@ -82,6 +83,14 @@ impl VersionedWorld for ChunkedWorld {
     #[inline]
     fn version(&self) -> u64 {
         ChunkedWorld::version(self)
+    }
+}
+
+/// A [`crate::grid2d::FlatWorld`] cannot be changed after it is made: its version is always 0.
+impl VersionedWorld for crate::grid2d::FlatWorld {
+    #[inline]
+    fn version(&self) -> u64 {
+        0
     }
 }
 
