@@ -71,14 +71,6 @@ pub trait VersionedWorld: VoxelWorld {
     fn version(&self) -> u64;
 }
 
-impl Reach {
-    /// Whether this proves that no route exists ([`Reach::Separate`] or [`Reach::OneWay`]).
-    #[must_use]
-    pub const fn proves_unreachable(self) -> bool {
-        matches!(self, Reach::Separate | Reach::OneWay)
-    }
-}
-
 impl VersionedWorld for ChunkedWorld {
     #[inline]
     fn version(&self) -> u64 {
@@ -112,14 +104,24 @@ forward_versioned!(&W, &mut W, Box<W>, std::rc::Rc<W>, std::sync::Arc<W>);
 pub enum Reach {
     /// They lie in different regions: no route exists, either way.
     Separate,
-    /// They lie in the same region, but every one-way move (drop) between their parts of it
-    /// leads the wrong way: no route exists from the start to the goal (one may exist back).
+    /// They lie in the same region, but the goal's strongly connected part comes before the
+    /// start's in a topological order of the moves, so no route leads from the start to the
+    /// goal (one may lead back). Typically the goal is up a ledge that can only be jumped
+    /// down from, or the start is in a pit.
     OneWay,
     /// They lie in the same region and nothing is proved: a route may exist, so search.
     SameRegion,
     /// The index cannot tell: it is stale (the world changed), it was built for another
     /// agent, or a position is not one it labelled.
     Unknown,
+}
+
+impl Reach {
+    /// Whether this proves that no route exists ([`Reach::Separate`] or [`Reach::OneWay`]).
+    #[must_use]
+    pub const fn proves_unreachable(self) -> bool {
+        matches!(self, Reach::Separate | Reach::OneWay)
+    }
 }
 
 /// Labels of the connected regions of a bounded world's valid feet positions, for one agent.
