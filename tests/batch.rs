@@ -148,3 +148,12 @@ fn batches_take_any_goal_and_use_their_options() -> voxnav::Result<()> {
     }
     Ok(())
 }
+
+#[test]
+fn routers_and_indexes_can_be_shared_across_threads() {
+    fn shareable<T: Send + Sync>() {}
+    shareable::<BatchRouter>();
+    shareable::<voxnav::ReachIndex>();
+    shareable::<ChunkedWorld>();
+    shareable::<voxnav::AnyOfGoal>();
+}
