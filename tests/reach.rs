@@ -304,3 +304,45 @@ fn a_walled_off_grid_cell_is_unreachable_at_once_on_a_flat_world() -> voxnav::Re
     assert_eq!(open.status, SearchStatus::Found);
     Ok(())
 }
+
+#[test]
+fn answers_stay_right_while_blocks_change() -> voxnav::Result<()> {
+    let agent = Agent::default();
+    let mut world = random_world(77, 10, 10);
+    let mut plain = Pathfinder::new(agent, MoveCosts::default())?;
+    let mut lazy = Navigator::new(agent, MoveCosts::default())?;
+    lazy.build_index(&world)?;
+    let mut ignoring = Navigator::new(agent, MoveCosts::default())?.with_lazy_rebuild(false);
+    ignoring.build_index(&world)?;
+    let mut rng = small_worlds::Rng::new(9);
+    let options = SearchOptions::default();
+    let mut instant = 0;
+    for _ in 0..40 {
+        let cell = IVec3::new(rng.below(10), 1 + rng.below(6), rng.below(10));
+        let block = if rng.below(2) == 0 {
+            Block::Solid
+        } else {
+            Block::Air
+        };
+        world.set(cell, block)?;
+        let feet = all_feet(&world, &agent);
+        for _ in 0..10 {
+            let start = feet[rng.below(feet.len() as u32) as usize];
+            let goal = feet[rng.below(feet.len() as u32) as usize];
+            let expected = plain.find_path(&world, start, goal, &options)?;
+            for navigator in [&mut lazy, &mut ignoring] {
+                let got = navigator.find_path(&world, start, goal, &options)?;
+                assert_eq!(got.status, expected.status, "{start} -> {goal}");
+                assert_eq!(got.cost, expected.cost, "{start} -> {goal}");
+                if got.stats.expanded == 0 && start != goal {
+                    instant += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        instant > 0,
+        "the lazily rebuilt index answered some queries"
+    );
+    Ok(())
+}
