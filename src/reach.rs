@@ -662,7 +662,8 @@ impl Navigator {
         self.index.as_ref()
     }
 
-    /// The pathfinder (for [`Pathfinder::explored`] and the agent).
+    /// The pathfinder (for [`Pathfinder::explored`] and the agent). A query the index
+    /// answered does not search, so the pathfinder still holds the search before it.
     #[must_use]
     pub fn pathfinder(&self) -> &Pathfinder {
         &self.pathfinder
