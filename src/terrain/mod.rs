@@ -25,6 +25,8 @@
 //! # Ok::<(), voxnav::Error>(())
 //! ```
 
+pub mod demo;
+pub mod map;
 mod pairs;
 mod rng;
 
@@ -35,6 +37,7 @@ use crate::chunked::{Block, ChunkedWorld};
 use crate::error::{Error, Result};
 use crate::world::{Bounds, VoxelWorld};
 
+pub use map::TopDownMap;
 pub use pairs::{UNBOUNDED_SCAN, pick_pairs, surface_feet};
 pub use rng::SplitMix64;
 
@@ -268,6 +271,8 @@ pub struct Terrain {
     size: IVec3,
     /// Per column (`z * size_x + x`): the highest non-air cell plus one, 0 for none.
     tops: Vec<i32>,
+    /// Per column: the height map, the y just above the generated ground.
+    grounds: Vec<i32>,
     /// Per column: its hazard span, if any.
     hazards: Vec<Option<HazardSpan>>,
 }
@@ -304,6 +309,23 @@ impl Terrain {
         self.column(x, z)
             .map(|c| self.tops[c] - 1)
             .filter(|&y| y >= 0)
+    }
+
+    /// The y just above the ground of column `(x, z)` as the height map made it, before
+    /// caves, trees and pillars: where an agent standing on open ground has its feet.
+    /// `None` outside the world.
+    #[must_use]
+    pub fn ground(&self, x: i32, z: i32) -> Option<i32> {
+        self.column(x, z).map(|c| self.grounds[c])
+    }
+
+    /// Whether `feet` stands on open, dry ground (not on a tree, a pillar, a cave floor or
+    /// next to nothing but liquid): the natural place for an NPC to start or end a trip.
+    #[must_use]
+    pub fn is_on_open_ground(&self, feet: IVec3) -> bool {
+        self.ground(feet.x, feet.z) == Some(feet.y)
+            && self.column_hazard(feet.x, feet.z).is_none()
+            && self.top(feet.x, feet.z) == Some(feet.y - 1)
     }
 
     /// The liquid at cell `p`, if any.
@@ -633,6 +655,7 @@ impl<'a> Generator<'a> {
             world: self.world,
             size: self.config.size(),
             tops: self.tops,
+            grounds: self.heights,
             hazards: self.hazards,
         }
     }
