@@ -40,6 +40,9 @@
 //! - [`Pathfinder`]: a reusable A* with node and time budgets and [`Goal`]s.
 //! - [`parse_text_world`]: the layered text world format.
 //! - [`grid2d`]: 2D grids (robot grids, Moving AI maps) as flat voxel worlds.
+//! - [`BatchRouter`]: many queries at once, on rayon's threads or one ([`batch`]).
+//! - [`ReachIndex`] and [`Navigator`]: goals that cannot be reached answered without
+//!   searching ([`reach`]).
 //!
 //! ## The walking rules
 //!
