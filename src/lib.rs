@@ -52,6 +52,7 @@ pub mod error;
 pub mod heuristic;
 pub mod key;
 pub mod moves;
+pub mod pathcheck;
 pub mod search;
 pub mod text_world;
 pub mod world;
@@ -68,3 +69,8 @@ pub use search::{
 };
 pub use text_world::{load_text_world, parse_text_world, save_text_world, to_text_world};
 pub use world::{Bounds, VoxelWorld, body_fits, check_feet, is_valid_feet};
+// Living worlds: block kinds, change tracking, terrain costs, ladders.
+pub use chunked::{BlockChange, Changes};
+pub use moves::{ladder_climb, terrain_cost};
+pub use pathcheck::{PathCheck, check_path, move_between};
+pub use world::Terrain;

@@ -14,12 +14,36 @@
 //!    `max(y, y') + height - 1` ([`corners_clear`]).
 //!
 //! Costs: the horizontal step (`straight` or `diagonal`), plus `k * ascend` or `k * descend`,
-//! plus the world's [`VoxelWorld::extra_cost`] of the target feet cell.
+//! plus the terrain terms of the target ([`terrain_cost`]), plus the world's
+//! [`VoxelWorld::extra_cost`] of the target feet cell.
+//!
+//! ## Rules added for block kinds beyond air and solid
+//!
+//! None of these applies in a world whose [`VoxelWorld::terrain`] is always
+//! [`Terrain::PLAIN`] (a [`ChunkedWorld`](crate::ChunkedWorld) of only air and solid blocks):
+//! there the rules above are the whole story, with the same routes and costs.
+//!
+//! 4. **Ladder climb** ([`ladder_climb`]), tried after the 8 directions: from a valid feet
+//!    position `f` whose feet cell is a ladder ([`Terrain::IN_LADDER`]), **up** to `f + Y`
+//!    when that is a valid feet position (its floor is the ladder itself, so this needs only
+//!    head room); from a valid `f` whose floor `f - Y` is a ladder ([`Terrain::ON_LADDER`]),
+//!    **down** to `f - Y` when that is a valid feet position. Climbing out of the top of a
+//!    ladder is the up move from its top cell; ladder cells are standable, so the agent can
+//!    also walk on and off a ladder column at any rung with the ordinary moves. Cost:
+//!    `ascend + climb` up, `descend + climb` down, plus the target's terrain terms.
+//! 5. **Terrain terms** ([`terrain_cost`]): every move whose target `t` has its feet cell in
+//!    water adds `water`; standing on a slow floor adds `slow_floor`; having danger (lava) in
+//!    the 3x3x3 cube centred on `t` adds `danger`. Water is passable and not standable, like
+//!    air; lava is neither passable nor standable, so no body cell, floor or fall passes
+//!    through it; a slow floor is standable and not passable, like solid.
+//!
+//! Every added term is non-negative and a rung up costs at least `ascend`, a rung down at
+//! least `descend`, so the default heuristic stays admissible and consistent.
 
 use glam::IVec3;
 
 use crate::agent::{Agent, MoveCosts};
-use crate::world::{VoxelWorld, body_fits, is_valid_feet};
+use crate::world::{Terrain, VoxelWorld, body_fits, is_valid_feet};
 
 /// The 8 horizontal directions: the 4 straight ones first, then the 4 diagonals.
 pub const DIRECTIONS: [IVec3; 8] = [
@@ -44,16 +68,37 @@ pub enum MoveKind {
     Drop(u32),
 }
 
+/// The terrain terms of a move whose target has `terrain`: `water`, `slow_floor` and `danger`
+/// from `costs` for each flag that is set; 0 for [`Terrain::PLAIN`].
+#[inline]
+#[must_use]
+pub fn terrain_cost(terrain: Terrain, costs: &MoveCosts) -> u32 {
+    if terrain.is_plain() {
+        return 0;
+    }
+    let mut cost = 0u32;
+    if terrain.contains(Terrain::IN_WATER) {
+        cost = cost.saturating_add(costs.water);
+    }
+    if terrain.contains(Terrain::ON_SLOW_FLOOR) {
+        cost = cost.saturating_add(costs.slow_floor);
+    }
+    if terrain.contains(Terrain::NEAR_DANGER) {
+        cost = cost.saturating_add(costs.danger);
+    }
+    cost
+}
+
 /// One move produced by the neighbour generator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Move {
     /// The feet position after the move.
     pub feet: IVec3,
-    /// The horizontal direction taken (one of [`DIRECTIONS`]).
+    /// The direction taken: one of [`DIRECTIONS`], or `Y` / `-Y` for a ladder climb.
     pub direction: IVec3,
-    /// How the height changed.
+    /// How the height changed (a ladder climb is a `StepUp(1)` or a `Drop(1)`).
     pub kind: MoveKind,
-    /// The move's cost, [`VoxelWorld::extra_cost`] included.
+    /// The move's cost, terrain terms and [`VoxelWorld::extra_cost`] included.
     pub cost: u32,
 }
 
@@ -170,7 +215,49 @@ pub fn move_in_direction<W: VoxelWorld + ?Sized>(
         feet: to,
         direction,
         kind,
-        cost: (horizontal + vertical).saturating_add(world.extra_cost(to)),
+        cost: (horizontal + vertical)
+            .saturating_add(terrain_cost(world.terrain(to), costs))
+            .saturating_add(world.extra_cost(to)),
+    })
+}
+
+/// Ladder climb: from the valid feet position `feet`, straight up (`up`) when the feet cell
+/// is a ladder, or straight down when the floor is a ladder, to a valid feet position. See
+/// rule 4 of the [module docs](self).
+#[inline]
+#[must_use]
+pub fn ladder_climb<W: VoxelWorld + ?Sized>(
+    world: &W,
+    agent: &Agent,
+    costs: &MoveCosts,
+    feet: IVec3,
+    up: bool,
+) -> Option<Move> {
+    let here = world.terrain(feet);
+    let (needed, direction, vertical) = if up {
+        (Terrain::IN_LADDER, IVec3::Y, costs.ascend)
+    } else {
+        (Terrain::ON_LADDER, IVec3::NEG_Y, costs.descend)
+    };
+    if !here.contains(needed) {
+        return None;
+    }
+    let to = feet + direction;
+    if !is_valid_feet(world, to, agent.height) {
+        return None;
+    }
+    Some(Move {
+        feet: to,
+        direction,
+        kind: if up {
+            MoveKind::StepUp(1)
+        } else {
+            MoveKind::Drop(1)
+        },
+        cost: vertical
+            .saturating_add(costs.climb)
+            .saturating_add(terrain_cost(world.terrain(to), costs))
+            .saturating_add(world.extra_cost(to)),
     })
 }
 
@@ -206,4 +293,12 @@ pub fn neighbours<W: VoxelWorld + ?Sized>(
             .iter()
             .filter_map(|&direction| move_in_direction(world, agent, costs, feet, direction)),
     );
+    let here = world.terrain(feet);
+    if here.contains(Terrain::IN_LADDER) || here.contains(Terrain::ON_LADDER) {
+        out.extend(
+            [true, false]
+                .into_iter()
+                .filter_map(|up| ladder_climb(world, agent, costs, feet, up)),
+        );
+    }
 }
