@@ -5,7 +5,7 @@ use glam::IVec3;
 
 use crate::error::{Error, Result};
 use crate::key::in_key_range;
-use crate::world::{Bounds, Terrain, VoxelWorld};
+use crate::world::{Bounds, ColumnBits, Terrain, VoxelWorld};
 
 /// The side of a chunk, in cells.
 pub const CHUNK_SIZE: i32 = 16;
@@ -125,10 +125,11 @@ impl Chunk {
     }
 }
 
-/// The index of a cell inside its chunk.
+/// The index of a cell inside its chunk. y varies fastest, so the 16 cells of a column
+/// inside a chunk are 16 adjacent bits of one word.
 #[inline]
 fn cell_index(p: IVec3) -> usize {
-    (((p.y & CHUNK_MASK) << 8) | ((p.z & CHUNK_MASK) << 4) | (p.x & CHUNK_MASK)) as usize
+    (((p.x & CHUNK_MASK) << 8) | ((p.z & CHUNK_MASK) << 4) | (p.y & CHUNK_MASK)) as usize
 }
 
 /// The bit of a cell inside its chunk: (word, mask).
@@ -549,6 +550,46 @@ fn cube(p: IVec3) -> impl Iterator<Item = IVec3> {
     })
 }
 
+impl ChunkedWorld {
+    /// [`VoxelWorld::column`] from the chunk bitsets: one chunk look-up per 16 cells.
+    fn column_bits(&self, x: i32, z: i32, y0: i32, count: u32) -> ColumnBits {
+        let mut bits = ColumnBits::default();
+        let count = count.min(64) as i32;
+        let (mut lo, mut hi) = (y0, y0 + count);
+        if let Some(b) = self.bounds {
+            if x < b.min.x || x >= b.max.x || z < b.min.z || z >= b.max.z {
+                return bits;
+            }
+            lo = lo.max(b.min.y);
+            hi = hi.min(b.max.y);
+        }
+        let mut y = lo;
+        while y < hi {
+            let chunk_end = ((y >> CHUNK_SHIFT) + 1) << CHUNK_SHIFT;
+            let end = chunk_end.min(hi);
+            let run = (end - y) as u32;
+            let run_mask = if run == 64 {
+                u64::MAX
+            } else {
+                (1u64 << run) - 1
+            };
+            let shift = (y - y0) as u32;
+            let slot = self.chunk_slot(chunk_of(IVec3::new(x, y, z)));
+            if slot == NO_CHUNK {
+                bits.passable |= run_mask << shift;
+            } else {
+                let chunk = &self.chunks[slot as usize];
+                let index = cell_index(IVec3::new(x, y, z));
+                let (word, offset) = (index >> 6, index & 63);
+                bits.passable |= ((chunk.passable[word] >> offset) & run_mask) << shift;
+                bits.standable |= ((chunk.standable[word] >> offset) & run_mask) << shift;
+            }
+            y = end;
+        }
+        bits
+    }
+}
+
 #[inline]
 fn set_bit(word: &mut u64, mask: u64, on: bool) {
     if on {
@@ -617,6 +658,11 @@ impl VoxelWorld for ChunkedWorld {
     #[inline]
     fn bounds(&self) -> Option<Bounds> {
         self.bounds
+    }
+
+    #[inline]
+    fn column(&self, x: i32, z: i32, y0: i32, count: u32) -> ColumnBits {
+        self.column_bits(x, z, y0, count)
     }
 }
 

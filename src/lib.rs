@@ -68,7 +68,7 @@ pub use search::{
     SearchStatus,
 };
 pub use text_world::{load_text_world, parse_text_world, save_text_world, to_text_world};
-pub use world::{Bounds, VoxelWorld, body_fits, check_feet, is_valid_feet};
+pub use world::{Bounds, ColumnBits, VoxelWorld, body_fits, check_feet, is_valid_feet};
 // Living worlds: block kinds, change tracking, terrain costs, ladders.
 pub use chunked::{BlockChange, Changes};
 pub use moves::{ladder_climb, terrain_cost};
