@@ -48,6 +48,7 @@
 
 pub mod agent;
 pub mod chunked;
+pub mod dstar;
 pub mod error;
 pub mod heuristic;
 pub mod key;
@@ -71,6 +72,7 @@ pub use text_world::{load_text_world, parse_text_world, save_text_world, to_text
 pub use world::{Bounds, ColumnBits, VoxelWorld, body_fits, check_feet, is_valid_feet};
 // Living worlds: block kinds, change tracking, terrain costs, ladders.
 pub use chunked::{BlockChange, Changes};
+pub use dstar::{DStarLite, Replan, ReplanMethod, Replanner};
 pub use moves::{ladder_climb, terrain_cost};
 pub use pathcheck::{PathCheck, check_path, move_between};
 pub use world::Terrain;

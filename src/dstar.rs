@@ -1,0 +1,694 @@
+//! Incremental replanning: D* Lite (Koenig and Likhachev, 2002) over the walking-rule graph,
+//! and a [`Replanner`] that picks between it and a fresh A* for each replan.
+//!
+//! D* Lite searches backward, from the goal toward the agent: every node it settles knows its
+//! cost *to the goal*. When blocks change, only the nodes whose moves read a changed cell get
+//! their costs recomputed, and the search repairs the part of its work those changes touch;
+//! as the agent walks, the start moves and the old work stays valid (the `km` term of the
+//! keys accounts for the moved heuristic origin). Routes are optimal (the default octile
+//! heuristic is admissible and consistent, also with the terrain and ladder rules) and cost
+//! exactly what a fresh [`Pathfinder`] search from the same position costs.
+//!
+//! # When it pays, and when it does not
+//!
+//! Repair work grows with the number of settled nodes whose cost-to-goal a change alters: all
+//! those "behind" the change as seen from the goal. Changes near the agent's position, on a
+//! route whose detour is short, are repaired in a few hundred expansions, far faster than a
+//! fresh search. Changes near the goal, or ones that force a long detour, can alter most of
+//! the settled nodes; then the repair costs more than a fresh A*, whose expansions are also
+//! cheaper (D* Lite must find predecessors as well as successors). [`Replanner`] therefore
+//! gives each repair a budget of expansions tied to the size of a fresh search; when the
+//! repair runs over, it answers with a fresh A* instead (keeping the unfinished repair for
+//! the next call, so no work is lost), and reports which method answered.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+use std::time::Instant;
+
+use ahash::{AHashMap, AHashSet};
+use glam::IVec3;
+
+use crate::agent::{Agent, MoveCosts};
+use crate::error::{Error, Result};
+use crate::heuristic::{Estimator, Heuristic};
+use crate::key::{in_key_range, pack, unpack};
+use crate::moves::{DIRECTIONS, Move, ladder_climb, move_in_direction, neighbours};
+use crate::search::{Pathfinder, SearchOptions, SearchResult, SearchStats, SearchStatus};
+use crate::world::{VoxelWorld, check_feet, is_valid_feet};
+
+const INF: u64 = u64::MAX;
+
+#[derive(Debug, Clone, Copy)]
+struct Node {
+    feet: IVec3,
+    g: u64,
+    rhs: u64,
+    key: (u64, u64),
+    queued: bool,
+}
+
+/// A queue entry; the heap pops the smallest key. Stale entries (the node left the queue or
+/// got a new key) are skipped when popped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Entry {
+    key: (u64, u64),
+    node: u32,
+}
+
+impl Ord for Entry {
+    fn cmp(&self, other: &Self) -> Ordering {
+        other.key.cmp(&self.key)
+    }
+}
+
+impl PartialOrd for Entry {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// D* Lite for one agent and its costs: plan once with [`DStarLite::plan`], then call
+/// [`DStarLite::replan`] with the agent's position and the cells that changed.
+///
+/// Only for bounded worlds (an unbounded world could make a repair endless).
+///
+/// ```
+/// use glam::IVec3;
+/// use voxnav::{Agent, Block, ChunkedWorld, MoveCosts};
+/// use voxnav::dstar::DStarLite;
+///
+/// let mut world = ChunkedWorld::with_size(IVec3::new(12, 4, 5))?;
+/// world.fill(IVec3::ZERO, IVec3::new(11, 0, 4), Block::Solid)?;
+/// let mut dstar = DStarLite::new(Agent::default(), MoveCosts::default())?;
+/// let first = dstar.plan(&world, IVec3::new(0, 1, 2), IVec3::new(11, 1, 2))?;
+/// assert_eq!(first.cost, Some(110));
+///
+/// // The agent walked three steps; a player builds a wall across the row ahead.
+/// world.track_changes(true);
+/// world.fill(IVec3::new(6, 1, 1), IVec3::new(6, 2, 3), Block::Solid)?;
+/// let changed: Vec<IVec3> = world.take_changes().positions().collect();
+/// let again = dstar.replan(&world, IVec3::new(3, 1, 2), &changed)?;
+/// // Round the wall's end at z = 0: four diagonal and four straight steps.
+/// assert_eq!(again.cost, Some(4 * 14 + 4 * 10));
+/// # Ok::<(), voxnav::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct DStarLite {
+    agent: Agent,
+    costs: MoveCosts,
+    estimator: Estimator,
+    nodes: Vec<Node>,
+    table: AHashMap<u64, u32>,
+    open: BinaryHeap<Entry>,
+    goal: IVec3,
+    start: IVec3,
+    km: u64,
+    planned: bool,
+    moves: Vec<Move>,
+    preds: Vec<(IVec3, u32)>,
+    affected: AHashSet<u64>,
+    stats: SearchStats,
+}
+
+impl DStarLite {
+    /// D* Lite for `agent` moving at `costs`, with the default (octile) heuristic.
+    ///
+    /// # Errors
+    /// [`Error::InvalidSetting`] when the agent or the costs are out of range.
+    pub fn new(agent: Agent, costs: MoveCosts) -> Result<Self> {
+        agent.validate()?;
+        costs.validate()?;
+        Ok(Self {
+            agent,
+            costs,
+            estimator: Heuristic::default().estimator(&agent, &costs),
+            nodes: Vec::new(),
+            table: AHashMap::new(),
+            open: BinaryHeap::new(),
+            goal: IVec3::ZERO,
+            start: IVec3::ZERO,
+            km: 0,
+            planned: false,
+            moves: Vec::with_capacity(10),
+            preds: Vec::new(),
+            affected: AHashSet::new(),
+            stats: SearchStats::default(),
+        })
+    }
+
+    /// The goal of the current plan.
+    #[must_use]
+    pub fn goal(&self) -> IVec3 {
+        self.goal
+    }
+
+    /// The number of nodes the search state holds (for statistics).
+    #[must_use]
+    pub fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Plans from scratch: forgets earlier work and finds an optimal route from the feet
+    /// position `start` to the feet position `goal`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidStart`] or [`Error::InvalidGoal`] when either is not a valid feet
+    /// position, [`Error::Unbounded`] for a world without bounds.
+    pub fn plan<W: VoxelWorld + ?Sized>(
+        &mut self,
+        world: &W,
+        start: IVec3,
+        goal: IVec3,
+    ) -> Result<SearchResult> {
+        let started = Instant::now();
+        self.reset(world, start, goal)?;
+        self.compute(world, u64::MAX);
+        Ok(self.result(world, started))
+    }
+
+    /// Replans from the agent's current feet position `position` after the cells `changed`
+    /// changed (in any way: use [`crate::ChunkedWorld::take_changes`]), reusing the work of
+    /// earlier calls. `position` may be anywhere, usually a position of the last route.
+    ///
+    /// # Errors
+    /// [`Error::InvalidSetting`] before the first [`DStarLite::plan`];
+    /// [`Error::InvalidStart`] or [`Error::InvalidGoal`] when `position` or the goal is not a
+    /// valid feet position any more.
+    pub fn replan<W: VoxelWorld + ?Sized>(
+        &mut self,
+        world: &W,
+        position: IVec3,
+        changed: &[IVec3],
+    ) -> Result<SearchResult> {
+        let started = Instant::now();
+        self.update(world, position, changed)?;
+        self.compute(world, u64::MAX);
+        Ok(self.result(world, started))
+    }
+
+    fn reset<W: VoxelWorld + ?Sized>(
+        &mut self,
+        world: &W,
+        start: IVec3,
+        goal: IVec3,
+    ) -> Result<()> {
+        check_feet(world, start, self.agent.height)
+            .map_err(|reason| Error::InvalidStart { pos: start, reason })?;
+        check_feet(world, goal, self.agent.height)
+            .map_err(|reason| Error::InvalidGoal { pos: goal, reason })?;
+        if world.bounds().is_none() {
+            return Err(Error::Unbounded);
+        }
+        self.nodes.clear();
+        self.table.clear();
+        self.open.clear();
+        self.km = 0;
+        self.start = start;
+        self.goal = goal;
+        self.stats = SearchStats::default();
+        let node = self.node(goal);
+        self.nodes[node as usize].rhs = 0;
+        self.update_vertex(node);
+        self.planned = true;
+        Ok(())
+    }
+
+    /// Moves the start to `position` and recomputes the costs of every node whose moves may
+    /// read a changed cell. Leaves the repair itself to [`DStarLite::compute`].
+    fn update<W: VoxelWorld + ?Sized>(
+        &mut self,
+        world: &W,
+        position: IVec3,
+        changed: &[IVec3],
+    ) -> Result<()> {
+        if !self.planned {
+            return Err(Error::InvalidSetting(
+                "D* Lite: call `plan` before `replan`".into(),
+            ));
+        }
+        check_feet(world, position, self.agent.height).map_err(|reason| Error::InvalidStart {
+            pos: position,
+            reason,
+        })?;
+        check_feet(world, self.goal, self.agent.height).map_err(|reason| Error::InvalidGoal {
+            pos: self.goal,
+            reason,
+        })?;
+        self.stats = SearchStats::default();
+        if position != self.start {
+            self.km = self
+                .km
+                .saturating_add(self.estimator.between(self.start, position));
+            self.start = position;
+        }
+        // A move from feet `f` reads cells up to two columns away (the danger cube around its
+        // target), from `f.y - max_drop - 2` (the floor under the deepest drop, and the cube
+        // below it) to `f.y + max_step_up + height` (head room for the highest step up).
+        let below = self.agent.max_drop as i32 + 2;
+        let above = (self.agent.max_step_up + self.agent.height) as i32;
+        let mut affected = std::mem::take(&mut self.affected);
+        affected.clear();
+        for &cell in changed {
+            for dx in -2..=2 {
+                for dz in -2..=2 {
+                    for y in cell.y - above..=cell.y + below {
+                        let feet = IVec3::new(cell.x + dx, y, cell.z + dz);
+                        if in_key_range(feet) {
+                            affected.insert(pack(feet));
+                        }
+                    }
+                }
+            }
+        }
+        for &key in &affected {
+            let feet = unpack(key);
+            if feet == self.goal {
+                continue;
+            }
+            let known = self.table.get(&key).copied();
+            if known.is_none() && !is_valid_feet(world, feet, self.agent.height) {
+                continue;
+            }
+            let rhs = self.best_successor(world, feet);
+            let node = match known {
+                Some(node) => node,
+                None if rhs == INF => continue,
+                None => self.node(feet),
+            };
+            self.nodes[node as usize].rhs = rhs;
+            self.update_vertex(node);
+        }
+        self.affected = affected;
+        Ok(())
+    }
+
+    /// The node of `feet`, created with infinite costs when new.
+    fn node(&mut self, feet: IVec3) -> u32 {
+        let key = pack(feet);
+        if let Some(&node) = self.table.get(&key) {
+            return node;
+        }
+        let node = self.nodes.len() as u32;
+        self.nodes.push(Node {
+            feet,
+            g: INF,
+            rhs: INF,
+            key: (INF, INF),
+            queued: false,
+        });
+        self.table.insert(key, node);
+        node
+    }
+
+    #[inline]
+    fn g_of(&self, feet: IVec3) -> u64 {
+        self.table
+            .get(&pack(feet))
+            .map_or(INF, |&node| self.nodes[node as usize].g)
+    }
+
+    #[inline]
+    fn key_of(&self, node: &Node) -> (u64, u64) {
+        let best = node.g.min(node.rhs);
+        if best == INF {
+            return (INF, INF);
+        }
+        (
+            best.saturating_add(self.estimator.between(self.start, node.feet))
+                .saturating_add(self.km),
+            best,
+        )
+    }
+
+    fn update_vertex(&mut self, node: u32) {
+        let n = self.nodes[node as usize];
+        if n.g == n.rhs {
+            self.nodes[node as usize].queued = false;
+            return;
+        }
+        let key = self.key_of(&n);
+        if !n.queued || n.key != key {
+            let entry = &mut self.nodes[node as usize];
+            entry.key = key;
+            entry.queued = true;
+            self.open.push(Entry { key, node });
+        }
+    }
+
+    /// The smallest `cost + g(successor)` over the moves from `feet` (infinite when `feet` is
+    /// not a valid feet position or has no move toward a node with a known cost).
+    fn best_successor<W: VoxelWorld + ?Sized>(&mut self, world: &W, feet: IVec3) -> u64 {
+        if !is_valid_feet(world, feet, self.agent.height) {
+            return INF;
+        }
+        let mut moves = std::mem::take(&mut self.moves);
+        neighbours(world, &self.agent, &self.costs, feet, &mut moves);
+        let best = moves
+            .iter()
+            .filter(|m| in_key_range(m.feet))
+            .map(|m| {
+                let g = self.g_of(m.feet);
+                if g == INF { INF } else { g + u64::from(m.cost) }
+            })
+            .min()
+            .unwrap_or(INF);
+        self.moves = moves;
+        best
+    }
+
+    /// Every valid feet position with a move that lands on `feet`, with that move's cost,
+    /// into `self.preds`.
+    fn predecessors<W: VoxelWorld + ?Sized>(&mut self, world: &W, feet: IVec3) {
+        self.preds.clear();
+        let agent = self.agent;
+        let directions = if agent.diagonals {
+            &DIRECTIONS[..]
+        } else {
+            &DIRECTIONS[..4]
+        };
+        for &direction in directions {
+            let column = feet - direction;
+            for y in feet.y - agent.max_step_up as i32..=feet.y + agent.max_drop as i32 {
+                let from = IVec3::new(column.x, y, column.z);
+                if !in_key_range(from) || !is_valid_feet(world, from, agent.height) {
+                    continue;
+                }
+                if let Some(m) = move_in_direction(world, &agent, &self.costs, from, direction)
+                    && m.feet == feet
+                {
+                    self.preds.push((from, m.cost));
+                }
+            }
+        }
+        for (from, up) in [(feet - IVec3::Y, true), (feet + IVec3::Y, false)] {
+            if in_key_range(from)
+                && is_valid_feet(world, from, agent.height)
+                && let Some(m) = ladder_climb(world, &agent, &self.costs, from, up)
+                && m.feet == feet
+            {
+                self.preds.push((from, m.cost));
+            }
+        }
+    }
+
+    /// The smallest valid queue entry, stale entries dropped.
+    fn top(&mut self) -> Option<Entry> {
+        while let Some(&entry) = self.open.peek() {
+            let node = &self.nodes[entry.node as usize];
+            if node.queued && node.key == entry.key {
+                return Some(entry);
+            }
+            self.open.pop();
+        }
+        None
+    }
+
+    /// D* Lite's `ComputeShortestPath`, for at most `max_expansions` expansions. Returns
+    /// whether it finished (the start is consistent and nothing queued can improve it); an
+    /// unfinished repair may be resumed by a later call.
+    fn compute<W: VoxelWorld + ?Sized>(&mut self, world: &W, max_expansions: u64) -> bool {
+        let mut expansions = 0u64;
+        loop {
+            let start_node = self.table.get(&pack(self.start)).copied();
+            let (start_key, start_inconsistent) = match start_node {
+                Some(node) => {
+                    let n = self.nodes[node as usize];
+                    (self.key_of(&n), n.rhs != n.g)
+                }
+                None => ((INF, INF), false),
+            };
+            let Some(top) = self.top() else {
+                return true;
+            };
+            if top.key >= start_key && !start_inconsistent {
+                return true;
+            }
+            if expansions >= max_expansions {
+                return false;
+            }
+            expansions += 1;
+            self.stats.expanded += 1;
+            let u = top.node;
+            let n = self.nodes[u as usize];
+            let fresh_key = self.key_of(&n);
+            if top.key < fresh_key {
+                self.nodes[u as usize].key = fresh_key;
+                self.open.push(Entry {
+                    key: fresh_key,
+                    node: u,
+                });
+                continue;
+            }
+            self.predecessors(world, n.feet);
+            let preds = std::mem::take(&mut self.preds);
+            if n.g > n.rhs {
+                // Overconsistent: settle it and offer it to its predecessors.
+                self.nodes[u as usize].g = n.rhs;
+                self.nodes[u as usize].queued = false;
+                for &(from, cost) in &preds {
+                    if from == self.goal {
+                        continue;
+                    }
+                    let s = self.node(from);
+                    let offer = n.rhs + u64::from(cost);
+                    if offer < self.nodes[s as usize].rhs {
+                        self.nodes[s as usize].rhs = offer;
+                        self.update_vertex(s);
+                        self.stats.generated += 1;
+                    }
+                }
+            } else {
+                // Underconsistent: its cost went up; whoever relied on it looks again.
+                let g_old = n.g;
+                self.nodes[u as usize].g = INF;
+                for &(from, cost) in &preds {
+                    if from == self.goal {
+                        continue;
+                    }
+                    let Some(&s) = self.table.get(&pack(from)) else {
+                        continue;
+                    };
+                    if g_old != INF && self.nodes[s as usize].rhs == g_old + u64::from(cost) {
+                        let rhs = self.best_successor(world, from);
+                        self.nodes[s as usize].rhs = rhs;
+                        self.update_vertex(s);
+                        self.stats.generated += 1;
+                    }
+                }
+                if n.feet != self.goal {
+                    let rhs = self.best_successor(world, n.feet);
+                    self.nodes[u as usize].rhs = rhs;
+                }
+                self.update_vertex(u);
+            }
+            self.preds = preds;
+        }
+    }
+
+    /// The route from the start, following the cheapest `cost + g` successor to the goal.
+    fn result<W: VoxelWorld + ?Sized>(&mut self, world: &W, started: Instant) -> SearchResult {
+        let mut stats = self.stats;
+        let unreachable = |mut stats: SearchStats| {
+            stats.elapsed = started.elapsed();
+            SearchResult {
+                status: SearchStatus::Unreachable,
+                path: Vec::new(),
+                cost: None,
+                stats,
+            }
+        };
+        if self.g_of(self.start) == INF {
+            return unreachable(stats);
+        }
+        let mut path = vec![self.start];
+        let mut cost = 0u64;
+        let mut feet = self.start;
+        let mut moves = std::mem::take(&mut self.moves);
+        while feet != self.goal && path.len() <= self.nodes.len() {
+            neighbours(world, &self.agent, &self.costs, feet, &mut moves);
+            let next = moves
+                .iter()
+                .filter(|m| in_key_range(m.feet))
+                .filter_map(|m| {
+                    let g = self.g_of(m.feet);
+                    (g != INF).then(|| (g + u64::from(m.cost), *m))
+                })
+                .min_by_key(|&(total, _)| total);
+            let Some((_, step)) = next else {
+                break;
+            };
+            cost += u64::from(step.cost);
+            feet = step.feet;
+            path.push(feet);
+        }
+        self.moves = moves;
+        if feet != self.goal {
+            return unreachable(stats);
+        }
+        stats.elapsed = started.elapsed();
+        SearchResult {
+            status: SearchStatus::Found,
+            path,
+            cost: Some(cost),
+            stats,
+        }
+    }
+}
+
+/// Which search answered a [`Replanner::replan`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ReplanMethod {
+    /// D* Lite repaired its earlier work within its budget.
+    Incremental,
+    /// The repair ran over its budget (or there was no earlier plan): a fresh A* answered.
+    Fresh,
+}
+
+/// The answer of [`Replanner::replan`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Replan {
+    /// The new route from the agent's position, as a fresh search would find it (equal cost).
+    pub result: SearchResult,
+    /// Which search answered.
+    pub method: ReplanMethod,
+    /// D* Lite expansions spent on this call (also when the fresh A* answered in the end).
+    pub repair_expansions: u64,
+}
+
+/// Replanning for an agent walking a route in a changing world: D* Lite when its repair is
+/// cheap, a fresh A* when it is not (see the [module docs](self) for when each wins).
+///
+/// Each repair may expand at most [`Replanner::repair_budget`] nodes: `budget_factor` times
+/// the nodes the last fresh A* from this replanner expanded (its first plan runs one to
+/// measure), and never fewer than 256. D* Lite's expansions cost a few times an A*
+/// expansion, so a factor below 1 keeps the worst case (a repair given up, then a fresh A*)
+/// within a small multiple of a fresh search.
+///
+/// ```
+/// use glam::IVec3;
+/// use voxnav::{Agent, Block, ChunkedWorld, MoveCosts};
+/// use voxnav::dstar::Replanner;
+///
+/// let mut world = ChunkedWorld::with_size(IVec3::new(30, 4, 9))?;
+/// world.fill(IVec3::ZERO, IVec3::new(29, 0, 8), Block::Solid)?;
+/// world.track_changes(true);
+/// let mut replanner = Replanner::new(Agent::default(), MoveCosts::default())?;
+/// let route = replanner.plan(&world, IVec3::new(0, 1, 4), IVec3::new(29, 1, 4))?;
+/// assert_eq!(route.cost, Some(290));
+/// world.set(IVec3::new(20, 1, 4), Block::Lava)?;
+/// let changed: Vec<IVec3> = world.take_changes().positions().collect();
+/// let replan = replanner.replan(&world, route.path[5], &changed)?;
+/// assert!(replan.result.is_found());
+/// # Ok::<(), voxnav::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Replanner {
+    dstar: DStarLite,
+    astar: Pathfinder,
+    budget_factor: f64,
+    fresh_expansions: u64,
+    /// Whether D* Lite's state is complete for its goal (false after a repair given up).
+    dstar_pending: bool,
+}
+
+impl Replanner {
+    /// The default share of a fresh search's expansions a repair may spend: 0.5.
+    pub const DEFAULT_BUDGET_FACTOR: f64 = 0.5;
+
+    /// A replanner for `agent` moving at `costs`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidSetting`] when the agent or the costs are out of range.
+    pub fn new(agent: Agent, costs: MoveCosts) -> Result<Self> {
+        Ok(Self {
+            dstar: DStarLite::new(agent, costs)?,
+            astar: Pathfinder::new(agent, costs)?,
+            budget_factor: Self::DEFAULT_BUDGET_FACTOR,
+            fresh_expansions: 0,
+            dstar_pending: false,
+        })
+    }
+
+    /// Sets the share of a fresh search's expansions a repair may spend. Defaults to 0.5.
+    ///
+    /// # Errors
+    /// [`Error::InvalidSetting`] unless `factor` is finite and positive.
+    pub fn with_budget_factor(mut self, factor: f64) -> Result<Self> {
+        if !(factor.is_finite() && factor > 0.0) {
+            return Err(Error::InvalidSetting(format!(
+                "replan budget factor must be a positive number, found {factor}"
+            )));
+        }
+        self.budget_factor = factor;
+        Ok(self)
+    }
+
+    /// The most expansions the next repair may spend.
+    #[must_use]
+    pub fn repair_budget(&self) -> u64 {
+        ((self.fresh_expansions as f64 * self.budget_factor) as u64).max(256)
+    }
+
+    /// Plans a route from `start` to `goal`: a fresh A* (whose size sets the repair budget)
+    /// and D* Lite's first search, whose work later repairs reuse. Returns the A* route.
+    ///
+    /// # Errors
+    /// As [`DStarLite::plan`].
+    pub fn plan<W: VoxelWorld + ?Sized>(
+        &mut self,
+        world: &W,
+        start: IVec3,
+        goal: IVec3,
+    ) -> Result<SearchResult> {
+        let fresh = self
+            .astar
+            .find_path(world, start, goal, &SearchOptions::default())?;
+        self.fresh_expansions = fresh.stats.expanded;
+        self.dstar.plan(world, start, goal)?;
+        self.dstar_pending = false;
+        Ok(fresh)
+    }
+
+    /// A new optimal route from `position` to the planned goal after the cells `changed`
+    /// changed: D* Lite's repair when it finishes within [`Replanner::repair_budget`]
+    /// expansions, otherwise a fresh A*.
+    ///
+    /// # Errors
+    /// As [`DStarLite::replan`].
+    pub fn replan<W: VoxelWorld + ?Sized>(
+        &mut self,
+        world: &W,
+        position: IVec3,
+        changed: &[IVec3],
+    ) -> Result<Replan> {
+        let started = Instant::now();
+        self.dstar.update(world, position, changed)?;
+        let budget = self.repair_budget();
+        let finished = self.dstar.compute(world, budget);
+        let repair_expansions = self.dstar.stats.expanded;
+        self.dstar_pending = !finished;
+        if finished {
+            return Ok(Replan {
+                result: self.dstar.result(world, started),
+                method: ReplanMethod::Incremental,
+                repair_expansions,
+            });
+        }
+        let mut result =
+            self.astar
+                .find_path(world, position, self.dstar.goal, &SearchOptions::default())?;
+        self.fresh_expansions = result.stats.expanded;
+        result.stats.elapsed = started.elapsed();
+        Ok(Replan {
+            result,
+            method: ReplanMethod::Fresh,
+            repair_expansions,
+        })
+    }
+
+    /// Whether D* Lite holds an unfinished repair (the last replan gave it up).
+    #[must_use]
+    pub fn has_pending_repair(&self) -> bool {
+        self.dstar_pending
+    }
+}
