@@ -118,21 +118,21 @@ pub struct MoveCosts {
     pub ascend: u32,
     /// Added per block fallen by a drop. Defaults to 2.
     pub descend: u32,
-    /// Added to a move whose target feet cell is water ([`Terrain::IN_WATER`]): wading is
+    /// Added to a move whose target feet cell is water ([`TerrainFlags::IN_WATER`]): wading is
     /// twice as slow as walking. Defaults to 10.
     ///
-    /// [`Terrain::IN_WATER`]: crate::Terrain::IN_WATER
+    /// [`TerrainFlags::IN_WATER`]: crate::TerrainFlags::IN_WATER
     pub water: u32,
-    /// Added to a move whose target stands on a slow floor ([`Terrain::ON_SLOW_FLOOR`]), as
+    /// Added to a move whose target stands on a slow floor ([`TerrainFlags::ON_SLOW_FLOOR`]), as
     /// soul sand slows a walker to well under half speed. Defaults to 15.
     ///
-    /// [`Terrain::ON_SLOW_FLOOR`]: crate::Terrain::ON_SLOW_FLOOR
+    /// [`TerrainFlags::ON_SLOW_FLOOR`]: crate::TerrainFlags::ON_SLOW_FLOOR
     pub slow_floor: u32,
-    /// Added to a move whose target lies next to danger ([`Terrain::NEAR_DANGER`]: lava in
+    /// Added to a move whose target lies next to danger ([`TerrainFlags::NEAR_DANGER`]: lava in
     /// the 3x3x3 cube around the feet), the margin vanilla Minecraft keeps from lava: worth a
     /// detour of up to four steps. Defaults to 40.
     ///
-    /// [`Terrain::NEAR_DANGER`]: crate::Terrain::NEAR_DANGER
+    /// [`TerrainFlags::NEAR_DANGER`]: crate::TerrainFlags::NEAR_DANGER
     pub danger: u32,
     /// Added to each ladder move, on top of `ascend` (climbing one rung) or `descend`
     /// (climbing down one rung): a rung up costs as much as a step up. Defaults to 10.

@@ -5,7 +5,7 @@ use glam::IVec3;
 
 use crate::error::{Error, Result};
 use crate::key::in_key_range;
-use crate::world::{Bounds, ColumnBits, Terrain, VoxelWorld};
+use crate::world::{Bounds, ColumnBits, TerrainFlags, VoxelWorld};
 
 /// The side of a chunk, in cells.
 pub const CHUNK_SIZE: i32 = 16;
@@ -627,30 +627,39 @@ impl VoxelWorld for ChunkedWorld {
     }
 
     #[inline]
-    fn terrain(&self, feet: IVec3) -> Terrain {
-        if self.special_chunks == 0 {
-            return Terrain::PLAIN;
+    fn terrain(&self, feet: IVec3) -> TerrainFlags {
+        if self.special_chunks == 0 || !self.inside(feet) {
+            return TerrainFlags::PLAIN;
         }
-        let mut terrain = match self.kind_at(feet) {
-            KIND_WATER => Terrain::IN_WATER,
-            KIND_LADDER => Terrain::IN_LADDER,
-            _ => Terrain::PLAIN,
+        let slot = self.chunk_slot(chunk_of(feet));
+        let extra = if slot == NO_CHUNK {
+            None
+        } else {
+            self.chunks[slot as usize].extra.as_deref()
         };
-        match self.kind_at(feet - IVec3::Y) {
-            KIND_SLOW_FLOOR => terrain = terrain | Terrain::ON_SLOW_FLOOR,
-            KIND_LADDER => terrain = terrain | Terrain::ON_LADDER,
+        let index = cell_index(feet);
+        let mut terrain = TerrainFlags::PLAIN;
+        let floor_kind = if feet.y & CHUNK_MASK != 0 {
+            // y varies fastest inside a chunk: the floor is the previous cell.
+            extra.map_or(KIND_PLAIN, |e| e.kinds[index - 1])
+        } else {
+            self.kind_at(feet - IVec3::Y)
+        };
+        match floor_kind {
+            KIND_SLOW_FLOOR => terrain = terrain | TerrainFlags::ON_SLOW_FLOOR,
+            KIND_LADDER => terrain = terrain | TerrainFlags::ON_LADDER,
             _ => {}
         }
-        if self.inside(feet) {
-            let slot = self.chunk_slot(chunk_of(feet));
-            if slot != NO_CHUNK
-                && let Some(extra) = &self.chunks[slot as usize].extra
-            {
-                let (word, mask) = bit(feet);
-                if extra.danger[word] & mask != 0 {
-                    terrain = terrain | Terrain::NEAR_DANGER;
-                }
-            }
+        let Some(extra) = extra else {
+            return terrain;
+        };
+        match extra.kinds[index] {
+            KIND_WATER => terrain = terrain | TerrainFlags::IN_WATER,
+            KIND_LADDER => terrain = terrain | TerrainFlags::IN_LADDER,
+            _ => {}
+        }
+        if extra.danger[index >> 6] & (1u64 << (index & 63)) != 0 {
+            terrain = terrain | TerrainFlags::NEAR_DANGER;
         }
         terrain
     }

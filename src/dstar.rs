@@ -29,10 +29,12 @@ use ahash::{AHashMap, AHashSet};
 use glam::IVec3;
 
 use crate::agent::{Agent, MoveCosts};
+use crate::chunked::{Block, Changes};
 use crate::error::{Error, Result};
 use crate::heuristic::{Estimator, Heuristic};
 use crate::key::{in_key_range, pack, unpack};
 use crate::moves::{DIRECTIONS, Move, ladder_climb, move_in_direction, neighbours};
+use crate::pathcheck::move_between;
 use crate::search::{Pathfinder, SearchOptions, SearchResult, SearchStats, SearchStatus};
 use crate::world::{VoxelWorld, check_feet, is_valid_feet};
 
@@ -108,6 +110,12 @@ pub struct DStarLite {
     preds: Vec<(IVec3, u32)>,
     affected: AHashSet<u64>,
     stats: SearchStats,
+    /// The last route returned, and each position's index in it.
+    route: Vec<IVec3>,
+    route_index: AHashMap<u64, u32>,
+    /// For each position of `route`, the cost of the rest of it in the world as it is now
+    /// (`INF` where a move broke): a scratch buffer of [`DStarLite::result`].
+    suffix_costs: Vec<u64>,
 }
 
 impl DStarLite {
@@ -133,6 +141,9 @@ impl DStarLite {
             preds: Vec::new(),
             affected: AHashSet::new(),
             stats: SearchStats::default(),
+            route: Vec::new(),
+            route_index: AHashMap::new(),
+            suffix_costs: Vec::new(),
         })
     }
 
@@ -167,13 +178,14 @@ impl DStarLite {
     }
 
     /// Replans from the agent's current feet position `position` after the cells `changed`
-    /// changed (in any way: use [`crate::ChunkedWorld::take_changes`]), reusing the work of
-    /// earlier calls. `position` may be anywhere, usually a position of the last route.
+    /// changed (in any way), reusing the work of earlier calls. `position` may be anywhere,
+    /// usually a position of the last route. With a [`ChunkedWorld`](crate::ChunkedWorld),
+    /// [`DStarLite::replan_changes`] does less work.
     ///
     /// # Errors
     /// [`Error::InvalidSetting`] before the first [`DStarLite::plan`];
     /// [`Error::InvalidStart`] or [`Error::InvalidGoal`] when `position` or the goal is not a
-    /// valid feet position any more.
+    /// valid feet position any more. Nothing is changed then: pass the same cells again.
     pub fn replan<W: VoxelWorld + ?Sized>(
         &mut self,
         world: &W,
@@ -181,7 +193,25 @@ impl DStarLite {
         changed: &[IVec3],
     ) -> Result<SearchResult> {
         let started = Instant::now();
-        self.update(world, position, changed)?;
+        self.update(world, position, changed.iter().map(|&cell| (cell, true)))?;
+        self.compute(world, u64::MAX);
+        Ok(self.result(world, started))
+    }
+
+    /// [`DStarLite::replan`] for the changes a [`ChunkedWorld`](crate::ChunkedWorld) reports
+    /// ([`ChunkedWorld::take_changes`](crate::ChunkedWorld::take_changes)): knowing which
+    /// changes involve lava, it re-examines a smaller neighbourhood around the others.
+    ///
+    /// # Errors
+    /// As [`DStarLite::replan`].
+    pub fn replan_changes<W: VoxelWorld + ?Sized>(
+        &mut self,
+        world: &W,
+        position: IVec3,
+        changes: &Changes,
+    ) -> Result<SearchResult> {
+        let started = Instant::now();
+        self.update(world, position, lava_aware(changes))?;
         self.compute(world, u64::MAX);
         Ok(self.result(world, started))
     }
@@ -206,6 +236,8 @@ impl DStarLite {
         self.start = start;
         self.goal = goal;
         self.stats = SearchStats::default();
+        self.route.clear();
+        self.route_index.clear();
         let node = self.node(goal);
         self.nodes[node as usize].rhs = 0;
         self.update_vertex(node);
@@ -214,12 +246,13 @@ impl DStarLite {
     }
 
     /// Moves the start to `position` and recomputes the costs of every node whose moves may
-    /// read a changed cell. Leaves the repair itself to [`DStarLite::compute`].
+    /// read a changed cell (`(cell, lava)`: `lava` when the change may have added or removed
+    /// danger). Leaves the repair itself to [`DStarLite::compute`].
     fn update<W: VoxelWorld + ?Sized>(
         &mut self,
         world: &W,
         position: IVec3,
-        changed: &[IVec3],
+        changed: impl Iterator<Item = (IVec3, bool)>,
     ) -> Result<()> {
         if !self.planned {
             return Err(Error::InvalidSetting(
@@ -241,19 +274,50 @@ impl DStarLite {
                 .saturating_add(self.estimator.between(self.start, position));
             self.start = position;
         }
-        // A move from feet `f` reads cells up to two columns away (the danger cube around its
-        // target), from `f.y - max_drop - 2` (the floor under the deepest drop, and the cube
-        // below it) to `f.y + max_step_up + height` (head room for the highest step up).
-        let below = self.agent.max_drop as i32 + 2;
-        let above = (self.agent.max_step_up + self.agent.height) as i32;
+        // A move from feet `f` (its validity, its target, the corners of a diagonal, the head
+        // room of a step up, the floor under a drop, the terrain of its target, a ladder climb
+        // and its target) reads cells of the 3x3 columns around `f`, from
+        // `f.y - max(max_drop, 1) - 1` to `f.y + max(max_step_up, 1) + height - 1`. Danger
+        // reaches one cell further around the target: 5x5 columns, one more cell up and down.
+        let (step, drop, height) = (
+            self.agent.max_step_up.max(1) as i32,
+            self.agent.max_drop.max(1) as i32,
+            self.agent.height as i32,
+        );
+        // Only valid feet positions have moves, and a position that is not valid now but was
+        // before has a changed cell in its own body or floor: those are the only positions to
+        // look at. Valid ones are found from one column read per column.
         let mut affected = std::mem::take(&mut self.affected);
         affected.clear();
-        for &cell in changed {
-            for dx in -2..=2 {
-                for dz in -2..=2 {
-                    for y in cell.y - above..=cell.y + below {
-                        let feet = IVec3::new(cell.x + dx, y, cell.z + dz);
-                        if in_key_range(feet) {
+        for (cell, lava) in changed {
+            for k in -1..height {
+                let feet = cell - IVec3::new(0, k, 0);
+                if in_key_range(feet) && self.table.contains_key(&pack(feet)) {
+                    affected.insert(pack(feet));
+                }
+            }
+            let (reach, extra) = if lava { (2, 1) } else { (1, 0) };
+            let (low, high) = (
+                cell.y - step - height + 1 - extra,
+                cell.y + drop + 1 + extra,
+            );
+            let count = (high - low + 1 + height + 1) as u32;
+            for dx in -reach..=reach {
+                for dz in -reach..=reach {
+                    let (x, z) = (cell.x + dx, cell.z + dz);
+                    let bits = (count <= 64).then(|| world.column(x, z, low - 1, count));
+                    for y in low..=high {
+                        let feet = IVec3::new(x, y, z);
+                        let valid = match bits {
+                            Some(bits) => {
+                                let i = (y - low + 1) as u32;
+                                let body = (1u64 << height) - 1;
+                                (bits.standable >> (i - 1)) & 1 != 0
+                                    && (bits.passable >> i) & body == body
+                            }
+                            None => is_valid_feet(world, feet, self.agent.height),
+                        };
+                        if valid && in_key_range(feet) {
                             affected.insert(pack(feet));
                         }
                     }
@@ -266,9 +330,6 @@ impl DStarLite {
                 continue;
             }
             let known = self.table.get(&key).copied();
-            if known.is_none() && !is_valid_feet(world, feet, self.agent.height) {
-                continue;
-            }
             let rhs = self.best_successor(world, feet);
             let node = match known {
                 Some(node) => node,
@@ -366,11 +427,33 @@ impl DStarLite {
         } else {
             &DIRECTIONS[..4]
         };
+        // Bit i of a column read describes height `base + i`: the candidates' floors start
+        // at bit 0, and the highest candidate's head is the last bit.
+        let (step, drop, height) = (
+            agent.max_step_up as i32,
+            agent.max_drop as i32,
+            agent.height,
+        );
+        let base = feet.y - step - 1;
+        let count = (step + drop + 1) as u32 + height;
+        let body = if height >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << height) - 1
+        };
         for &direction in directions {
             let column = feet - direction;
-            for y in feet.y - agent.max_step_up as i32..=feet.y + agent.max_drop as i32 {
+            let bits = (count <= 64).then(|| world.column(column.x, column.z, base, count));
+            for y in feet.y - step..=feet.y + drop {
                 let from = IVec3::new(column.x, y, column.z);
-                if !in_key_range(from) || !is_valid_feet(world, from, agent.height) {
+                let valid = match bits {
+                    Some(bits) => {
+                        let i = (y - base) as u32;
+                        (bits.standable >> (i - 1)) & 1 != 0 && (bits.passable >> i) & body == body
+                    }
+                    None => is_valid_feet(world, from, height),
+                };
+                if !valid || !in_key_range(from) {
                     continue;
                 }
                 if let Some(m) = move_in_direction(world, &agent, &self.costs, from, direction)
@@ -485,26 +568,39 @@ impl DStarLite {
         }
     }
 
-    /// The route from the start, following the cheapest `cost + g` successor to the goal.
+    /// The route from the start, following the cheapest `cost + g` successor to the goal;
+    /// where it reaches a position of the last route whose rest still costs exactly that
+    /// position's cost-to-goal, it keeps that rest (an optimal continuation) instead of
+    /// following successors to the end.
     fn result<W: VoxelWorld + ?Sized>(&mut self, world: &W, started: Instant) -> SearchResult {
         let mut stats = self.stats;
-        let unreachable = |mut stats: SearchStats| {
-            stats.elapsed = started.elapsed();
-            SearchResult {
-                status: SearchStatus::Unreachable,
-                path: Vec::new(),
-                cost: None,
-                stats,
-            }
+        stats.elapsed = started.elapsed();
+        let unreachable = SearchResult {
+            status: SearchStatus::Unreachable,
+            path: Vec::new(),
+            cost: None,
+            stats,
         };
         if self.g_of(self.start) == INF {
-            return unreachable(stats);
+            self.route.clear();
+            self.route_index.clear();
+            return unreachable;
         }
+        self.price_last_route(world);
         let mut path = vec![self.start];
         let mut cost = 0u64;
         let mut feet = self.start;
         let mut moves = std::mem::take(&mut self.moves);
         while feet != self.goal && path.len() <= self.nodes.len() {
+            if let Some(&j) = self.route_index.get(&pack(feet)) {
+                let rest = self.suffix_costs[j as usize];
+                if rest != INF && rest == self.g_of(feet) {
+                    path.extend_from_slice(&self.route[j as usize + 1..]);
+                    cost += rest;
+                    feet = self.goal;
+                    break;
+                }
+            }
             neighbours(world, &self.agent, &self.costs, feet, &mut moves);
             let next = moves
                 .iter()
@@ -523,8 +619,13 @@ impl DStarLite {
         }
         self.moves = moves;
         if feet != self.goal {
-            return unreachable(stats);
+            return unreachable;
         }
+        self.route_index.clear();
+        self.route_index
+            .extend(path.iter().enumerate().map(|(i, &p)| (pack(p), i as u32)));
+        self.route.clone_from(&path);
+        let mut stats = self.stats;
         stats.elapsed = started.elapsed();
         SearchResult {
             status: SearchStatus::Found,
@@ -533,6 +634,36 @@ impl DStarLite {
             stats,
         }
     }
+
+    /// Fills `suffix_costs` for the last route in the world as it is now.
+    fn price_last_route<W: VoxelWorld + ?Sized>(&mut self, world: &W) {
+        let n = self.route.len();
+        self.suffix_costs.clear();
+        self.suffix_costs.resize(n, INF);
+        if self.route.last() != Some(&self.goal) {
+            return;
+        }
+        self.suffix_costs[n - 1] = 0;
+        for j in (0..n - 1).rev() {
+            let (from, to) = (self.route[j], self.route[j + 1]);
+            let rest = self.suffix_costs[j + 1];
+            if rest == INF || !is_valid_feet(world, from, self.agent.height) {
+                break;
+            }
+            match move_between(world, &self.agent, &self.costs, from, to) {
+                Some(m) => self.suffix_costs[j] = rest + u64::from(m.cost),
+                None => break,
+            }
+        }
+    }
+}
+
+/// The changed cells, each with whether lava came or went there.
+fn lava_aware(changes: &Changes) -> impl Iterator<Item = (IVec3, bool)> + '_ {
+    changes
+        .cells
+        .iter()
+        .map(|c| (c.pos, c.old == Block::Lava || c.new == Block::Lava))
 }
 
 /// Which search answered a [`Replanner::replan`].
@@ -662,7 +793,33 @@ impl Replanner {
         changed: &[IVec3],
     ) -> Result<Replan> {
         let started = Instant::now();
-        self.dstar.update(world, position, changed)?;
+        self.dstar
+            .update(world, position, changed.iter().map(|&cell| (cell, true)))?;
+        self.finish(world, position, started)
+    }
+
+    /// [`Replanner::replan`] for the changes a [`ChunkedWorld`](crate::ChunkedWorld)
+    /// reports, as [`DStarLite::replan_changes`].
+    ///
+    /// # Errors
+    /// As [`DStarLite::replan`].
+    pub fn replan_changes<W: VoxelWorld + ?Sized>(
+        &mut self,
+        world: &W,
+        position: IVec3,
+        changes: &Changes,
+    ) -> Result<Replan> {
+        let started = Instant::now();
+        self.dstar.update(world, position, lava_aware(changes))?;
+        self.finish(world, position, started)
+    }
+
+    fn finish<W: VoxelWorld + ?Sized>(
+        &mut self,
+        world: &W,
+        position: IVec3,
+        started: Instant,
+    ) -> Result<Replan> {
         let budget = self.repair_budget();
         let finished = self.dstar.compute(world, budget);
         let repair_expansions = self.dstar.stats.expanded;

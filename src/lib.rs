@@ -75,4 +75,4 @@ pub use chunked::{BlockChange, Changes};
 pub use dstar::{DStarLite, Replan, ReplanMethod, Replanner};
 pub use moves::{ladder_climb, terrain_cost};
 pub use pathcheck::{PathCheck, check_path, move_between};
-pub use world::Terrain;
+pub use world::TerrainFlags;

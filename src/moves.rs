@@ -20,13 +20,13 @@
 //! ## Rules added for block kinds beyond air and solid
 //!
 //! None of these applies in a world whose [`VoxelWorld::terrain`] is always
-//! [`Terrain::PLAIN`] (a [`ChunkedWorld`](crate::ChunkedWorld) of only air and solid blocks):
+//! [`TerrainFlags::PLAIN`] (a [`ChunkedWorld`](crate::ChunkedWorld) of only air and solid blocks):
 //! there the rules above are the whole story, with the same routes and costs.
 //!
 //! 4. **Ladder climb** ([`ladder_climb`]), tried after the 8 directions: from a valid feet
-//!    position `f` whose feet cell is a ladder ([`Terrain::IN_LADDER`]), **up** to `f + Y`
+//!    position `f` whose feet cell is a ladder ([`TerrainFlags::IN_LADDER`]), **up** to `f + Y`
 //!    when that is a valid feet position (its floor is the ladder itself, so this needs only
-//!    head room); from a valid `f` whose floor `f - Y` is a ladder ([`Terrain::ON_LADDER`]),
+//!    head room); from a valid `f` whose floor `f - Y` is a ladder ([`TerrainFlags::ON_LADDER`]),
 //!    **down** to `f - Y` when that is a valid feet position. Climbing out of the top of a
 //!    ladder is the up move from its top cell; ladder cells are standable, so the agent can
 //!    also walk on and off a ladder column at any rung with the ordinary moves. Cost:
@@ -43,7 +43,7 @@
 use glam::IVec3;
 
 use crate::agent::{Agent, MoveCosts};
-use crate::world::{ColumnBits, Terrain, VoxelWorld, body_fits, is_valid_feet};
+use crate::world::{ColumnBits, TerrainFlags, VoxelWorld, body_fits, is_valid_feet};
 
 /// The 8 horizontal directions: the 4 straight ones first, then the 4 diagonals.
 pub const DIRECTIONS: [IVec3; 8] = [
@@ -69,21 +69,21 @@ pub enum MoveKind {
 }
 
 /// The terrain terms of a move whose target has `terrain`: `water`, `slow_floor` and `danger`
-/// from `costs` for each flag that is set; 0 for [`Terrain::PLAIN`].
+/// from `costs` for each flag that is set; 0 for [`TerrainFlags::PLAIN`].
 #[inline]
 #[must_use]
-pub fn terrain_cost(terrain: Terrain, costs: &MoveCosts) -> u32 {
+pub fn terrain_cost(terrain: TerrainFlags, costs: &MoveCosts) -> u32 {
     if terrain.is_plain() {
         return 0;
     }
     let mut cost = 0u32;
-    if terrain.contains(Terrain::IN_WATER) {
+    if terrain.contains(TerrainFlags::IN_WATER) {
         cost = cost.saturating_add(costs.water);
     }
-    if terrain.contains(Terrain::ON_SLOW_FLOOR) {
+    if terrain.contains(TerrainFlags::ON_SLOW_FLOOR) {
         cost = cost.saturating_add(costs.slow_floor);
     }
-    if terrain.contains(Terrain::NEAR_DANGER) {
+    if terrain.contains(TerrainFlags::NEAR_DANGER) {
         cost = cost.saturating_add(costs.danger);
     }
     cost
@@ -235,9 +235,9 @@ pub fn ladder_climb<W: VoxelWorld + ?Sized>(
 ) -> Option<Move> {
     let here = world.terrain(feet);
     let (needed, direction, vertical) = if up {
-        (Terrain::IN_LADDER, IVec3::Y, costs.ascend)
+        (TerrainFlags::IN_LADDER, IVec3::Y, costs.ascend)
     } else {
-        (Terrain::ON_LADDER, IVec3::NEG_Y, costs.descend)
+        (TerrainFlags::ON_LADDER, IVec3::NEG_Y, costs.descend)
     };
     if !here.contains(needed) {
         return None;
@@ -370,7 +370,7 @@ fn push_ladder_climbs<W: VoxelWorld + ?Sized>(
     out: &mut Vec<Move>,
 ) {
     let here = world.terrain(feet);
-    if here.contains(Terrain::IN_LADDER) || here.contains(Terrain::ON_LADDER) {
+    if here.contains(TerrainFlags::IN_LADDER) || here.contains(TerrainFlags::ON_LADDER) {
         out.extend(
             [true, false]
                 .into_iter()

@@ -56,33 +56,33 @@ impl Bounds {
 /// small set of flags returned by [`VoxelWorld::terrain`].
 ///
 /// ```
-/// use voxnav::Terrain;
-/// let wet_and_risky = Terrain::IN_WATER | Terrain::NEAR_DANGER;
-/// assert!(wet_and_risky.contains(Terrain::IN_WATER));
-/// assert!(!wet_and_risky.contains(Terrain::ON_SLOW_FLOOR));
-/// assert!(Terrain::PLAIN.is_plain());
+/// use voxnav::TerrainFlags;
+/// let wet_and_risky = TerrainFlags::IN_WATER | TerrainFlags::NEAR_DANGER;
+/// assert!(wet_and_risky.contains(TerrainFlags::IN_WATER));
+/// assert!(!wet_and_risky.contains(TerrainFlags::ON_SLOW_FLOOR));
+/// assert!(TerrainFlags::PLAIN.is_plain());
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct Terrain(u8);
+pub struct TerrainFlags(u8);
 
-impl Terrain {
+impl TerrainFlags {
     /// Nothing special: air or solid around. The default.
-    pub const PLAIN: Terrain = Terrain(0);
+    pub const PLAIN: TerrainFlags = TerrainFlags(0);
     /// The feet cell is water.
-    pub const IN_WATER: Terrain = Terrain(1);
+    pub const IN_WATER: TerrainFlags = TerrainFlags(1);
     /// The cell below the feet is a slow floor (soul sand).
-    pub const ON_SLOW_FLOOR: Terrain = Terrain(1 << 1);
+    pub const ON_SLOW_FLOOR: TerrainFlags = TerrainFlags(1 << 1);
     /// A dangerous cell (lava) lies in the 3x3x3 cube centred on the feet cell.
-    pub const NEAR_DANGER: Terrain = Terrain(1 << 2);
+    pub const NEAR_DANGER: TerrainFlags = TerrainFlags(1 << 2);
     /// The feet cell is a ladder: the agent may climb up from here.
-    pub const IN_LADDER: Terrain = Terrain(1 << 3);
+    pub const IN_LADDER: TerrainFlags = TerrainFlags(1 << 3);
     /// The cell below the feet is a ladder: the agent may climb down from here.
-    pub const ON_LADDER: Terrain = Terrain(1 << 4);
+    pub const ON_LADDER: TerrainFlags = TerrainFlags(1 << 4);
 
     /// Whether every flag of `other` is set.
     #[inline]
     #[must_use]
-    pub const fn contains(self, other: Terrain) -> bool {
+    pub const fn contains(self, other: TerrainFlags) -> bool {
         self.0 & other.0 == other.0
     }
 
@@ -94,12 +94,12 @@ impl Terrain {
     }
 }
 
-impl std::ops::BitOr for Terrain {
-    type Output = Terrain;
+impl std::ops::BitOr for TerrainFlags {
+    type Output = TerrainFlags;
 
     #[inline]
-    fn bitor(self, rhs: Terrain) -> Terrain {
-        Terrain(self.0 | rhs.0)
+    fn bitor(self, rhs: TerrainFlags) -> TerrainFlags {
+        TerrainFlags(self.0 | rhs.0)
     }
 }
 
@@ -135,12 +135,12 @@ pub trait VoxelWorld {
     /// ladders. Move costs add the matching [`MoveCosts`](crate::MoveCosts) terms for the
     /// target of every move, and ladders allow vertical moves (see [`crate::moves`]): the
     /// world says what is there, the agent's [`MoveCosts`](crate::MoveCosts) say what it
-    /// costs. A world that reports [`Terrain::IN_LADDER`] or [`Terrain::ON_LADDER`] must make
-    /// its ladder cells passable and standable. Defaults to [`Terrain::PLAIN`].
+    /// costs. A world that reports [`TerrainFlags::IN_LADDER`] or [`TerrainFlags::ON_LADDER`] must make
+    /// its ladder cells passable and standable. Defaults to [`TerrainFlags::PLAIN`].
     #[inline]
-    fn terrain(&self, feet: IVec3) -> Terrain {
+    fn terrain(&self, feet: IVec3) -> TerrainFlags {
         let _ = feet;
-        Terrain::PLAIN
+        TerrainFlags::PLAIN
     }
 
     /// The finite bounds of the world, or `None` for an unbounded (procedural) world.
@@ -197,7 +197,7 @@ macro_rules! forward_world {
                 (**self).extra_cost(feet)
             }
             #[inline]
-            fn terrain(&self, feet: IVec3) -> Terrain {
+            fn terrain(&self, feet: IVec3) -> TerrainFlags {
                 (**self).terrain(feet)
             }
             #[inline]

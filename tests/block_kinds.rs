@@ -3,7 +3,7 @@
 
 use glam::IVec3;
 use voxnav::{
-    Agent, Block, ChunkedWorld, MoveCosts, Pathfinder, SearchOptions, SearchStatus, Terrain,
+    Agent, Block, ChunkedWorld, MoveCosts, Pathfinder, SearchOptions, SearchStatus, TerrainFlags,
     VoxelWorld, neighbours, parse_text_world,
 };
 
@@ -35,7 +35,7 @@ fn plain_worlds_have_plain_terrain_and_no_climbs() {
     let world = corridor('#', '.');
     for x in 0..5 {
         for z in 0..3 {
-            assert_eq!(world.terrain(IVec3::new(x, 1, z)), Terrain::PLAIN);
+            assert_eq!(world.terrain(IVec3::new(x, 1, z)), TerrainFlags::PLAIN);
         }
     }
     let mut moves = Vec::new();
@@ -60,7 +60,7 @@ fn water_is_passable_and_wading_costs_more() {
     let world = corridor('#', '~');
     assert!(world.is_passable(IVec3::new(2, 1, 1)));
     assert!(!world.is_standable(IVec3::new(2, 1, 1)));
-    assert_eq!(world.terrain(IVec3::new(2, 1, 1)), Terrain::IN_WATER);
+    assert_eq!(world.terrain(IVec3::new(2, 1, 1)), TerrainFlags::IN_WATER);
     // Wading costs 40 + 3 * 10 = 70; round the pool by row z = 0 costs 14 + 20 + 14 = 48.
     assert_eq!(
         route_cost(&world, MoveCosts::default(), WEST, EAST),
@@ -81,7 +81,10 @@ fn slow_floor_is_standable_and_walking_on_it_costs_more() {
     let world = corridor('=', '.');
     assert!(world.is_standable(IVec3::new(2, 0, 1)));
     assert!(!world.is_passable(IVec3::new(2, 0, 1)));
-    assert_eq!(world.terrain(IVec3::new(2, 1, 1)), Terrain::ON_SLOW_FLOOR);
+    assert_eq!(
+        world.terrain(IVec3::new(2, 1, 1)),
+        TerrainFlags::ON_SLOW_FLOOR
+    );
     assert_eq!(
         route_cost(&world, MoveCosts::default(), WEST, EAST),
         Some(48)
@@ -103,12 +106,12 @@ fn lava_is_neither_passable_nor_standable_and_its_neighbours_are_dangerous() {
     assert!(
         world
             .terrain(IVec3::new(2, 1, 1))
-            .contains(Terrain::NEAR_DANGER)
+            .contains(TerrainFlags::NEAR_DANGER)
     );
     assert!(
         world
             .terrain(IVec3::new(3, 1, 1))
-            .contains(Terrain::NEAR_DANGER)
+            .contains(TerrainFlags::NEAR_DANGER)
     );
     assert!(world.terrain(IVec3::new(2, 1, 0)).is_plain());
     assert!(world.terrain(IVec3::new(4, 1, 1)).is_plain());
@@ -138,7 +141,10 @@ fn danger_reaches_across_chunk_borders() {
         .unwrap();
     world.set(IVec3::new(16, 1, 16), Block::Lava).unwrap();
     for feet in [IVec3::new(15, 1, 15), IVec3::new(15, 2, 17)] {
-        assert!(world.terrain(feet).contains(Terrain::NEAR_DANGER), "{feet}");
+        assert!(
+            world.terrain(feet).contains(TerrainFlags::NEAR_DANGER),
+            "{feet}"
+        );
     }
     assert!(world.terrain(IVec3::new(14, 1, 16)).is_plain());
 }
@@ -160,7 +166,7 @@ fn ladder_rule_climbs_straight_up_and_down_and_out_of_the_top() {
     let (start, top) = (IVec3::new(0, 1, 0), IVec3::new(2, 7, 0));
     assert_eq!(
         world.terrain(IVec3::new(1, 2, 0)),
-        Terrain::IN_LADDER | Terrain::ON_LADDER
+        TerrainFlags::IN_LADDER | TerrainFlags::ON_LADDER
     );
     let mut pathfinder = Pathfinder::new(Agent::default(), MoveCosts::default()).unwrap();
     let up = pathfinder
