@@ -5,7 +5,7 @@ use glam::IVec3;
 
 use crate::error::{Error, Result};
 use crate::key::in_key_range;
-use crate::world::{Bounds, ColumnBits, TerrainFlags, VoxelWorld};
+use crate::world::{AROUND, Bounds, ColumnBits, TerrainFlags, VoxelWorld};
 
 /// The side of a chunk, in cells.
 pub const CHUNK_SIZE: i32 = 16;
@@ -551,6 +551,64 @@ fn cube(p: IVec3) -> impl Iterator<Item = IVec3> {
 }
 
 impl ChunkedWorld {
+    /// [`VoxelWorld::columns_around`] with one look-up per chunk touched (the 9 columns span
+    /// at most 2 x 2 chunks horizontally) when they lie inside the bounds; otherwise column by
+    /// column.
+    fn columns_around_bits(&self, x: i32, z: i32, y0: i32, count: u32) -> [ColumnBits; 9] {
+        let count = count.min(64) as i32;
+        let inside = self.bounds.is_none_or(|b| {
+            x > b.min.x
+                && x + 1 < b.max.x
+                && z > b.min.z
+                && z + 1 < b.max.z
+                && y0 >= b.min.y
+                && y0 + count <= b.max.y
+        });
+        if !inside {
+            return std::array::from_fn(|i| {
+                self.column_bits(x + AROUND[i].0, z + AROUND[i].1, y0, count as u32)
+            });
+        }
+        // Chunk columns: (x - 1) >> 4 and (z - 1) >> 4 are corner (0, 0) of a 2 x 2 block.
+        let (cx0, cz0) = ((x - 1) >> CHUNK_SHIFT, (z - 1) >> CHUNK_SHIFT);
+        let corner: [usize; 9] = std::array::from_fn(|i| {
+            let ix = ((x + AROUND[i].0) >> CHUNK_SHIFT) - cx0;
+            let iz = ((z + AROUND[i].1) >> CHUNK_SHIFT) - cz0;
+            (ix * 2 + iz) as usize
+        });
+        let spans_x = (x + 1) >> CHUNK_SHIFT != cx0;
+        let spans_z = (z + 1) >> CHUNK_SHIFT != cz0;
+        let mut out = [ColumnBits::default(); 9];
+        let (mut y, hi) = (y0, y0 + count);
+        while y < hi {
+            let cy = y >> CHUNK_SHIFT;
+            let end = ((cy + 1) << CHUNK_SHIFT).min(hi);
+            let run_mask = (1u64 << (end - y)) - 1;
+            let shift = (y - y0) as u32;
+            let mut slots = [NO_CHUNK; 4];
+            for (i, slot) in slots.iter_mut().enumerate() {
+                let (ix, iz) = ((i / 2) as i32, (i % 2) as i32);
+                if (ix == 0 || spans_x) && (iz == 0 || spans_z) {
+                    *slot = self.chunk_slot(IVec3::new(cx0 + ix, cy, cz0 + iz));
+                }
+            }
+            for ((bits, (dx, dz)), &c) in out.iter_mut().zip(AROUND).zip(&corner) {
+                let slot = slots[c];
+                if slot == NO_CHUNK {
+                    bits.passable |= run_mask << shift;
+                } else {
+                    let chunk = &self.chunks[slot as usize];
+                    let index = cell_index(IVec3::new(x + dx, y, z + dz));
+                    let (word, offset) = (index >> 6, index & 63);
+                    bits.passable |= ((chunk.passable[word] >> offset) & run_mask) << shift;
+                    bits.standable |= ((chunk.standable[word] >> offset) & run_mask) << shift;
+                }
+            }
+            y = end;
+        }
+        out
+    }
+
     /// [`VoxelWorld::column`] from the chunk bitsets: one chunk look-up per 16 cells.
     fn column_bits(&self, x: i32, z: i32, y0: i32, count: u32) -> ColumnBits {
         let mut bits = ColumnBits::default();
@@ -672,6 +730,11 @@ impl VoxelWorld for ChunkedWorld {
     #[inline]
     fn column(&self, x: i32, z: i32, y0: i32, count: u32) -> ColumnBits {
         self.column_bits(x, z, y0, count)
+    }
+
+    #[inline]
+    fn columns_around(&self, x: i32, z: i32, y0: i32, count: u32) -> [ColumnBits; 9] {
+        self.columns_around_bits(x, z, y0, count)
     }
 }
 

@@ -43,7 +43,7 @@
 use glam::IVec3;
 
 use crate::agent::{Agent, MoveCosts};
-use crate::world::{ColumnBits, TerrainFlags, VoxelWorld, body_fits, is_valid_feet};
+use crate::world::{AROUND, ColumnBits, TerrainFlags, VoxelWorld, body_fits, is_valid_feet};
 
 /// The 8 horizontal directions: the 4 straight ones first, then the 4 diagonals.
 pub const DIRECTIONS: [IVec3; 8] = [
@@ -305,11 +305,16 @@ pub fn neighbours<W: VoxelWorld + ?Sized>(
     // Bit i of every column below describes the cell at height `base + i`; the feet are at
     // bit `max_drop + 1`, so the lowest floor a drop can land on is bit 0.
     let base = feet.y - agent.max_drop as i32 - 1;
-    let own = world.column(feet.x, feet.z, base, window);
-    let mut columns = [ColumnBits::default(); 8];
-    for (column, direction) in columns.iter_mut().zip(directions) {
-        *column = world.column(feet.x + direction.x, feet.z + direction.z, base, window);
-    }
+    let around = if agent.diagonals {
+        world.columns_around(feet.x, feet.z, base, window)
+    } else {
+        let mut around = [ColumnBits::default(); 9];
+        for (column, &(dx, dz)) in around.iter_mut().zip(&AROUND[..5]) {
+            *column = world.column(feet.x + dx, feet.z + dz, base, window);
+        }
+        around
+    };
+    let (own, columns) = (around[0], &around[1..]);
     let rules = ColumnRules {
         feet_bit: agent.max_drop + 1,
         body: (1u64 << agent.height) - 1,
@@ -431,5 +436,18 @@ impl ColumnRules {
             }
         }
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn around_lists_the_centre_then_the_directions_in_order() {
+        assert_eq!(AROUND[0], (0, 0));
+        for (offset, direction) in AROUND[1..].iter().zip(DIRECTIONS) {
+            assert_eq!(*offset, (direction.x, direction.z));
+        }
     }
 }

@@ -170,7 +170,28 @@ pub trait VoxelWorld {
         }
         bits
     }
+
+    /// [`VoxelWorld::column`] for the 9 columns centred on `x`, `z`, in the order of
+    /// [`AROUND`]. The default calls [`VoxelWorld::column`] 9 times.
+    #[inline]
+    fn columns_around(&self, x: i32, z: i32, y0: i32, count: u32) -> [ColumnBits; 9] {
+        std::array::from_fn(|i| self.column(x + AROUND[i].0, z + AROUND[i].1, y0, count))
+    }
 }
+
+/// The columns [`VoxelWorld::columns_around`] reads: the centre first, then the 8 horizontal
+/// neighbours in the order of [`crate::DIRECTIONS`].
+pub const AROUND: [(i32, i32); 9] = [
+    (0, 0),
+    (1, 0),
+    (-1, 0),
+    (0, 1),
+    (0, -1),
+    (1, 1),
+    (1, -1),
+    (-1, 1),
+    (-1, -1),
+];
 
 /// A run of up to 64 cells of one column, as bitmasks (bit `i` is the `i`-th cell upward).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -207,6 +228,10 @@ macro_rules! forward_world {
             #[inline]
             fn column(&self, x: i32, z: i32, y0: i32, count: u32) -> ColumnBits {
                 (**self).column(x, z, y0, count)
+            }
+            #[inline]
+            fn columns_around(&self, x: i32, z: i32, y0: i32, count: u32) -> [ColumnBits; 9] {
+                (**self).columns_around(x, z, y0, count)
             }
         }
     )*};
