@@ -33,10 +33,12 @@ use crate::chunked::{Block, Changes};
 use crate::error::{Error, Result};
 use crate::heuristic::{Estimator, Heuristic};
 use crate::key::{in_key_range, pack, unpack};
-use crate::moves::{DIRECTIONS, Move, ladder_climb, move_in_direction, neighbours};
+use crate::moves::{
+    DIRECTIONS, Move, MoveKind, ladder_climb, move_in_direction, neighbours, terrain_cost,
+};
 use crate::pathcheck::move_between;
 use crate::search::{Pathfinder, SearchOptions, SearchResult, SearchStats, SearchStatus};
-use crate::world::{VoxelWorld, check_feet, is_valid_feet};
+use crate::world::{AROUND, ColumnBits, VoxelWorld, check_feet, is_valid_feet};
 
 const INF: u64 = u64::MAX;
 
@@ -110,13 +112,25 @@ pub struct DStarLite {
     preds: Vec<(IVec3, u32)>,
     affected: AHashSet<u64>,
     stats: SearchStats,
-    /// The last route returned, and each position's index in it.
-    route: Vec<IVec3>,
+    /// The last route returned, goal first, so that positions keep their index when a new
+    /// route shares the old one's end.
+    route_rev: Vec<IVec3>,
+    /// `route_step[i]`: the cost of the move from `route_rev[i]` to `route_rev[i - 1]` when
+    /// last priced (`BROKEN` when it is no longer legal; 0 for the goal).
+    route_step: Vec<u32>,
+    /// `route_rest[i]`: the cost from `route_rev[i]` to the goal along the route (`INF` when a
+    /// move on the way broke).
+    route_rest: Vec<u64>,
+    /// Each route position's index in `route_rev`.
     route_index: AHashMap<u64, u32>,
-    /// For each position of `route`, the cost of the rest of it in the world as it is now
-    /// (`INF` where a move broke): a scratch buffer of [`DStarLite::result`].
-    suffix_costs: Vec<u64>,
+    /// Positions whose moves may have changed since the route was last priced.
+    dirty: AHashSet<u64>,
+    /// The costs of the moves taken by the route being extracted.
+    steps: Vec<u32>,
 }
+
+/// A route step that is no longer a legal move.
+const BROKEN: u32 = u32::MAX;
 
 impl DStarLite {
     /// D* Lite for `agent` moving at `costs`, with the default (octile) heuristic.
@@ -141,9 +155,12 @@ impl DStarLite {
             preds: Vec::new(),
             affected: AHashSet::new(),
             stats: SearchStats::default(),
-            route: Vec::new(),
+            route_rev: Vec::new(),
+            route_step: Vec::new(),
+            route_rest: Vec::new(),
             route_index: AHashMap::new(),
-            suffix_costs: Vec::new(),
+            dirty: AHashSet::new(),
+            steps: Vec::new(),
         })
     }
 
@@ -236,8 +253,7 @@ impl DStarLite {
         self.start = start;
         self.goal = goal;
         self.stats = SearchStats::default();
-        self.route.clear();
-        self.route_index.clear();
+        self.forget_route();
         let node = self.node(goal);
         self.nodes[node as usize].rhs = 0;
         self.update_vertex(node);
@@ -339,6 +355,7 @@ impl DStarLite {
             self.nodes[node as usize].rhs = rhs;
             self.update_vertex(node);
         }
+        self.dirty.extend(affected.iter().copied());
         self.affected = affected;
         Ok(())
     }
@@ -419,49 +436,78 @@ impl DStarLite {
 
     /// Every valid feet position with a move that lands on `feet`, with that move's cost,
     /// into `self.preds`.
+    ///
+    /// The candidates are the valid feet positions of the 8 neighbouring columns from
+    /// `feet.y - max_step_up` to `feet.y + max_drop`, plus the cells straight above and below
+    /// (ladders). For each, the walking rules of [`crate::moves`] are applied to the 9 columns
+    /// around `feet`, read once: a candidate is a predecessor when its move toward `feet`'s
+    /// column lands exactly on `feet`. Every such move ends at `feet`, so its terrain terms are
+    /// computed once.
     fn predecessors<W: VoxelWorld + ?Sized>(&mut self, world: &W, feet: IVec3) {
         self.preds.clear();
         let agent = self.agent;
-        let directions = if agent.diagonals {
-            &DIRECTIONS[..]
-        } else {
-            &DIRECTIONS[..4]
-        };
-        // Bit i of a column read describes height `base + i`: the candidates' floors start
-        // at bit 0, and the highest candidate's head is the last bit.
-        let (step, drop, height) = (
-            agent.max_step_up as i32,
-            agent.max_drop as i32,
-            agent.height,
-        );
-        let base = feet.y - step - 1;
-        let count = (step + drop + 1) as u32 + height;
-        let body = if height >= 64 {
-            u64::MAX
-        } else {
-            (1u64 << height) - 1
-        };
-        for &direction in directions {
-            let column = feet - direction;
-            let bits = (count <= 64).then(|| world.column(column.x, column.z, base, count));
-            for y in feet.y - step..=feet.y + drop {
-                let from = IVec3::new(column.x, y, column.z);
-                let valid = match bits {
-                    Some(bits) => {
-                        let i = (y - base) as u32;
-                        (bits.standable >> (i - 1)) & 1 != 0 && (bits.passable >> i) & body == body
+        let (step, drop, height) = (agent.max_step_up, agent.max_drop, agent.height);
+        let count = step + drop + height + 1;
+        if count <= 64 {
+            // Bit b of a column describes height `base + b`; `feet` is at bit `step + 1`.
+            let base = feet.y - step as i32 - 1;
+            let columns = world.columns_around(feet.x, feet.z, base, count);
+            let arrival = terrain_cost(world.terrain(feet), &self.costs)
+                .saturating_add(world.extra_cost(feet));
+            let rules = PredecessorRules {
+                target: columns[0],
+                at: step + 1,
+                body: (1u64 << height) - 1,
+                height,
+                max_drop: drop,
+                max_step_up: step,
+            };
+            // Only a valid feet position can be arrived at.
+            let directions = if !(PredecessorRules::standable(rules.target, rules.at - 1)
+                && rules.fits(rules.target, rules.at))
+            {
+                0
+            } else if agent.diagonals {
+                8
+            } else {
+                4
+            };
+            for (i, &direction) in DIRECTIONS[..directions].iter().enumerate() {
+                let own = columns[around_index(-direction.x, -direction.z)];
+                let sides = (i >= 4).then(|| {
+                    (
+                        columns[around_index(0, -direction.z)],
+                        columns[around_index(-direction.x, 0)],
+                    )
+                });
+                for from_bit in 1..=step + drop + 1 {
+                    let Some(kind) = rules.arrives(own, sides, from_bit) else {
+                        continue;
+                    };
+                    let from = IVec3::new(
+                        feet.x - direction.x,
+                        base + from_bit as i32,
+                        feet.z - direction.z,
+                    );
+                    if !in_key_range(from) {
+                        continue;
                     }
-                    None => is_valid_feet(world, from, height),
-                };
-                if !valid || !in_key_range(from) {
-                    continue;
-                }
-                if let Some(m) = move_in_direction(world, &agent, &self.costs, from, direction)
-                    && m.feet == feet
-                {
-                    self.preds.push((from, m.cost));
+                    let horizontal = if i >= 4 {
+                        self.costs.diagonal
+                    } else {
+                        self.costs.straight
+                    };
+                    let vertical = match kind {
+                        MoveKind::Walk => 0,
+                        MoveKind::StepUp(k) => k * self.costs.ascend,
+                        MoveKind::Drop(k) => k * self.costs.descend,
+                    };
+                    self.preds
+                        .push((from, (horizontal + vertical).saturating_add(arrival)));
                 }
             }
+        } else {
+            self.predecessors_cell_by_cell(world, feet);
         }
         for (from, up) in [(feet - IVec3::Y, true), (feet + IVec3::Y, false)] {
             if in_key_range(from)
@@ -470,6 +516,31 @@ impl DStarLite {
                 && m.feet == feet
             {
                 self.preds.push((from, m.cost));
+            }
+        }
+    }
+
+    /// [`DStarLite::predecessors`] for agents too tall for one column read: the candidates'
+    /// moves are replayed with [`move_in_direction`].
+    fn predecessors_cell_by_cell<W: VoxelWorld + ?Sized>(&mut self, world: &W, feet: IVec3) {
+        let agent = self.agent;
+        let directions = if agent.diagonals {
+            &DIRECTIONS[..]
+        } else {
+            &DIRECTIONS[..4]
+        };
+        for &direction in directions {
+            let column = feet - direction;
+            for y in feet.y - agent.max_step_up as i32..=feet.y + agent.max_drop as i32 {
+                let from = IVec3::new(column.x, y, column.z);
+                if !in_key_range(from) || !is_valid_feet(world, from, agent.height) {
+                    continue;
+                }
+                if let Some(m) = move_in_direction(world, &agent, &self.costs, from, direction)
+                    && m.feet == feet
+                {
+                    self.preds.push((from, m.cost));
+                }
             }
         }
     }
@@ -582,22 +653,23 @@ impl DStarLite {
             stats,
         };
         if self.g_of(self.start) == INF {
-            self.route.clear();
-            self.route_index.clear();
+            self.forget_route();
             return unreachable;
         }
-        self.price_last_route(world);
+        self.reprice_route(world);
         let mut path = vec![self.start];
+        let mut steps = std::mem::take(&mut self.steps);
+        steps.clear();
         let mut cost = 0u64;
         let mut feet = self.start;
+        let mut junction = None;
         let mut moves = std::mem::take(&mut self.moves);
         while feet != self.goal && path.len() <= self.nodes.len() {
-            if let Some(&j) = self.route_index.get(&pack(feet)) {
-                let rest = self.suffix_costs[j as usize];
+            if let Some(&i) = self.route_index.get(&pack(feet)) {
+                let rest = self.route_rest[i as usize];
                 if rest != INF && rest == self.g_of(feet) {
-                    path.extend_from_slice(&self.route[j as usize + 1..]);
+                    junction = Some(i as usize);
                     cost += rest;
-                    feet = self.goal;
                     break;
                 }
             }
@@ -614,17 +686,22 @@ impl DStarLite {
                 break;
             };
             cost += u64::from(step.cost);
+            steps.push(step.cost);
             feet = step.feet;
             path.push(feet);
         }
         self.moves = moves;
-        if feet != self.goal {
+        if junction.is_none() && feet != self.goal {
+            self.steps = steps;
+            self.forget_route();
             return unreachable;
         }
-        self.route_index.clear();
-        self.route_index
-            .extend(path.iter().enumerate().map(|(i, &p)| (pack(p), i as u32)));
-        self.route.clone_from(&path);
+        let prefix = path.len();
+        if let Some(i) = junction {
+            path.extend(self.route_rev[..i].iter().rev());
+        }
+        self.store_route(&path[..prefix], &steps, junction);
+        self.steps = steps;
         let mut stats = self.stats;
         stats.elapsed = started.elapsed();
         SearchResult {
@@ -635,27 +712,186 @@ impl DStarLite {
         }
     }
 
-    /// Fills `suffix_costs` for the last route in the world as it is now.
-    fn price_last_route<W: VoxelWorld + ?Sized>(&mut self, world: &W) {
-        let n = self.route.len();
-        self.suffix_costs.clear();
-        self.suffix_costs.resize(n, INF);
-        if self.route.last() != Some(&self.goal) {
-            return;
+    fn forget_route(&mut self) {
+        self.route_rev.clear();
+        self.route_step.clear();
+        self.route_rest.clear();
+        self.route_index.clear();
+        self.dirty.clear();
+    }
+
+    /// Re-prices the steps of the last route that start at a dirty position, and the rest
+    /// costs above the lowest of them.
+    fn reprice_route<W: VoxelWorld + ?Sized>(&mut self, world: &W) {
+        let mut lowest = usize::MAX;
+        for key in &self.dirty {
+            let Some(&i) = self.route_index.get(key) else {
+                continue;
+            };
+            let i = i as usize;
+            if i == 0 {
+                continue;
+            }
+            let (from, to) = (self.route_rev[i], self.route_rev[i - 1]);
+            self.route_step[i] = if is_valid_feet(world, from, self.agent.height) {
+                move_between(world, &self.agent, &self.costs, from, to).map_or(BROKEN, |m| m.cost)
+            } else {
+                BROKEN
+            };
+            lowest = lowest.min(i);
         }
-        self.suffix_costs[n - 1] = 0;
-        for j in (0..n - 1).rev() {
-            let (from, to) = (self.route[j], self.route[j + 1]);
-            let rest = self.suffix_costs[j + 1];
-            if rest == INF || !is_valid_feet(world, from, self.agent.height) {
-                break;
-            }
-            match move_between(world, &self.agent, &self.costs, from, to) {
-                Some(m) => self.suffix_costs[j] = rest + u64::from(m.cost),
-                None => break,
-            }
+        self.dirty.clear();
+        for i in lowest..self.route_rev.len() {
+            let (below, step) = (self.route_rest[i - 1], self.route_step[i]);
+            self.route_rest[i] = if below == INF || step == BROKEN {
+                INF
+            } else {
+                below + u64::from(step)
+            };
         }
     }
+
+    /// Remembers the new route: `prefix` (start first) with the costs of its moves `steps`,
+    /// then, from `junction` on, the old route's end (or `prefix` alone reaches the goal).
+    fn store_route(&mut self, prefix: &[IVec3], steps: &[u32], junction: Option<usize>) {
+        let keep = match junction {
+            Some(i) => i + 1,
+            None => 0,
+        };
+        for p in &self.route_rev[keep.min(self.route_rev.len())..] {
+            self.route_index.remove(&pack(*p));
+        }
+        self.route_rev.truncate(keep);
+        self.route_step.truncate(keep);
+        self.route_rest.truncate(keep);
+        // `prefix` ends at the junction (kept already) or at the goal (stored first).
+        let mut m = if keep == 0 {
+            prefix.len()
+        } else {
+            prefix.len() - 1
+        };
+        while m > 0 {
+            m -= 1;
+            let p = prefix[m];
+            let step = if self.route_rev.is_empty() {
+                0
+            } else {
+                steps[m]
+            };
+            let rest = self.route_rest.last().map_or(0, |&r| r + u64::from(step));
+            let index = self.route_rev.len() as u32;
+            if self.route_index.insert(pack(p), index).is_some() {
+                // A position twice on one route: keep no route rather than a wrong one.
+                self.forget_route();
+                return;
+            }
+            self.route_rev.push(p);
+            self.route_step.push(step);
+            self.route_rest.push(rest);
+        }
+    }
+}
+
+/// The index in [`AROUND`] of the column offset `(dx, dz)`.
+#[inline]
+fn around_index(dx: i32, dz: i32) -> usize {
+    AROUND
+        .iter()
+        .position(|&offset| offset == (dx, dz))
+        .unwrap_or(0)
+}
+
+/// The walking rules of [`crate::moves`] read backwards on column bitmasks: which move, if
+/// any, from a candidate in a neighbouring column lands on the target feet position.
+struct PredecessorRules {
+    /// The target's column.
+    target: ColumnBits,
+    /// The bit of the target feet.
+    at: u32,
+    body: u64,
+    height: u32,
+    max_drop: u32,
+    max_step_up: u32,
+}
+
+impl PredecessorRules {
+    #[inline]
+    fn fits(&self, column: ColumnBits, bit: u32) -> bool {
+        (column.passable >> bit) & self.body == self.body
+    }
+
+    #[inline]
+    fn standable(column: ColumnBits, bit: u32) -> bool {
+        (column.standable >> bit) & 1 != 0
+    }
+
+    #[inline]
+    fn passable(column: ColumnBits, bit: u32) -> bool {
+        (column.passable >> bit) & 1 != 0
+    }
+
+    /// The move from the feet at `from` (a bit of `own`) toward the target column, when it is
+    /// a valid feet position and that move lands exactly on the target feet. `sides` are the
+    /// side columns of a diagonal move.
+    #[inline]
+    fn arrives(
+        &self,
+        own: ColumnBits,
+        sides: Option<(ColumnBits, ColumnBits)>,
+        from: u32,
+    ) -> Option<MoveKind> {
+        if !(Self::standable(own, from - 1) && self.fits(own, from)) {
+            return None;
+        }
+        let target = self.target;
+        // Rules 1 and 2, in their order: the first move that applies is the only one.
+        let kind = if self.fits(target, from) {
+            if Self::standable(target, from - 1) {
+                (from == self.at).then_some(MoveKind::Walk)?
+            } else {
+                // A drop lands on the first valid feet position below; it must be the target.
+                if from <= self.at || from - self.at > self.max_drop {
+                    return None;
+                }
+                for bit in (self.at + 1..from).rev() {
+                    if !Self::passable(target, bit) || Self::standable(target, bit - 1) {
+                        return None;
+                    }
+                }
+                MoveKind::Drop(from - self.at)
+            }
+        } else {
+            // A step up takes the smallest height that works; it must be the target's.
+            if from >= self.at || self.at - from > self.max_step_up {
+                return None;
+            }
+            let k = self.at - from;
+            for j in 1..=k {
+                if !Self::passable(own, from + self.height + j - 1) {
+                    return None;
+                }
+                if j < k && Self::standable(target, from + j - 1) && self.fits(target, from + j) {
+                    return None;
+                }
+            }
+            MoveKind::StepUp(k)
+        };
+        // Rule 3: a diagonal's side columns are passable over the whole sweep.
+        if let Some((side_a, side_b)) = sides {
+            let top = from.max(self.at) + self.height - 1;
+            let span = (low_bits(top + 1)) & !low_bits(from);
+            if side_a.passable & span != span || side_b.passable & span != span {
+                return None;
+            }
+        }
+        Some(kind)
+    }
+}
+
+/// `n` low bits set (`n <= 64`).
+#[inline]
+fn low_bits(n: u32) -> u64 {
+    if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
 }
 
 /// The changed cells, each with whether lava came or went there.
