@@ -352,8 +352,9 @@ fn bench(seed: u64, queries: usize) -> Result<(), String> {
 
 /// One replan of the demo, for the table and the picture.
 struct Event {
-    what: &'static str,
     route: Vec<IVec3>,
+    changed: Vec<IVec3>,
+    npc: IVec3,
 }
 
 fn demo(args: &Args) -> Result<(), String> {
@@ -375,17 +376,17 @@ fn demo(args: &Args) -> Result<(), String> {
     );
     world.track_changes(true);
     let mut events = vec![Event {
-        what: "first plan",
         route: first.path.clone(),
+        changed: Vec::new(),
+        npc: start,
     }];
     let mut route = first.path;
-    let mut index = 0usize;
     println!(
         "| event | NPC at | why | method | replan ms | fresh A* ms | cost before | cost after |"
     );
     println!("|---|---|---|---|---|---|---|---|");
     for (what, progress) in [("trench", 5usize), ("lava", 2)] {
-        index = (route.len() / progress).min(route.len() - 1);
+        let index = (route.len() / progress).min(route.len() - 1);
         let position = route[index];
         let ahead = &route[index..];
         let before = check_path(&world, &agent, &costs, ahead).cost.unwrap_or(0);
@@ -432,8 +433,9 @@ fn demo(args: &Args) -> Result<(), String> {
         );
         route = replan.result.path;
         events.push(Event {
-            what,
             route: route.clone(),
+            changed,
+            npc: position,
         });
         if route.is_empty() {
             return Err("the goal became unreachable; try another --seed".into());
@@ -443,10 +445,9 @@ fn demo(args: &Args) -> Result<(), String> {
         "the NPC walks the last {} positions to {goal}",
         route.len().saturating_sub(1)
     );
-    let _ = index;
     write_picture(&world, &events, &args.picture)?;
     println!(
-        "wrote {} (red: first route, orange: after the trench, green: after the lava; dark: trench, yellow: lava)",
+        "wrote {} (red: first route, orange: after the trench, green: after the lava; black: trench, yellow: lava, white: where the NPC replanned)",
         args.picture
     );
     Ok(())
@@ -516,12 +517,21 @@ fn write_picture(world: &ChunkedWorld, events: &[Event], path: &str) -> Result<(
             pixels[((z - lo.z) * w + (x - lo.x)) as usize] = colour;
         }
     }
+    let inside = |p: IVec3| (lo.x..=hi.x).contains(&p.x) && (lo.z..=hi.z).contains(&p.z);
+    let index = |p: IVec3| ((p.z - lo.z) * w + (p.x - lo.x)) as usize;
+    for p in events.iter().flat_map(|e| &e.changed) {
+        if inside(*p) && world.get(*p) == Some(Block::Air) {
+            pixels[index(*p)] = [10, 10, 10];
+        }
+    }
     let palette = [[220, 30, 30], [255, 140, 0], [40, 200, 60]];
     for (event, colour) in events.iter().zip(palette) {
         for p in &event.route {
-            pixels[((p.z - lo.z) * w + (p.x - lo.x)) as usize] = colour;
+            pixels[index(*p)] = colour;
         }
-        let _ = event.what;
+    }
+    for event in events {
+        pixels[index(event.npc)] = [255, 255, 255];
     }
     let mut out = Vec::with_capacity((w * h * SCALE * SCALE * 3) as usize + 32);
     let mut header = String::new();
