@@ -36,6 +36,7 @@
 //! involved lava and assumes all did; [`DStarLite::replan_changes`] reads it from the
 //! [`Changes`] a `ChunkedWorld` reports.
 
+use std::cell::Cell;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 use std::time::Instant;
@@ -117,7 +118,7 @@ pub struct DStarLite {
     costs: MoveCosts,
     estimator: Estimator,
     nodes: Vec<Node>,
-    table: AHashMap<u64, u32>,
+    table: PagedIndex,
     open: BinaryHeap<Entry>,
     goal: IVec3,
     start: IVec3,
@@ -160,7 +161,7 @@ impl DStarLite {
             costs,
             estimator: Heuristic::default().estimator(&agent, &costs),
             nodes: Vec::new(),
-            table: AHashMap::new(),
+            table: PagedIndex::default(),
             open: BinaryHeap::new(),
             goal: IVec3::ZERO,
             start: IVec3::ZERO,
@@ -323,7 +324,7 @@ impl DStarLite {
         for (cell, lava) in changed {
             for k in -1..height {
                 let feet = cell - IVec3::new(0, k, 0);
-                if in_key_range(feet) && self.table.contains_key(&pack(feet)) {
+                if in_key_range(feet) && self.table.get(feet).is_some() {
                     affected.insert(pack(feet));
                 }
             }
@@ -360,7 +361,7 @@ impl DStarLite {
             if feet == self.goal {
                 continue;
             }
-            let known = self.table.get(&key).copied();
+            let known = self.table.get(feet);
             let rhs = self.best_successor(world, feet);
             let node = match known {
                 Some(node) => node,
@@ -377,8 +378,7 @@ impl DStarLite {
 
     /// The node of `feet`, created with infinite costs when new.
     fn node(&mut self, feet: IVec3) -> u32 {
-        let key = pack(feet);
-        if let Some(&node) = self.table.get(&key) {
+        if let Some(node) = self.table.get(feet) {
             return node;
         }
         let node = self.nodes.len() as u32;
@@ -389,15 +389,15 @@ impl DStarLite {
             key: (INF, INF),
             queued: false,
         });
-        self.table.insert(key, node);
+        self.table.insert(feet, node);
         node
     }
 
     #[inline]
     fn g_of(&self, feet: IVec3) -> u64 {
         self.table
-            .get(&pack(feet))
-            .map_or(INF, |&node| self.nodes[node as usize].g)
+            .get(feet)
+            .map_or(INF, |node| self.nodes[node as usize].g)
     }
 
     #[inline]
@@ -578,7 +578,7 @@ impl DStarLite {
     fn compute<W: VoxelWorld + ?Sized>(&mut self, world: &W, max_expansions: u64) -> bool {
         let mut expansions = 0u64;
         loop {
-            let start_node = self.table.get(&pack(self.start)).copied();
+            let start_node = self.table.get(self.start);
             let (start_key, start_inconsistent) = match start_node {
                 Some(node) => {
                     let n = self.nodes[node as usize];
@@ -634,7 +634,7 @@ impl DStarLite {
                     if from == self.goal {
                         continue;
                     }
-                    let Some(&s) = self.table.get(&pack(from)) else {
+                    let Some(s) = self.table.get(from) else {
                         continue;
                     };
                     if g_old != INF && self.nodes[s as usize].rhs == g_old + u64::from(cost) {
@@ -681,11 +681,25 @@ impl DStarLite {
         let mut moves = std::mem::take(&mut self.moves);
         while feet != self.goal && path.len() <= self.nodes.len() {
             if let Some(&i) = self.route_index.get(&pack(feet)) {
-                let rest = self.route_rest[i as usize];
-                if rest != INF && rest == self.g_of(feet) {
-                    junction = Some(i as usize);
+                let i = i as usize;
+                let (rest, g) = (self.route_rest[i], self.g_of(feet));
+                if rest != INF && rest == g {
+                    junction = Some(i);
                     cost += rest;
                     break;
+                }
+                // The old route's next step, when it is still an optimal move, saves looking
+                // at every neighbour.
+                if i > 0 && self.route_step[i] != BROKEN {
+                    let (next, step) = (self.route_rev[i - 1], self.route_step[i]);
+                    let next_g = self.g_of(next);
+                    if next_g != INF && next_g + u64::from(step) == g {
+                        cost += u64::from(step);
+                        steps.push(step);
+                        feet = next;
+                        path.push(feet);
+                        continue;
+                    }
                 }
             }
             neighbours(world, &self.agent, &self.costs, feet, &mut moves);
@@ -804,6 +818,80 @@ impl DStarLite {
             self.route_step.push(step);
             self.route_rest.push(rest);
         }
+    }
+}
+
+const PAGE_SHIFT: i32 = 4;
+const PAGE_MASK: i32 = (1 << PAGE_SHIFT) - 1;
+const PAGE_CELLS: usize = 1 << (3 * PAGE_SHIFT);
+const NO_NODE: u32 = u32::MAX;
+
+/// From a feet position to its node: dense pages of 16x16x16 slots found through a hash map
+/// of page keys, with the last page looked up remembered (searches touch compact regions, so
+/// most look-ups skip the hash).
+#[derive(Debug, Clone, Default)]
+struct PagedIndex {
+    pages: Vec<Box<[u32; PAGE_CELLS]>>,
+    directory: AHashMap<u64, u32>,
+    last: Cell<Option<(u64, u32)>>,
+}
+
+impl PagedIndex {
+    #[inline]
+    fn page_key(p: IVec3) -> u64 {
+        pack(IVec3::new(
+            p.x >> PAGE_SHIFT,
+            p.y >> PAGE_SHIFT,
+            p.z >> PAGE_SHIFT,
+        ))
+    }
+
+    #[inline]
+    fn slot(p: IVec3) -> usize {
+        (((p.x & PAGE_MASK) << (2 * PAGE_SHIFT))
+            | ((p.z & PAGE_MASK) << PAGE_SHIFT)
+            | (p.y & PAGE_MASK)) as usize
+    }
+
+    fn clear(&mut self) {
+        self.pages.clear();
+        self.directory.clear();
+        self.last.set(None);
+    }
+
+    #[inline]
+    fn page(&self, key: u64) -> Option<u32> {
+        if let Some((last_key, page)) = self.last.get()
+            && last_key == key
+        {
+            return Some(page);
+        }
+        let page = *self.directory.get(&key)?;
+        self.last.set(Some((key, page)));
+        Some(page)
+    }
+
+    /// The node of `p` (in the key range), if there is one.
+    #[inline]
+    fn get(&self, p: IVec3) -> Option<u32> {
+        let page = self.page(Self::page_key(p))?;
+        let node = self.pages[page as usize][Self::slot(p)];
+        (node != NO_NODE).then_some(node)
+    }
+
+    fn insert(&mut self, p: IVec3, node: u32) {
+        let key = Self::page_key(p);
+        let page = match self.page(key) {
+            Some(page) => page,
+            None => {
+                let page = self.pages.len() as u32;
+                self.pages.push(Box::new([NO_NODE; PAGE_CELLS]));
+                self.directory.insert(key, page);
+                self.last.set(Some((key, page)));
+                page
+            }
+        };
+        self.pages[page as usize][Self::slot(p)] = node;
     }
 }
 
