@@ -1,7 +1,8 @@
 //! The neighbour generator: the walking rules of a two-tall (or `height`-tall) agent.
 //!
 //! From a valid feet position `f = (x, y, z)` the agent tries the 8 horizontal directions
-//! (4 with [`Agent::diagonals`] off), never straight up or down. Each direction yields at most
+//! (4 with [`Agent::diagonals`] off), never straight up or down (except on a ladder, rule 4
+//! below). Each direction yields at most
 //! one move, decided in this order, with `c` the target column:
 //!
 //! 1. If the body fits at `(c, y)`: a **level walk** when `(c, y - 1)` is standable
