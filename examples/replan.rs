@@ -1,5 +1,5 @@
-//! An NPC walks a long route across the default terrain while a player digs a trench across
-//! it and then pours lava on it. Each time, the NPC checks the rest of its route, replans
+//! An NPC walks a long route across hilly terrain while a player digs a trench across it and
+//! then pours lava on it. Each time, the NPC checks the rest of its route, replans
 //! from where it stands, and the example prints where, why, how long the incremental replan
 //! took against a fresh A*, and the cost before and after; at the end it writes a top-down
 //! picture (PPM) of the old and new routes.
@@ -102,7 +102,8 @@ impl Rng {
 
 const SIZE: IVec3 = IVec3::new(320, 64, 320);
 
-/// Rolling hills with one-block steps and scattered tree trunks.
+/// Rolling hills with one-block steps and scattered tree trunks, 320 x 64 x 320, built here
+/// (the crate's procedural terrain generator was not on main when this example was written).
 fn make_world(seed: u64) -> Result<ChunkedWorld, String> {
     let mut world = ChunkedWorld::with_size(SIZE).map_err(|e| e.to_string())?;
     let phase = (seed % 1000) as f32;

@@ -17,7 +17,7 @@
 //! faster than a fresh search. Changes near the goal, or ones that force a long detour (a
 //! trench across the only pass), can alter most of the settled nodes; then the repair costs
 //! more than a fresh A*, whose expansions are also cheaper (D* Lite finds predecessors as well
-//! as successors: an expansion costs about three A* expansions). [`Replanner`] therefore gives
+//! as successors: an expansion costs three to five A* expansions). [`Replanner`] therefore gives
 //! each repair a budget of expansions tied to the size of a fresh search; when the repair
 //! runs over, it answers with a fresh A* instead (keeping the unfinished repair for the next
 //! call, so no work is lost) and reports which method answered. The `replan` example's
@@ -65,7 +65,14 @@ struct Node {
     rhs: u64,
     key: (u64, u64),
     queued: bool,
+    /// Where the node's moves start in `DStarLite::moves_store` (`NO_MOVES` when not known),
+    /// and how many there are.
+    moves_at: u32,
+    moves_len: u8,
 }
+
+/// [`Node::moves_at`] of a node whose moves are not known.
+const NO_MOVES: u32 = u32::MAX;
 
 /// A queue entry; the heap pops the smallest key. Stale entries (the node left the queue or
 /// got a new key) are skipped when popped.
@@ -143,6 +150,8 @@ pub struct DStarLite {
     dirty: AHashSet<u64>,
     /// The costs of the moves taken by the route being extracted.
     steps: Vec<u32>,
+    /// The moves (target, cost) of nodes, remembered until a change may alter them.
+    moves_store: Vec<(IVec3, u32)>,
 }
 
 /// A route step that is no longer a legal move.
@@ -177,6 +186,7 @@ impl DStarLite {
             route_index: AHashMap::new(),
             dirty: AHashSet::new(),
             steps: Vec::new(),
+            moves_store: Vec::new(),
         })
     }
 
@@ -265,6 +275,7 @@ impl DStarLite {
         self.nodes.clear();
         self.table.clear();
         self.open.clear();
+        self.moves_store.clear();
         self.km = 0;
         self.start = start;
         self.goal = goal;
@@ -362,7 +373,10 @@ impl DStarLite {
                 continue;
             }
             let known = self.table.get(feet);
-            let rhs = self.best_successor(world, feet);
+            if let Some(node) = known {
+                self.nodes[node as usize].moves_at = NO_MOVES;
+            }
+            let rhs = self.best_successor(world, feet, known);
             let node = match known {
                 Some(node) => node,
                 None if rhs == INF => continue,
@@ -388,6 +402,8 @@ impl DStarLite {
             rhs: INF,
             key: (INF, INF),
             queued: false,
+            moves_at: NO_MOVES,
+            moves_len: 0,
         });
         self.table.insert(feet, node);
         node
@@ -430,23 +446,64 @@ impl DStarLite {
 
     /// The smallest `cost + g(successor)` over the moves from `feet` (infinite when `feet` is
     /// not a valid feet position or has no move toward a node with a known cost).
-    fn best_successor<W: VoxelWorld + ?Sized>(&mut self, world: &W, feet: IVec3) -> u64 {
-        if !is_valid_feet(world, feet, self.agent.height) {
-            return INF;
+    fn best_successor<W: VoxelWorld + ?Sized>(
+        &mut self,
+        world: &W,
+        feet: IVec3,
+        node: Option<u32>,
+    ) -> u64 {
+        let best_of = |this: &Self, moves: &[(IVec3, u32)]| {
+            moves
+                .iter()
+                .map(|&(to, cost)| {
+                    let g = this.g_of(to);
+                    if g == INF { INF } else { g + u64::from(cost) }
+                })
+                .min()
+                .unwrap_or(INF)
+        };
+        if let Some(n) = node {
+            let n = &self.nodes[n as usize];
+            if n.moves_at != NO_MOVES {
+                let at = n.moves_at as usize;
+                return best_of(self, &self.moves_store[at..at + usize::from(n.moves_len)]);
+            }
         }
+        let valid = is_valid_feet(world, feet, self.agent.height);
         let mut moves = std::mem::take(&mut self.moves);
-        neighbours(world, &self.agent, &self.costs, feet, &mut moves);
-        let best = moves
-            .iter()
-            .filter(|m| in_key_range(m.feet))
-            .map(|m| {
-                let g = self.g_of(m.feet);
-                if g == INF { INF } else { g + u64::from(m.cost) }
-            })
-            .min()
-            .unwrap_or(INF);
+        if valid {
+            neighbours(world, &self.agent, &self.costs, feet, &mut moves);
+            moves.retain(|m| in_key_range(m.feet));
+        } else {
+            moves.clear();
+        }
+        let Some(n) = node else {
+            let best = moves
+                .iter()
+                .map(|m| {
+                    let g = self.g_of(m.feet);
+                    if g == INF { INF } else { g + u64::from(m.cost) }
+                })
+                .min()
+                .unwrap_or(INF);
+            self.moves = moves;
+            return best;
+        };
+        // Remember the moves; forget them all when stale copies pile up.
+        if self.moves_store.len() > 16 * self.nodes.len() + 4096 {
+            self.moves_store.clear();
+            for node in &mut self.nodes {
+                node.moves_at = NO_MOVES;
+            }
+        }
+        let at = self.moves_store.len();
+        self.moves_store
+            .extend(moves.iter().map(|m| (m.feet, m.cost)));
         self.moves = moves;
-        best
+        let entry = &mut self.nodes[n as usize];
+        entry.moves_at = at as u32;
+        entry.moves_len = (self.moves_store.len() - at) as u8;
+        best_of(self, &self.moves_store[at..])
     }
 
     /// Every valid feet position with a move that lands on `feet`, with that move's cost,
@@ -638,14 +695,14 @@ impl DStarLite {
                         continue;
                     };
                     if g_old != INF && self.nodes[s as usize].rhs == g_old + u64::from(cost) {
-                        let rhs = self.best_successor(world, from);
+                        let rhs = self.best_successor(world, from, Some(s));
                         self.nodes[s as usize].rhs = rhs;
                         self.update_vertex(s);
                         self.stats.generated += 1;
                     }
                 }
                 if n.feet != self.goal {
-                    let rhs = self.best_successor(world, n.feet);
+                    let rhs = self.best_successor(world, n.feet, Some(u));
                     self.nodes[u as usize].rhs = rhs;
                 }
                 self.update_vertex(u);
