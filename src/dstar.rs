@@ -452,58 +452,66 @@ impl DStarLite {
         feet: IVec3,
         node: Option<u32>,
     ) -> u64 {
-        let best_of = |this: &Self, moves: &[(IVec3, u32)]| {
-            moves
-                .iter()
-                .map(|&(to, cost)| {
-                    let g = this.g_of(to);
-                    if g == INF { INF } else { g + u64::from(cost) }
-                })
-                .min()
-                .unwrap_or(INF)
+        let total = |this: &Self, (to, cost): (IVec3, u32)| {
+            let g = this.g_of(to);
+            if g == INF { INF } else { g + u64::from(cost) }
         };
-        if let Some(n) = node {
-            let n = &self.nodes[n as usize];
-            if n.moves_at != NO_MOVES {
-                let at = n.moves_at as usize;
-                return best_of(self, &self.moves_store[at..at + usize::from(n.moves_len)]);
+        let Some(node) = node else {
+            // No node to remember the moves by.
+            if !is_valid_feet(world, feet, self.agent.height) {
+                return INF;
             }
-        }
-        let valid = is_valid_feet(world, feet, self.agent.height);
-        let mut moves = std::mem::take(&mut self.moves);
-        if valid {
+            let mut moves = std::mem::take(&mut self.moves);
             neighbours(world, &self.agent, &self.costs, feet, &mut moves);
-            moves.retain(|m| in_key_range(m.feet));
-        } else {
-            moves.clear();
-        }
-        let Some(n) = node else {
             let best = moves
                 .iter()
-                .map(|m| {
-                    let g = self.g_of(m.feet);
-                    if g == INF { INF } else { g + u64::from(m.cost) }
-                })
+                .filter(|m| in_key_range(m.feet))
+                .map(|m| total(self, (m.feet, m.cost)))
                 .min()
                 .unwrap_or(INF);
             self.moves = moves;
             return best;
         };
-        // Remember the moves; forget them all when stale copies pile up.
+        let range = self.moves_of(world, node);
+        self.moves_store[range]
+            .iter()
+            .map(|&m| total(self, m))
+            .min()
+            .unwrap_or(INF)
+    }
+
+    /// The moves (target, cost) of `node`, from `moves_store`, generated when not known.
+    fn moves_of<W: VoxelWorld + ?Sized>(&mut self, world: &W, node: u32) -> std::ops::Range<usize> {
+        let n = self.nodes[node as usize];
+        if n.moves_at != NO_MOVES {
+            let at = n.moves_at as usize;
+            return at..at + usize::from(n.moves_len);
+        }
+        // Forget every remembered move when stale copies pile up.
         if self.moves_store.len() > 16 * self.nodes.len() + 4096 {
             self.moves_store.clear();
             for node in &mut self.nodes {
                 node.moves_at = NO_MOVES;
             }
         }
+        let mut moves = std::mem::take(&mut self.moves);
+        if is_valid_feet(world, n.feet, self.agent.height) {
+            neighbours(world, &self.agent, &self.costs, n.feet, &mut moves);
+        } else {
+            moves.clear();
+        }
         let at = self.moves_store.len();
-        self.moves_store
-            .extend(moves.iter().map(|m| (m.feet, m.cost)));
+        self.moves_store.extend(
+            moves
+                .iter()
+                .filter(|m| in_key_range(m.feet))
+                .map(|m| (m.feet, m.cost)),
+        );
         self.moves = moves;
-        let entry = &mut self.nodes[n as usize];
+        let entry = &mut self.nodes[node as usize];
         entry.moves_at = at as u32;
         entry.moves_len = (self.moves_store.len() - at) as u8;
-        best_of(self, &self.moves_store[at..])
+        at..self.moves_store.len()
     }
 
     /// Every valid feet position with a move that lands on `feet`, with that move's cost,
@@ -735,7 +743,6 @@ impl DStarLite {
         let mut cost = 0u64;
         let mut feet = self.start;
         let mut junction = None;
-        let mut moves = std::mem::take(&mut self.moves);
         while feet != self.goal && path.len() <= self.nodes.len() {
             if let Some(&i) = self.route_index.get(&pack(feet)) {
                 let i = i as usize;
@@ -759,24 +766,25 @@ impl DStarLite {
                     }
                 }
             }
-            neighbours(world, &self.agent, &self.costs, feet, &mut moves);
-            let next = moves
-                .iter()
-                .filter(|m| in_key_range(m.feet))
-                .filter_map(|m| {
-                    let g = self.g_of(m.feet);
-                    (g != INF).then(|| (g + u64::from(m.cost), *m))
-                })
-                .min_by_key(|&(total, _)| total);
-            let Some((_, step)) = next else {
+            let Some(node) = self.table.get(feet) else {
                 break;
             };
-            cost += u64::from(step.cost);
-            steps.push(step.cost);
-            feet = step.feet;
+            let range = self.moves_of(world, node);
+            let next = self.moves_store[range]
+                .iter()
+                .filter_map(|&(to, step)| {
+                    let g = self.g_of(to);
+                    (g != INF).then(|| (g + u64::from(step), to, step))
+                })
+                .min_by_key(|&(total, _, _)| total);
+            let Some((_, to, step)) = next else {
+                break;
+            };
+            cost += u64::from(step);
+            steps.push(step);
+            feet = to;
             path.push(feet);
         }
-        self.moves = moves;
         if junction.is_none() && feet != self.goal {
             self.steps = steps;
             self.forget_route();
