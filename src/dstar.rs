@@ -21,7 +21,16 @@
 //! each repair a budget of expansions tied to the size of a fresh search; when the repair
 //! runs over, it answers with a fresh A* instead (keeping the unfinished repair for the next
 //! call, so no work is lost) and reports which method answered. The `replan` example's
-//! `--bench` mode measures both on routes of 200+ blocks.
+//! `--bench` mode measures both on routes of 200+ blocks with 1 to 10 blocks changed near
+//! the route ahead of the agent: repairs expand about 25 times fewer nodes than a fresh
+//! search and take about a seventh of its time on average (a twelfth at the median). D*
+//! Lite lost on 9 of 300 such queries, of two kinds: repairs that had to re-settle more
+//! than about a fifth of a fresh search's nodes (up to 1.8 times slower than A*), and
+//! agents a few dozen blocks from the goal, where a fresh search takes under 0.3 ms and the
+//! fixed part of a repair (re-examining the changed neighbourhood, re-pricing the old route)
+//! is comparable. The budget catches the first kind when it is large; the second costs
+//! fractions of a millisecond either way, and the repair must run anyway to keep D* Lite's
+//! state in step with the world.
 //!
 //! # What a replan re-examines
 //!
