@@ -29,8 +29,8 @@
 //! agents a few dozen blocks from the goal, where a fresh search takes under 0.3 ms and the
 //! fixed part of a repair (re-examining the changed neighbourhood, re-pricing the old route)
 //! is comparable. The budget catches the first kind when it is large; the second costs
-//! fractions of a millisecond either way, and the repair must run anyway to keep D* Lite's
-//! state in step with the world.
+//! fractions of a millisecond either way, and the changes must reach D* Lite's
+//! state anyway to keep it in step with the world.
 //!
 //! # What a replan re-examines
 //!
