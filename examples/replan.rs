@@ -133,9 +133,14 @@ fn make_world(seed: u64) -> Result<ChunkedWorld, String> {
     Ok(world)
 }
 
+/// The size of the (bounded) world.
+fn size(world: &ChunkedWorld) -> IVec3 {
+    world.world_bounds().map_or(IVec3::ONE, |b| b.size())
+}
+
 /// The highest valid feet position of column `(x, z)`.
 fn surface(world: &ChunkedWorld, x: i32, z: i32) -> Option<IVec3> {
-    (1..SIZE.y - 1)
+    (1..size(world).y - 1)
         .rev()
         .map(|y| IVec3::new(x, y, z))
         .find(|&p| is_valid_feet(world, p, 2))
@@ -148,11 +153,12 @@ fn pick_route(
     rng: &mut Rng,
     min_len: usize,
 ) -> Result<(IVec3, IVec3, voxnav::SearchResult), String> {
+    let size = size(world);
     for _ in 0..200 {
         let margin = 20;
         let start = (
-            margin + rng.below(u64::from((SIZE.x - 2 * margin) as u32)) as i32,
-            margin + rng.below(u64::from((SIZE.z - 2 * margin) as u32)) as i32,
+            margin + rng.below(u64::from((size.x - 2 * margin) as u32)) as i32,
+            margin + rng.below(u64::from((size.z - 2 * margin) as u32)) as i32,
         );
         let angle = rng.below(3600) as f32 / 3600.0 * std::f32::consts::TAU;
         let distance = 200.0 + rng.below(40) as f32;
@@ -160,7 +166,7 @@ fn pick_route(
             start.0 + (angle.cos() * distance) as i32,
             start.1 + (angle.sin() * distance) as i32,
         );
-        if !(0..SIZE.x).contains(&goal.0) || !(0..SIZE.z).contains(&goal.1) {
+        if !(0..size.x).contains(&goal.0) || !(0..size.z).contains(&goal.1) {
             continue;
         }
         let (Some(s), Some(g)) = (
@@ -499,12 +505,12 @@ fn write_picture(world: &ChunkedWorld, events: &[Event], path: &str) -> Result<(
         hi = hi.max(*p);
     }
     let lo = (lo - IVec3::splat(12)).max(IVec3::ZERO);
-    let hi = (hi + IVec3::splat(12)).min(SIZE - IVec3::ONE);
+    let hi = (hi + IVec3::splat(12)).min(size(world) - IVec3::ONE);
     let (w, h) = (hi.x - lo.x + 1, hi.z - lo.z + 1);
     let mut pixels = vec![[0u8; 3]; (w * h) as usize];
     for z in lo.z..=hi.z {
         for x in lo.x..=hi.x {
-            let top = (0..SIZE.y)
+            let top = (0..size(world).y)
                 .rev()
                 .find(|&y| !world.is_passable(IVec3::new(x, y, z)));
             let colour = match top.and_then(|y| world.get(IVec3::new(x, y, z)).map(|b| (y, b))) {
