@@ -191,24 +191,41 @@ fn millis(d: Duration) -> f64 {
 
 /// Changes 1 to 10 cells near the route ahead of `position_index`; returns false (and
 /// changes nothing) when the change would leave the NPC or the goal without footing.
+/// Bounded worlds only (the generated worlds are).
 fn disturb(world: &mut ChunkedWorld, rng: &mut Rng, path: &[IVec3], position_index: usize) -> bool {
     let goal = *path.last().unwrap_or(&IVec3::ZERO);
     let ahead = (path.len() - position_index).saturating_sub(4).max(1);
     let at = position_index + 2 + rng.below(ahead.min(80) as u64) as usize;
     let center = path[at.min(path.len() - 1)];
+    // 1 to 10 cells of the 3x4x3 box around a route position (from the floor to above the
+    // head) each get a block different from theirs.
     let count = 1 + rng.below(10) as usize;
-    for _ in 0..count {
-        let offset = IVec3::new(
-            rng.below(3) as i32 - 1,
-            rng.below(4) as i32 - 1,
-            rng.below(3) as i32 - 1,
-        );
-        let block = match rng.below(4) {
-            0 => Block::Air,
-            1 | 2 => Block::Solid,
-            _ => Block::Lava,
+    let mut changed: Vec<IVec3> = Vec::with_capacity(count);
+    for _ in 0..1000 {
+        if changed.len() == count {
+            break;
+        }
+        let cell = center
+            + IVec3::new(
+                rng.below(3) as i32 - 1,
+                rng.below(4) as i32 - 1,
+                rng.below(3) as i32 - 1,
+            );
+        if changed.contains(&cell) {
+            continue;
+        }
+        let Some(old) = world.get(cell) else {
+            continue;
         };
-        let _ = world.set(center + offset, block);
+        // Three times in four the player digs out a block or places one; otherwise lava.
+        let block = match (rng.below(4), old) {
+            (3, Block::Lava) | (0..=2, Block::Solid | Block::Lava) => Block::Air,
+            (3, _) => Block::Lava,
+            _ => Block::Solid,
+        };
+        if world.set(cell, block).is_ok() {
+            changed.push(cell);
+        }
     }
     let position = path[position_index];
     if is_valid_feet(world, position, 2) && is_valid_feet(world, goal, 2) {
