@@ -22,15 +22,15 @@
 //! runs over, it answers with a fresh A* instead (keeping the unfinished repair for the next
 //! call, so no work is lost) and reports which method answered. The `replan` example's
 //! `--bench` mode measures both on routes of 200+ blocks with 1 to 10 blocks changed near
-//! the route ahead of the agent: repairs expand about 25 times fewer nodes than a fresh
-//! search and take about a seventh of its time on average (a twelfth at the median). D*
-//! Lite lost on 9 of 300 such queries, of two kinds: repairs that had to re-settle more
-//! than about a fifth of a fresh search's nodes (up to 1.8 times slower than A*), and
-//! agents a few dozen blocks from the goal, where a fresh search takes under 0.3 ms and the
+//! the route ahead of the agent: repairs expand about 20 times fewer nodes than a fresh
+//! search and take about a sixth of its time on average (a tenth at the median). D* Lite
+//! lost on about 3% of such queries, of two kinds: repairs that had to re-settle more than a
+//! third of a fresh search's nodes (up to about 3 times slower than A*), and agents a few
+//! dozen blocks from the goal, where a fresh search takes well under a millisecond and the
 //! fixed part of a repair (re-examining the changed neighbourhood, re-pricing the old route)
 //! is comparable. The budget catches the first kind when it is large; the second costs
-//! fractions of a millisecond either way, and the changes must reach D* Lite's
-//! state anyway to keep it in step with the world.
+//! fractions of a millisecond either way, and the changes must reach D* Lite's state anyway
+//! to keep it in step with the world.
 //!
 //! # What a replan re-examines
 //!
@@ -226,7 +226,19 @@ impl DStarLite {
         let started = Instant::now();
         self.reset(world, start, goal)?;
         self.compute(world, u64::MAX);
-        Ok(self.result(world, started))
+        let result = self.result(world, started);
+        self.reserve_for_repairs();
+        Ok(result)
+    }
+
+    /// Makes room for repairs to grow the search state by a quarter without reallocating (a
+    /// reallocation copies the whole table, a cost better paid when planning than on the
+    /// agent's next replan).
+    fn reserve_for_repairs(&mut self) {
+        let nodes = self.nodes.len();
+        self.nodes.reserve(nodes / 4);
+        self.open.reserve(self.open.len() / 4 + 1024);
+        self.moves_store.reserve(nodes * 2);
     }
 
     /// Replans from the agent's current feet position `position` after the cells `changed`
