@@ -1,5 +1,5 @@
-//! An NPC walks a long route across hilly terrain while a player digs a trench across it and
-//! then pours lava on it. Each time, the NPC checks the rest of its route, replans
+//! An NPC walks a long route across the default procedural terrain while a player digs a
+//! trench across it and then pours lava on it. Each time, the NPC checks the rest of its route, replans
 //! from where it stands, and the example prints where, why, how long the incremental replan
 //! took against a fresh A*, and the cost before and after; at the end it writes a top-down
 //! picture (PPM) of the old and new routes.
@@ -17,9 +17,10 @@ use std::fmt::Write as _;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+use voxnav::terrain::{Terrain, generate_terrain_with_hazards};
 use voxnav::{
     Agent, Block, ChunkedWorld, DStarLite, IVec3, MoveCosts, Pathfinder, ReplanMethod, Replanner,
-    SearchOptions, VoxelWorld, check_path, is_valid_feet,
+    SearchOptions, TerrainConfig, VoxelWorld, check_path, is_valid_feet, surface_feet,
 };
 
 const USAGE: &str = "usage: replan [--seed N] [--picture PATH] [--bench QUERIES]";
@@ -100,37 +101,10 @@ impl Rng {
     }
 }
 
-const SIZE: IVec3 = IVec3::new(320, 64, 320);
-
-/// Rolling hills with one-block steps and scattered tree trunks, 320 x 64 x 320, built here
-/// (the crate's procedural terrain generator was not on main when this example was written).
-fn make_world(seed: u64) -> Result<ChunkedWorld, String> {
-    let mut world = ChunkedWorld::with_size(SIZE).map_err(|e| e.to_string())?;
-    let phase = (seed % 1000) as f32;
-    let mut rng = Rng(seed);
-    for x in 0..SIZE.x {
-        for z in 0..SIZE.z {
-            let (fx, fz) = (x as f32 + phase, z as f32 - phase);
-            let height = 20.0
-                + 6.0 * (fx / 23.0).sin()
-                + 5.0 * (fz / 17.0).cos()
-                + 3.0 * ((fx + fz) / 9.0).sin();
-            let top = height as i32;
-            world
-                .fill(IVec3::new(x, 0, z), IVec3::new(x, top, z), Block::Solid)
-                .map_err(|e| e.to_string())?;
-            if rng.below(60) == 0 {
-                world
-                    .fill(
-                        IVec3::new(x, top + 1, z),
-                        IVec3::new(x, top + 4, z),
-                        Block::Solid,
-                    )
-                    .map_err(|e| e.to_string())?;
-            }
-        }
-    }
-    Ok(world)
+/// The crate's default procedural terrain (512 x 128 x 512) for `seed`.
+fn make_terrain(seed: u64) -> Result<Terrain, String> {
+    generate_terrain_with_hazards(&TerrainConfig::default().with_seed(seed))
+        .map_err(|e| e.to_string())
 }
 
 /// The size of the (bounded) world.
@@ -140,10 +114,7 @@ fn size(world: &ChunkedWorld) -> IVec3 {
 
 /// The highest valid feet position of column `(x, z)`.
 fn surface(world: &ChunkedWorld, x: i32, z: i32) -> Option<IVec3> {
-    (1..size(world).y - 1)
-        .rev()
-        .map(|y| IVec3::new(x, y, z))
-        .find(|&p| is_valid_feet(world, p, 2))
+    surface_feet(world, &Agent::default(), x, z)
 }
 
 /// A start and goal whose optimal route is at least `min_len` positions long.
@@ -257,7 +228,7 @@ fn median(values: &[f64]) -> f64 {
 }
 
 fn bench(seed: u64, queries: usize) -> Result<(), String> {
-    let mut world = make_world(seed)?;
+    let mut world = make_terrain(seed)?.into_world();
     world.track_changes(true);
     let (agent, costs) = (Agent::default(), MoveCosts::default());
     let mut astar = Pathfinder::new(agent, costs).map_err(|e| e.to_string())?;
@@ -382,7 +353,8 @@ struct Event {
 }
 
 fn demo(args: &Args) -> Result<(), String> {
-    let mut world = make_world(args.seed)?;
+    let terrain = make_terrain(args.seed)?;
+    let mut world = terrain.world().clone();
     let (agent, costs) = (Agent::default(), MoveCosts::default());
     let mut astar = Pathfinder::new(agent, costs).map_err(|e| e.to_string())?;
     let mut rng = Rng(args.seed);
@@ -416,7 +388,7 @@ fn demo(args: &Args) -> Result<(), String> {
         let before = check_path(&world, &agent, &costs, ahead).cost.unwrap_or(0);
         let target = ahead[(ahead.len() / 4).min(ahead.len() - 1)];
         if what == "trench" {
-            dig_trench(&mut world, ahead, target)?;
+            dig_trench(&mut world, &terrain, ahead, target)?;
         } else {
             pour_lava(&mut world, target)?;
         }
@@ -477,31 +449,41 @@ fn demo(args: &Args) -> Result<(), String> {
     Ok(())
 }
 
-/// A trench 4 deep and 13 long across the route at `target`.
-fn dig_trench(world: &mut ChunkedWorld, ahead: &[IVec3], target: IVec3) -> Result<(), String> {
+/// A trench 4 deep and 21 long across the route at `target`, dug into the ground of each
+/// column (anything standing on it is cleared too), two cells thick when the route runs
+/// diagonally there, so that no diagonal step can slip between its cells.
+fn dig_trench(
+    world: &mut ChunkedWorld,
+    terrain: &Terrain,
+    ahead: &[IVec3],
+    target: IVec3,
+) -> Result<(), String> {
     let i = ahead.iter().position(|&p| p == target).unwrap_or(0);
     let next = ahead.get(i + 1).copied().unwrap_or(target + IVec3::X);
     let along = (next - target) * IVec3::new(1, 0, 1);
     let across = IVec3::new(-along.z, 0, along.x);
-    for o in -6..=6 {
-        let column = target + across * o;
-        let Some(feet) = surface(world, column.x, column.z) else {
-            continue;
-        };
-        for depth in 1..=4 {
-            let cell = feet - IVec3::new(0, depth, 0);
-            if cell.y > 0 {
-                world.set(cell, Block::Air).map_err(|e| e.to_string())?;
+    let thickness = if along.x != 0 && along.z != 0 { 2 } else { 1 };
+    let top = size(world).y - 1;
+    for o in -10..=10 {
+        for t in 0..thickness {
+            let column = target + across * o + IVec3::new(along.x * t, 0, 0);
+            let Some(ground) = terrain.ground(column.x, column.z) else {
+                continue;
+            };
+            for y in (ground - 4).max(1)..=(ground + 6).min(top) {
+                world
+                    .set(IVec3::new(column.x, y, column.z), Block::Air)
+                    .map_err(|e| e.to_string())?;
             }
         }
     }
     Ok(())
 }
 
-/// A pool of lava, 3x3, in the ground at `target`.
+/// A pool of lava, 5x5, in the ground at `target`.
 fn pour_lava(world: &mut ChunkedWorld, target: IVec3) -> Result<(), String> {
-    for dx in -1..=1 {
-        for dz in -1..=1 {
+    for dx in -2..=2 {
+        for dz in -2..=2 {
             if let Some(feet) = surface(world, target.x + dx, target.z + dz) {
                 world
                     .set(feet - IVec3::Y, Block::Lava)

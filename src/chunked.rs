@@ -577,6 +577,13 @@ impl ChunkedWorld {
                 });
             }
         }
+        if block.kind_code() != KIND_PLAIN || self.special_chunks > 0 || self.changes.is_some() {
+            // Per-cell kinds, the danger margin and the change log need cell-by-cell writes.
+            for y in ys {
+                self.set(IVec3::new(x, y, z), block)?;
+            }
+            return Ok(());
+        }
         let (passable, standable) = block.bits();
         let mut changed = false;
         let mut y = ys.start;

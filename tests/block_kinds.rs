@@ -232,3 +232,24 @@ fn change_log_reports_net_changes_cells_and_chunks() {
     world.set(IVec3::new(5, 5, 5), Block::Solid).unwrap();
     assert!(world.take_changes().is_empty());
 }
+
+#[test]
+fn column_writes_replace_block_kinds_and_are_logged() {
+    let mut world = ChunkedWorld::with_size(IVec3::new(4, 8, 4)).unwrap();
+    world.set(IVec3::new(1, 2, 1), Block::Water).unwrap();
+    world.set(IVec3::new(1, 5, 1), Block::Lava).unwrap();
+    world.track_changes(true);
+    world.set_column(1, 1, 0..7, Block::Solid).unwrap();
+    for y in 0..7 {
+        assert_eq!(
+            world.get(IVec3::new(1, y, 1)),
+            Some(Block::Solid),
+            "y = {y}"
+        );
+    }
+    assert!(
+        world.terrain(IVec3::new(2, 5, 2)).is_plain(),
+        "the lava is gone, and its danger with it"
+    );
+    assert_eq!(world.take_changes().cells.len(), 7);
+}
