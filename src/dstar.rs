@@ -21,16 +21,16 @@
 //! each repair a budget of expansions tied to the size of a fresh search; when the repair
 //! runs over, it answers with a fresh A* instead (keeping the unfinished repair for the next
 //! call, so no work is lost) and reports which method answered. The `replan` example's
-//! `--bench` mode measures both on routes of 200+ blocks with 1 to 10 blocks changed near
-//! the route ahead of the agent: repairs expand about 20 times fewer nodes than a fresh
-//! search and take about a sixth of its time on average (a tenth at the median). D* Lite
-//! lost on about 3% of such queries, of two kinds: repairs that had to re-settle more than a
-//! third of a fresh search's nodes (up to about 3 times slower than A*), and agents a few
-//! dozen blocks from the goal, where a fresh search takes well under a millisecond and the
-//! fixed part of a repair (re-examining the changed neighbourhood, re-pricing the old route)
-//! is comparable. The budget catches the first kind when it is large; the second costs
-//! fractions of a millisecond either way, and the changes must reach D* Lite's state anyway
-//! to keep it in step with the world.
+//! `--bench` mode measures both on the default terrain, on routes of 200+ blocks with 1 to
+//! 10 cells changed near the route ahead of the agent: repairs expanded 17 to 50 times
+//! fewer nodes than a fresh search and took a seventh to a fifteenth of its time on average
+//! (a fifteenth at the median). D* Lite lost on about 6% of such queries, of two kinds:
+//! repairs that had to re-settle more than about a third of a fresh search's nodes (up to
+//! about 3 times slower than A*), and agents a few dozen blocks from the goal, where a fresh
+//! search takes well under a millisecond and the fixed part of a repair (re-examining the
+//! changed neighbourhood, re-pricing the old route) is comparable. The budget catches the
+//! first kind when it is large; the second costs fractions of a millisecond either way, and
+//! the changes must reach D* Lite's state anyway to keep it in step with the world.
 //!
 //! # What a replan re-examines
 //!
