@@ -1,8 +1,11 @@
 //! An NPC walks a long route across the default procedural terrain while a player digs a
-//! trench across it and then pours lava on it. Each time, the NPC checks the rest of its route, replans
-//! from where it stands, and the example prints where, why, how long the incremental replan
-//! took against a fresh A*, and the cost before and after; at the end it writes a top-down
-//! picture (PPM) of the old and new routes.
+//! trench across it and then pours lava on it. Each time, the NPC checks the rest of its
+//! route, replans from where it stands, and the example prints where, why, how long the
+//! incremental replan took against a fresh A*, and the cost before and after; at the end it
+//! writes a top-down picture (PPM) of the old and new routes.
+//!
+//! The fresh search's times in `--bench` are the best of three runs; each repair runs once
+//! (it changes its state), so a busy machine's noise counts against the repairs.
 //!
 //! ```text
 //! cargo run --release --example replan -- [--seed N] [--picture PATH] [--bench QUERIES]
@@ -257,9 +260,8 @@ fn bench(seed: u64, queries: usize) -> Result<(), String> {
         let changes = world.take_changes();
         let changed: Vec<IVec3> = changes.positions().collect();
 
-        // The fresh search's time is the best of three runs, to keep other programs' load
-        // on a shared machine out of it; the repairs run once (they change their state), so
-        // any such noise counts against them.
+        // The fresh search's time is the best of three runs; the repairs run once (they
+        // change their state), so a busy machine's noise counts against them.
         let mut fresh_time = f64::MAX;
         let mut fresh = None;
         for _ in 0..3 {
