@@ -200,6 +200,19 @@ pub fn neighbours<W: VoxelWorld + ?Sized>(
     out: &mut Vec<Move>,
 ) {
     out.clear();
+    for_each_neighbour(world, agent, costs, feet, |step| out.push(step));
+}
+
+/// Calls `visit` with every move from the valid feet position `feet`, in the order of
+/// [`neighbours`]: the search's way in, with no buffer between the rules and the node table.
+#[inline]
+pub(crate) fn for_each_neighbour<W: VoxelWorld + ?Sized>(
+    world: &W,
+    agent: &Agent,
+    costs: &MoveCosts,
+    feet: IVec3,
+    mut visit: impl FnMut(Move),
+) {
     let directions = if agent.diagonals {
         &DIRECTIONS[..]
     } else {
@@ -207,11 +220,11 @@ pub fn neighbours<W: VoxelWorld + ?Sized>(
     };
     let window = agent.max_drop + 1 + agent.height + agent.max_step_up;
     if window > 64 {
-        out.extend(
-            directions
-                .iter()
-                .filter_map(|&direction| move_in_direction(world, agent, costs, feet, direction)),
-        );
+        for &direction in directions {
+            if let Some(step) = move_in_direction(world, agent, costs, feet, direction) {
+                visit(step);
+            }
+        }
         return;
     }
     // Bit i of every column below describes the cell at height `base + i`; the feet are at
@@ -265,7 +278,7 @@ pub fn neighbours<W: VoxelWorld + ?Sized>(
             MoveKind::StepUp(k) => k * costs.ascend,
             MoveKind::Drop(k) => k * costs.descend,
         };
-        out.push(Move {
+        visit(Move {
             feet: to,
             direction,
             kind,
