@@ -288,6 +288,19 @@ pub fn neighbours<W: VoxelWorld + ?Sized>(
     out: &mut Vec<Move>,
 ) {
     out.clear();
+    for_each_neighbour(world, agent, costs, feet, |step| out.push(step));
+}
+
+/// Calls `visit` with every move from the valid feet position `feet`, in the order of
+/// [`neighbours`]: the search's way in, with no buffer between the rules and the node table.
+#[inline]
+pub(crate) fn for_each_neighbour<W: VoxelWorld + ?Sized>(
+    world: &W,
+    agent: &Agent,
+    costs: &MoveCosts,
+    feet: IVec3,
+    mut visit: impl FnMut(Move),
+) {
     let directions = if agent.diagonals {
         &DIRECTIONS[..]
     } else {
@@ -295,12 +308,12 @@ pub fn neighbours<W: VoxelWorld + ?Sized>(
     };
     let window = agent.max_drop + 1 + agent.height + agent.max_step_up;
     if window > 64 {
-        out.extend(
-            directions
-                .iter()
-                .filter_map(|&direction| move_in_direction(world, agent, costs, feet, direction)),
-        );
-        push_ladder_climbs(world, agent, costs, feet, out);
+        for &direction in directions {
+            if let Some(step) = move_in_direction(world, agent, costs, feet, direction) {
+                visit(step);
+            }
+        }
+        visit_ladder_climbs(world, agent, costs, feet, &mut visit);
         return;
     }
     // Bit i of every column below describes the cell at height `base + i`; the feet are at
@@ -354,7 +367,7 @@ pub fn neighbours<W: VoxelWorld + ?Sized>(
             MoveKind::StepUp(k) => k * costs.ascend,
             MoveKind::Drop(k) => k * costs.descend,
         };
-        out.push(Move {
+        visit(Move {
             feet: to,
             direction,
             kind,
@@ -363,25 +376,25 @@ pub fn neighbours<W: VoxelWorld + ?Sized>(
                 .saturating_add(world.extra_cost(to)),
         });
     }
-    push_ladder_climbs(world, agent, costs, feet, out);
+    visit_ladder_climbs(world, agent, costs, feet, &mut visit);
 }
 
-/// Rule 4: the ladder climbs from `feet`, appended to `out`.
+/// Rule 4: calls `visit` with the ladder climbs from `feet`.
 #[inline]
-fn push_ladder_climbs<W: VoxelWorld + ?Sized>(
+fn visit_ladder_climbs<W: VoxelWorld + ?Sized>(
     world: &W,
     agent: &Agent,
     costs: &MoveCosts,
     feet: IVec3,
-    out: &mut Vec<Move>,
+    visit: &mut impl FnMut(Move),
 ) {
     let here = world.terrain(feet);
     if here.contains(TerrainFlags::IN_LADDER) || here.contains(TerrainFlags::ON_LADDER) {
-        out.extend(
-            [true, false]
-                .into_iter()
-                .filter_map(|up| ladder_climb(world, agent, costs, feet, up)),
-        );
+        for up in [true, false] {
+            if let Some(step) = ladder_climb(world, agent, costs, feet, up) {
+                visit(step);
+            }
+        }
     }
 }
 
