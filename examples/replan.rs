@@ -2,7 +2,7 @@
 //! trench across it and then pours lava on it. Each time, the NPC checks the rest of its
 //! route, replans from where it stands, and the example prints where, why, how long the
 //! incremental replan took against a fresh A*, and the cost before and after; at the end it
-//! writes a top-down picture (PPM) of the old and new routes.
+//! writes a top-down picture (PNG) of the old and new routes.
 //!
 //! The fresh search's times in `--bench` are the best of three runs; each repair runs once
 //! (it changes its state), so a busy machine's noise counts against the repairs.
@@ -16,7 +16,6 @@
 //! D* Lite's repair and the [`Replanner`]'s choice, checks that all three costs are equal on
 //! every query, and prints a table. Bad input prints one line on stderr and exits with code 2.
 
-use std::fmt::Write as _;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -37,7 +36,7 @@ struct Args {
 fn parse_args(raw: &[String]) -> Result<Args, String> {
     let mut args = Args {
         seed: 7,
-        picture: "replan.ppm".into(),
+        picture: "replan.png".into(),
         bench: None,
     };
     let mut i = 0;
@@ -496,7 +495,7 @@ fn pour_lava(world: &mut ChunkedWorld, target: IVec3) -> Result<(), String> {
     Ok(())
 }
 
-/// A top-down PPM picture of the routes' neighbourhood, 3 pixels per column.
+/// A top-down PNG picture of the routes' neighbourhood, 3 pixels per column.
 fn write_picture(world: &ChunkedWorld, events: &[Event], path: &str) -> Result<(), String> {
     const SCALE: i32 = 3;
     let all = events.iter().flat_map(|e| e.route.iter());
@@ -541,14 +540,22 @@ fn write_picture(world: &ChunkedWorld, events: &[Event], path: &str) -> Result<(
     for event in events {
         pixels[index(event.npc)] = [255, 255, 255];
     }
-    let mut out = Vec::with_capacity((w * h * SCALE * SCALE * 3) as usize + 32);
-    let mut header = String::new();
-    let _ = write!(header, "P6\n{} {}\n255\n", w * SCALE, h * SCALE);
-    out.extend_from_slice(header.as_bytes());
+    let mut out = Vec::with_capacity((w * h * SCALE * SCALE * 3) as usize);
     for z in 0..h * SCALE {
         for x in 0..w * SCALE {
             out.extend_from_slice(&pixels[((z / SCALE) * w + x / SCALE) as usize]);
         }
     }
-    std::fs::write(path, out).map_err(|e| format!("cannot write {path}: {e}"))
+    let failed = |e: &dyn std::fmt::Display| format!("cannot write {path}: {e}");
+    let file = std::fs::File::create(path).map_err(|e| failed(&e))?;
+    let mut encoder = png::Encoder::new(
+        std::io::BufWriter::new(file),
+        (w * SCALE) as u32,
+        (h * SCALE) as u32,
+    );
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    let mut writer = encoder.write_header().map_err(|e| failed(&e))?;
+    writer.write_image_data(&out).map_err(|e| failed(&e))?;
+    writer.finish().map_err(|e| failed(&e))
 }
