@@ -5,7 +5,7 @@ mod small_worlds;
 
 use std::collections::HashMap;
 
-use small_worlds::{all_feet, dijkstra, random_world};
+use small_worlds::{all_feet, dijkstra, random_world, random_world_with_kinds};
 use voxnav::{
     Agent, AnyOfGoal, AwayFromGoal, Block, BlockGoal, ChunkedWorld, ColumnGoal, Goal, Heuristic,
     IVec3, MoveCosts, Pathfinder, RadiusGoal, SearchOptions, SearchStatus, VoxelWorld, neighbours,
@@ -27,7 +27,11 @@ fn check_goal(make: &dyn Fn(&[IVec3]) -> Box<dyn Goal + Send + Sync>) -> usize {
                 MoveCosts::default().with_descend(0).with_ascend(3),
             ),
         ] {
-            let world = random_world(seed, 8, 7);
+            let world = if seed == 2 {
+                random_world_with_kinds(seed, 8, 7)
+            } else {
+                random_world(seed, 8, 7)
+            };
             let feet = all_feet(&world, &agent);
             let goal = make(&feet);
             informative += check_goal_in(&world, &agent, &costs, &feet, &*goal);

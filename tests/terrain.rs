@@ -371,3 +371,36 @@ fn the_main_example_runs_on_a_small_world_and_draws_its_routes() {
         again.rows.iter().map(key).collect::<Vec<_>>()
     );
 }
+
+#[test]
+fn column_reads_agree_with_cell_reads_hazards_included() {
+    let terrain = generate_terrain_with_hazards(&small(5)).unwrap();
+    let size = terrain.size();
+    let mut checked_hazard_columns = 0;
+    for x in -1..=size.x {
+        for z in (-1..=size.z).step_by(3) {
+            let y0 = (x * 7 + z * 3).rem_euclid(size.y) - 4;
+            let bits = terrain.column(x, z, y0, 12);
+            for i in 0..12 {
+                let p = IVec3::new(x, y0 + i, z);
+                assert_eq!((bits.passable >> i) & 1 == 1, terrain.is_passable(p), "{p}");
+                assert_eq!(
+                    (bits.standable >> i) & 1 == 1,
+                    terrain.is_standable(p),
+                    "{p}"
+                );
+            }
+            let around = terrain.columns_around(x, z, y0, 12);
+            for (k, (dx, dz)) in voxnav::AROUND.iter().enumerate() {
+                assert_eq!(around[k], terrain.column(x + dx, z + dz, y0, 12));
+            }
+            if terrain.column_hazard(x, z).is_some() {
+                checked_hazard_columns += 1;
+            }
+        }
+    }
+    assert!(
+        checked_hazard_columns > 0,
+        "the test world should have pools"
+    );
+}

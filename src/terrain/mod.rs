@@ -35,7 +35,7 @@ use glam::IVec3;
 
 use crate::chunked::{Block, ChunkedWorld};
 use crate::error::{Error, Result};
-use crate::world::{Bounds, VoxelWorld};
+use crate::world::{AROUND, Bounds, ColumnBits, VoxelWorld};
 
 pub use map::TopDownMap;
 pub use pairs::{UNBOUNDED_SCAN, pick_pairs, surface_feet};
@@ -275,6 +275,9 @@ pub struct Terrain {
     grounds: Vec<i32>,
     /// Per column: its hazard span, if any.
     hazards: Vec<Option<HazardSpan>>,
+    /// One bit per column, set where `hazards` has a span: searches read 9 columns per
+    /// expansion, and this 32 KiB bitset answers "dry" without touching `hazards`.
+    wet: Vec<u64>,
 }
 
 impl Terrain {
@@ -297,7 +300,7 @@ impl Terrain {
     }
 
     #[inline]
-    fn column(&self, x: i32, z: i32) -> Option<usize> {
+    fn column_index(&self, x: i32, z: i32) -> Option<usize> {
         ((0..self.size.x).contains(&x) && (0..self.size.z).contains(&z))
             .then(|| (z * self.size.x + x) as usize)
     }
@@ -306,7 +309,7 @@ impl Terrain {
     /// liquid), or `None` for an empty column or one outside the world.
     #[must_use]
     pub fn top(&self, x: i32, z: i32) -> Option<i32> {
-        self.column(x, z)
+        self.column_index(x, z)
             .map(|c| self.tops[c] - 1)
             .filter(|&y| y >= 0)
     }
@@ -316,7 +319,7 @@ impl Terrain {
     /// `None` outside the world.
     #[must_use]
     pub fn ground(&self, x: i32, z: i32) -> Option<i32> {
-        self.column(x, z).map(|c| self.grounds[c])
+        self.column_index(x, z).map(|c| self.grounds[c])
     }
 
     /// Whether `feet` stands on open, dry ground (not on a tree, a pillar, a cave floor or
@@ -332,14 +335,14 @@ impl Terrain {
     #[inline]
     #[must_use]
     pub fn hazard_at(&self, p: IVec3) -> Option<Hazard> {
-        let span = self.hazards[self.column(p.x, p.z)?]?;
+        let span = self.hazards[self.column_index(p.x, p.z)?]?;
         (span.low..=span.high).contains(&p.y).then_some(span.kind)
     }
 
     /// The liquid of column `(x, z)`, if any, with its lowest and highest cell's y.
     #[must_use]
     pub fn column_hazard(&self, x: i32, z: i32) -> Option<(Hazard, i32, i32)> {
-        let span = self.hazards[self.column(x, z)?]?;
+        let span = self.hazards[self.column_index(x, z)?]?;
         Some((span.kind, span.low, span.high))
     }
 
@@ -373,6 +376,50 @@ impl VoxelWorld for Terrain {
     #[inline]
     fn bounds(&self) -> Option<Bounds> {
         Some(Bounds::from_size(self.size))
+    }
+
+    #[inline]
+    fn column(&self, x: i32, z: i32, y0: i32, count: u32) -> ColumnBits {
+        let mut bits = self.world.column(x, z, y0, count);
+        self.clear_hazards(x, z, y0, count, &mut bits);
+        bits
+    }
+
+    #[inline]
+    fn columns_around(&self, x: i32, z: i32, y0: i32, count: u32) -> [ColumnBits; 9] {
+        let mut columns = self.world.columns_around(x, z, y0, count);
+        for (bits, (dx, dz)) in columns.iter_mut().zip(AROUND) {
+            self.clear_hazards(x + dx, z + dz, y0, count, bits);
+        }
+        columns
+    }
+}
+
+impl Terrain {
+    /// Clears the standable bits of the liquid cells among `count` cells of column `(x, z)`
+    /// from `y0` up (liquids are stored as solid, so they are already not passable).
+    #[inline]
+    fn clear_hazards(&self, x: i32, z: i32, y0: i32, count: u32, bits: &mut ColumnBits) {
+        let Some(column) = self.column_index(x, z) else {
+            return;
+        };
+        if self.wet[column / 64] & (1 << (column % 64)) == 0 {
+            return;
+        }
+        let Some(span) = self.hazards[column] else {
+            return;
+        };
+        let low = span.low.max(y0);
+        let high = span.high.min(y0 + count as i32 - 1);
+        if low <= high {
+            let run = (high - low + 1) as u32;
+            let mask = if run >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << run) - 1
+            };
+            bits.standable &= !(mask << (low - y0) as u32);
+        }
     }
 }
 
@@ -651,12 +698,19 @@ impl<'a> Generator<'a> {
     }
 
     fn finish(self) -> Terrain {
+        let mut wet = vec![0u64; self.hazards.len().div_ceil(64)];
+        for (column, span) in self.hazards.iter().enumerate() {
+            if span.is_some() {
+                wet[column / 64] |= 1 << (column % 64);
+            }
+        }
         Terrain {
             world: self.world,
             size: self.config.size(),
             tops: self.tops,
             grounds: self.heights,
             hazards: self.hazards,
+            wet,
         }
     }
 }

@@ -143,3 +143,36 @@ pub fn undirected_components<W: VoxelWorld>(
     }
     component
 }
+
+/// [`random_world`] with the other block kinds sprinkled in: ladder columns (climbable
+/// straight up and down), water, lava and slow floors.
+pub fn random_world_with_kinds(seed: u64, sx: i32, sz: i32) -> ChunkedWorld {
+    let mut world = random_world(seed, sx, sz);
+    let mut rng = Rng::new(seed ^ 0xb10c);
+    for _ in 0..(sx * sz / 10) {
+        let x = rng.below(sx as u32);
+        let z = rng.below(sz as u32);
+        let kind = rng.below(4);
+        let block = match kind {
+            0 => Block::Water,
+            1 => Block::Lava,
+            2 => Block::SlowFloor,
+            _ => Block::Ladder,
+        };
+        if block == Block::Ladder {
+            let bottom = 1 + rng.below(3);
+            world
+                .fill(
+                    IVec3::new(x, bottom, z),
+                    IVec3::new(x, bottom + 3, z),
+                    block,
+                )
+                .expect("inside");
+        } else {
+            world
+                .set(IVec3::new(x, 1 + rng.below(4), z), block)
+                .expect("inside");
+        }
+    }
+    world
+}
