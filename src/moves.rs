@@ -202,6 +202,19 @@ pub fn move_in_direction<W: VoxelWorld + ?Sized>(
     if !corners_clear(world, agent.height, feet, direction, to.y) {
         return None;
     }
+    Some(priced_move(world, costs, to, direction, kind))
+}
+
+/// The move to `to` in `direction` with its full cost: the horizontal step, the climb or
+/// fall, the terrain terms and the world's extra cost.
+#[inline]
+fn priced_move<W: VoxelWorld + ?Sized>(
+    world: &W,
+    costs: &MoveCosts,
+    to: IVec3,
+    direction: IVec3,
+    kind: MoveKind,
+) -> Move {
     let horizontal = if direction.x != 0 && direction.z != 0 {
         costs.diagonal
     } else {
@@ -212,14 +225,14 @@ pub fn move_in_direction<W: VoxelWorld + ?Sized>(
         MoveKind::StepUp(k) => k * costs.ascend,
         MoveKind::Drop(k) => k * costs.descend,
     };
-    Some(Move {
+    Move {
         feet: to,
         direction,
         kind,
         cost: (horizontal + vertical)
             .saturating_add(terrain_cost(world.terrain(to), costs))
             .saturating_add(world.extra_cost(to)),
-    })
+    }
 }
 
 /// Ladder climb: from the valid feet position `feet`, straight up (`up`) when the feet cell
@@ -357,24 +370,7 @@ pub(crate) fn for_each_neighbour<W: VoxelWorld + ?Sized>(
             base + bit as i32,
             feet.z + direction.z,
         );
-        let horizontal = if i >= 4 {
-            costs.diagonal
-        } else {
-            costs.straight
-        };
-        let vertical = match kind {
-            MoveKind::Walk => 0,
-            MoveKind::StepUp(k) => k * costs.ascend,
-            MoveKind::Drop(k) => k * costs.descend,
-        };
-        visit(Move {
-            feet: to,
-            direction,
-            kind,
-            cost: (horizontal + vertical)
-                .saturating_add(terrain_cost(world.terrain(to), costs))
-                .saturating_add(world.extra_cost(to)),
-        });
+        visit(priced_move(world, costs, to, direction, kind));
     }
     visit_ladder_climbs(world, agent, costs, feet, &mut visit);
 }
