@@ -45,7 +45,6 @@
 //! involved lava and assumes all did; [`DStarLite::replan_changes`] reads it from the
 //! [`Changes`] a `ChunkedWorld` reports.
 
-use std::cell::Cell;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 use std::time::Instant;
@@ -62,6 +61,7 @@ use crate::moves::{
     DIRECTIONS, Move, MoveKind, ladder_climb, move_in_direction, neighbours, terrain_cost,
 };
 use crate::pathcheck::move_between;
+use crate::search::nodes::NodeTable;
 use crate::search::{Pathfinder, SearchOptions, SearchResult, SearchStats, SearchStatus};
 use crate::world::{AROUND, ColumnBits, VoxelWorld, check_feet, is_valid_feet};
 
@@ -134,7 +134,7 @@ pub struct DStarLite {
     costs: MoveCosts,
     estimator: Estimator,
     nodes: Vec<Node>,
-    table: PagedIndex,
+    table: NodeTable,
     open: BinaryHeap<Entry>,
     goal: IVec3,
     start: IVec3,
@@ -179,7 +179,7 @@ impl DStarLite {
             costs,
             estimator: Heuristic::default().estimator(&agent, &costs),
             nodes: Vec::new(),
-            table: PagedIndex::default(),
+            table: NodeTable::default(),
             open: BinaryHeap::new(),
             goal: IVec3::ZERO,
             start: IVec3::ZERO,
@@ -904,80 +904,6 @@ impl DStarLite {
             self.route_step.push(step);
             self.route_rest.push(rest);
         }
-    }
-}
-
-const PAGE_SHIFT: i32 = 4;
-const PAGE_MASK: i32 = (1 << PAGE_SHIFT) - 1;
-const PAGE_CELLS: usize = 1 << (3 * PAGE_SHIFT);
-const NO_NODE: u32 = u32::MAX;
-
-/// From a feet position to its node: dense pages of 16x16x16 slots found through a hash map
-/// of page keys, with the last page looked up remembered (searches touch compact regions, so
-/// most look-ups skip the hash).
-#[derive(Debug, Clone, Default)]
-struct PagedIndex {
-    pages: Vec<Box<[u32; PAGE_CELLS]>>,
-    directory: AHashMap<u64, u32>,
-    last: Cell<Option<(u64, u32)>>,
-}
-
-impl PagedIndex {
-    #[inline]
-    fn page_key(p: IVec3) -> u64 {
-        pack(IVec3::new(
-            p.x >> PAGE_SHIFT,
-            p.y >> PAGE_SHIFT,
-            p.z >> PAGE_SHIFT,
-        ))
-    }
-
-    #[inline]
-    fn slot(p: IVec3) -> usize {
-        (((p.x & PAGE_MASK) << (2 * PAGE_SHIFT))
-            | ((p.z & PAGE_MASK) << PAGE_SHIFT)
-            | (p.y & PAGE_MASK)) as usize
-    }
-
-    fn clear(&mut self) {
-        self.pages.clear();
-        self.directory.clear();
-        self.last.set(None);
-    }
-
-    #[inline]
-    fn page(&self, key: u64) -> Option<u32> {
-        if let Some((last_key, page)) = self.last.get()
-            && last_key == key
-        {
-            return Some(page);
-        }
-        let page = *self.directory.get(&key)?;
-        self.last.set(Some((key, page)));
-        Some(page)
-    }
-
-    /// The node of `p` (in the key range), if there is one.
-    #[inline]
-    fn get(&self, p: IVec3) -> Option<u32> {
-        let page = self.page(Self::page_key(p))?;
-        let node = self.pages[page as usize][Self::slot(p)];
-        (node != NO_NODE).then_some(node)
-    }
-
-    fn insert(&mut self, p: IVec3, node: u32) {
-        let key = Self::page_key(p);
-        let page = match self.page(key) {
-            Some(page) => page,
-            None => {
-                let page = self.pages.len() as u32;
-                self.pages.push(Box::new([NO_NODE; PAGE_CELLS]));
-                self.directory.insert(key, page);
-                self.last.set(Some((key, page)));
-                page
-            }
-        };
-        self.pages[page as usize][Self::slot(p)] = node;
     }
 }
 

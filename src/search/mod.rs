@@ -2,7 +2,7 @@
 
 mod astar;
 mod goal;
-mod nodes;
+pub(crate) mod nodes;
 mod open;
 
 use std::time::Duration;

@@ -21,7 +21,7 @@ const PAGE_CELLS: usize = 1 << (2 * PAGE_SHIFT + PAGE_Y_SHIFT);
 /// The slot value of a cell with no node.
 pub(crate) const NO_NODE: u32 = u32::MAX;
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub(crate) struct NodeTable {
     pages: Vec<Box<[u32; PAGE_CELLS]>>,
     in_use: usize,
@@ -44,6 +44,20 @@ fn slot_index(p: IVec3) -> usize {
     (((p.x & PAGE_MASK) << (PAGE_SHIFT + PAGE_Y_SHIFT))
         | ((p.z & PAGE_MASK) << PAGE_Y_SHIFT)
         | (p.y & PAGE_Y_MASK)) as usize
+}
+
+impl Default for NodeTable {
+    fn default() -> Self {
+        Self {
+            pages: Vec::new(),
+            in_use: 0,
+            directory: AHashMap::new(),
+            // Page coordinates are positions divided by 16 or 4, so their packed key never
+            // has all 64 bits set: the cache starts empty.
+            last_key: u64::MAX,
+            last_page: 0,
+        }
+    }
 }
 
 impl NodeTable {
@@ -72,6 +86,25 @@ impl NodeTable {
             self.last_key = key;
         }
         &mut self.pages[self.last_page as usize][slot_index(p)]
+    }
+
+    /// The node at `p`, if there is one (no page is created).
+    #[inline]
+    pub(crate) fn get(&self, p: IVec3) -> Option<u32> {
+        let key = page_key(p);
+        let page = if key == self.last_key {
+            self.last_page
+        } else {
+            *self.directory.get(&key)?
+        };
+        let node = self.pages[page as usize][slot_index(p)];
+        (node != NO_NODE).then_some(node)
+    }
+
+    /// Records `node` as the node at `p`.
+    #[inline]
+    pub(crate) fn insert(&mut self, p: IVec3, node: u32) {
+        *self.slot(p) = node;
     }
 
     #[cold]
