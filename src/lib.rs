@@ -47,6 +47,7 @@
 //! whole body and no corner cutting on diagonals. Never straight up or down.
 
 pub mod agent;
+pub mod baseline;
 pub mod chunked;
 pub mod error;
 pub mod heuristic;
