@@ -5,7 +5,7 @@ use glam::IVec3;
 
 use crate::error::{Error, Result};
 use crate::key::in_key_range;
-use crate::world::{Bounds, VoxelWorld};
+use crate::world::{AROUND, Bounds, ColumnBits, VoxelWorld};
 
 /// The side of a chunk, in cells.
 pub const CHUNK_SIZE: i32 = 16;
@@ -59,11 +59,17 @@ impl Chunk {
     };
 }
 
+/// The index of a cell inside its chunk. y varies fastest, so the 16 cells of a column
+/// inside a chunk are 16 adjacent bits of one word.
+#[inline]
+fn cell_index(p: IVec3) -> usize {
+    (((p.x & CHUNK_MASK) << 8) | ((p.z & CHUNK_MASK) << 4) | (p.y & CHUNK_MASK)) as usize
+}
+
 /// The bit of a cell inside its chunk: (word, mask).
 #[inline]
 fn bit(p: IVec3) -> (usize, u64) {
-    let index =
-        (((p.y & CHUNK_MASK) << 8) | ((p.z & CHUNK_MASK) << 4) | (p.x & CHUNK_MASK)) as usize;
+    let index = cell_index(p);
     (index >> 6, 1u64 << (index & 63))
 }
 
@@ -292,6 +298,92 @@ impl ChunkedWorld {
     }
 }
 
+impl ChunkedWorld {
+    /// [`VoxelWorld::columns_around`] with one chunk look-up per 16 cells of height when the
+    /// 9 columns share a chunk and lie inside the bounds (most calls); otherwise column by
+    /// column.
+    fn columns_around_bits(&self, x: i32, z: i32, y0: i32, count: u32) -> [ColumnBits; 9] {
+        let count = count.min(64) as i32;
+        let one_chunk = (x - 1) >> CHUNK_SHIFT == (x + 1) >> CHUNK_SHIFT
+            && (z - 1) >> CHUNK_SHIFT == (z + 1) >> CHUNK_SHIFT;
+        let inside = self.bounds.is_none_or(|b| {
+            x > b.min.x
+                && x + 1 < b.max.x
+                && z > b.min.z
+                && z + 1 < b.max.z
+                && y0 >= b.min.y
+                && y0 + count <= b.max.y
+        });
+        if !(one_chunk && inside) {
+            return std::array::from_fn(|i| {
+                self.column_bits(x + AROUND[i].0, z + AROUND[i].1, y0, count as u32)
+            });
+        }
+        let mut out = [ColumnBits::default(); 9];
+        let (mut y, hi) = (y0, y0 + count);
+        while y < hi {
+            let end = (((y >> CHUNK_SHIFT) + 1) << CHUNK_SHIFT).min(hi);
+            let run = (end - y) as u32;
+            let run_mask = (1u64 << run) - 1;
+            let shift = (y - y0) as u32;
+            let slot = self.chunk_slot(chunk_of(IVec3::new(x, y, z)));
+            if slot == NO_CHUNK {
+                for bits in &mut out {
+                    bits.passable |= run_mask << shift;
+                }
+            } else {
+                let chunk = &self.chunks[slot as usize];
+                for (bits, (dx, dz)) in out.iter_mut().zip(AROUND) {
+                    let index = cell_index(IVec3::new(x + dx, y, z + dz));
+                    let (word, offset) = (index >> 6, index & 63);
+                    bits.passable |= ((chunk.passable[word] >> offset) & run_mask) << shift;
+                    bits.standable |= ((chunk.standable[word] >> offset) & run_mask) << shift;
+                }
+            }
+            y = end;
+        }
+        out
+    }
+
+    /// [`VoxelWorld::column`] from the chunk bitsets: one chunk look-up per 16 cells.
+    fn column_bits(&self, x: i32, z: i32, y0: i32, count: u32) -> ColumnBits {
+        let mut bits = ColumnBits::default();
+        let count = count.min(64) as i32;
+        let (mut lo, mut hi) = (y0, y0 + count);
+        if let Some(b) = self.bounds {
+            if x < b.min.x || x >= b.max.x || z < b.min.z || z >= b.max.z {
+                return bits;
+            }
+            lo = lo.max(b.min.y);
+            hi = hi.min(b.max.y);
+        }
+        let mut y = lo;
+        while y < hi {
+            let chunk_end = ((y >> CHUNK_SHIFT) + 1) << CHUNK_SHIFT;
+            let end = chunk_end.min(hi);
+            let run = (end - y) as u32;
+            let run_mask = if run == 64 {
+                u64::MAX
+            } else {
+                (1u64 << run) - 1
+            };
+            let shift = (y - y0) as u32;
+            let slot = self.chunk_slot(chunk_of(IVec3::new(x, y, z)));
+            if slot == NO_CHUNK {
+                bits.passable |= run_mask << shift;
+            } else {
+                let chunk = &self.chunks[slot as usize];
+                let index = cell_index(IVec3::new(x, y, z));
+                let (word, offset) = (index >> 6, index & 63);
+                bits.passable |= ((chunk.passable[word] >> offset) & run_mask) << shift;
+                bits.standable |= ((chunk.standable[word] >> offset) & run_mask) << shift;
+            }
+            y = end;
+        }
+        bits
+    }
+}
+
 #[inline]
 fn set_bit(word: &mut u64, mask: u64, on: bool) {
     if on {
@@ -331,6 +423,16 @@ impl VoxelWorld for ChunkedWorld {
     #[inline]
     fn bounds(&self) -> Option<Bounds> {
         self.bounds
+    }
+
+    #[inline]
+    fn column(&self, x: i32, z: i32, y0: i32, count: u32) -> ColumnBits {
+        self.column_bits(x, z, y0, count)
+    }
+
+    #[inline]
+    fn columns_around(&self, x: i32, z: i32, y0: i32, count: u32) -> [ColumnBits; 9] {
+        self.columns_around_bits(x, z, y0, count)
     }
 }
 

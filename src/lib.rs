@@ -68,4 +68,4 @@ pub use search::{
     SearchStatus,
 };
 pub use text_world::{load_text_world, parse_text_world, save_text_world, to_text_world};
-pub use world::{Bounds, VoxelWorld, body_fits, check_feet, is_valid_feet};
+pub use world::{AROUND, Bounds, ColumnBits, VoxelWorld, body_fits, check_feet, is_valid_feet};

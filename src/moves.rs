@@ -19,7 +19,7 @@
 use glam::IVec3;
 
 use crate::agent::{Agent, MoveCosts};
-use crate::world::{VoxelWorld, body_fits, is_valid_feet};
+use crate::world::{AROUND, ColumnBits, VoxelWorld, body_fits, is_valid_feet};
 
 /// The 8 horizontal directions: the 4 straight ones first, then the 4 diagonals.
 pub const DIRECTIONS: [IVec3; 8] = [
@@ -177,6 +177,10 @@ pub fn move_in_direction<W: VoxelWorld + ?Sized>(
 /// All moves from the valid feet position `feet`, written into `out` (cleared first, so one
 /// buffer can serve every call without allocating).
 ///
+/// Reads the agent's own column and the 8 neighbouring columns once each through
+/// [`VoxelWorld::column`] and applies the rules to the bitmasks; the result is the same as
+/// calling [`move_in_direction`] for each direction.
+///
 /// ```
 /// use glam::IVec3;
 /// use voxnav::{Agent, ChunkedWorld, Block, MoveCosts, neighbours};
@@ -201,9 +205,139 @@ pub fn neighbours<W: VoxelWorld + ?Sized>(
     } else {
         &DIRECTIONS[..4]
     };
-    out.extend(
-        directions
-            .iter()
-            .filter_map(|&direction| move_in_direction(world, agent, costs, feet, direction)),
-    );
+    let window = agent.max_drop + 1 + agent.height + agent.max_step_up;
+    if window > 64 {
+        out.extend(
+            directions
+                .iter()
+                .filter_map(|&direction| move_in_direction(world, agent, costs, feet, direction)),
+        );
+        return;
+    }
+    // Bit i of every column below describes the cell at height `base + i`; the feet are at
+    // bit `max_drop + 1`, so the lowest floor a drop can land on is bit 0.
+    let base = feet.y - agent.max_drop as i32 - 1;
+    let around = if agent.diagonals {
+        world.columns_around(feet.x, feet.z, base, window)
+    } else {
+        let mut around = [ColumnBits::default(); 9];
+        for (column, &(dx, dz)) in around.iter_mut().zip(&AROUND[..5]) {
+            *column = world.column(feet.x + dx, feet.z + dz, base, window);
+        }
+        around
+    };
+    let (own, columns) = (around[0], &around[1..]);
+    let rules = ColumnRules {
+        feet_bit: agent.max_drop + 1,
+        body: (1u64 << agent.height) - 1,
+        height: agent.height,
+        max_drop: agent.max_drop,
+        max_step_up: agent.max_step_up,
+        own,
+    };
+    for (i, &direction) in directions.iter().enumerate() {
+        let target = columns[i];
+        let Some((bit, kind)) = rules.target(target) else {
+            continue;
+        };
+        if i >= 4 {
+            // The diagonal's side columns are the straight neighbours along x and along z.
+            let side_x = columns[usize::from(direction.x < 0)];
+            let side_z = columns[2 + usize::from(direction.z < 0)];
+            let top = rules.feet_bit.max(bit) + rules.height - 1;
+            let span = low_bits(top - rules.feet_bit + 1) << rules.feet_bit;
+            if side_x.passable & span != span || side_z.passable & span != span {
+                continue;
+            }
+        }
+        let to = IVec3::new(
+            feet.x + direction.x,
+            base + bit as i32,
+            feet.z + direction.z,
+        );
+        let horizontal = if i >= 4 {
+            costs.diagonal
+        } else {
+            costs.straight
+        };
+        let vertical = match kind {
+            MoveKind::Walk => 0,
+            MoveKind::StepUp(k) => k * costs.ascend,
+            MoveKind::Drop(k) => k * costs.descend,
+        };
+        out.push(Move {
+            feet: to,
+            direction,
+            kind,
+            cost: (horizontal + vertical).saturating_add(world.extra_cost(to)),
+        });
+    }
+}
+
+/// `n` low bits set (`n <= 64`).
+#[inline]
+fn low_bits(n: u32) -> u64 {
+    if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
+}
+
+/// The walking rules over column bitmasks, for one expansion.
+struct ColumnRules {
+    feet_bit: u32,
+    body: u64,
+    height: u32,
+    max_drop: u32,
+    max_step_up: u32,
+    own: ColumnBits,
+}
+
+impl ColumnRules {
+    #[inline]
+    fn fits(&self, column: ColumnBits, bit: u32) -> bool {
+        (column.passable >> bit) & self.body == self.body
+    }
+
+    /// The bit of the feet after a move into `target`, and the kind of move: rules 1 and 2
+    /// of the module docs.
+    #[inline]
+    fn target(&self, target: ColumnBits) -> Option<(u32, MoveKind)> {
+        let f = self.feet_bit;
+        if self.fits(target, f) {
+            if (target.standable >> (f - 1)) & 1 != 0 {
+                return Some((f, MoveKind::Walk));
+            }
+            for k in 1..=self.max_drop {
+                let bit = f - k;
+                if (target.passable >> bit) & 1 == 0 {
+                    return None;
+                }
+                if (target.standable >> (bit - 1)) & 1 != 0 {
+                    return Some((bit, MoveKind::Drop(k)));
+                }
+            }
+            return None;
+        }
+        for k in 1..=self.max_step_up {
+            if (self.own.passable >> (f + self.height + k - 1)) & 1 == 0 {
+                return None;
+            }
+            let bit = f + k;
+            if (target.standable >> (bit - 1)) & 1 != 0 && self.fits(target, bit) {
+                return Some((bit, MoveKind::StepUp(k)));
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn around_lists_the_centre_then_the_directions_in_order() {
+        assert_eq!(AROUND[0], (0, 0));
+        for (offset, direction) in AROUND[1..].iter().zip(DIRECTIONS) {
+            assert_eq!(*offset, (direction.x, direction.z));
+        }
+    }
 }

@@ -89,6 +89,54 @@ pub trait VoxelWorld {
     fn bounds(&self) -> Option<Bounds> {
         None
     }
+
+    /// The passable and standable bits of `count` cells of the column at `x`, `z`, from
+    /// `y0` upward: bit `i` describes cell `(x, y0 + i, z)`. `count` is at most 64.
+    ///
+    /// The neighbour generator reads whole columns through this method. The default asks
+    /// [`VoxelWorld::is_passable`] and [`VoxelWorld::is_standable`] cell by cell; override it
+    /// when your storage can answer a column at once (as [`crate::ChunkedWorld`] does), and
+    /// keep it consistent with those two methods.
+    #[inline]
+    fn column(&self, x: i32, z: i32, y0: i32, count: u32) -> ColumnBits {
+        let mut bits = ColumnBits::default();
+        for i in 0..count.min(64) {
+            let p = IVec3::new(x, y0 + i as i32, z);
+            bits.passable |= u64::from(self.is_passable(p)) << i;
+            bits.standable |= u64::from(self.is_standable(p)) << i;
+        }
+        bits
+    }
+
+    /// [`VoxelWorld::column`] for the 9 columns centred on `x`, `z`, in the order of
+    /// [`AROUND`]. The default calls [`VoxelWorld::column`] 9 times.
+    #[inline]
+    fn columns_around(&self, x: i32, z: i32, y0: i32, count: u32) -> [ColumnBits; 9] {
+        std::array::from_fn(|i| self.column(x + AROUND[i].0, z + AROUND[i].1, y0, count))
+    }
+}
+
+/// The columns [`VoxelWorld::columns_around`] reads: the centre first, then the 8 horizontal
+/// neighbours in the order of [`crate::DIRECTIONS`].
+pub const AROUND: [(i32, i32); 9] = [
+    (0, 0),
+    (1, 0),
+    (-1, 0),
+    (0, 1),
+    (0, -1),
+    (1, 1),
+    (1, -1),
+    (-1, 1),
+    (-1, -1),
+];
+
+/// A run of up to 64 cells of one column, as bitmasks (bit `i` is the `i`-th cell upward).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ColumnBits {
+    /// Bit set where the cell is passable.
+    pub passable: u64,
+    /// Bit set where the cell is standable.
+    pub standable: u64,
 }
 
 macro_rules! forward_world {
@@ -109,6 +157,14 @@ macro_rules! forward_world {
             #[inline]
             fn bounds(&self) -> Option<Bounds> {
                 (**self).bounds()
+            }
+            #[inline]
+            fn column(&self, x: i32, z: i32, y0: i32, count: u32) -> ColumnBits {
+                (**self).column(x, z, y0, count)
+            }
+            #[inline]
+            fn columns_around(&self, x: i32, z: i32, y0: i32, count: u32) -> [ColumnBits; 9] {
+                (**self).columns_around(x, z, y0, count)
             }
         }
     )*};

@@ -1,17 +1,16 @@
 //! A* over feet positions.
 
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
 use std::time::Instant;
 
-use ahash::AHashMap;
 use glam::IVec3;
 
 use super::goal::{BlockGoal, Goal};
+use super::nodes::{NO_NODE, NodeTable};
+use super::open::OpenSet;
 use super::{SearchOptions, SearchResult, SearchStats, SearchStatus};
 use crate::agent::{Agent, MoveCosts};
 use crate::error::{Error, Result};
-use crate::key::{in_key_range, pack};
+use crate::key::in_key_range;
 use crate::moves::{Move, neighbours};
 use crate::world::{VoxelWorld, check_feet};
 
@@ -26,26 +25,6 @@ struct Node {
     h: u64,
     parent: u32,
     closed: bool,
-}
-
-/// An open-set entry; the heap pops the lowest `f`, then the highest `g` (deepest first).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Open {
-    f: u64,
-    g: u64,
-    node: u32,
-}
-
-impl Ord for Open {
-    fn cmp(&self, other: &Self) -> Ordering {
-        other.f.cmp(&self.f).then(self.g.cmp(&other.g))
-    }
-}
-
-impl PartialOrd for Open {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
 }
 
 /// A reusable A* search for one agent and its costs.
@@ -73,8 +52,8 @@ pub struct Pathfinder {
     agent: Agent,
     costs: MoveCosts,
     nodes: Vec<Node>,
-    table: AHashMap<u64, u32>,
-    open: BinaryHeap<Open>,
+    table: NodeTable,
+    open: OpenSet,
     moves: Vec<Move>,
 }
 
@@ -91,8 +70,8 @@ impl Pathfinder {
             agent,
             costs,
             nodes: Vec::new(),
-            table: AHashMap::new(),
-            open: BinaryHeap::new(),
+            table: NodeTable::default(),
+            open: OpenSet::default(),
             moves: Vec::with_capacity(8),
         })
     }
@@ -167,7 +146,6 @@ impl Pathfinder {
         let deadline = options.max_time.map(|t| started + t);
         self.nodes.clear();
         self.table.clear();
-        self.open.clear();
 
         let mut stats = SearchStats::default();
         let start_h = goal.estimate(start, &estimator);
@@ -178,19 +156,16 @@ impl Pathfinder {
             parent: NO_PARENT,
             closed: false,
         });
-        self.table.insert(pack(start), 0);
-        self.open.push(Open {
-            f: start_h,
-            g: 0,
-            node: 0,
-        });
+        *self.table.slot(start) = 0;
+        self.open.reset(start_h);
+        self.open.push(start_h, 0, 0);
         stats.generated = 1;
         let mut best = 0u32;
         let mut budget_hit = false;
 
-        while let Some(Open { g, node, .. }) = self.open.pop() {
+        while let Some((f, node)) = self.open.pop() {
             let current = self.nodes[node as usize];
-            if current.closed || g != current.g {
+            if current.closed || f != current.g + current.h {
                 continue;
             }
             if goal.is_reached(current.feet) {
@@ -222,37 +197,31 @@ impl Pathfinder {
                     continue;
                 }
                 let g = current.g + u64::from(step.cost);
-                let key = pack(step.feet);
-                let index = match self.table.get(&key) {
-                    Some(&index) => {
-                        let known = &mut self.nodes[index as usize];
-                        if g >= known.g {
-                            continue;
-                        }
-                        known.g = g;
-                        known.parent = node;
-                        known.closed = false;
-                        index
+                let slot = self.table.slot(step.feet);
+                let index = if *slot == NO_NODE {
+                    let index = self.nodes.len() as u32;
+                    *slot = index;
+                    self.nodes.push(Node {
+                        feet: step.feet,
+                        g,
+                        h: goal.estimate(step.feet, &estimator),
+                        parent: node,
+                        closed: false,
+                    });
+                    index
+                } else {
+                    let index = *slot;
+                    let known = &mut self.nodes[index as usize];
+                    if g >= known.g {
+                        continue;
                     }
-                    None => {
-                        let index = self.nodes.len() as u32;
-                        self.nodes.push(Node {
-                            feet: step.feet,
-                            g,
-                            h: goal.estimate(step.feet, &estimator),
-                            parent: node,
-                            closed: false,
-                        });
-                        self.table.insert(key, index);
-                        index
-                    }
+                    known.g = g;
+                    known.parent = node;
+                    known.closed = false;
+                    index
                 };
                 let h = self.nodes[index as usize].h;
-                self.open.push(Open {
-                    f: g + h,
-                    g,
-                    node: index,
-                });
+                self.open.push(g + h, g, index);
                 stats.generated += 1;
                 let best_node = &self.nodes[best as usize];
                 if (h, g) < (best_node.h, best_node.g) {

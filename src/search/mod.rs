@@ -2,6 +2,8 @@
 
 mod astar;
 mod goal;
+mod nodes;
+mod open;
 
 use std::time::Duration;
 

@@ -1,0 +1,107 @@
+//! Property test: on many random small worlds, A* finds the same cost as an exhaustive
+//! Dijkstra over an independent statement of the walking rules, every returned route is legal
+//! step by step, and "unreachable" agrees.
+
+mod common;
+
+use common::{Rng, dijkstra, legal_successors, random_world, route_cost, valid_positions};
+use voxnav::{Agent, IVec3, MoveCosts, Pathfinder, SearchOptions, SearchStatus, neighbours};
+
+/// How many random worlds the property test covers.
+const WORLDS: u64 = 600;
+const PAIRS_PER_WORLD: usize = 4;
+
+fn agent_for(rng: &mut Rng) -> Agent {
+    Agent::default()
+        .with_height(1 + rng.below(3) as u32)
+        .with_max_step_up(1 + rng.below(2) as u32)
+        .with_max_drop(1 + rng.below(3) as u32)
+        .with_diagonals(rng.below(4) != 0)
+}
+
+#[test]
+fn astar_cost_equals_exhaustive_dijkstra_on_random_worlds() {
+    let mut rng = Rng(0x5EED_0001);
+    let (mut found, mut unreachable) = (0, 0);
+    for world_index in 0..WORLDS {
+        let size = IVec3::new(
+            4 + rng.below(5) as i32,
+            4 + rng.below(4) as i32,
+            4 + rng.below(5) as i32,
+        );
+        let density = 15 + rng.below(30);
+        let world = random_world(&mut rng, size, density);
+        let agent = agent_for(&mut rng);
+        let costs = if rng.chance(50) {
+            MoveCosts::default()
+        } else {
+            MoveCosts::default()
+                .with_ascend(rng.below(30) as u32)
+                .with_descend(rng.below(30) as u32)
+        };
+        let positions = valid_positions(&world, &agent);
+        if positions.len() < 2 {
+            continue;
+        }
+        let mut pathfinder = Pathfinder::new(agent, costs).unwrap();
+        for _ in 0..PAIRS_PER_WORLD {
+            let start = positions[rng.below(positions.len() as u64) as usize];
+            let goal = positions[rng.below(positions.len() as u64) as usize];
+            let expected = dijkstra(&world, &agent, &costs, start, goal);
+            let result = pathfinder
+                .find_path(&world, start, goal, &SearchOptions::default())
+                .unwrap();
+            let context = format!("world {world_index}, {agent:?}, {costs:?}, {start} -> {goal}");
+            match expected {
+                Some(cost) => {
+                    assert_eq!(result.status, SearchStatus::Found, "{context}");
+                    assert_eq!(result.cost, Some(cost), "{context}");
+                    assert_eq!(result.path.first(), Some(&start), "{context}");
+                    assert_eq!(result.path.last(), Some(&goal), "{context}");
+                    assert_eq!(
+                        route_cost(&world, &agent, &costs, &result.path),
+                        cost,
+                        "{context}"
+                    );
+                    found += 1;
+                }
+                None => {
+                    assert_eq!(result.status, SearchStatus::Unreachable, "{context}");
+                    assert!(result.path.is_empty() && result.cost.is_none(), "{context}");
+                    unreachable += 1;
+                }
+            }
+        }
+    }
+    // The random worlds must exercise both outcomes, or the test proves little.
+    assert!(
+        found > 500 && unreachable > 100,
+        "found {found}, unreachable {unreachable}"
+    );
+}
+
+#[test]
+fn neighbour_generator_matches_the_independent_rules_everywhere() {
+    let mut rng = Rng(0x5EED_0002);
+    let mut moves = Vec::new();
+    let mut checked = 0;
+    for _ in 0..200 {
+        let density = 20 + rng.below(30);
+        let world = random_world(&mut rng, IVec3::new(6, 6, 6), density);
+        let agent = agent_for(&mut rng);
+        let costs = MoveCosts::default();
+        for feet in valid_positions(&world, &agent) {
+            neighbours(&world, &agent, &costs, feet, &mut moves);
+            let mut generated: Vec<_> = moves.iter().map(|m| (m.feet.to_array(), m.cost)).collect();
+            let mut expected: Vec<_> = legal_successors(&world, &agent, &costs, feet)
+                .into_iter()
+                .map(|(p, c)| (p.to_array(), c))
+                .collect();
+            generated.sort_unstable();
+            expected.sort_unstable();
+            assert_eq!(generated, expected, "{agent:?} at {feet}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 5_000, "only {checked} positions checked");
+}
