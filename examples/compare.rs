@@ -151,6 +151,7 @@ fn main() -> ExitCode {
         println!("  note: {note}");
     }
 
+    let timing = (Instant::now(), cpu_seconds());
     let mut runs = Vec::new();
     let mut mismatches = Vec::new();
     for (index, set) in bench.sets.iter().enumerate() {
@@ -195,6 +196,19 @@ fn main() -> ExitCode {
         check(set, &runs, index, &mut mismatches);
     }
 
+    if let (Some(before), Some(after)) = (timing.1, cpu_seconds()) {
+        let wall = timing.0.elapsed().as_secs_f64();
+        let share = (after - before) / wall.max(1e-9);
+        if share < 0.9 {
+            println!(
+                "note: the timed part got {:.0}% of a core ({:.1} s CPU in {:.1} s): the machine is \
+                 busy, so the times below are inflated and the ratios noisy",
+                share * 100.0,
+                after - before,
+                wall
+            );
+        }
+    }
     print_table(&bench.sets, &runs);
     if mismatches.is_empty() {
         ExitCode::SUCCESS
@@ -225,6 +239,17 @@ fn check(set: &QuerySet, runs: &[Run], index: usize, mismatches: &mut Vec<String
             of(Engine::PathfindingCrate),
         ));
     }
+}
+
+/// The CPU time this process has used, from `/proc/self/stat` (Linux; `None` elsewhere), to
+/// tell a busy machine from a slow search.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The fields after the command name, which is in parentheses: utime and stime are the
+    // 12th and 13th, in clock ticks of 1/100 s.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks = |i: usize| fields.get(i)?.parse::<u64>().ok();
+    Some((ticks(11)? + ticks(12)?) as f64 / 100.0)
 }
 
 /// Totals of one engine over several sets.
