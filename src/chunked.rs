@@ -299,13 +299,11 @@ impl ChunkedWorld {
 }
 
 impl ChunkedWorld {
-    /// [`VoxelWorld::columns_around`] with one chunk look-up per 16 cells of height when the
-    /// 9 columns share a chunk and lie inside the bounds (most calls); otherwise column by
+    /// [`VoxelWorld::columns_around`] with one look-up per chunk touched (the 9 columns span
+    /// at most 2 x 2 chunks horizontally) when they lie inside the bounds; otherwise column by
     /// column.
     fn columns_around_bits(&self, x: i32, z: i32, y0: i32, count: u32) -> [ColumnBits; 9] {
         let count = count.min(64) as i32;
-        let one_chunk = (x - 1) >> CHUNK_SHIFT == (x + 1) >> CHUNK_SHIFT
-            && (z - 1) >> CHUNK_SHIFT == (z + 1) >> CHUNK_SHIFT;
         let inside = self.bounds.is_none_or(|b| {
             x > b.min.x
                 && x + 1 < b.max.x
@@ -314,26 +312,40 @@ impl ChunkedWorld {
                 && y0 >= b.min.y
                 && y0 + count <= b.max.y
         });
-        if !(one_chunk && inside) {
+        if !inside {
             return std::array::from_fn(|i| {
                 self.column_bits(x + AROUND[i].0, z + AROUND[i].1, y0, count as u32)
             });
         }
+        // Chunk columns: (x - 1) >> 4 and (z - 1) >> 4 are corner (0, 0) of a 2 x 2 block.
+        let (cx0, cz0) = ((x - 1) >> CHUNK_SHIFT, (z - 1) >> CHUNK_SHIFT);
+        let corner: [usize; 9] = std::array::from_fn(|i| {
+            let ix = ((x + AROUND[i].0) >> CHUNK_SHIFT) - cx0;
+            let iz = ((z + AROUND[i].1) >> CHUNK_SHIFT) - cz0;
+            (ix * 2 + iz) as usize
+        });
+        let spans_x = (x + 1) >> CHUNK_SHIFT != cx0;
+        let spans_z = (z + 1) >> CHUNK_SHIFT != cz0;
         let mut out = [ColumnBits::default(); 9];
         let (mut y, hi) = (y0, y0 + count);
         while y < hi {
-            let end = (((y >> CHUNK_SHIFT) + 1) << CHUNK_SHIFT).min(hi);
-            let run = (end - y) as u32;
-            let run_mask = (1u64 << run) - 1;
+            let cy = y >> CHUNK_SHIFT;
+            let end = ((cy + 1) << CHUNK_SHIFT).min(hi);
+            let run_mask = (1u64 << (end - y)) - 1;
             let shift = (y - y0) as u32;
-            let slot = self.chunk_slot(chunk_of(IVec3::new(x, y, z)));
-            if slot == NO_CHUNK {
-                for bits in &mut out {
-                    bits.passable |= run_mask << shift;
+            let mut slots = [NO_CHUNK; 4];
+            for (i, slot) in slots.iter_mut().enumerate() {
+                let (ix, iz) = ((i / 2) as i32, (i % 2) as i32);
+                if (ix == 0 || spans_x) && (iz == 0 || spans_z) {
+                    *slot = self.chunk_slot(IVec3::new(cx0 + ix, cy, cz0 + iz));
                 }
-            } else {
-                let chunk = &self.chunks[slot as usize];
-                for (bits, (dx, dz)) in out.iter_mut().zip(AROUND) {
+            }
+            for ((bits, (dx, dz)), &c) in out.iter_mut().zip(AROUND).zip(&corner) {
+                let slot = slots[c];
+                if slot == NO_CHUNK {
+                    bits.passable |= run_mask << shift;
+                } else {
+                    let chunk = &self.chunks[slot as usize];
                     let index = cell_index(IVec3::new(x + dx, y, z + dz));
                     let (word, offset) = (index >> 6, index & 63);
                     bits.passable |= ((chunk.passable[word] >> offset) & run_mask) << shift;
