@@ -109,6 +109,16 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
+    /// A start or goal cell of a 2D grid is outside the grid or blocked.
+    #[error("{role} cell [x={}, y={}] {problem}", cell.x, cell.y)]
+    InvalidCell {
+        /// `"start"` or `"goal"`.
+        role: &'static str,
+        /// The cell given.
+        cell: glam::IVec2,
+        /// What is wrong with it, in words.
+        problem: String,
+    },
 }
 
 impl Error {

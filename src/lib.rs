@@ -39,6 +39,7 @@
 //! - [`neighbours`]: the walking rules, documented in [`moves`].
 //! - [`Pathfinder`]: a reusable A* with node and time budgets and [`Goal`]s.
 //! - [`parse_text_world`]: the layered text world format.
+//! - [`grid2d`]: 2D grids (robot grids, Moving AI maps) as flat voxel worlds.
 //!
 //! ## The walking rules
 //!
@@ -50,6 +51,7 @@ pub mod agent;
 pub mod baseline;
 pub mod chunked;
 pub mod error;
+pub mod grid2d;
 pub mod heuristic;
 pub mod key;
 pub mod moves;
@@ -60,7 +62,12 @@ pub mod world;
 pub use agent::{Agent, MoveCosts, OCTILE_SCALE};
 pub use chunked::{Block, CHUNK_SIZE, ChunkedWorld};
 pub use error::{Error, InvalidFeet, Result};
+pub use glam::IVec2;
 pub use glam::IVec3;
+pub use grid2d::{
+    Action, FlatWorld, Grid2d, GridPlanner, GridRoute, Scenario, parse_movingai_map,
+    parse_movingai_scen, parse_robot_grid,
+};
 pub use heuristic::{Estimator, Heuristic, HeuristicKind};
 pub use moves::{DIRECTIONS, Move, MoveKind, move_in_direction, neighbours};
 pub use search::{
