@@ -12,9 +12,8 @@ mod common;
 use std::hint::black_box;
 use std::time::Duration;
 
-use common::{Engine, Outcome, QuerySet, Runner, Sizes};
+use common::{Bench, Engine, Outcome, QuerySet, Runner, Sizes};
 use criterion::{Criterion, criterion_group, criterion_main};
-use voxnav::ChunkedWorld;
 
 fn search(c: &mut Criterion) {
     let bench = match common::build(&Sizes::BENCH) {
@@ -25,7 +24,6 @@ fn search(c: &mut Criterion) {
         eprintln!("note: {note}");
     }
     for set in &bench.sets {
-        let world = bench.world(set);
         let mut group = c.benchmark_group(set.name);
         group
             .sample_size(10)
@@ -42,7 +40,7 @@ fn search(c: &mut Criterion) {
             set.queries.len(),
             set.about
         );
-        check(set, world);
+        check(&bench, set);
         for engine in Engine::ALL {
             if !engine.runs_on(set) {
                 continue;
@@ -52,16 +50,12 @@ fn search(c: &mut Criterion) {
                 Err(message) => panic!("set {}: {message}", set.name),
             };
             group.bench_function(engine.name(), |b| {
-                b.iter(|| {
-                    let mut expanded = 0;
-                    for query in &set.queries {
-                        match runner.run(engine, world, black_box(query)) {
-                            Ok(outcome) => expanded += outcome.expanded,
-                            Err(message) => panic!("{} on {}: {message}", engine.name(), set.name),
-                        }
-                    }
-                    black_box(expanded)
-                });
+                b.iter(
+                    || match bench.run_set(black_box(set), &mut runner, engine, 1) {
+                        Ok(outcomes) => black_box(outcomes),
+                        Err(message) => panic!("set {}: {message}", set.name),
+                    },
+                );
             });
         }
         group.finish();
@@ -71,17 +65,12 @@ fn search(c: &mut Criterion) {
 /// Runs `set` once, untimed, with voxnav and the `pathfinding` crate, and stops the bench if
 /// their costs differ (or voxnav misses a Moving AI optimal length): a fast wrong answer
 /// is not worth timing.
-fn check(set: &QuerySet, world: &ChunkedWorld) {
+fn check(bench: &Bench, set: &QuerySet) {
     let run = |engine: Engine| -> Vec<Outcome> {
         let mut runner = Runner::new(set).unwrap_or_else(|message| panic!("{message}"));
-        set.queries
-            .iter()
-            .map(|query| {
-                runner.run(engine, world, query).unwrap_or_else(|message| {
-                    panic!("{} on {}: {message}", engine.name(), set.name)
-                })
-            })
-            .collect()
+        bench
+            .run_set(set, &mut runner, engine, 1)
+            .unwrap_or_else(|message| panic!("set {}: {message}", set.name))
     };
     let voxnav = run(Engine::Voxnav);
     let generic = Engine::PathfindingCrate

@@ -155,7 +155,6 @@ fn main() -> ExitCode {
     let mut runs = Vec::new();
     let mut mismatches = Vec::new();
     for (index, set) in bench.sets.iter().enumerate() {
-        let world = bench.world(set);
         let mut runner = match Runner::new(set) {
             Ok(runner) => runner,
             Err(message) => {
@@ -169,23 +168,13 @@ fn main() -> ExitCode {
                 continue;
             }
             let started = Instant::now();
-            let mut outcomes = Vec::with_capacity(set.queries.len());
-            let repeated = (0..args.repeat).flat_map(|_| &set.queries);
-            for query in repeated {
-                match runner.run(engine, world, query) {
-                    Ok(outcome) => outcomes.push(outcome),
-                    Err(message) => {
-                        eprintln!(
-                            "compare: {} on {} {} -> {}: {message}",
-                            engine.name(),
-                            set.name,
-                            query.start,
-                            query.goal
-                        );
-                        return ExitCode::from(1);
-                    }
+            let outcomes = match bench.run_set(set, &mut runner, engine, args.repeat) {
+                Ok(outcomes) => outcomes,
+                Err(message) => {
+                    eprintln!("compare: set {}: {message}", set.name);
+                    return ExitCode::from(1);
                 }
-            }
+            };
             runs.push(Run {
                 set: index,
                 engine,

@@ -4,15 +4,17 @@
 //!
 //! One 3D world serves every 3D set: the default procedural terrain (seed 1337, 512 x 128 x
 //! 512) into which sealed pits, moated islands and an underground cave maze are carved. The
-//! Moving AI set runs on a flat world built from `arena2.map`.
+//! Moving AI set runs on the [`FlatWorld`] of `arena2.map`.
 
 use std::path::{Path, PathBuf};
 
 use pathfinding::prelude::astar;
+use voxnav::grid2d::lengths_match;
 use voxnav::terrain::{SplitMix64, TerrainConfig, generate_terrain, pick_pairs, surface_feet};
 use voxnav::{
-    Agent, Block, ChunkedWorld, Heuristic, IVec3, MoveCosts, OCTILE_SCALE, Pathfinder,
-    SearchOptions, SearchStatus, baseline, is_valid_feet, neighbours,
+    Agent, Block, ChunkedWorld, FlatWorld, Heuristic, IVec3, MoveCosts, OCTILE_SCALE, Pathfinder,
+    SearchOptions, SearchStatus, VoxelWorld, baseline, is_valid_feet, neighbours,
+    parse_movingai_map, parse_movingai_scen,
 };
 
 /// The seed of every random choice made while building the sets.
@@ -114,7 +116,7 @@ pub struct Bench {
     /// The procedural terrain with pits, islands and the cave maze carved in.
     pub terrain: ChunkedWorld,
     /// The Moving AI map as a flat world, if its file was found.
-    pub flat: Option<ChunkedWorld>,
+    pub flat: Option<FlatWorld>,
     /// The sets, in table order.
     pub sets: Vec<QuerySet>,
     /// Notes for the reader, such as a set that was left out.
@@ -122,11 +124,20 @@ pub struct Bench {
 }
 
 impl Bench {
-    /// The world of `set`.
-    pub fn world(&self, set: &QuerySet) -> &ChunkedWorld {
-        match set.world {
-            WorldId::Terrain => &self.terrain,
-            WorldId::Flat => self.flat.as_ref().unwrap_or(&self.terrain),
+    /// Runs every query of `set` with `engine`, `repeat` times over, through `runner`.
+    ///
+    /// # Errors
+    /// A message when the engine rejects a query.
+    pub fn run_set(
+        &self,
+        set: &QuerySet,
+        runner: &mut Runner,
+        engine: Engine,
+        repeat: u32,
+    ) -> Result<Vec<Outcome>, String> {
+        match (set.world, &self.flat) {
+            (WorldId::Flat, Some(flat)) => runner.run_queries(engine, flat, &set.queries, repeat),
+            _ => runner.run_queries(engine, &self.terrain, &set.queries, repeat),
         }
     }
 }
@@ -288,7 +299,7 @@ pub fn build(sizes: &Sizes) -> Result<Bench, String> {
     let mut notes = Vec::new();
     let dir = movingai_dir();
     let flat = if dir.join(MOVINGAI_MAP).is_file() {
-        let (flat, queries) = movingai(&dir, sizes.movingai)?;
+        let (flat, queries) = movingai(&dir, &agent, sizes.movingai)?;
         sets.push(QuerySet {
             name: "movingai",
             about: "arena2.map scenarios on a flat world (2D, octile costs)",
@@ -531,67 +542,26 @@ fn maze_queries(
     queries
 }
 
-/// The Moving AI map as a flat world (a floor at y = 0, blocked cells walls two blocks high
-/// in a world three blocks tall) and `count` of its scenarios, spread evenly over the file.
-fn movingai(dir: &Path, count: usize) -> Result<(ChunkedWorld, Vec<Query>), String> {
+/// The Moving AI map as a flat world and `count` of its scenarios, spread evenly over the
+/// file.
+fn movingai(dir: &Path, agent: &Agent, count: usize) -> Result<(FlatWorld, Vec<Query>), String> {
     let read = |name: &str| {
         let path = dir.join(name);
         std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))
     };
-    let map = read(MOVINGAI_MAP)?;
-    let scen = read(&format!("{MOVINGAI_MAP}.scen"))?;
-    let bad = |what: &str| format!("{MOVINGAI_MAP}: {what}");
-    let mut lines = map.lines();
-    let mut header = |key: &str| -> Result<i32, String> {
-        lines
-            .find_map(|line| line.strip_prefix(key))
-            .and_then(|value| value.trim().parse().ok())
-            .ok_or_else(|| bad(&format!("no `{key}` line")))
-    };
-    let height = header("height")?;
-    let width = header("width")?;
-    let rows: Vec<&str> = lines
-        .skip_while(|line| line.trim() != "map")
-        .skip(1)
-        .collect();
-    if rows.len() < height as usize {
-        return Err(bad("fewer rows than its height"));
-    }
-    let mut world =
-        ChunkedWorld::with_size(IVec3::new(width, 3, height)).map_err(|e| e.to_string())?;
-    world
-        .fill(
-            IVec3::ZERO,
-            IVec3::new(width - 1, 0, height - 1),
-            Block::Solid,
-        )
-        .map_err(|e| e.to_string())?;
-    for (z, row) in rows.iter().take(height as usize).enumerate() {
-        for (x, cell) in row.bytes().take(width as usize).enumerate() {
-            if !matches!(cell, b'.' | b'G' | b'S') {
-                let column = IVec3::new(x as i32, 1, z as i32);
-                world
-                    .fill(column, column + IVec3::Y, Block::Solid)
-                    .map_err(|e| e.to_string())?;
-            }
-        }
-    }
-    let scenarios: Vec<Query> = scen
-        .lines()
-        .skip(1)
-        .filter_map(|line| {
-            let fields: Vec<&str> = line.split_whitespace().collect();
-            let number = |i: usize| fields.get(i).and_then(|f| f.parse::<i32>().ok());
-            Some(Query {
-                start: IVec3::new(number(4)?, 1, number(5)?),
-                goal: IVec3::new(number(6)?, 1, number(7)?),
-                reference: Some(fields.get(8)?.parse().ok()?),
-            })
-        })
-        .collect();
+    let in_file = |name: &str, e: voxnav::Error| format!("{name}: {e}");
+    let grid = parse_movingai_map(&read(MOVINGAI_MAP)?).map_err(|e| in_file(MOVINGAI_MAP, e))?;
+    let scen_name = format!("{MOVINGAI_MAP}.scen");
+    let scenarios = parse_movingai_scen(&read(&scen_name)?).map_err(|e| in_file(&scen_name, e))?;
+    let world = FlatWorld::new(grid, agent.height).map_err(|e| e.to_string())?;
     let count = count.min(scenarios.len());
     let queries = (0..count)
-        .map(|i| scenarios[i * scenarios.len() / count])
+        .map(|i| &scenarios[i * scenarios.len() / count])
+        .map(|scenario| Query {
+            start: FlatWorld::feet(scenario.start),
+            goal: FlatWorld::feet(scenario.goal),
+            reference: Some(scenario.optimal_length),
+        })
         .collect();
     Ok((world, queries))
 }
@@ -663,14 +633,36 @@ impl Runner {
         })
     }
 
-    /// Runs `query` on `world` with `engine`.
+    /// Runs `queries` on `world` with `engine`, `repeat` times over.
     ///
     /// # Errors
-    /// A message when the engine rejects the query.
-    pub fn run(
+    /// A message when the engine rejects a query.
+    pub fn run_queries<W: VoxelWorld + ?Sized>(
         &mut self,
         engine: Engine,
-        world: &ChunkedWorld,
+        world: &W,
+        queries: &[Query],
+        repeat: u32,
+    ) -> Result<Vec<Outcome>, String> {
+        let mut outcomes = Vec::with_capacity(queries.len() * repeat as usize);
+        for query in (0..repeat).flat_map(|_| queries) {
+            let outcome = self.run(engine, world, query).map_err(|message| {
+                format!(
+                    "{} on {} -> {}: {message}",
+                    engine.name(),
+                    query.start,
+                    query.goal
+                )
+            })?;
+            outcomes.push(outcome);
+        }
+        Ok(outcomes)
+    }
+
+    fn run<W: VoxelWorld + ?Sized>(
+        &mut self,
+        engine: Engine,
+        world: &W,
         query: &Query,
     ) -> Result<Outcome, String> {
         match engine {
@@ -699,7 +691,7 @@ impl Runner {
         }
     }
 
-    fn run_crate(&self, world: &ChunkedWorld, query: &Query) -> Outcome {
+    fn run_crate<W: VoxelWorld + ?Sized>(&self, world: &W, query: &Query) -> Outcome {
         let agent = *self.pathfinder.agent();
         let costs = *self.pathfinder.costs();
         let estimator = Heuristic::default().estimator(&agent, &costs);
@@ -762,7 +754,5 @@ pub fn mismatches(set: &QuerySet, voxnav: &[Outcome], generic: Option<&[Outcome]
 /// Whether `cost` (octile costs) matches a Moving AI optimal `length` within the rounding of
 /// the file and of voxnav's integer diagonal.
 fn matches_reference(cost: Option<u64>, length: f64) -> bool {
-    cost.is_some_and(|cost| {
-        (cost as f64 / f64::from(OCTILE_SCALE) - length).abs() <= 1e-3 + length * 1e-5
-    })
+    cost.is_some_and(|cost| lengths_match(cost as f64 / f64::from(OCTILE_SCALE), length))
 }
