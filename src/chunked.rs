@@ -296,6 +296,81 @@ impl ChunkedWorld {
         }
         Ok(())
     }
+
+    /// Writes `block` into the cells `(x, y, z)` for every `y` in `ys`: a fast bulk writer
+    /// for generators that build worlds column by column (one chunk look-up per 16 cells).
+    ///
+    /// ```
+    /// use glam::IVec3;
+    /// use voxnav::{Block, ChunkedWorld, VoxelWorld};
+    ///
+    /// let mut world = ChunkedWorld::with_size(IVec3::new(4, 40, 4))?;
+    /// world.set_column(2, 3, 0..35, Block::Solid)?;
+    /// assert!(world.is_standable(IVec3::new(2, 34, 3)));
+    /// assert!(world.is_passable(IVec3::new(2, 35, 3)));
+    /// # Ok::<(), voxnav::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::OutOfWorld`] when any cell of the column range is outside a bounded world
+    /// (nothing is written then). An empty range writes nothing.
+    pub fn set_column(
+        &mut self,
+        x: i32,
+        z: i32,
+        ys: std::ops::Range<i32>,
+        block: Block,
+    ) -> Result<()> {
+        if ys.is_empty() {
+            return Ok(());
+        }
+        for corner in [IVec3::new(x, ys.start, z), IVec3::new(x, ys.end - 1, z)] {
+            if !self.inside(corner) || !in_key_range(corner) {
+                return Err(Error::OutOfWorld {
+                    pos: corner,
+                    bounds: self.bounds.unwrap_or(Bounds::new(corner, corner)),
+                });
+            }
+        }
+        let (passable, standable) = block.bits();
+        let mut changed = false;
+        let mut y = ys.start;
+        while y < ys.end {
+            let chunk_pos = chunk_of(IVec3::new(x, y, z));
+            let chunk_end = ((chunk_pos.y + 1) << CHUNK_SHIFT).min(ys.end);
+            let mut slot = self.chunk_slot(chunk_pos);
+            if slot == NO_CHUNK {
+                if block == Block::Air {
+                    y = chunk_end;
+                    continue;
+                }
+                slot = self.chunks.len() as u32;
+                self.chunks.push(Chunk::AIR);
+                match &mut self.dense {
+                    Some(dense) => {
+                        let i = dense.index(chunk_pos);
+                        dense.slots[i] = slot;
+                    }
+                    None => {
+                        self.index.insert(chunk_pos, slot);
+                    }
+                }
+            }
+            let chunk = &mut self.chunks[slot as usize];
+            for cell_y in y..chunk_end {
+                let (word, mask) = bit(IVec3::new(x, cell_y, z));
+                let before = (chunk.passable[word], chunk.standable[word]);
+                set_bit(&mut chunk.passable[word], mask, passable);
+                set_bit(&mut chunk.standable[word], mask, standable);
+                changed |= before != (chunk.passable[word], chunk.standable[word]);
+            }
+            y = chunk_end;
+        }
+        if changed {
+            self.version += 1;
+        }
+        Ok(())
+    }
 }
 
 impl ChunkedWorld {

@@ -56,6 +56,8 @@ pub mod heuristic;
 pub mod key;
 pub mod moves;
 pub mod search;
+#[cfg(feature = "terrain")]
+pub mod terrain;
 pub mod text_world;
 pub mod world;
 
@@ -74,5 +76,7 @@ pub use search::{
     BlockGoal, ColumnGoal, Goal, Pathfinder, RadiusGoal, SearchOptions, SearchResult, SearchStats,
     SearchStatus,
 };
+#[cfg(feature = "terrain")]
+pub use terrain::{TerrainConfig, generate_terrain, pick_pairs, surface_feet};
 pub use text_world::{load_text_world, parse_text_world, save_text_world, to_text_world};
 pub use world::{AROUND, Bounds, ColumnBits, VoxelWorld, body_fits, check_feet, is_valid_feet};

@@ -160,8 +160,12 @@ impl Pathfinder {
         self.open.reset(start_h);
         self.open.push(start_h, 0, 0);
         stats.generated = 1;
-        let mut best = 0u32;
+        let (mut best, mut best_h, mut best_g) = (0u32, start_h, 0u64);
         let mut budget_hit = false;
+        // Worlds whose bounds lie inside the key range cannot produce unpackable positions.
+        let check_keys = world
+            .bounds()
+            .is_none_or(|b| !(in_key_range(b.min) && in_key_range(b.max - IVec3::ONE)));
 
         while let Some((f, node)) = self.open.pop() {
             let current = self.nodes[node as usize];
@@ -193,7 +197,7 @@ impl Pathfinder {
                 &mut self.moves,
             );
             for step in &self.moves {
-                if !in_key_range(step.feet) {
+                if check_keys && !in_key_range(step.feet) {
                     continue;
                 }
                 let g = current.g + u64::from(step.cost);
@@ -223,9 +227,8 @@ impl Pathfinder {
                 let h = self.nodes[index as usize].h;
                 self.open.push(g + h, g, index);
                 stats.generated += 1;
-                let best_node = &self.nodes[best as usize];
-                if (h, g) < (best_node.h, best_node.g) {
-                    best = index;
+                if (h, g) < (best_h, best_g) {
+                    (best, best_h, best_g) = (index, h, g);
                 }
             }
         }

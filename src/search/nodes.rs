@@ -1,4 +1,4 @@
-//! The node table: from a feet position to its node index, in pages of 16x16x16 cells.
+//! The node table: from a feet position to its node index, in pages of 16x4x16 cells.
 //!
 //! A search touches cells in a few compact regions, so positions are grouped by page: a page
 //! is a dense array of 4096 slots found through a small hash map of page keys, with the last
@@ -11,9 +11,13 @@ use glam::IVec3;
 
 use crate::key::pack;
 
+/// Pages are 16 cells wide along x and z and 4 cells tall: searches over terrain touch a
+/// thin surface, so tall pages would be mostly empty memory to clear.
 const PAGE_SHIFT: i32 = 4;
 const PAGE_MASK: i32 = (1 << PAGE_SHIFT) - 1;
-const PAGE_CELLS: usize = 1 << (3 * PAGE_SHIFT);
+const PAGE_Y_SHIFT: i32 = 2;
+const PAGE_Y_MASK: i32 = (1 << PAGE_Y_SHIFT) - 1;
+const PAGE_CELLS: usize = 1 << (2 * PAGE_SHIFT + PAGE_Y_SHIFT);
 /// The slot value of a cell with no node.
 pub(crate) const NO_NODE: u32 = u32::MAX;
 
@@ -30,16 +34,16 @@ pub(crate) struct NodeTable {
 fn page_key(p: IVec3) -> u64 {
     pack(IVec3::new(
         p.x >> PAGE_SHIFT,
-        p.y >> PAGE_SHIFT,
+        p.y >> PAGE_Y_SHIFT,
         p.z >> PAGE_SHIFT,
     ))
 }
 
 #[inline]
 fn slot_index(p: IVec3) -> usize {
-    (((p.x & PAGE_MASK) << (2 * PAGE_SHIFT))
-        | ((p.z & PAGE_MASK) << PAGE_SHIFT)
-        | (p.y & PAGE_MASK)) as usize
+    (((p.x & PAGE_MASK) << (PAGE_SHIFT + PAGE_Y_SHIFT))
+        | ((p.z & PAGE_MASK) << PAGE_Y_SHIFT)
+        | (p.y & PAGE_Y_MASK)) as usize
 }
 
 impl NodeTable {

@@ -1,0 +1,783 @@
+//! Deterministic procedural terrain (fastnoise-lite), and helpers to pick queries on it.
+//!
+//! [`generate_terrain_with_hazards`] turns a [`TerrainConfig`] into a [`Terrain`]: a bounded
+//! [`ChunkedWorld`] with rolling hills, 1-block terraces, plateaus behind real cliffs, caves
+//! and overhangs carved by 3D noise, trees and stone pillars, and water and lava pools that
+//! the agent must not walk into. [`generate_terrain`] returns just the block storage.
+//! [`surface_feet`] and [`pick_pairs`] choose start and goal positions on the surface.
+//!
+//! The same config gives the same world on every machine: the noise and the generator use
+//! only basic `f32` arithmetic (no `sin`, `exp` or `powf`, whose last bits vary between
+//! platforms), and every random choice comes from [`SplitMix64`].
+//!
+//! ```
+//! use voxnav::terrain::{TerrainConfig, generate_terrain_with_hazards, pick_pairs};
+//! use voxnav::{Agent, MoveCosts, Pathfinder, SearchOptions};
+//!
+//! let config = TerrainConfig::default().with_seed(7).with_size(64, 48, 64);
+//! let terrain = generate_terrain_with_hazards(&config)?;
+//! let agent = Agent::default();
+//! let mut pathfinder = Pathfinder::new(agent, MoveCosts::default())?;
+//! for (start, goal) in pick_pairs(&terrain, &agent, 1, 4, 8.0..=24.0) {
+//!     let route = pathfinder.find_path(&terrain, start, goal, &SearchOptions::default())?;
+//!     println!("{start} -> {goal}: {}", route.status);
+//! }
+//! # Ok::<(), voxnav::Error>(())
+//! ```
+
+pub mod demo;
+pub mod map;
+mod pairs;
+mod rng;
+
+use fastnoise_lite::{FastNoiseLite, FractalType, NoiseType};
+use glam::IVec3;
+
+use crate::chunked::{Block, ChunkedWorld};
+use crate::error::{Error, Result};
+use crate::world::{AROUND, Bounds, ColumnBits, VoxelWorld};
+
+pub use map::TopDownMap;
+pub use pairs::{UNBOUNDED_SCAN, pick_pairs, surface_feet};
+pub use rng::SplitMix64;
+
+/// Settings of the procedural terrain. The defaults make the built-in 512 x 128 x 512 world.
+///
+/// ```
+/// use voxnav::terrain::TerrainConfig;
+/// let config = TerrainConfig::default().with_seed(42).with_size(256, 96, 256).with_caves(false);
+/// assert_eq!((config.size_x, config.size_y, config.size_z), (256, 96, 256));
+/// assert_eq!((config.min_height, config.max_height), (18, 72));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TerrainConfig {
+    /// The seed: the same seed (and settings) gives the same world. Defaults to 1337.
+    pub seed: u64,
+    /// Width of the world along x, in blocks. Defaults to 512.
+    pub size_x: i32,
+    /// Height of the world along y, in blocks. Defaults to 128.
+    pub size_y: i32,
+    /// Depth of the world along z, in blocks. Defaults to 512.
+    pub size_z: i32,
+    /// The lowest ground surface: the floor of the deepest valley has its top block at
+    /// `min_height - 1`. Defaults to 24.
+    pub min_height: i32,
+    /// The highest ground surface, plateaus included (trees and pillars stand above it).
+    /// At most `size_y - 3`, so that an agent fits on top. Defaults to 96.
+    pub max_height: i32,
+    /// Frequency of the rolling hills, in cycles per block: smaller means wider hills.
+    /// Defaults to 0.004.
+    pub hill_frequency: f32,
+    /// Frequency of the plateaus, whose edges are cliffs or ramps. Defaults to 0.006.
+    pub cliff_frequency: f32,
+    /// Frequency of the 3D cave noise. Defaults to 0.04.
+    pub cave_frequency: f32,
+    /// Whether caves and overhangs are carved. Defaults to `true`.
+    pub caves: bool,
+    /// The chance that a dry ground column grows a tree or a stone pillar, in `0.0..=1.0`.
+    /// Defaults to 0.004.
+    pub obstacle_density: f32,
+    /// Whether water lakes and lava pools appear. Defaults to `true`.
+    pub hazards: bool,
+}
+
+impl Default for TerrainConfig {
+    fn default() -> Self {
+        Self {
+            seed: 1337,
+            size_x: 512,
+            size_y: 128,
+            size_z: 512,
+            min_height: 24,
+            max_height: 96,
+            hill_frequency: 0.004,
+            cliff_frequency: 0.006,
+            cave_frequency: 0.04,
+            caves: true,
+            obstacle_density: 0.004,
+            hazards: true,
+        }
+    }
+}
+
+/// The most columns (`size_x * size_z`) a generated world may have: 8192 x 8192.
+pub const MAX_TERRAIN_COLUMNS: i64 = 1 << 26;
+
+impl TerrainConfig {
+    /// Sets [`TerrainConfig::seed`].
+    #[must_use]
+    pub const fn with_seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
+        self
+    }
+
+    /// Sets the size of the world in blocks, and scales the height range by
+    /// `y / size_y` so that the landscape keeps its proportions (set your own range with
+    /// [`TerrainConfig::with_height_range`] afterwards). Defaults to 512 x 128 x 512.
+    #[must_use]
+    pub const fn with_size(mut self, x: i32, y: i32, z: i32) -> Self {
+        if self.size_y > 0 && y > 0 {
+            self.min_height = (self.min_height as i64 * y as i64 / self.size_y as i64) as i32;
+            self.max_height = (self.max_height as i64 * y as i64 / self.size_y as i64) as i32;
+        }
+        self.size_x = x;
+        self.size_y = y;
+        self.size_z = z;
+        self
+    }
+
+    /// Sets [`TerrainConfig::min_height`] and [`TerrainConfig::max_height`].
+    /// Defaults to 24 and 96.
+    #[must_use]
+    pub const fn with_height_range(mut self, min_height: i32, max_height: i32) -> Self {
+        self.min_height = min_height;
+        self.max_height = max_height;
+        self
+    }
+
+    /// Sets [`TerrainConfig::hill_frequency`]. Defaults to 0.004.
+    #[must_use]
+    pub const fn with_hill_frequency(mut self, frequency: f32) -> Self {
+        self.hill_frequency = frequency;
+        self
+    }
+
+    /// Sets [`TerrainConfig::cliff_frequency`]. Defaults to 0.006.
+    #[must_use]
+    pub const fn with_cliff_frequency(mut self, frequency: f32) -> Self {
+        self.cliff_frequency = frequency;
+        self
+    }
+
+    /// Sets [`TerrainConfig::cave_frequency`]. Defaults to 0.04.
+    #[must_use]
+    pub const fn with_cave_frequency(mut self, frequency: f32) -> Self {
+        self.cave_frequency = frequency;
+        self
+    }
+
+    /// Sets [`TerrainConfig::caves`]. Defaults to `true`.
+    #[must_use]
+    pub const fn with_caves(mut self, caves: bool) -> Self {
+        self.caves = caves;
+        self
+    }
+
+    /// Sets [`TerrainConfig::obstacle_density`]. Defaults to 0.004.
+    #[must_use]
+    pub const fn with_obstacle_density(mut self, density: f32) -> Self {
+        self.obstacle_density = density;
+        self
+    }
+
+    /// Sets [`TerrainConfig::hazards`]. Defaults to `true`.
+    #[must_use]
+    pub const fn with_hazards(mut self, hazards: bool) -> Self {
+        self.hazards = hazards;
+        self
+    }
+
+    /// The world's size as a vector.
+    #[must_use]
+    pub const fn size(&self) -> IVec3 {
+        IVec3::new(self.size_x, self.size_y, self.size_z)
+    }
+
+    /// Checks the settings.
+    ///
+    /// # Errors
+    /// [`Error::InvalidSetting`], naming the setting, when a size is not positive, the world
+    /// has more than [`MAX_TERRAIN_COLUMNS`] columns, the height range is not
+    /// `1 <= min_height <= max_height <= size_y - 3`, a frequency is not in `(0, 1]`, or the
+    /// obstacle density is not in `[0, 1]`.
+    pub fn validate(&self) -> Result<()> {
+        let bad = |message: String| Err(Error::InvalidSetting(message));
+        if self.size_x < 1 || self.size_y < 1 || self.size_z < 1 {
+            return bad(format!(
+                "terrain size {} x {} x {} must be at least 1 block along each axis",
+                self.size_x, self.size_y, self.size_z
+            ));
+        }
+        if i64::from(self.size_x) * i64::from(self.size_z) > MAX_TERRAIN_COLUMNS {
+            return bad(format!(
+                "terrain size {} x {} has more than {MAX_TERRAIN_COLUMNS} columns",
+                self.size_x, self.size_z
+            ));
+        }
+        if self.min_height < 1 || self.min_height > self.max_height {
+            return bad(format!(
+                "terrain height range {}..={} must start at 1 or more and not be empty",
+                self.min_height, self.max_height
+            ));
+        }
+        if self.max_height > self.size_y - 3 {
+            return bad(format!(
+                "terrain max_height {} leaves no room for an agent in a world {} blocks tall \
+                 (at most {} fits)",
+                self.max_height,
+                self.size_y,
+                self.size_y - 3
+            ));
+        }
+        for (name, frequency) in [
+            ("hill_frequency", self.hill_frequency),
+            ("cliff_frequency", self.cliff_frequency),
+            ("cave_frequency", self.cave_frequency),
+        ] {
+            if !(frequency > 0.0 && frequency <= 1.0) {
+                return bad(format!(
+                    "terrain {name} is {frequency}; it must be above 0 and at most 1"
+                ));
+            }
+        }
+        if !(0.0..=1.0).contains(&self.obstacle_density) {
+            return bad(format!(
+                "terrain obstacle_density is {}; it must be between 0 and 1",
+                self.obstacle_density
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// A liquid the agent must not walk into or stand on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Hazard {
+    /// A lake in a valley, flat at the water level.
+    Water,
+    /// A small pool of lava, flush with the ground around it.
+    Lava,
+}
+
+/// The hazard cells of one column: `kind` from `low` to `high`, both inclusive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct HazardSpan {
+    kind: Hazard,
+    low: i32,
+    high: i32,
+}
+
+/// A generated world: its blocks, where its liquids are, and its surface heights.
+///
+/// [`ChunkedWorld`] knows only air and solid blocks, so liquid cells are stored as
+/// [`Block::Solid`] in [`Terrain::world`] (a pool looks like flat ground there). `Terrain`
+/// itself implements [`VoxelWorld`] with the liquids honoured: a hazard cell is neither
+/// passable nor standable, so no route walks into or across a pool. Search `&Terrain`, not
+/// `terrain.world()`, whenever hazards matter.
+#[derive(Debug, Clone)]
+pub struct Terrain {
+    world: ChunkedWorld,
+    size: IVec3,
+    /// Per column (`z * size_x + x`): the highest non-air cell plus one, 0 for none.
+    tops: Vec<i32>,
+    /// Per column: the height map, the y just above the generated ground.
+    grounds: Vec<i32>,
+    /// Per column: its hazard span, if any.
+    hazards: Vec<Option<HazardSpan>>,
+    /// One bit per column, set where `hazards` has a span: searches read 9 columns per
+    /// expansion, and this 32 KiB bitset answers "dry" without touching `hazards`.
+    wet: Vec<u64>,
+}
+
+impl Terrain {
+    /// The block storage (liquids stored as solid blocks).
+    #[must_use]
+    pub fn world(&self) -> &ChunkedWorld {
+        &self.world
+    }
+
+    /// The block storage, consuming the terrain.
+    #[must_use]
+    pub fn into_world(self) -> ChunkedWorld {
+        self.world
+    }
+
+    /// The world's size.
+    #[must_use]
+    pub fn size(&self) -> IVec3 {
+        self.size
+    }
+
+    #[inline]
+    fn column_index(&self, x: i32, z: i32) -> Option<usize> {
+        ((0..self.size.x).contains(&x) && (0..self.size.z).contains(&z))
+            .then(|| (z * self.size.x + x) as usize)
+    }
+
+    /// The y of the highest non-air cell of column `(x, z)` (ground, tree, pillar or
+    /// liquid), or `None` for an empty column or one outside the world.
+    #[must_use]
+    pub fn top(&self, x: i32, z: i32) -> Option<i32> {
+        self.column_index(x, z)
+            .map(|c| self.tops[c] - 1)
+            .filter(|&y| y >= 0)
+    }
+
+    /// The y just above the ground of column `(x, z)` as the height map made it, before
+    /// caves, trees and pillars: where an agent standing on open ground has its feet.
+    /// `None` outside the world.
+    #[must_use]
+    pub fn ground(&self, x: i32, z: i32) -> Option<i32> {
+        self.column_index(x, z).map(|c| self.grounds[c])
+    }
+
+    /// Whether `feet` stands on open, dry ground (not on a tree, a pillar, a cave floor or
+    /// next to nothing but liquid): the natural place for an NPC to start or end a trip.
+    #[must_use]
+    pub fn is_on_open_ground(&self, feet: IVec3) -> bool {
+        self.ground(feet.x, feet.z) == Some(feet.y)
+            && self.column_hazard(feet.x, feet.z).is_none()
+            && self.top(feet.x, feet.z) == Some(feet.y - 1)
+    }
+
+    /// The liquid at cell `p`, if any.
+    #[inline]
+    #[must_use]
+    pub fn hazard_at(&self, p: IVec3) -> Option<Hazard> {
+        let span = self.hazards[self.column_index(p.x, p.z)?]?;
+        (span.low..=span.high).contains(&p.y).then_some(span.kind)
+    }
+
+    /// The liquid of column `(x, z)`, if any, with its lowest and highest cell's y.
+    #[must_use]
+    pub fn column_hazard(&self, x: i32, z: i32) -> Option<(Hazard, i32, i32)> {
+        let span = self.hazards[self.column_index(x, z)?]?;
+        Some((span.kind, span.low, span.high))
+    }
+
+    /// The number of hazard cells of each kind: `(water, lava)`.
+    #[must_use]
+    pub fn hazard_cells(&self) -> (u64, u64) {
+        let mut counts = (0, 0);
+        for span in self.hazards.iter().flatten() {
+            let cells = (span.high - span.low + 1) as u64;
+            match span.kind {
+                Hazard::Water => counts.0 += cells,
+                Hazard::Lava => counts.1 += cells,
+            }
+        }
+        counts
+    }
+}
+
+impl VoxelWorld for Terrain {
+    /// Liquids are stored as solid blocks, so the block storage already says "not passable".
+    #[inline]
+    fn is_passable(&self, p: IVec3) -> bool {
+        self.world.is_passable(p)
+    }
+
+    #[inline]
+    fn is_standable(&self, p: IVec3) -> bool {
+        self.world.is_standable(p) && self.hazard_at(p).is_none()
+    }
+
+    #[inline]
+    fn bounds(&self) -> Option<Bounds> {
+        Some(Bounds::from_size(self.size))
+    }
+
+    #[inline]
+    fn column(&self, x: i32, z: i32, y0: i32, count: u32) -> ColumnBits {
+        let mut bits = self.world.column(x, z, y0, count);
+        self.clear_hazards(x, z, y0, count, &mut bits);
+        bits
+    }
+
+    #[inline]
+    fn columns_around(&self, x: i32, z: i32, y0: i32, count: u32) -> [ColumnBits; 9] {
+        let mut columns = self.world.columns_around(x, z, y0, count);
+        for (bits, (dx, dz)) in columns.iter_mut().zip(AROUND) {
+            self.clear_hazards(x + dx, z + dz, y0, count, bits);
+        }
+        columns
+    }
+}
+
+impl Terrain {
+    /// Clears the standable bits of the liquid cells among `count` cells of column `(x, z)`
+    /// from `y0` up (liquids are stored as solid, so they are already not passable).
+    #[inline]
+    fn clear_hazards(&self, x: i32, z: i32, y0: i32, count: u32, bits: &mut ColumnBits) {
+        let Some(column) = self.column_index(x, z) else {
+            return;
+        };
+        if self.wet[column / 64] & (1 << (column % 64)) == 0 {
+            return;
+        }
+        let Some(span) = self.hazards[column] else {
+            return;
+        };
+        let low = span.low.max(y0);
+        let high = span.high.min(y0 + count as i32 - 1);
+        if low <= high {
+            let run = (high - low + 1) as u32;
+            let mask = if run >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << run) - 1
+            };
+            bits.standable &= !(mask << (low - y0) as u32);
+        }
+    }
+}
+
+/// Generates the world described by `config`: a bounded [`ChunkedWorld`] from `(0, 0, 0)`
+/// to `(size_x, size_y, size_z)`.
+///
+/// Liquid cells (when [`TerrainConfig::hazards`] is on) are stored as solid blocks, since
+/// [`ChunkedWorld`] has no liquid kinds yet: a pool is flat ground in this world. Use
+/// [`generate_terrain_with_hazards`] for a world in which pools cannot be walked on.
+///
+/// # Errors
+/// [`Error::InvalidSetting`] when the config is invalid (see [`TerrainConfig::validate`]).
+pub fn generate_terrain(config: &TerrainConfig) -> Result<ChunkedWorld> {
+    generate_terrain_with_hazards(config).map(Terrain::into_world)
+}
+
+/// Generates the world described by `config`, with its hazards honoured (see [`Terrain`]).
+///
+/// The layers, in order: a height map (rolling hills from fractal noise, 1-block terraces
+/// from rounding small bumps, plateaus whose edges are vertical cliffs in some places and
+/// walkable ramps in others); lakes filling the valleys below the water level and small lava
+/// pools; caves and overhangs carved by 3D noise from a few blocks under the surface down;
+/// trees and stone pillars on dry ground. Cells at `y = 0` stay solid (bedrock).
+///
+/// # Errors
+/// [`Error::InvalidSetting`] when the config is invalid (see [`TerrainConfig::validate`]).
+pub fn generate_terrain_with_hazards(config: &TerrainConfig) -> Result<Terrain> {
+    config.validate()?;
+    let mut generator = Generator::new(config)?;
+    generator.height_map();
+    if config.hazards {
+        generator.liquids();
+    }
+    generator.ground();
+    if config.obstacle_density > 0.0 {
+        generator.obstacles();
+    }
+    Ok(generator.finish())
+}
+
+/// How far below the surface caves are carved: deeper cells stay solid, which keeps the
+/// generation time proportional to the surface area rather than the volume.
+const CAVE_DEPTH: i32 = 24;
+/// The cave noise is sampled every `CAVE_STEP` blocks along each axis and interpolated.
+const CAVE_STEP: i32 = 4;
+/// Cells whose interpolated cave noise exceeds this are carved.
+const CAVE_THRESHOLD: f32 = 0.42;
+/// Caves keep a roof this many blocks thick, which makes overhangs rather than craters;
+/// where the noise is strong enough, they break through to the surface.
+const CAVE_ROOF: i32 = 3;
+/// The noise a cave needs to break through its roof to the surface.
+const CAVE_OPENING: f32 = 0.62;
+
+struct Generator<'a> {
+    config: &'a TerrainConfig,
+    world: ChunkedWorld,
+    /// Per column: the number of ground cells (the top ground block is at `height - 1`).
+    heights: Vec<i32>,
+    tops: Vec<i32>,
+    hazards: Vec<Option<HazardSpan>>,
+}
+
+/// A noise layer with its own seed derived from the world's seed.
+fn noise(seed: u64, layer: u64, frequency: f32, octaves: i32) -> FastNoiseLite {
+    let mut noise = FastNoiseLite::with_seed(rng::mix(seed ^ rng::mix(layer)) as i32);
+    noise.set_noise_type(Some(NoiseType::OpenSimplex2));
+    noise.set_frequency(Some(frequency));
+    if octaves > 1 {
+        noise.set_fractal_type(Some(FractalType::FBm));
+        noise.set_fractal_octaves(Some(octaves));
+    }
+    noise
+}
+
+/// `(value - edge) / width`, clamped to `0..=1`: a ramp that is a cliff when `width` is tiny.
+#[inline]
+fn ramp(value: f32, edge: f32, width: f32) -> f32 {
+    ((value - edge) / width).clamp(0.0, 1.0)
+}
+
+impl<'a> Generator<'a> {
+    fn new(config: &'a TerrainConfig) -> Result<Self> {
+        let world = ChunkedWorld::with_size(config.size())?;
+        let columns = (config.size_x * config.size_z) as usize;
+        Ok(Self {
+            config,
+            world,
+            heights: vec![0; columns],
+            tops: vec![0; columns],
+            hazards: vec![None; columns],
+        })
+    }
+
+    fn water_level(&self) -> i32 {
+        let c = self.config;
+        c.min_height + (c.max_height - c.min_height) * 3 / 16
+    }
+
+    fn height_map(&mut self) {
+        let c = self.config;
+        let hills = noise(c.seed, 1, c.hill_frequency, 4);
+        let plateaus = noise(c.seed, 2, c.cliff_frequency, 2);
+        let steepness = noise(c.seed, 3, c.cliff_frequency * 2.5, 1);
+        let bumps = noise(c.seed, 4, c.hill_frequency * 12.0, 1);
+        let span = (c.max_height - c.min_height) as f32;
+        for z in 0..c.size_z {
+            for x in 0..c.size_x {
+                let (fx, fz) = (x as f32, z as f32);
+                let hill = 0.5 * (hills.get_noise_2d(fx, fz) + 1.0);
+                // The plateau edge is a vertical cliff where `steepness` is low and a ramp a
+                // few blocks wide (a run of 1-block steps) where it is high.
+                let width = 0.004 + 0.12 * ramp(steepness.get_noise_2d(fx, fz), -0.1, 0.9);
+                let plateau = plateaus.get_noise_2d(fx, fz);
+                let tiers = ramp(plateau, 0.1, width) + ramp(plateau, 0.45, width);
+                let bump = 1.5 * bumps.get_noise_2d(fx, fz);
+                let height = c.min_height as f32 + span * (0.6 * hill + 0.2 * tiers) + bump;
+                self.heights[(z * c.size_x + x) as usize] =
+                    (height.floor() as i32).clamp(c.min_height, c.max_height);
+            }
+        }
+    }
+
+    /// Lakes fill every column whose ground is below the water level; lava pools replace the
+    /// top block of dry, flat-enough ground where a sparse noise peaks.
+    fn liquids(&mut self) {
+        let c = self.config;
+        let water_level = self.water_level();
+        let lava = noise(c.seed, 5, 0.03, 1);
+        // Lava only in a few volcanic regions, so most of the land is safe to cross.
+        let volcanic = noise(c.seed, 7, c.hill_frequency * 1.5, 1);
+        for z in 0..c.size_z {
+            for x in 0..c.size_x {
+                let column = (z * c.size_x + x) as usize;
+                let height = self.heights[column];
+                self.hazards[column] = if height < water_level {
+                    Some(HazardSpan {
+                        kind: Hazard::Water,
+                        low: height,
+                        high: water_level - 1,
+                    })
+                } else if height > water_level + 1
+                    && volcanic.get_noise_2d(x as f32, z as f32) > 0.4
+                    && lava.get_noise_2d(x as f32, z as f32) > 0.75
+                {
+                    Some(HazardSpan {
+                        kind: Hazard::Lava,
+                        low: height - 1,
+                        high: height - 1,
+                    })
+                } else {
+                    None
+                };
+            }
+        }
+    }
+
+    /// Writes the ground, carving caves, and the liquids above it.
+    fn ground(&mut self) {
+        let c = self.config;
+        let caves = c.caves.then(|| CaveField::new(c));
+        let mut cave_column = Vec::new();
+        for z in 0..c.size_z {
+            for x in 0..c.size_x {
+                let column = (z * c.size_x + x) as usize;
+                let height = self.heights[column];
+                let hazard = self.hazards[column];
+                self.set_column(x, z, 0..height);
+                let mut top = height;
+                if let Some(caves) = &caves {
+                    // Liquids need a floor: no caves right under a pool.
+                    let roof = if hazard.is_some() {
+                        height - 1 - CAVE_ROOF
+                    } else {
+                        height - 1
+                    };
+                    caves.column(x, z, roof / CAVE_STEP + 1, &mut cave_column);
+                    let mut open_above = true;
+                    for y in ((height - CAVE_DEPTH).max(1)..=roof).rev() {
+                        let needed = if y > height - 1 - CAVE_ROOF {
+                            CAVE_OPENING
+                        } else {
+                            CAVE_THRESHOLD
+                        };
+                        if CaveField::sample(&cave_column, y) > needed {
+                            self.write(IVec3::new(x, y, z), Block::Air);
+                            if open_above && y == top - 1 {
+                                top = y;
+                            }
+                        } else {
+                            open_above = false;
+                        }
+                    }
+                }
+                if let Some(span) = hazard {
+                    self.set_column(x, z, span.low..span.high + 1);
+                    top = top.max(span.high + 1);
+                }
+                self.tops[column] = top;
+            }
+        }
+    }
+
+    /// Trees (a trunk and a crown of leaves) and stone pillars on dry, uncarved ground.
+    fn obstacles(&mut self) {
+        let c = self.config;
+        for z in 0..c.size_z {
+            for x in 0..c.size_x {
+                let column = (z * c.size_x + x) as usize;
+                let mut rng = SplitMix64::new(
+                    c.seed ^ rng::mix((u64::from(x as u32) << 32) | u64::from(z as u32)),
+                );
+                if rng.next_f32() >= c.obstacle_density || self.hazards[column].is_some() {
+                    continue;
+                }
+                let ground = self.heights[column];
+                // Only on ground that is still there: caves may have opened the top.
+                if self.tops[column] != ground {
+                    continue;
+                }
+                if rng.below(4) == 0 {
+                    let tall = 2 + rng.below(4) as i32;
+                    for y in ground..ground + tall {
+                        self.place(x, y, z);
+                    }
+                } else {
+                    let trunk = 4 + rng.below(3) as i32;
+                    let crown = ground + trunk;
+                    for y in ground..crown {
+                        self.place(x, y, z);
+                    }
+                    for (dy, radius) in [(-2, 2), (-1, 2), (0, 1), (1, 0_i32)] {
+                        for dz in -radius..=radius {
+                            for dx in -radius..=radius {
+                                let corner = dx.abs() == radius && dz.abs() == radius;
+                                if radius > 0 && corner {
+                                    continue;
+                                }
+                                self.place(x + dx, crown + dy, z + dz);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Makes `p` solid if it is inside the world and still air, keeping the column tops.
+    fn place(&mut self, x: i32, y: i32, z: i32) {
+        let c = self.config;
+        if !(0..c.size_x).contains(&x) || !(0..c.size_y).contains(&y) || !(0..c.size_z).contains(&z)
+        {
+            return;
+        }
+        let column = (z * c.size_x + x) as usize;
+        if self.hazards[column].is_some_and(|span| y <= span.high) {
+            return;
+        }
+        self.write(IVec3::new(x, y, z), Block::Solid);
+        self.tops[column] = self.tops[column].max(y + 1);
+    }
+
+    // Every caller of these writers stays inside the bounds the world was made with.
+    #[inline]
+    fn write(&mut self, p: IVec3, block: Block) {
+        let written = self.world.set(p, block);
+        debug_assert!(written.is_ok(), "terrain wrote outside its world at {p}");
+    }
+
+    #[inline]
+    fn set_column(&mut self, x: i32, z: i32, ys: std::ops::Range<i32>) {
+        let written = self.world.set_column(x, z, ys, Block::Solid);
+        debug_assert!(
+            written.is_ok(),
+            "terrain wrote outside its world at {x}, {z}"
+        );
+    }
+
+    fn finish(self) -> Terrain {
+        let mut wet = vec![0u64; self.hazards.len().div_ceil(64)];
+        for (column, span) in self.hazards.iter().enumerate() {
+            if span.is_some() {
+                wet[column / 64] |= 1 << (column % 64);
+            }
+        }
+        Terrain {
+            world: self.world,
+            size: self.config.size(),
+            tops: self.tops,
+            grounds: self.heights,
+            hazards: self.hazards,
+            wet,
+        }
+    }
+}
+
+/// 3D cave noise sampled on a coarse lattice and interpolated trilinearly: the lattice
+/// costs a small fraction of per-cell noise, and caves are blobs many blocks wide anyway.
+struct CaveField {
+    dims: IVec3,
+    values: Vec<f32>,
+}
+
+impl CaveField {
+    fn new(config: &TerrainConfig) -> Self {
+        let noise = noise(config.seed, 6, config.cave_frequency, 2);
+        let dims = IVec3::new(
+            config.size_x / CAVE_STEP + 2,
+            config.max_height / CAVE_STEP + 2,
+            config.size_z / CAVE_STEP + 2,
+        );
+        let mut values = Vec::with_capacity((dims.x * dims.y * dims.z) as usize);
+        for ly in 0..dims.y {
+            for lz in 0..dims.z {
+                for lx in 0..dims.x {
+                    // Caves are flatter than they are wide: y is stretched so the floors
+                    // are walkable.
+                    values.push(noise.get_noise_3d(
+                        (lx * CAVE_STEP) as f32,
+                        (ly * CAVE_STEP * 2) as f32,
+                        (lz * CAVE_STEP) as f32,
+                    ));
+                }
+            }
+        }
+        Self { dims, values }
+    }
+
+    #[inline]
+    fn at(&self, lx: i32, ly: i32, lz: i32) -> f32 {
+        self.values[((ly * self.dims.z + lz) * self.dims.x + lx) as usize]
+    }
+
+    /// Fills `out[ly]` with the noise of column `(x, z)` at lattice height `ly`, for every
+    /// lattice height up to `ly_max`: one bilinear look-up per lattice height, after which
+    /// [`CaveField::sample`] only interpolates along y.
+    fn column(&self, x: i32, z: i32, ly_max: i32, out: &mut Vec<f32>) {
+        let step = CAVE_STEP as f32;
+        let (lx, lz) = (x / CAVE_STEP, z / CAVE_STEP);
+        let tx = (x % CAVE_STEP) as f32 / step;
+        let tz = (z % CAVE_STEP) as f32 / step;
+        out.clear();
+        out.extend((0..=ly_max.min(self.dims.y - 1)).map(|ly| {
+            let near = lerp(self.at(lx, ly, lz), self.at(lx + 1, ly, lz), tx);
+            let far = lerp(self.at(lx, ly, lz + 1), self.at(lx + 1, ly, lz + 1), tx);
+            lerp(near, far, tz)
+        }));
+    }
+
+    /// The noise at height `y` of a column prepared by [`CaveField::column`].
+    #[inline]
+    fn sample(column: &[f32], y: i32) -> f32 {
+        let ly = (y / CAVE_STEP) as usize;
+        let ty = (y % CAVE_STEP) as f32 / CAVE_STEP as f32;
+        lerp(column[ly], column[ly + 1], ty)
+    }
+}
+
+#[inline]
+fn lerp(a: f32, b: f32, t: f32) -> f32 {
+    a + (b - a) * t
+}

@@ -1,0 +1,406 @@
+//! The procedural terrain: determinism, walkability, and legal routes on it.
+#![cfg(feature = "terrain")]
+
+use glam::IVec3;
+use voxnav::terrain::{
+    Hazard, Terrain, TerrainConfig, generate_terrain, generate_terrain_with_hazards, pick_pairs,
+    surface_feet,
+};
+use voxnav::{Agent, Error, MoveCosts, Pathfinder, SearchOptions, SearchStatus, VoxelWorld};
+
+fn small(seed: u64) -> TerrainConfig {
+    TerrainConfig::default()
+        .with_seed(seed)
+        .with_size(64, 64, 64)
+}
+
+/// FNV-1a over every cell: passable and standable bits plus the hazard kind.
+fn world_hash(terrain: &Terrain) -> u64 {
+    let size = terrain.size();
+    let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    for y in 0..size.y {
+        for z in 0..size.z {
+            for x in 0..size.x {
+                let p = IVec3::new(x, y, z);
+                let byte = u8::from(terrain.is_passable(p))
+                    | (u8::from(terrain.is_standable(p)) << 1)
+                    | match terrain.hazard_at(p) {
+                        None => 0,
+                        Some(Hazard::Water) => 4,
+                        Some(_) => 8,
+                    };
+                hash = (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3);
+            }
+        }
+    }
+    hash
+}
+
+#[test]
+fn same_config_gives_the_same_world_pinned_by_hash() {
+    let a = generate_terrain_with_hazards(&small(2024)).unwrap();
+    let b = generate_terrain_with_hazards(&small(2024)).unwrap();
+    assert_eq!(world_hash(&a), world_hash(&b));
+    // Pinned: a change here means worlds generated from a seed changed for every user.
+    assert_eq!(world_hash(&a), PINNED_HASH, "hash is {:#x}", world_hash(&a));
+    let other = generate_terrain_with_hazards(&small(2025)).unwrap();
+    assert_ne!(world_hash(&a), world_hash(&other));
+}
+
+const PINNED_HASH: u64 = 0x4cb5_f132_8b29_1ae3;
+
+#[test]
+fn generate_terrain_returns_the_same_blocks_as_the_terrain() {
+    let config = small(5);
+    let world = generate_terrain(&config).unwrap();
+    let terrain = generate_terrain_with_hazards(&config).unwrap();
+    assert_eq!(world.world_bounds(), terrain.world().world_bounds());
+    for y in 0..64 {
+        for x in 0..64 {
+            let p = IVec3::new(x, y, 17);
+            assert_eq!(world.get(p), terrain.world().get(p));
+        }
+    }
+}
+
+#[test]
+fn the_default_world_has_every_feature_in_a_corner() {
+    // A 128 x 128 corner of the default world: water, lava, caves, obstacles, cliffs.
+    let config = TerrainConfig::default().with_size(128, 128, 128);
+    let terrain = generate_terrain_with_hazards(&config).unwrap();
+    let (water, lava) = terrain.hazard_cells();
+    assert!(water > 0 && lava > 0, "water {water}, lava {lava}");
+    let mut cliffs = 0;
+    let mut caves = 0;
+    for z in 0..127 {
+        for x in 0..127 {
+            let here = terrain.top(x, z).unwrap();
+            let east = terrain.top(x + 1, z).unwrap();
+            if (here - east).abs() >= 4 {
+                cliffs += 1;
+            }
+            // Air under the top of a column that holds no tree: a cave or an overhang.
+            if (1..here).any(|y| terrain.is_passable(IVec3::new(x, y, z))) {
+                caves += 1;
+            }
+        }
+    }
+    assert!(cliffs > 20, "only {cliffs} cliff edges");
+    assert!(caves > 100, "only {caves} columns with caves");
+}
+
+#[test]
+fn hazard_cells_are_neither_passable_nor_standable() {
+    let terrain =
+        generate_terrain_with_hazards(&TerrainConfig::default().with_size(128, 128, 128)).unwrap();
+    let mut seen = 0;
+    for z in 0..128 {
+        for x in 0..128 {
+            if let Some((kind, low, high)) = terrain.column_hazard(x, z) {
+                for y in low..=high {
+                    let p = IVec3::new(x, y, z);
+                    assert_eq!(terrain.hazard_at(p), Some(kind));
+                    assert!(!terrain.is_passable(p) && !terrain.is_standable(p));
+                    seen += 1;
+                }
+                assert_eq!(terrain.hazard_at(IVec3::new(x, high + 1, z)), None);
+            }
+        }
+    }
+    assert!(seen > 0);
+    let dry = generate_terrain_with_hazards(
+        &TerrainConfig::default()
+            .with_size(128, 128, 128)
+            .with_hazards(false),
+    )
+    .unwrap();
+    assert_eq!(dry.hazard_cells(), (0, 0));
+}
+
+#[test]
+fn bad_configs_are_errors_not_panics() {
+    for config in [
+        small(1).with_size(0, 64, 64),
+        small(1).with_height_range(0, 10),
+        small(1).with_height_range(30, 20),
+        small(1).with_height_range(10, 62),
+        small(1).with_hill_frequency(0.0),
+        small(1).with_cave_frequency(f32::NAN),
+        small(1).with_obstacle_density(1.5),
+        small(1).with_size(1 << 14, 64, 1 << 14),
+    ] {
+        assert!(
+            matches!(
+                generate_terrain_with_hazards(&config),
+                Err(Error::InvalidSetting(_))
+            ),
+            "{config:?}"
+        );
+    }
+}
+
+#[test]
+fn surface_feet_is_the_highest_valid_feet_of_the_column() {
+    let terrain = generate_terrain_with_hazards(&small(3)).unwrap();
+    let agent = Agent::default();
+    for (x, z) in [(0, 0), (10, 50), (63, 63), (31, 7)] {
+        if let Some(feet) = surface_feet(&terrain, &agent, x, z) {
+            assert!(voxnav::is_valid_feet(&terrain, feet, 2));
+            assert!((feet.y + 1..64).all(|y| !voxnav::is_valid_feet(
+                &terrain,
+                IVec3::new(x, y, z),
+                2
+            )));
+        }
+    }
+    assert_eq!(surface_feet(&terrain, &agent, -1, 0), None);
+    assert_eq!(surface_feet(&terrain, &agent, 0, 64), None);
+}
+
+#[test]
+fn pairs_are_deterministic_valid_and_at_the_asked_distance() {
+    let terrain = generate_terrain_with_hazards(&small(8)).unwrap();
+    let agent = Agent::default();
+    let pairs = pick_pairs(&terrain, &agent, 77, 30, 12.0..=20.0);
+    assert_eq!(pairs.len(), 30);
+    assert_eq!(pairs, pick_pairs(&terrain, &agent, 77, 30, 12.0..=20.0));
+    assert_ne!(pairs, pick_pairs(&terrain, &agent, 78, 30, 12.0..=20.0));
+    for &(start, goal) in &pairs {
+        let (dx, dz) = ((goal.x - start.x) as f32, (goal.z - start.z) as f32);
+        assert!((12.0..=20.0).contains(&(dx * dx + dz * dz).sqrt()));
+        for feet in [start, goal] {
+            assert_eq!(surface_feet(&terrain, &agent, feet.x, feet.z), Some(feet));
+        }
+    }
+    // Distances no 64 x 64 world holds: fewer pairs, quickly, no endless loop.
+    assert!(pick_pairs(&terrain, &agent, 1, 3, 100.0..=120.0).is_empty());
+    assert!(pick_pairs(&terrain, &agent, 1, 3, 20.0..=10.0).is_empty());
+}
+
+#[test]
+fn most_nearby_surface_pairs_are_reachable() {
+    let terrain =
+        generate_terrain_with_hazards(&TerrainConfig::default().with_size(160, 128, 160)).unwrap();
+    let agent = Agent::default();
+    let mut pathfinder = Pathfinder::new(agent, MoveCosts::default()).unwrap();
+    let pairs = pick_pairs(&terrain, &agent, 4, 100, 4.0..=32.0);
+    assert_eq!(pairs.len(), 100);
+    let options = SearchOptions::default().with_max_nodes(100_000);
+    let found = pairs
+        .iter()
+        .filter(|&&(start, goal)| {
+            pathfinder
+                .find_path(&terrain, start, goal, &options)
+                .unwrap()
+                .is_found()
+        })
+        .count();
+    assert!(
+        found >= 60,
+        "only {found} of 100 pairs within 32 blocks are reachable"
+    );
+}
+
+/// Whether the body of a two-tall agent fits with its feet at `feet`.
+fn body(world: &Terrain, feet: IVec3, height: i32) -> bool {
+    (0..height).all(|dy| world.is_passable(feet + IVec3::Y * dy))
+}
+
+fn valid(world: &Terrain, feet: IVec3, height: i32) -> bool {
+    world.is_standable(feet - IVec3::Y) && body(world, feet, height)
+}
+
+/// The cost of the step `from -> to` under DESIGN.md section 2, or `None` when the rules
+/// allow no such step. Written from the design, independently of `voxnav::moves`.
+fn legal_step_cost(
+    world: &Terrain,
+    agent: &Agent,
+    costs: &MoveCosts,
+    from: IVec3,
+    to: IVec3,
+) -> Option<u64> {
+    let height = agent.height as i32;
+    let (dx, dz) = (to.x - from.x, to.z - from.z);
+    if dx.abs() > 1 || dz.abs() > 1 || (dx, dz) == (0, 0) {
+        return None;
+    }
+    let diagonal = dx != 0 && dz != 0;
+    if diagonal && !agent.diagonals {
+        return None;
+    }
+    if !valid(world, from, height) || !valid(world, to, height) {
+        return None;
+    }
+    let column = IVec3::new(from.x + dx, from.y, from.z + dz);
+    let horizontal = u64::from(if diagonal {
+        costs.diagonal
+    } else {
+        costs.straight
+    });
+    let (expected_dy, vertical) = if body(world, column, height) {
+        if world.is_standable(column - IVec3::Y) {
+            (0, 0)
+        } else {
+            let k = (1..=agent.max_drop as i32)
+                .find(|&k| valid(world, column - IVec3::Y * k, height))?;
+            (-k, u64::from(costs.descend) * k as u64)
+        }
+    } else {
+        let k = (1..=agent.max_step_up as i32).find(|&k| {
+            (height..height + k).all(|dy| world.is_passable(from + IVec3::Y * dy))
+                && valid(world, column + IVec3::Y * k, height)
+        })?;
+        (k, u64::from(costs.ascend) * k as u64)
+    };
+    if to.y - from.y != expected_dy {
+        return None;
+    }
+    if diagonal {
+        let top = from.y.max(to.y) + height - 1;
+        for side in [
+            IVec3::new(from.x + dx, 0, from.z),
+            IVec3::new(from.x, 0, from.z + dz),
+        ] {
+            if !(from.y..=top).all(|y| world.is_passable(IVec3::new(side.x, y, side.z))) {
+                return None;
+            }
+        }
+    }
+    Some(horizontal + vertical + u64::from(world.extra_cost(to)))
+}
+
+#[test]
+fn every_route_on_terrain_is_legal_step_by_step_and_costs_what_it_says() {
+    let terrain = generate_terrain_with_hazards(
+        &TerrainConfig::default()
+            .with_seed(11)
+            .with_size(128, 128, 128),
+    )
+    .unwrap();
+    let agent = Agent::default();
+    let costs = MoveCosts::default();
+    let mut pathfinder = Pathfinder::new(agent, costs).unwrap();
+    let options = SearchOptions::default().with_max_nodes(50_000);
+    let mut checked_steps = 0;
+    let mut found = 0;
+    for (start, goal) in pick_pairs(&terrain, &agent, 12, 40, 8.0..=60.0) {
+        let route = pathfinder
+            .find_path(&terrain, start, goal, &options)
+            .unwrap();
+        if route.status == SearchStatus::Unreachable {
+            continue;
+        }
+        found += usize::from(route.is_found());
+        assert_eq!(route.path.first(), Some(&start));
+        if route.is_found() {
+            assert_eq!(route.path.last(), Some(&goal));
+        }
+        let mut total = 0;
+        for step in route.path.windows(2) {
+            let cost = legal_step_cost(&terrain, &agent, &costs, step[0], step[1]);
+            assert!(cost.is_some(), "illegal step {} -> {}", step[0], step[1]);
+            total += cost.unwrap_or(0);
+            checked_steps += 1;
+        }
+        assert_eq!(route.cost, Some(total), "route {start} -> {goal}");
+    }
+    assert!(found >= 20, "only {found} routes found");
+    assert!(checked_steps > 500);
+}
+
+#[test]
+fn the_legality_checker_rejects_what_the_rules_forbid() {
+    // Guard against a checker that accepts everything: teleports and vertical moves fail.
+    let terrain = generate_terrain_with_hazards(&small(3)).unwrap();
+    let agent = Agent::default();
+    let costs = MoveCosts::default();
+    let (start, goal) = pick_pairs(&terrain, &agent, 5, 1, 6.0..=6.0)[0];
+    assert_eq!(legal_step_cost(&terrain, &agent, &costs, start, goal), None);
+    assert_eq!(
+        legal_step_cost(&terrain, &agent, &costs, start, start + IVec3::Y),
+        None
+    );
+    assert_eq!(
+        legal_step_cost(&terrain, &agent, &costs, start, start),
+        None
+    );
+}
+
+#[test]
+fn the_main_example_runs_on_a_small_world_and_draws_its_routes() {
+    use voxnav::terrain::demo::{DemoConfig, run_demo};
+    use voxnav::terrain::map::ROUTE_COLOUR;
+
+    let config = DemoConfig::default()
+        .with_terrain(TerrainConfig::default().with_seed(3).with_size(96, 128, 96))
+        .with_pairs(6)
+        .with_max_nodes(200_000);
+    let report = run_demo(&config).unwrap();
+    assert_eq!(report.rows.len(), 6);
+    let (found, partial, unreachable) = report.counts();
+    assert_eq!(found + partial + unreachable, 6);
+    assert_eq!(
+        found,
+        6,
+        "pairs on the mainland are reachable: {}",
+        report.summary()
+    );
+    assert!(report.summary().starts_with("routed 6 pairs: "));
+    assert_eq!(report.table().lines().count(), 7);
+    // Distances grow from 16 towards 80% of the world's side.
+    assert!(report.rows[0].distance <= 16.0 && report.rows[0].distance >= 15.0);
+    assert!(report.rows[5].distance > 60.0);
+    assert_eq!((report.map.width(), report.map.height()), (192, 192));
+    let pixels: Vec<[u8; 3]> = report
+        .map
+        .pixels()
+        .chunks_exact(3)
+        .map(|p| [p[0], p[1], p[2]])
+        .collect();
+    let route_pixels = pixels.iter().filter(|&&p| p == ROUTE_COLOUR).count();
+    assert!(
+        route_pixels >= 4 * 20,
+        "routes are drawn ({route_pixels} pixels)"
+    );
+    assert!(report.explored_columns > 0 && report.explored_columns < report.total_columns);
+    // The same config gives the same routes.
+    let again = run_demo(&config).unwrap();
+    let key = |r: &voxnav::terrain::demo::RouteRow| (r.start, r.goal, r.cost, r.expanded);
+    assert_eq!(
+        report.rows.iter().map(key).collect::<Vec<_>>(),
+        again.rows.iter().map(key).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn column_reads_agree_with_cell_reads_hazards_included() {
+    let terrain = generate_terrain_with_hazards(&small(5)).unwrap();
+    let size = terrain.size();
+    let mut checked_hazard_columns = 0;
+    for x in -1..=size.x {
+        for z in (-1..=size.z).step_by(3) {
+            let y0 = (x * 7 + z * 3).rem_euclid(size.y) - 4;
+            let bits = terrain.column(x, z, y0, 12);
+            for i in 0..12 {
+                let p = IVec3::new(x, y0 + i, z);
+                assert_eq!((bits.passable >> i) & 1 == 1, terrain.is_passable(p), "{p}");
+                assert_eq!(
+                    (bits.standable >> i) & 1 == 1,
+                    terrain.is_standable(p),
+                    "{p}"
+                );
+            }
+            let around = terrain.columns_around(x, z, y0, 12);
+            for (k, (dx, dz)) in voxnav::AROUND.iter().enumerate() {
+                assert_eq!(around[k], terrain.column(x + dx, z + dz, y0, 12));
+            }
+            if terrain.column_hazard(x, z).is_some() {
+                checked_hazard_columns += 1;
+            }
+        }
+    }
+    assert!(
+        checked_hazard_columns > 0,
+        "the test world should have pools"
+    );
+}
