@@ -97,9 +97,16 @@ impl Agent {
 /// The defaults follow the source article's 10 / 14 for straight and diagonal steps;
 /// climbing a block costs as much as a step, falling is cheap but not free.
 ///
+/// Terrain terms ([`MoveCosts::water`], [`MoveCosts::slow_floor`], [`MoveCosts::danger`])
+/// are added to a move when the [`VoxelWorld::terrain`](crate::VoxelWorld::terrain) of its
+/// target says so; [`MoveCosts::climb`] is added to each ladder move. In a world of only air
+/// and solid blocks they never apply.
+///
 /// ```
 /// use voxnav::MoveCosts;
-/// assert_eq!(MoveCosts::default(), MoveCosts { straight: 10, diagonal: 14, ascend: 10, descend: 2 });
+/// let costs = MoveCosts::default();
+/// assert_eq!((costs.straight, costs.diagonal, costs.ascend, costs.descend), (10, 14, 10, 2));
+/// assert_eq!((costs.water, costs.slow_floor, costs.danger, costs.climb), (10, 15, 40, 10));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct MoveCosts {
@@ -111,6 +118,25 @@ pub struct MoveCosts {
     pub ascend: u32,
     /// Added per block fallen by a drop. Defaults to 2.
     pub descend: u32,
+    /// Added to a move whose target feet cell is water ([`TerrainFlags::IN_WATER`]): wading is
+    /// twice as slow as walking. Defaults to 10.
+    ///
+    /// [`TerrainFlags::IN_WATER`]: crate::TerrainFlags::IN_WATER
+    pub water: u32,
+    /// Added to a move whose target stands on a slow floor ([`TerrainFlags::ON_SLOW_FLOOR`]), as
+    /// soul sand slows a walker to well under half speed. Defaults to 15.
+    ///
+    /// [`TerrainFlags::ON_SLOW_FLOOR`]: crate::TerrainFlags::ON_SLOW_FLOOR
+    pub slow_floor: u32,
+    /// Added to a move whose target lies next to danger ([`TerrainFlags::NEAR_DANGER`]: lava in
+    /// the 3x3x3 cube around the feet), the margin vanilla Minecraft keeps from lava: worth a
+    /// detour of up to four steps. Defaults to 40.
+    ///
+    /// [`TerrainFlags::NEAR_DANGER`]: crate::TerrainFlags::NEAR_DANGER
+    pub danger: u32,
+    /// Added to each ladder move, on top of `ascend` (climbing one rung) or `descend`
+    /// (climbing down one rung): a rung up costs as much as a step up. Defaults to 10.
+    pub climb: u32,
 }
 
 impl Default for MoveCosts {
@@ -120,6 +146,10 @@ impl Default for MoveCosts {
             diagonal: 14,
             ascend: 10,
             descend: 2,
+            water: 10,
+            slow_floor: 15,
+            danger: 40,
+            climb: 10,
         }
     }
 }
@@ -129,7 +159,8 @@ pub const OCTILE_SCALE: u32 = 100_000;
 
 impl MoveCosts {
     /// Octile costs at a large scale: `straight = 100_000`, `diagonal = 141_421`
-    /// (`100_000 * sqrt 2`, rounded down), climbing and falling `100_000` per block.
+    /// (`100_000 * sqrt 2`, rounded down), climbing and falling `100_000` per block, and the
+    /// terrain terms at `10_000` times their defaults.
     ///
     /// Divide a route's cost by [`OCTILE_SCALE`] to get an octile length accurate to about
     /// `1e-6` per diagonal step, enough to reproduce Moving AI benchmark lengths.
@@ -140,6 +171,10 @@ impl MoveCosts {
             diagonal: 141_421,
             ascend: OCTILE_SCALE,
             descend: OCTILE_SCALE,
+            water: OCTILE_SCALE,
+            slow_floor: 150_000,
+            danger: 400_000,
+            climb: OCTILE_SCALE,
         }
     }
 
@@ -171,6 +206,34 @@ impl MoveCosts {
         self
     }
 
+    /// Sets [`MoveCosts::water`]. Defaults to 10.
+    #[must_use]
+    pub const fn with_water(mut self, water: u32) -> Self {
+        self.water = water;
+        self
+    }
+
+    /// Sets [`MoveCosts::slow_floor`]. Defaults to 15.
+    #[must_use]
+    pub const fn with_slow_floor(mut self, slow_floor: u32) -> Self {
+        self.slow_floor = slow_floor;
+        self
+    }
+
+    /// Sets [`MoveCosts::danger`]. Defaults to 40.
+    #[must_use]
+    pub const fn with_danger(mut self, danger: u32) -> Self {
+        self.danger = danger;
+        self
+    }
+
+    /// Sets [`MoveCosts::climb`]. Defaults to 10.
+    #[must_use]
+    pub const fn with_climb(mut self, climb: u32) -> Self {
+        self.climb = climb;
+        self
+    }
+
     /// Checks the settings.
     ///
     /// # Errors
@@ -183,7 +246,11 @@ impl MoveCosts {
             ));
         }
         let worst = u64::from(self.straight.max(self.diagonal))
-            + u64::from(self.ascend.max(self.descend)) * u64::from(crate::agent::MAX_AGENT_SPAN);
+            + u64::from(self.ascend.max(self.descend)) * u64::from(crate::agent::MAX_AGENT_SPAN)
+            + u64::from(self.water)
+            + u64::from(self.slow_floor)
+            + u64::from(self.danger)
+            + u64::from(self.climb);
         if worst > u64::from(u32::MAX / 2) {
             return Err(Error::InvalidSetting(format!(
                 "move costs are too large ({self:?}): one move could overflow"

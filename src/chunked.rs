@@ -5,7 +5,7 @@ use glam::IVec3;
 
 use crate::error::{Error, Result};
 use crate::key::in_key_range;
-use crate::world::{AROUND, Bounds, ColumnBits, VoxelWorld};
+use crate::world::{AROUND, Bounds, ColumnBits, TerrainFlags, VoxelWorld};
 
 /// The side of a chunk, in cells.
 pub const CHUNK_SIZE: i32 = 16;
@@ -16,6 +16,15 @@ const WORDS: usize = (CHUNK_SIZE * CHUNK_SIZE * CHUNK_SIZE / 64) as usize;
 const MAX_DENSE_CHUNKS: u64 = 1 << 22;
 
 /// What occupies a cell.
+///
+/// | block | text | passable | standable | what else |
+/// |---|---|---|---|---|
+/// | [`Block::Air`] | `.` | yes | no | |
+/// | [`Block::Solid`] | `#` | no | yes | |
+/// | [`Block::Water`] | `~` | yes | no | feet in it pay [`MoveCosts::water`](crate::MoveCosts::water) |
+/// | [`Block::Lava`] | `L` | no | no | cells within one block pay [`MoveCosts::danger`](crate::MoveCosts::danger) |
+/// | [`Block::SlowFloor`] | `=` | no | yes | standing on it pays [`MoveCosts::slow_floor`](crate::MoveCosts::slow_floor) |
+/// | [`Block::Ladder`] | `H` | yes | yes | climbable straight up and down (see [`crate::moves`]) |
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
 pub enum Block {
@@ -24,25 +33,75 @@ pub enum Block {
     Air,
     /// Standable, not passable.
     Solid,
+    /// Passable like air, not standable; walking with the feet in it costs more.
+    Water,
+    /// Neither passable nor standable; the cells next to it cost more (danger).
+    Lava,
+    /// Standable, not passable, like [`Block::Solid`]; walking on top of it costs more
+    /// (soul sand).
+    SlowFloor,
+    /// Passable and standable: the body may be in it, the agent may stand on it (holding on),
+    /// and it may climb straight up and down through a column of ladders.
+    Ladder,
 }
+
+/// The per-cell kind codes of [`ChunkExtra::kinds`]; 0 means "Air or Solid, as the bits say".
+const KIND_PLAIN: u8 = 0;
+const KIND_WATER: u8 = 1;
+const KIND_LAVA: u8 = 2;
+const KIND_SLOW_FLOOR: u8 = 3;
+const KIND_LADDER: u8 = 4;
 
 impl Block {
     #[inline]
     const fn bits(self) -> (bool, bool) {
         match self {
-            Block::Air => (true, false),
-            Block::Solid => (false, true),
+            Block::Air | Block::Water => (true, false),
+            Block::Solid | Block::SlowFloor => (false, true),
+            Block::Lava => (false, false),
+            Block::Ladder => (true, true),
         }
     }
 
     #[inline]
-    const fn from_bits(passable: bool, standable: bool) -> Self {
-        if passable && !standable {
-            Block::Air
-        } else {
-            Block::Solid
+    const fn kind_code(self) -> u8 {
+        match self {
+            Block::Air | Block::Solid => KIND_PLAIN,
+            Block::Water => KIND_WATER,
+            Block::Lava => KIND_LAVA,
+            Block::SlowFloor => KIND_SLOW_FLOOR,
+            Block::Ladder => KIND_LADDER,
         }
     }
+
+    #[inline]
+    const fn from_parts(passable: bool, standable: bool, kind: u8) -> Self {
+        match kind {
+            KIND_WATER => Block::Water,
+            KIND_LAVA => Block::Lava,
+            KIND_SLOW_FLOOR => Block::SlowFloor,
+            KIND_LADDER => Block::Ladder,
+            _ => {
+                if passable && !standable {
+                    Block::Air
+                } else {
+                    Block::Solid
+                }
+            }
+        }
+    }
+}
+
+const CELLS: usize = (CHUNK_SIZE * CHUNK_SIZE * CHUNK_SIZE) as usize;
+
+/// Per-cell data of a chunk that holds a block other than air or solid, or lies next to
+/// lava. Plain chunks have none, so they cost nothing extra.
+#[derive(Clone)]
+struct ChunkExtra {
+    /// One kind code per cell, indexed like the bitsets.
+    kinds: [u8; CELLS],
+    /// Cells with lava in the 3x3x3 cube centred on them.
+    danger: [u64; WORDS],
 }
 
 /// One 16x16x16 chunk: a passable bit and a standable bit per cell.
@@ -50,13 +109,20 @@ impl Block {
 struct Chunk {
     passable: [u64; WORDS],
     standable: [u64; WORDS],
+    extra: Option<Box<ChunkExtra>>,
 }
 
 impl Chunk {
     const AIR: Chunk = Chunk {
         passable: [u64::MAX; WORDS],
         standable: [0; WORDS],
+        extra: None,
     };
+
+    #[inline]
+    fn kind(&self, index: usize) -> u8 {
+        self.extra.as_ref().map_or(KIND_PLAIN, |e| e.kinds[index])
+    }
 }
 
 /// The index of a cell inside its chunk. y varies fastest, so the 16 cells of a column
@@ -96,12 +162,61 @@ impl DenseSlots {
 
 const NO_CHUNK: u32 = u32::MAX;
 
+/// One cell's net change, as reported by [`ChunkedWorld::take_changes`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct BlockChange {
+    /// The cell.
+    pub pos: IVec3,
+    /// The block before the first write since the last report.
+    pub old: Block,
+    /// The block now.
+    pub new: Block,
+}
+
+/// What changed since the last [`ChunkedWorld::take_changes`]: the dirty cells and chunks.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Changes {
+    /// Every cell whose block differs from what it was at the last report, in the order of
+    /// their first write. A cell written and then restored is not listed.
+    pub cells: Vec<BlockChange>,
+    /// The chunks (chunk coordinates: cell coordinates divided by [`CHUNK_SIZE`], rounded
+    /// down) holding at least one changed cell, sorted by `(x, y, z)`, without repeats.
+    pub chunks: Vec<IVec3>,
+}
+
+impl Changes {
+    /// Whether nothing changed.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.cells.is_empty()
+    }
+
+    /// The changed cells' positions.
+    pub fn positions(&self) -> impl Iterator<Item = IVec3> + '_ {
+        self.cells.iter().map(|c| c.pos)
+    }
+}
+
+/// The cells written since the last report, each with its block before the first write.
+#[derive(Clone, Default)]
+struct ChangeLog {
+    first_old: AHashMap<IVec3, Block>,
+    order: Vec<IVec3>,
+}
+
 /// A world stored as 16x16x16 chunks of bitsets: a passability check is a chunk look-up, a
 /// shift and a mask.
 ///
 /// Cells never written are [`Block::Air`]. A world may be unbounded (chunks appear where
 /// cells are written) or bounded, in which case cells outside are neither passable nor
 /// standable and writing there is an error.
+///
+/// Blocks other than air and solid (see [`Block`]) keep the passable and standable bitsets
+/// exact; their kind is stored per cell only in the chunks that hold one (or lie next to
+/// lava), and only [`VoxelWorld::terrain`] reads it.
+///
+/// With [`ChunkedWorld::track_changes`] on, the world records which cells its writes change,
+/// for [`ChunkedWorld::take_changes`] to report (for replanning and for indices).
 ///
 /// ```
 /// use glam::IVec3;
@@ -120,6 +235,10 @@ pub struct ChunkedWorld {
     bounds: Option<Bounds>,
     dense: Option<DenseSlots>,
     version: u64,
+    /// How many chunks carry per-cell kinds: while 0, [`VoxelWorld::terrain`] is plain
+    /// without a look-up.
+    special_chunks: usize,
+    changes: Option<ChangeLog>,
 }
 
 impl std::fmt::Debug for ChunkedWorld {
@@ -197,6 +316,57 @@ impl ChunkedWorld {
         self.chunks.len()
     }
 
+    /// Starts (`true`) or stops (`false`) recording which cells writes change. Starting
+    /// begins with nothing recorded; stopping forgets what was recorded. Off for a new world,
+    /// so that building a large world records nothing.
+    ///
+    /// ```
+    /// use glam::IVec3;
+    /// use voxnav::{Block, ChunkedWorld};
+    ///
+    /// let mut world = ChunkedWorld::new();
+    /// world.track_changes(true);
+    /// world.set(IVec3::new(1, 2, 3), Block::Solid)?;
+    /// world.set(IVec3::new(40, 0, 0), Block::Water)?;
+    /// world.set(IVec3::new(40, 0, 0), Block::Air)?; // restored: not a change
+    /// let changes = world.take_changes();
+    /// assert_eq!(changes.positions().collect::<Vec<_>>(), [IVec3::new(1, 2, 3)]);
+    /// assert_eq!(changes.chunks, [IVec3::new(0, 0, 0)]);
+    /// assert!(world.take_changes().is_empty());
+    /// # Ok::<(), voxnav::Error>(())
+    /// ```
+    pub fn track_changes(&mut self, on: bool) {
+        self.changes = on.then(ChangeLog::default);
+    }
+
+    /// Whether writes are being recorded (see [`ChunkedWorld::track_changes`]).
+    #[must_use]
+    pub fn is_tracking_changes(&self) -> bool {
+        self.changes.is_some()
+    }
+
+    /// The net changes since tracking started or since the last call, and forgets them.
+    /// Empty when tracking is off.
+    pub fn take_changes(&mut self) -> Changes {
+        let Some(log) = self.changes.as_mut() else {
+            return Changes::default();
+        };
+        let order = std::mem::take(&mut log.order);
+        let first_old = std::mem::take(&mut log.first_old);
+        let mut cells = Vec::with_capacity(order.len());
+        for pos in order {
+            let old = first_old[&pos];
+            let new = self.get(pos).unwrap_or_default();
+            if old != new {
+                cells.push(BlockChange { pos, old, new });
+            }
+        }
+        let mut chunks: Vec<IVec3> = cells.iter().map(|c| chunk_of(c.pos)).collect();
+        chunks.sort_unstable_by_key(|c| (c.x, c.y, c.z));
+        chunks.dedup();
+        Changes { cells, chunks }
+    }
+
     #[inline]
     fn chunk_slot(&self, chunk: IVec3) -> u32 {
         match &self.dense {
@@ -208,6 +378,54 @@ impl ChunkedWorld {
     #[inline]
     fn inside(&self, p: IVec3) -> bool {
         self.bounds.is_none_or(|b| b.contains(p))
+    }
+
+    /// The slot of the chunk holding `p`, creating an all-air chunk when there is none.
+    fn ensure_chunk(&mut self, p: IVec3) -> u32 {
+        let chunk_pos = chunk_of(p);
+        let slot = self.chunk_slot(chunk_pos);
+        if slot != NO_CHUNK {
+            return slot;
+        }
+        let slot = self.chunks.len() as u32;
+        self.chunks.push(Chunk::AIR);
+        match &mut self.dense {
+            Some(dense) => {
+                let i = dense.index(chunk_pos);
+                dense.slots[i] = slot;
+            }
+            None => {
+                self.index.insert(chunk_pos, slot);
+            }
+        }
+        slot
+    }
+
+    /// The per-cell data of chunk `slot`, allocated on first use.
+    fn extra_mut(&mut self, slot: u32) -> &mut ChunkExtra {
+        let chunk = &mut self.chunks[slot as usize];
+        if chunk.extra.is_none() {
+            self.special_chunks += 1;
+        }
+        chunk.extra.get_or_insert_with(|| {
+            Box::new(ChunkExtra {
+                kinds: [KIND_PLAIN; CELLS],
+                danger: [0; WORDS],
+            })
+        })
+    }
+
+    /// The kind code of cell `p` (plain outside the world or in plain chunks).
+    #[inline]
+    fn kind_at(&self, p: IVec3) -> u8 {
+        if self.special_chunks == 0 || !self.inside(p) {
+            return KIND_PLAIN;
+        }
+        let slot = self.chunk_slot(chunk_of(p));
+        if slot == NO_CHUNK {
+            return KIND_PLAIN;
+        }
+        self.chunks[slot as usize].kind(cell_index(p))
     }
 
     /// The block at `p`, or `None` outside a bounded world.
@@ -222,9 +440,10 @@ impl ChunkedWorld {
         }
         let chunk = &self.chunks[slot as usize];
         let (word, mask) = bit(p);
-        Some(Block::from_bits(
+        Some(Block::from_parts(
             chunk.passable[word] & mask != 0,
             chunk.standable[word] & mask != 0,
+            chunk.kind(cell_index(p)),
         ))
     }
 
@@ -239,37 +458,63 @@ impl ChunkedWorld {
                 bounds: self.bounds.unwrap_or(Bounds::new(p, p)),
             });
         }
-        let chunk_pos = chunk_of(p);
-        let mut slot = self.chunk_slot(chunk_pos);
-        if slot == NO_CHUNK {
-            if block == Block::Air {
-                return Ok(Block::Air);
-            }
-            slot = self.chunks.len() as u32;
-            self.chunks.push(Chunk::AIR);
-            match &mut self.dense {
-                Some(dense) => {
-                    let i = dense.index(chunk_pos);
-                    dense.slots[i] = slot;
-                }
-                None => {
-                    self.index.insert(chunk_pos, slot);
-                }
-            }
+        if block == Block::Air && self.chunk_slot(chunk_of(p)) == NO_CHUNK {
+            return Ok(Block::Air);
         }
-        let chunk = &mut self.chunks[slot as usize];
+        let slot = self.ensure_chunk(p);
+        let chunk = &self.chunks[slot as usize];
         let (word, mask) = bit(p);
-        let old = Block::from_bits(
+        let index = cell_index(p);
+        let old = Block::from_parts(
             chunk.passable[word] & mask != 0,
             chunk.standable[word] & mask != 0,
+            chunk.kind(index),
         );
-        if old != block {
-            let (passable, standable) = block.bits();
-            set_bit(&mut chunk.passable[word], mask, passable);
-            set_bit(&mut chunk.standable[word], mask, standable);
-            self.version += 1;
+        if old == block {
+            return Ok(old);
+        }
+        let code = block.kind_code();
+        if code != KIND_PLAIN || chunk.extra.is_some() {
+            self.extra_mut(slot).kinds[index] = code;
+        }
+        let chunk = &mut self.chunks[slot as usize];
+        let (passable, standable) = block.bits();
+        set_bit(&mut chunk.passable[word], mask, passable);
+        set_bit(&mut chunk.standable[word], mask, standable);
+        self.version += 1;
+        if old == Block::Lava || block == Block::Lava {
+            self.update_danger_around(p);
+        }
+        if let Some(log) = self.changes.as_mut()
+            && !log.first_old.contains_key(&p)
+        {
+            log.first_old.insert(p, old);
+            log.order.push(p);
         }
         Ok(old)
+    }
+
+    /// Recomputes the danger bit of every cell in the 3x3x3 cube centred on `p`.
+    fn update_danger_around(&mut self, p: IVec3) {
+        for dy in -1..=1 {
+            for dz in -1..=1 {
+                for dx in -1..=1 {
+                    let q = p + IVec3::new(dx, dy, dz);
+                    if !self.inside(q) {
+                        continue;
+                    }
+                    let near = cube(q).any(|r| self.kind_at(r) == KIND_LAVA);
+                    let slot = self.chunk_slot(chunk_of(q));
+                    let has_extra = slot != NO_CHUNK && self.chunks[slot as usize].extra.is_some();
+                    if !near && !has_extra {
+                        continue;
+                    }
+                    let slot = self.ensure_chunk(q);
+                    let (word, mask) = bit(q);
+                    set_bit(&mut self.extra_mut(slot).danger[word], mask, near);
+                }
+            }
+        }
     }
 
     /// Writes `block` into every cell of the box from `min` to `max`, both inclusive.
@@ -332,6 +577,13 @@ impl ChunkedWorld {
                 });
             }
         }
+        if block.kind_code() != KIND_PLAIN || self.special_chunks > 0 || self.changes.is_some() {
+            // Per-cell kinds, the danger margin and the change log need cell-by-cell writes.
+            for y in ys {
+                self.set(IVec3::new(x, y, z), block)?;
+            }
+            return Ok(());
+        }
         let (passable, standable) = block.bits();
         let mut changed = false;
         let mut y = ys.start;
@@ -371,6 +623,13 @@ impl ChunkedWorld {
         }
         Ok(())
     }
+}
+
+/// The 27 cells of the cube centred on `p`.
+fn cube(p: IVec3) -> impl Iterator<Item = IVec3> {
+    (-1..=1).flat_map(move |dy| {
+        (-1..=1).flat_map(move |dz| (-1..=1).map(move |dx| p + IVec3::new(dx, dy, dz)))
+    })
 }
 
 impl ChunkedWorld {
@@ -505,6 +764,44 @@ impl VoxelWorld for ChunkedWorld {
         }
         let (word, mask) = bit(p);
         self.chunks[slot as usize].standable[word] & mask != 0
+    }
+
+    #[inline]
+    fn terrain(&self, feet: IVec3) -> TerrainFlags {
+        if self.special_chunks == 0 || !self.inside(feet) {
+            return TerrainFlags::PLAIN;
+        }
+        let slot = self.chunk_slot(chunk_of(feet));
+        let extra = if slot == NO_CHUNK {
+            None
+        } else {
+            self.chunks[slot as usize].extra.as_deref()
+        };
+        let index = cell_index(feet);
+        let mut terrain = TerrainFlags::PLAIN;
+        let floor_kind = if feet.y & CHUNK_MASK != 0 {
+            // y varies fastest inside a chunk: the floor is the previous cell.
+            extra.map_or(KIND_PLAIN, |e| e.kinds[index - 1])
+        } else {
+            self.kind_at(feet - IVec3::Y)
+        };
+        match floor_kind {
+            KIND_SLOW_FLOOR => terrain = terrain | TerrainFlags::ON_SLOW_FLOOR,
+            KIND_LADDER => terrain = terrain | TerrainFlags::ON_LADDER,
+            _ => {}
+        }
+        let Some(extra) = extra else {
+            return terrain;
+        };
+        match extra.kinds[index] {
+            KIND_WATER => terrain = terrain | TerrainFlags::IN_WATER,
+            KIND_LADDER => terrain = terrain | TerrainFlags::IN_LADDER,
+            _ => {}
+        }
+        if extra.danger[index >> 6] & (1u64 << (index & 63)) != 0 {
+            terrain = terrain | TerrainFlags::NEAR_DANGER;
+        }
+        terrain
     }
 
     #[inline]

@@ -40,21 +40,30 @@
 //! - [`Pathfinder`]: a reusable A* with node and time budgets and [`Goal`]s.
 //! - [`parse_text_world`]: the layered text world format.
 //! - [`grid2d`]: 2D grids (robot grids, Moving AI maps) as flat voxel worlds.
+//! - Living worlds: [`Block`] kinds beyond air and solid (water, lava, slow floors, ladders)
+//!   with their costs in [`MoveCosts`]; [`ChunkedWorld::track_changes`] and
+//!   [`ChunkedWorld::take_changes`] report the cells and chunks that changed;
+//!   [`check_path`] tells whether a route is still walkable; [`Replanner`] and
+//!   [`DStarLite`] replan incrementally from where the agent stands (see [`dstar`]).
 //!
 //! ## The walking rules
 //!
 //! See the [`moves`] module: 8 horizontal directions, each a level walk, a drop of up to
 //! `max_drop` blocks, or a step up of up to `max_step_up` blocks, with head room for the
 //! whole body and no corner cutting on diagonals. Never straight up or down.
+//! Ladders add straight climbs, and water, slow floors and nearby lava add terrain costs:
+//! rules 4 and 5 of [`moves`], which never apply in a world of only air and solid blocks.
 
 pub mod agent;
 pub mod baseline;
 pub mod chunked;
+pub mod dstar;
 pub mod error;
 pub mod grid2d;
 pub mod heuristic;
 pub mod key;
 pub mod moves;
+pub mod pathcheck;
 pub mod search;
 #[cfg(feature = "terrain")]
 pub mod terrain;
@@ -80,3 +89,9 @@ pub use search::{
 pub use terrain::{TerrainConfig, generate_terrain, pick_pairs, surface_feet};
 pub use text_world::{load_text_world, parse_text_world, save_text_world, to_text_world};
 pub use world::{AROUND, Bounds, ColumnBits, VoxelWorld, body_fits, check_feet, is_valid_feet};
+// Living worlds: block kinds, change tracking, terrain costs, ladders.
+pub use chunked::{BlockChange, Changes};
+pub use dstar::{DStarLite, Replan, ReplanMethod, Replanner};
+pub use moves::{ladder_climb, terrain_cost};
+pub use pathcheck::{PathCheck, check_path, move_between};
+pub use world::TerrainFlags;

@@ -1,7 +1,8 @@
 //! The neighbour generator: the walking rules of a two-tall (or `height`-tall) agent.
 //!
 //! From a valid feet position `f = (x, y, z)` the agent tries the 8 horizontal directions
-//! (4 with [`Agent::diagonals`] off), never straight up or down. Each direction yields at most
+//! (4 with [`Agent::diagonals`] off), never straight up or down (except on a ladder, rule 4
+//! below). Each direction yields at most
 //! one move, decided in this order, with `c` the target column:
 //!
 //! 1. If the body fits at `(c, y)`: a **level walk** when `(c, y - 1)` is standable
@@ -14,12 +15,36 @@
 //!    `max(y, y') + height - 1` ([`corners_clear`]).
 //!
 //! Costs: the horizontal step (`straight` or `diagonal`), plus `k * ascend` or `k * descend`,
-//! plus the world's [`VoxelWorld::extra_cost`] of the target feet cell.
+//! plus the terrain terms of the target ([`terrain_cost`]), plus the world's
+//! [`VoxelWorld::extra_cost`] of the target feet cell.
+//!
+//! ## Rules added for block kinds beyond air and solid
+//!
+//! None of these applies in a world whose [`VoxelWorld::terrain`] is always
+//! [`TerrainFlags::PLAIN`] (a [`ChunkedWorld`](crate::ChunkedWorld) of only air and solid blocks):
+//! there the rules above are the whole story, with the same routes and costs.
+//!
+//! 4. **Ladder climb** ([`ladder_climb`]), tried after the 8 directions: from a valid feet
+//!    position `f` whose feet cell is a ladder ([`TerrainFlags::IN_LADDER`]), **up** to `f + Y`
+//!    when that is a valid feet position (its floor is the ladder itself, so this needs only
+//!    head room); from a valid `f` whose floor `f - Y` is a ladder ([`TerrainFlags::ON_LADDER`]),
+//!    **down** to `f - Y` when that is a valid feet position. Climbing out of the top of a
+//!    ladder is the up move from its top cell; ladder cells are standable, so the agent can
+//!    also walk on and off a ladder column at any rung with the ordinary moves. Cost:
+//!    `ascend + climb` up, `descend + climb` down, plus the target's terrain terms.
+//! 5. **Terrain terms** ([`terrain_cost`]): every move whose target `t` has its feet cell in
+//!    water adds `water`; standing on a slow floor adds `slow_floor`; having danger (lava) in
+//!    the 3x3x3 cube centred on `t` adds `danger`. Water is passable and not standable, like
+//!    air; lava is neither passable nor standable, so no body cell, floor or fall passes
+//!    through it; a slow floor is standable and not passable, like solid.
+//!
+//! Every added term is non-negative and a rung up costs at least `ascend`, a rung down at
+//! least `descend`, so the default heuristic stays admissible and consistent.
 
 use glam::IVec3;
 
 use crate::agent::{Agent, MoveCosts};
-use crate::world::{AROUND, ColumnBits, VoxelWorld, body_fits, is_valid_feet};
+use crate::world::{AROUND, ColumnBits, TerrainFlags, VoxelWorld, body_fits, is_valid_feet};
 
 /// The 8 horizontal directions: the 4 straight ones first, then the 4 diagonals.
 pub const DIRECTIONS: [IVec3; 8] = [
@@ -44,16 +69,37 @@ pub enum MoveKind {
     Drop(u32),
 }
 
+/// The terrain terms of a move whose target has `terrain`: `water`, `slow_floor` and `danger`
+/// from `costs` for each flag that is set; 0 for [`TerrainFlags::PLAIN`].
+#[inline]
+#[must_use]
+pub fn terrain_cost(terrain: TerrainFlags, costs: &MoveCosts) -> u32 {
+    if terrain.is_plain() {
+        return 0;
+    }
+    let mut cost = 0u32;
+    if terrain.contains(TerrainFlags::IN_WATER) {
+        cost = cost.saturating_add(costs.water);
+    }
+    if terrain.contains(TerrainFlags::ON_SLOW_FLOOR) {
+        cost = cost.saturating_add(costs.slow_floor);
+    }
+    if terrain.contains(TerrainFlags::NEAR_DANGER) {
+        cost = cost.saturating_add(costs.danger);
+    }
+    cost
+}
+
 /// One move produced by the neighbour generator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Move {
     /// The feet position after the move.
     pub feet: IVec3,
-    /// The horizontal direction taken (one of [`DIRECTIONS`]).
+    /// The direction taken: one of [`DIRECTIONS`], or `Y` / `-Y` for a ladder climb.
     pub direction: IVec3,
-    /// How the height changed.
+    /// How the height changed (a ladder climb is a `StepUp(1)` or a `Drop(1)`).
     pub kind: MoveKind,
-    /// The move's cost, [`VoxelWorld::extra_cost`] included.
+    /// The move's cost, terrain terms and [`VoxelWorld::extra_cost`] included.
     pub cost: u32,
 }
 
@@ -170,7 +216,49 @@ pub fn move_in_direction<W: VoxelWorld + ?Sized>(
         feet: to,
         direction,
         kind,
-        cost: (horizontal + vertical).saturating_add(world.extra_cost(to)),
+        cost: (horizontal + vertical)
+            .saturating_add(terrain_cost(world.terrain(to), costs))
+            .saturating_add(world.extra_cost(to)),
+    })
+}
+
+/// Ladder climb: from the valid feet position `feet`, straight up (`up`) when the feet cell
+/// is a ladder, or straight down when the floor is a ladder, to a valid feet position. See
+/// rule 4 of the [module docs](self).
+#[inline]
+#[must_use]
+pub fn ladder_climb<W: VoxelWorld + ?Sized>(
+    world: &W,
+    agent: &Agent,
+    costs: &MoveCosts,
+    feet: IVec3,
+    up: bool,
+) -> Option<Move> {
+    let here = world.terrain(feet);
+    let (needed, direction, vertical) = if up {
+        (TerrainFlags::IN_LADDER, IVec3::Y, costs.ascend)
+    } else {
+        (TerrainFlags::ON_LADDER, IVec3::NEG_Y, costs.descend)
+    };
+    if !here.contains(needed) {
+        return None;
+    }
+    let to = feet + direction;
+    if !is_valid_feet(world, to, agent.height) {
+        return None;
+    }
+    Some(Move {
+        feet: to,
+        direction,
+        kind: if up {
+            MoveKind::StepUp(1)
+        } else {
+            MoveKind::Drop(1)
+        },
+        cost: vertical
+            .saturating_add(costs.climb)
+            .saturating_add(terrain_cost(world.terrain(to), costs))
+            .saturating_add(world.extra_cost(to)),
     })
 }
 
@@ -200,6 +288,19 @@ pub fn neighbours<W: VoxelWorld + ?Sized>(
     out: &mut Vec<Move>,
 ) {
     out.clear();
+    for_each_neighbour(world, agent, costs, feet, |step| out.push(step));
+}
+
+/// Calls `visit` with every move from the valid feet position `feet`, in the order of
+/// [`neighbours`]: the search's way in, with no buffer between the rules and the node table.
+#[inline]
+pub(crate) fn for_each_neighbour<W: VoxelWorld + ?Sized>(
+    world: &W,
+    agent: &Agent,
+    costs: &MoveCosts,
+    feet: IVec3,
+    mut visit: impl FnMut(Move),
+) {
     let directions = if agent.diagonals {
         &DIRECTIONS[..]
     } else {
@@ -207,11 +308,12 @@ pub fn neighbours<W: VoxelWorld + ?Sized>(
     };
     let window = agent.max_drop + 1 + agent.height + agent.max_step_up;
     if window > 64 {
-        out.extend(
-            directions
-                .iter()
-                .filter_map(|&direction| move_in_direction(world, agent, costs, feet, direction)),
-        );
+        for &direction in directions {
+            if let Some(step) = move_in_direction(world, agent, costs, feet, direction) {
+                visit(step);
+            }
+        }
+        visit_ladder_climbs(world, agent, costs, feet, &mut visit);
         return;
     }
     // Bit i of every column below describes the cell at height `base + i`; the feet are at
@@ -265,12 +367,34 @@ pub fn neighbours<W: VoxelWorld + ?Sized>(
             MoveKind::StepUp(k) => k * costs.ascend,
             MoveKind::Drop(k) => k * costs.descend,
         };
-        out.push(Move {
+        visit(Move {
             feet: to,
             direction,
             kind,
-            cost: (horizontal + vertical).saturating_add(world.extra_cost(to)),
+            cost: (horizontal + vertical)
+                .saturating_add(terrain_cost(world.terrain(to), costs))
+                .saturating_add(world.extra_cost(to)),
         });
+    }
+    visit_ladder_climbs(world, agent, costs, feet, &mut visit);
+}
+
+/// Rule 4: calls `visit` with the ladder climbs from `feet`.
+#[inline]
+fn visit_ladder_climbs<W: VoxelWorld + ?Sized>(
+    world: &W,
+    agent: &Agent,
+    costs: &MoveCosts,
+    feet: IVec3,
+    visit: &mut impl FnMut(Move),
+) {
+    let here = world.terrain(feet);
+    if here.contains(TerrainFlags::IN_LADDER) || here.contains(TerrainFlags::ON_LADDER) {
+        for up in [true, false] {
+            if let Some(step) = ladder_climb(world, agent, costs, feet, up) {
+                visit(step);
+            }
+        }
     }
 }
 

@@ -9,9 +9,19 @@
 //! ...
 //! layer <sy-1>
 //! ```
-//! `#` is solid (standable, not passable) and `.` is air (passable). Row `r` of layer `y`,
-//! character `c`, is the cell `(x = c, y, z = r)`. Other characters are reserved for future
-//! block kinds and are an error. Blank lines after the last layer are allowed.
+//! Row `r` of layer `y`, character `c`, is the cell `(x = c, y, z = r)`. The characters:
+//!
+//! | char | block | passable | standable |
+//! |---|---|---|---|
+//! | `.` | [`Block::Air`] | yes | no |
+//! | `#` | [`Block::Solid`] | no | yes |
+//! | `~` | [`Block::Water`]: walking with the feet in it costs more | yes | no |
+//! | `L` | [`Block::Lava`]: cells next to it cost more | no | no |
+//! | `=` | [`Block::SlowFloor`]: walking on it costs more | no | yes |
+//! | `H` | [`Block::Ladder`]: climbable straight up and down | yes | yes |
+//!
+//! Other characters are reserved for future block kinds and are an error. Blank lines after
+//! the last layer are allowed.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -85,20 +95,18 @@ pub fn parse_text_world(text: &str) -> Result<ChunkedWorld> {
                         format!("row is longer than the world's width {}", size.x),
                     ));
                 }
-                match ch {
-                    '#' => {
-                        world.set(IVec3::new(column as i32, y, z), Block::Solid)?;
-                    }
-                    '.' => {}
-                    other => {
-                        return Err(Error::parse(
-                            line,
-                            column + 1,
-                            format!(
-                                "unknown block `{other}` (expected `#` for solid or `.` for air)"
-                            ),
-                        ));
-                    }
+                let Some(block) = block_of_char(ch) else {
+                    return Err(Error::parse(
+                        line,
+                        column + 1,
+                        format!(
+                            "unknown block `{ch}` (expected `#` solid, `.` air, `~` water, \
+                             `L` lava, `=` slow floor or `H` ladder)"
+                        ),
+                    ));
+                };
+                if block != Block::Air {
+                    world.set(IVec3::new(column as i32, y, z), block)?;
                 }
                 count += 1;
             }
@@ -121,6 +129,31 @@ pub fn parse_text_world(text: &str) -> Result<ChunkedWorld> {
         }
     }
     Ok(world)
+}
+
+/// The block a text-format character stands for.
+fn block_of_char(ch: char) -> Option<Block> {
+    Some(match ch {
+        '.' => Block::Air,
+        '#' => Block::Solid,
+        '~' => Block::Water,
+        'L' => Block::Lava,
+        '=' => Block::SlowFloor,
+        'H' => Block::Ladder,
+        _ => return None,
+    })
+}
+
+/// The text-format character of a block.
+fn char_of_block(block: Block) -> char {
+    match block {
+        Block::Solid => '#',
+        Block::Water => '~',
+        Block::Lava => 'L',
+        Block::SlowFloor => '=',
+        Block::Ladder => 'H',
+        _ => '.',
+    }
 }
 
 fn parse_size(line: usize, text: &str) -> Result<IVec3> {
@@ -198,11 +231,7 @@ pub fn to_text_world(world: &ChunkedWorld) -> Result<String> {
         for z in 0..size.z {
             for x in 0..size.x {
                 let block = world.get(bounds.min + IVec3::new(x, y, z));
-                out.push(if block == Some(Block::Solid) {
-                    '#'
-                } else {
-                    '.'
-                });
+                out.push(char_of_block(block.unwrap_or_default()));
             }
             out.push('\n');
         }
@@ -244,6 +273,24 @@ mod tests {
         assert_eq!(world.get(IVec3::new(1, 0, 1)), Some(Block::Air));
         assert_eq!(world.get(IVec3::new(1, 1, 1)), Some(Block::Solid));
         assert_eq!(world.get(IVec3::new(2, 0, 1)), Some(Block::Solid));
+        assert_eq!(to_text_world(&world).unwrap(), text);
+    }
+
+    #[test]
+    fn round_trips_every_block_kind() {
+        let text = "voxnav-world 1\nsize 6 2 1\nlayer 0\n#.~L=H\nlayer 1\nHH~..#\n";
+        let world = parse_text_world(text).unwrap();
+        let kinds = [
+            Block::Solid,
+            Block::Air,
+            Block::Water,
+            Block::Lava,
+            Block::SlowFloor,
+            Block::Ladder,
+        ];
+        for (x, kind) in kinds.into_iter().enumerate() {
+            assert_eq!(world.get(IVec3::new(x as i32, 0, 0)), Some(kind));
+        }
         assert_eq!(to_text_world(&world).unwrap(), text);
     }
 

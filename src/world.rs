@@ -52,6 +52,57 @@ impl Bounds {
     }
 }
 
+/// What a feet position is in, on and next to, as far as move costs and ladders care: a
+/// small set of flags returned by [`VoxelWorld::terrain`].
+///
+/// ```
+/// use voxnav::TerrainFlags;
+/// let wet_and_risky = TerrainFlags::IN_WATER | TerrainFlags::NEAR_DANGER;
+/// assert!(wet_and_risky.contains(TerrainFlags::IN_WATER));
+/// assert!(!wet_and_risky.contains(TerrainFlags::ON_SLOW_FLOOR));
+/// assert!(TerrainFlags::PLAIN.is_plain());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct TerrainFlags(u8);
+
+impl TerrainFlags {
+    /// Nothing special: air or solid around. The default.
+    pub const PLAIN: TerrainFlags = TerrainFlags(0);
+    /// The feet cell is water.
+    pub const IN_WATER: TerrainFlags = TerrainFlags(1);
+    /// The cell below the feet is a slow floor (soul sand).
+    pub const ON_SLOW_FLOOR: TerrainFlags = TerrainFlags(1 << 1);
+    /// A dangerous cell (lava) lies in the 3x3x3 cube centred on the feet cell.
+    pub const NEAR_DANGER: TerrainFlags = TerrainFlags(1 << 2);
+    /// The feet cell is a ladder: the agent may climb up from here.
+    pub const IN_LADDER: TerrainFlags = TerrainFlags(1 << 3);
+    /// The cell below the feet is a ladder: the agent may climb down from here.
+    pub const ON_LADDER: TerrainFlags = TerrainFlags(1 << 4);
+
+    /// Whether every flag of `other` is set.
+    #[inline]
+    #[must_use]
+    pub const fn contains(self, other: TerrainFlags) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// Whether no flag is set.
+    #[inline]
+    #[must_use]
+    pub const fn is_plain(self) -> bool {
+        self.0 == 0
+    }
+}
+
+impl std::ops::BitOr for TerrainFlags {
+    type Output = TerrainFlags;
+
+    #[inline]
+    fn bitor(self, rhs: TerrainFlags) -> TerrainFlags {
+        TerrainFlags(self.0 | rhs.0)
+    }
+}
+
 /// A world of cells that an agent walks through.
 ///
 /// Implement this on your own block storage; voxnav only asks these questions. All methods
@@ -78,6 +129,18 @@ pub trait VoxelWorld {
     fn extra_cost(&self, feet: IVec3) -> u32 {
         let _ = feet;
         0
+    }
+
+    /// The special terrain at the feet position `feet`: water, a slow floor, nearby danger,
+    /// ladders. Move costs add the matching [`MoveCosts`](crate::MoveCosts) terms for the
+    /// target of every move, and ladders allow vertical moves (see [`crate::moves`]): the
+    /// world says what is there, the agent's [`MoveCosts`](crate::MoveCosts) say what it
+    /// costs. A world that reports [`TerrainFlags::IN_LADDER`] or [`TerrainFlags::ON_LADDER`] must make
+    /// its ladder cells passable and standable. Defaults to [`TerrainFlags::PLAIN`].
+    #[inline]
+    fn terrain(&self, feet: IVec3) -> TerrainFlags {
+        let _ = feet;
+        TerrainFlags::PLAIN
     }
 
     /// The finite bounds of the world, or `None` for an unbounded (procedural) world.
@@ -153,6 +216,10 @@ macro_rules! forward_world {
             #[inline]
             fn extra_cost(&self, feet: IVec3) -> u32 {
                 (**self).extra_cost(feet)
+            }
+            #[inline]
+            fn terrain(&self, feet: IVec3) -> TerrainFlags {
+                (**self).terrain(feet)
             }
             #[inline]
             fn bounds(&self) -> Option<Bounds> {

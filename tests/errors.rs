@@ -182,7 +182,7 @@ fn unreadable_and_malformed_files_are_errors() {
     );
     assert_eq!(
         err.to_string(),
-        "line 4, column 2: unknown block `?` (expected `#` for solid or `.` for air)"
+        "line 4, column 2: unknown block `?` (expected `#` solid, `.` air, `~` water, `L` lava, `=` slow floor or `H` ladder)"
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -11,7 +11,7 @@ use super::{SearchOptions, SearchResult, SearchStats, SearchStatus};
 use crate::agent::{Agent, MoveCosts};
 use crate::error::{Error, Result};
 use crate::key::in_key_range;
-use crate::moves::{Move, neighbours};
+use crate::moves::for_each_neighbour;
 use crate::world::{VoxelWorld, check_feet};
 
 /// How many expansions pass between two looks at the clock.
@@ -54,7 +54,6 @@ pub struct Pathfinder {
     nodes: Vec<Node>,
     table: NodeTable,
     open: OpenSet,
-    moves: Vec<Move>,
 }
 
 impl Pathfinder {
@@ -72,7 +71,6 @@ impl Pathfinder {
             nodes: Vec::new(),
             table: NodeTable::default(),
             open: OpenSet::default(),
-            moves: Vec::with_capacity(8),
         })
     }
 
@@ -189,23 +187,20 @@ impl Pathfinder {
             self.nodes[node as usize].closed = true;
             stats.expanded += 1;
 
-            neighbours(
-                world,
-                &self.agent,
-                &self.costs,
-                current.feet,
-                &mut self.moves,
-            );
-            for step in &self.moves {
+            let (agent, costs) = (self.agent, self.costs);
+            let Self {
+                nodes, table, open, ..
+            } = self;
+            for_each_neighbour(world, &agent, &costs, current.feet, |step| {
                 if check_keys && !in_key_range(step.feet) {
-                    continue;
+                    return;
                 }
                 let g = current.g + u64::from(step.cost);
-                let slot = self.table.slot(step.feet);
+                let slot = table.slot(step.feet);
                 let index = if *slot == NO_NODE {
-                    let index = self.nodes.len() as u32;
+                    let index = nodes.len() as u32;
                     *slot = index;
-                    self.nodes.push(Node {
+                    nodes.push(Node {
                         feet: step.feet,
                         g,
                         h: goal.estimate(step.feet, &estimator),
@@ -215,22 +210,22 @@ impl Pathfinder {
                     index
                 } else {
                     let index = *slot;
-                    let known = &mut self.nodes[index as usize];
+                    let known = &mut nodes[index as usize];
                     if g >= known.g {
-                        continue;
+                        return;
                     }
                     known.g = g;
                     known.parent = node;
                     known.closed = false;
                     index
                 };
-                let h = self.nodes[index as usize].h;
-                self.open.push(g + h, g, index);
+                let h = nodes[index as usize].h;
+                open.push(g + h, g, index);
                 stats.generated += 1;
                 if (h, g) < (best_h, best_g) {
                     (best, best_h, best_g) = (index, h, g);
                 }
-            }
+            });
         }
 
         if budget_hit {

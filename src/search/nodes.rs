@@ -57,7 +57,11 @@ impl NodeTable {
 
     /// The slot of `p`, created (holding [`NO_NODE`]) if its page did not exist yet.
     /// `p` must be in the key range.
-    #[inline]
+    #[expect(
+        clippy::inline_always,
+        reason = "called once per generated node; callgrind: 4% fewer instructions per search when inlined"
+    )]
+    #[inline(always)]
     pub(crate) fn slot(&mut self, p: IVec3) -> &mut u32 {
         let key = page_key(p);
         if key != self.last_key {
