@@ -87,6 +87,16 @@ pub enum Error {
         "the world is unbounded and no node or time budget was given: set `SearchOptions::max_nodes` or `max_time`"
     )]
     Unbounded,
+    /// A reachability index was asked of a world without finite bounds: it labels every
+    /// feet position of the world, so the world must be bounded.
+    #[error(
+        "a reachability index needs a world with finite bounds (make it with `ChunkedWorld::with_size` or `with_bounds`)"
+    )]
+    IndexNeedsBounds,
+    /// A reachability index would not fit in memory: the world has too many columns or too
+    /// many feet positions.
+    #[error("the world is too large for a reachability index: {0}")]
+    IndexTooLarge(String),
     /// An agent or cost setting is out of its allowed range.
     #[error("invalid setting: {0}")]
     InvalidSetting(String),

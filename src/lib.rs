@@ -40,6 +40,9 @@
 //! - [`Pathfinder`]: a reusable A* with node and time budgets and [`Goal`]s.
 //! - [`parse_text_world`]: the layered text world format.
 //! - [`grid2d`]: 2D grids (robot grids, Moving AI maps) as flat voxel worlds.
+//! - [`BatchRouter`]: many queries at once, on rayon's threads or one ([`batch`]).
+//! - [`ReachIndex`] and [`Navigator`]: goals that cannot be reached answered without
+//!   searching ([`reach`]).
 //! - Living worlds: [`Block`] kinds beyond air and solid (water, lava, slow floors, ladders)
 //!   with their costs in [`MoveCosts`]; [`ChunkedWorld::track_changes`] and
 //!   [`ChunkedWorld::take_changes`] report the cells and chunks that changed;
@@ -56,6 +59,7 @@
 
 pub mod agent;
 pub mod baseline;
+pub mod batch;
 pub mod chunked;
 pub mod dstar;
 pub mod error;
@@ -64,6 +68,7 @@ pub mod heuristic;
 pub mod key;
 pub mod moves;
 pub mod pathcheck;
+pub mod reach;
 pub mod search;
 #[cfg(feature = "terrain")]
 pub mod terrain;
@@ -71,6 +76,7 @@ pub mod text_world;
 pub mod world;
 
 pub use agent::{Agent, MoveCosts, OCTILE_SCALE};
+pub use batch::{BatchRouter, RouteQuery};
 pub use chunked::{Block, CHUNK_SIZE, ChunkedWorld};
 pub use error::{Error, InvalidFeet, Result};
 pub use glam::IVec2;
@@ -81,9 +87,10 @@ pub use grid2d::{
 };
 pub use heuristic::{Estimator, Heuristic, HeuristicKind};
 pub use moves::{DIRECTIONS, Move, MoveKind, move_in_direction, neighbours};
+pub use reach::{Navigator, Reach, ReachIndex, VersionedWorld};
 pub use search::{
-    BlockGoal, ColumnGoal, Goal, Pathfinder, RadiusGoal, SearchOptions, SearchResult, SearchStats,
-    SearchStatus,
+    AnyOfGoal, AwayFromGoal, BlockGoal, ColumnGoal, Goal, Pathfinder, RadiusGoal, SearchOptions,
+    SearchResult, SearchStats, SearchStatus,
 };
 #[cfg(feature = "terrain")]
 pub use terrain::{TerrainConfig, generate_terrain, pick_pairs, surface_feet};

@@ -112,3 +112,167 @@ impl Goal for ColumnGoal {
         )
     }
 }
+
+impl<G: Goal + ?Sized> Goal for Box<G> {
+    fn is_reached(&self, feet: IVec3) -> bool {
+        (**self).is_reached(feet)
+    }
+    fn estimate(&self, feet: IVec3, estimator: &Estimator) -> u64 {
+        (**self).estimate(feet, estimator)
+    }
+    fn exact_target(&self) -> Option<IVec3> {
+        (**self).exact_target()
+    }
+}
+
+/// Reach any one of several goals: the search ends at the first position that reaches one of
+/// them (the cheapest such position when the estimates are admissible).
+///
+/// The estimate is the minimum of the goals' estimates, so it is admissible (consistent)
+/// when each of theirs is. With no goals at all, nothing is ever reached and the estimate is
+/// 0.
+///
+/// Mixed goal types go in boxes (the default type parameter):
+///
+/// ```
+/// use glam::IVec3;
+/// use voxnav::{AnyOfGoal, BlockGoal, ColumnGoal, Goal};
+///
+/// let goal: AnyOfGoal = AnyOfGoal::new(vec![
+///     Box::new(BlockGoal(IVec3::new(5, 1, 5))),
+///     Box::new(ColumnGoal { x: -3, z: 8 }),
+/// ]);
+/// assert!(goal.is_reached(IVec3::new(-3, 40, 8)));
+/// assert_eq!(goal.which_reached(IVec3::new(5, 1, 5)), Some(0));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct AnyOfGoal<G = Box<dyn Goal + Send + Sync>> {
+    /// The goals; the first one (in this order) that a position reaches is the one
+    /// [`AnyOfGoal::which_reached`] names.
+    pub goals: Vec<G>,
+}
+
+impl<G: Goal> AnyOfGoal<G> {
+    /// A goal reached when any of `goals` is.
+    #[must_use]
+    pub fn new(goals: Vec<G>) -> Self {
+        Self { goals }
+    }
+
+    /// The index of the first goal that standing at `feet` reaches: call it on the last
+    /// position of a found route to learn which goal the agent went for.
+    #[must_use]
+    pub fn which_reached(&self, feet: IVec3) -> Option<usize> {
+        self.goals.iter().position(|goal| goal.is_reached(feet))
+    }
+}
+
+impl<G: Goal> Goal for AnyOfGoal<G> {
+    #[inline]
+    fn is_reached(&self, feet: IVec3) -> bool {
+        self.goals.iter().any(|goal| goal.is_reached(feet))
+    }
+
+    #[inline]
+    fn estimate(&self, feet: IVec3, estimator: &Estimator) -> u64 {
+        self.goals
+            .iter()
+            .map(|goal| goal.estimate(feet, estimator))
+            .min()
+            .unwrap_or(0)
+    }
+}
+
+impl std::fmt::Debug for dyn Goal + Send + Sync {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("dyn Goal")
+    }
+}
+
+/// Get away from `point`: reached at any position at least `distance` blocks from it
+/// (Euclidean, inclusive), measured in 3D or, with `horizontal`, over x and z only.
+///
+/// The estimate is `per_block * (distance - current distance)`, where `per_block` is the
+/// least a move can cost per block of straight-line displacement. A straight step moves 1
+/// block for at least `straight`, a diagonal step `sqrt 2` blocks for at least `diagonal`, and
+/// each block climbed or fallen costs at least `ascend` or `descend`; so, by the triangle
+/// inequality, the estimate never overestimates (admissible and consistent) with
+/// `per_block = min(straight, diagonal / sqrt 2)` over x and z, and `min` of those and
+/// `ascend`, `descend` in 3D. In 3D the bound is weak when falling is cheap (the default
+/// `descend` is 2): use `horizontal` when height does not matter. The unit costs are read
+/// from the search's [`Estimator`], so a weighted heuristic weights this estimate too and the
+/// zero heuristic makes it 0.
+///
+/// ```
+/// use glam::IVec3;
+/// use voxnav::{AwayFromGoal, Goal};
+///
+/// let flee = AwayFromGoal::horizontal(IVec3::new(0, 5, 0), 10);
+/// assert!(flee.is_reached(IVec3::new(6, 0, 8)));
+/// assert!(!flee.is_reached(IVec3::new(6, 0, 7)));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct AwayFromGoal {
+    /// The point to get away from.
+    pub point: IVec3,
+    /// The least accepted distance, in blocks.
+    pub distance: u32,
+    /// Whether the distance is measured over x and z only (`true`) or in 3D.
+    pub horizontal: bool,
+}
+
+impl AwayFromGoal {
+    /// Get at least `distance` blocks from `point`, measured in 3D.
+    #[must_use]
+    pub const fn new(point: IVec3, distance: u32) -> Self {
+        Self {
+            point,
+            distance,
+            horizontal: false,
+        }
+    }
+
+    /// Get at least `distance` blocks from `point`, measured over x and z only.
+    #[must_use]
+    pub const fn horizontal(point: IVec3, distance: u32) -> Self {
+        Self {
+            point,
+            distance,
+            horizontal: true,
+        }
+    }
+
+    #[inline]
+    fn distance_squared(&self, feet: IVec3) -> i64 {
+        let mut d = (feet - self.point).as_i64vec3();
+        if self.horizontal {
+            d.y = 0;
+        }
+        d.length_squared()
+    }
+}
+
+impl Goal for AwayFromGoal {
+    #[inline]
+    fn is_reached(&self, feet: IVec3) -> bool {
+        self.distance_squared(feet) >= i64::from(self.distance) * i64::from(self.distance)
+    }
+
+    fn estimate(&self, feet: IVec3, estimator: &Estimator) -> u64 {
+        let gap = f64::from(self.distance) - (self.distance_squared(feet) as f64).sqrt();
+        if gap <= 0.0 {
+            return 0;
+        }
+        let straight = estimator.delta(1, 0, 0) as f64;
+        let diagonal = estimator.delta(1, 0, 1) as f64 / std::f64::consts::SQRT_2;
+        let mut per_block = straight.min(diagonal);
+        if !self.horizontal {
+            let ascend = estimator.delta(0, 1, 0) as f64;
+            let descend = estimator.delta(0, -1, 0) as f64;
+            per_block = per_block.min(ascend).min(descend);
+        }
+        // Shaved by a hair so that rounding in the square root never lifts the bound past
+        // the true cost.
+        (gap * per_block * (1.0 - 1e-9)).floor() as u64
+    }
+}

@@ -10,7 +10,7 @@ use std::time::Duration;
 use glam::IVec3;
 
 pub use astar::Pathfinder;
-pub use goal::{BlockGoal, ColumnGoal, Goal, RadiusGoal};
+pub use goal::{AnyOfGoal, AwayFromGoal, BlockGoal, ColumnGoal, Goal, RadiusGoal};
 
 use crate::heuristic::Heuristic;
 
