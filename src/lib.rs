@@ -58,6 +58,7 @@
 //! rules 4 and 5 of [`moves`], which never apply in a world of only air and solid blocks.
 
 pub mod agent;
+pub mod baseline;
 pub mod batch;
 pub mod chunked;
 pub mod dstar;

@@ -1,0 +1,758 @@
+//! The query sets and the engine drivers shared by `benches/search.rs` and
+//! `examples/compare.rs`, so that both measure the same worlds, the same queries and the same
+//! way of running each engine.
+//!
+//! One 3D world serves every 3D set: the default procedural terrain (seed 1337, 512 x 128 x
+//! 512) into which sealed pits, moated islands and an underground cave maze are carved. The
+//! Moving AI set runs on the [`FlatWorld`] of `arena2.map`.
+
+use std::path::{Path, PathBuf};
+
+use pathfinding::prelude::astar;
+use voxnav::grid2d::lengths_match;
+use voxnav::terrain::{SplitMix64, TerrainConfig, generate_terrain, pick_pairs, surface_feet};
+use voxnav::{
+    Agent, Block, ChunkedWorld, FlatWorld, Heuristic, IVec3, MoveCosts, OCTILE_SCALE, Pathfinder,
+    SearchOptions, SearchStatus, VoxelWorld, baseline, is_valid_feet, neighbours,
+    parse_movingai_map, parse_movingai_scen,
+};
+
+/// The seed of every random choice made while building the sets.
+const SET_SEED: u64 = 0x5eed_0005;
+/// The node budget of the naive baseline wherever a set has none of its own: it flies
+/// through the open sky, so without one a hard query could expand most of the world.
+const NAIVE_BUDGET: u64 = 4_000_000;
+/// The node budget for searches towards an island no walker can reach.
+const ISLAND_BUDGET: u64 = 200_000;
+/// The node budget of the voxnav search that keeps only reachable pairs in the route sets.
+const FILTER_BUDGET: u64 = 2_000_000;
+/// The side of the square slots on the terrain that pits and islands are carved into.
+const SLOT: i32 = 64;
+/// The maze: `MAZE_CELLS` x `MAZE_CELLS` rooms, each a 2 x 2 corridor square with walls of
+/// one block, from x = z = `MAZE_ORIGIN`, between the bedrock at y = 0 and a roof at y = 4.
+const MAZE_CELLS: i32 = 64;
+const MAZE_ORIGIN: i32 = 8;
+const MAZE_SIZE: i32 = MAZE_CELLS * 3 + 1;
+/// The Moving AI map of the 2D set and its scenarios.
+const MOVINGAI_MAP: &str = "arena2.map";
+
+/// How many queries each set holds.
+#[derive(Debug, Clone, Copy)]
+pub struct Sizes {
+    /// Routes of 16 to 48 blocks.
+    pub short: usize,
+    /// Routes of 100 to 200 blocks.
+    pub medium: usize,
+    /// Routes of 300 to 500 blocks.
+    pub long: usize,
+    /// Starts sealed in pits, goals outside.
+    pub pit: usize,
+    /// Goals on islands no walker can reach.
+    pub island: usize,
+    /// Routes through the cave maze.
+    pub maze: usize,
+    /// Moving AI scenarios.
+    pub movingai: usize,
+}
+
+impl Sizes {
+    /// The small sets of the criterion benches, where every set runs many times (and of
+    /// `compare --quick`).
+    pub const BENCH: Sizes = Sizes {
+        short: 30,
+        medium: 6,
+        long: 2,
+        pit: 6,
+        island: 1,
+        maze: 3,
+        movingai: 30,
+    };
+}
+
+/// One query: feet positions (cells, for the naive baseline) and, for Moving AI scenarios,
+/// the published optimal length.
+#[derive(Debug, Clone, Copy)]
+pub struct Query {
+    /// Where the search starts.
+    pub start: IVec3,
+    /// Where it should end.
+    pub goal: IVec3,
+    /// The Moving AI optimal length (a diagonal step is sqrt 2 long), if known.
+    pub reference: Option<f64>,
+}
+
+/// Which world a set runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WorldId {
+    /// The carved procedural terrain.
+    Terrain,
+    /// The flat world of the Moving AI map.
+    Flat,
+}
+
+/// A named list of queries on one world, with the agent, costs and budget to run them with.
+#[derive(Debug, Clone)]
+pub struct QuerySet {
+    /// Short name for tables and bench ids.
+    pub name: &'static str,
+    /// One line on what the set holds.
+    pub about: &'static str,
+    /// The world the queries run on.
+    pub world: WorldId,
+    /// The walking agent.
+    pub agent: Agent,
+    /// voxnav's move costs (the baseline always uses its own 10 / 14 / 17).
+    pub costs: MoveCosts,
+    /// The queries.
+    pub queries: Vec<Query>,
+    /// The node budget of voxnav and the baseline, if the set has one.
+    pub budget: Option<u64>,
+    /// Whether the `pathfinding` crate, which has no budget, runs on this set.
+    pub crate_runs: bool,
+}
+
+/// Every world and query set.
+pub struct Bench {
+    /// The procedural terrain with pits, islands and the cave maze carved in.
+    pub terrain: ChunkedWorld,
+    /// The Moving AI map as a flat world, if its file was found.
+    pub flat: Option<FlatWorld>,
+    /// The sets, in table order.
+    pub sets: Vec<QuerySet>,
+    /// Notes for the reader, such as a set that was left out.
+    pub notes: Vec<String>,
+}
+
+impl Bench {
+    /// Runs every query of `set` with `engine`, `repeat` times over, through `runner`.
+    ///
+    /// # Errors
+    /// A message when the engine rejects a query.
+    pub fn run_set(
+        &self,
+        set: &QuerySet,
+        runner: &mut Runner,
+        engine: Engine,
+        repeat: u32,
+    ) -> Result<Vec<Outcome>, String> {
+        match (set.world, &self.flat) {
+            (WorldId::Flat, Some(flat)) => runner.run_queries(engine, flat, &set.queries, repeat),
+            _ => runner.run_queries(engine, &self.terrain, &set.queries, repeat),
+        }
+    }
+}
+
+/// Where the Moving AI files are: `$VOXNAV_MOVINGAI_DIR`, or `../shared/data/movingai` next
+/// to the crate.
+pub fn movingai_dir() -> PathBuf {
+    std::env::var_os("VOXNAV_MOVINGAI_DIR").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/movingai"),
+        PathBuf::from,
+    )
+}
+
+/// Builds the worlds and every set of `sizes`.
+///
+/// # Errors
+/// A message when the terrain cannot be generated or carved, or a Moving AI file that exists
+/// cannot be read.
+pub fn build(sizes: &Sizes) -> Result<Bench, String> {
+    let agent = Agent::default();
+    let costs = MoveCosts::default();
+    let mut terrain = generate_terrain(&TerrainConfig::default()).map_err(|e| e.to_string())?;
+    let mut rng = SplitMix64::new(SET_SEED);
+    carve_maze(&mut terrain, &mut rng).map_err(|e| e.to_string())?;
+
+    // Pits and islands go into slots outside the maze's footprint, in a shuffled order.
+    let size = terrain
+        .world_bounds()
+        .map_or(IVec3::splat(512), |b| b.size());
+    let mut slots: Vec<IVec3> = (0..size.x / SLOT)
+        .flat_map(|i| (0..size.z / SLOT).map(move |j| (i, j)))
+        .map(|(i, j)| IVec3::new(i * SLOT + SLOT / 2, 0, j * SLOT + SLOT / 2))
+        .filter(|c| {
+            c.x - SLOT / 2 >= MAZE_ORIGIN + MAZE_SIZE || c.z - SLOT / 2 >= MAZE_ORIGIN + MAZE_SIZE
+        })
+        .collect();
+    for i in (1..slots.len()).rev() {
+        slots.swap(i, rng.below(i as u64 + 1) as usize);
+    }
+    if slots.len() < sizes.pit + sizes.island {
+        return Err(format!(
+            "the terrain has room for {} pits and islands, {} asked for",
+            slots.len(),
+            sizes.pit + sizes.island
+        ));
+    }
+    let (pit_slots, rest) = slots.split_at(sizes.pit);
+    let island_slots = &rest[..sizes.island];
+    let islands: Vec<(IVec3, IVec3)> = island_slots
+        .iter()
+        .map(|&centre| carve_island(&mut terrain, centre).map(|goal| (centre, goal)))
+        .collect::<voxnav::Result<_>>()
+        .map_err(|e| e.to_string())?;
+    let on_island = |p: IVec3| {
+        islands.iter().any(|&(centre, _)| {
+            (p.x - centre.x).abs() <= ISLAND_HALF + MOAT
+                && (p.z - centre.z).abs() <= ISLAND_HALF + MOAT
+        })
+    };
+    let pit_starts: Vec<IVec3> = pit_slots
+        .iter()
+        .filter_map(|&centre| carve_pit(&mut terrain, &agent, centre, &mut rng).transpose())
+        .collect::<voxnav::Result<_>>()
+        .map_err(|e| e.to_string())?;
+
+    let mut sets = Vec::new();
+    let mut filter = Pathfinder::new(agent, costs).map_err(|e| e.to_string())?;
+    for (name, about, count, distance, seed) in [
+        (
+            "short",
+            "routes of 16-48 blocks on the terrain",
+            sizes.short,
+            16.0..=48.0,
+            1,
+        ),
+        (
+            "medium",
+            "routes of 100-200 blocks",
+            sizes.medium,
+            100.0..=200.0,
+            2,
+        ),
+        (
+            "long",
+            "routes of 300-500 blocks",
+            sizes.long,
+            300.0..=500.0,
+            3,
+        ),
+    ] {
+        let queries = reachable_pairs(&terrain, &mut filter, seed, count, distance)?;
+        sets.push(QuerySet {
+            name,
+            about,
+            world: WorldId::Terrain,
+            agent,
+            costs,
+            queries,
+            budget: None,
+            crate_runs: true,
+        });
+    }
+
+    let pit_queries = pit_starts
+        .iter()
+        .filter_map(|&start| {
+            let goal = surface_near(&terrain, &agent, start, 60.0..=120.0, &mut rng)?;
+            (!on_island(goal)).then_some(Query {
+                start,
+                goal,
+                reference: None,
+            })
+        })
+        .collect();
+    sets.push(QuerySet {
+        name: "pit",
+        about: "start sealed in a small pit, goal outside: unreachable",
+        world: WorldId::Terrain,
+        agent,
+        costs,
+        queries: pit_queries,
+        budget: None,
+        crate_runs: true,
+    });
+
+    let island_queries = islands
+        .iter()
+        .filter_map(|&(centre, goal)| {
+            let start = surface_near(&terrain, &agent, centre, 40.0..=100.0, &mut rng)?;
+            (!on_island(start)).then_some(Query {
+                start,
+                goal,
+                reference: None,
+            })
+        })
+        .collect();
+    sets.push(QuerySet {
+        name: "island",
+        about: "goal on a moated island: unreachable, ends on the node budget",
+        world: WorldId::Terrain,
+        agent,
+        costs,
+        queries: island_queries,
+        budget: Some(ISLAND_BUDGET),
+        crate_runs: false,
+    });
+
+    sets.push(QuerySet {
+        name: "maze",
+        about: "routes through the underground cave maze",
+        world: WorldId::Terrain,
+        agent,
+        costs,
+        queries: maze_queries(&terrain, &agent, sizes.maze, &mut rng),
+        budget: None,
+        crate_runs: true,
+    });
+
+    let mut notes = Vec::new();
+    let dir = movingai_dir();
+    let flat = if dir.join(MOVINGAI_MAP).is_file() {
+        let (flat, queries) = movingai(&dir, &agent, sizes.movingai)?;
+        sets.push(QuerySet {
+            name: "movingai",
+            about: "arena2.map scenarios on a flat world (2D, octile costs)",
+            world: WorldId::Flat,
+            agent,
+            costs: MoveCosts::octile(),
+            queries,
+            budget: None,
+            crate_runs: true,
+        });
+        Some(flat)
+    } else {
+        notes.push(format!(
+            "Moving AI set left out: {} not found (set VOXNAV_MOVINGAI_DIR)",
+            dir.join(MOVINGAI_MAP).display()
+        ));
+        None
+    };
+    Ok(Bench {
+        terrain,
+        flat,
+        sets,
+        notes,
+    })
+}
+
+/// The first `count` pairs of `pick_pairs` that voxnav connects: route sets hold routes, the
+/// unreachable sets are separate.
+fn reachable_pairs(
+    world: &ChunkedWorld,
+    pathfinder: &mut Pathfinder,
+    seed: u64,
+    count: usize,
+    distance: std::ops::RangeInclusive<f32>,
+) -> Result<Vec<Query>, String> {
+    let agent = *pathfinder.agent();
+    let options = SearchOptions::default().with_max_nodes(FILTER_BUDGET);
+    let mut queries = Vec::with_capacity(count);
+    for (start, goal) in pick_pairs(world, &agent, SET_SEED ^ seed, count * 3, distance) {
+        if queries.len() == count {
+            break;
+        }
+        let result = pathfinder
+            .find_path(world, start, goal, &options)
+            .map_err(|e| e.to_string())?;
+        if result.is_found() {
+            queries.push(Query {
+                start,
+                goal,
+                reference: None,
+            });
+        }
+    }
+    Ok(queries)
+}
+
+/// A surface feet position at a horizontal distance in `distance` from `from`, if one of a
+/// few random tries finds one.
+fn surface_near(
+    world: &ChunkedWorld,
+    agent: &Agent,
+    from: IVec3,
+    distance: std::ops::RangeInclusive<f32>,
+    rng: &mut SplitMix64,
+) -> Option<IVec3> {
+    (0..64).find_map(|_| {
+        let angle = rng.next_f32() * std::f32::consts::TAU;
+        let length = distance.start() + rng.next_f32() * (distance.end() - distance.start());
+        let x = from.x + (angle.cos() * length).round() as i32;
+        let z = from.z + (angle.sin() * length).round() as i32;
+        surface_feet(world, agent, x, z)
+    })
+}
+
+/// Half the side of a pit's floor, at most.
+const PIT_HALF: i32 = 10;
+
+/// Carves a sealed room 12 blocks under the surface at `centre`: a floor at most 21 x 21 with
+/// some bumps and pillars, three blocks of air, solid walls and roof all round. Returns a
+/// feet position inside, or `None` where the terrain is too low for it.
+fn carve_pit(
+    world: &mut ChunkedWorld,
+    agent: &Agent,
+    centre: IVec3,
+    rng: &mut SplitMix64,
+) -> voxnav::Result<Option<IVec3>> {
+    let Some(surface) = surface_feet(world, agent, centre.x, centre.z) else {
+        return Ok(None);
+    };
+    let floor_y = surface.y - 12;
+    if floor_y < 2 {
+        return Ok(None);
+    }
+    let half = 5 + rng.below((PIT_HALF - 4) as u64) as i32;
+    let low = IVec3::new(centre.x - half, floor_y, centre.z - half);
+    let high = IVec3::new(centre.x + half, floor_y + 2, centre.z + half);
+    world.fill(low - IVec3::ONE, high + IVec3::ONE, Block::Solid)?;
+    world.fill(low, high, Block::Air)?;
+    for x in low.x..=high.x {
+        for z in low.z..=high.z {
+            match rng.below(20) {
+                0 => world.fill(
+                    IVec3::new(x, floor_y, z),
+                    IVec3::new(x, floor_y + 2, z),
+                    Block::Solid,
+                )?,
+                1 | 2 => {
+                    world.set(IVec3::new(x, floor_y, z), Block::Solid)?;
+                }
+                _ => {}
+            }
+        }
+    }
+    let start = IVec3::new(centre.x, floor_y, centre.z);
+    world.set(start, Block::Air)?;
+    world.set(start + IVec3::Y, Block::Air)?;
+    Ok(is_valid_feet(world, start, agent.height).then_some(start))
+}
+
+/// Half the side of an island's top.
+const ISLAND_HALF: i32 = 6;
+/// The width of the moat round an island.
+const MOAT: i32 = 3;
+
+/// Raises a solid island at `centre` above the surrounding surface and digs a moat round it
+/// down to the bedrock, far deeper than any safe drop, so no walker gets on. Returns the feet
+/// position in the middle of the island's top.
+fn carve_island(world: &mut ChunkedWorld, centre: IVec3) -> voxnav::Result<IVec3> {
+    let size = world.world_bounds().map_or(128, |b| b.max.y);
+    let agent = Agent::default();
+    let reach = ISLAND_HALF + MOAT;
+    let mut top = 0;
+    for x in centre.x - reach..=centre.x + reach {
+        for z in centre.z - reach..=centre.z + reach {
+            if let Some(feet) = surface_feet(world, &agent, x, z) {
+                top = top.max(feet.y);
+            }
+        }
+    }
+    let top = (top + 2).min(size - 3);
+    let corner = |half: i32, y: i32| IVec3::new(centre.x - half, y, centre.z - half);
+    let far = |half: i32, y: i32| IVec3::new(centre.x + half, y, centre.z + half);
+    world.fill(corner(reach, 0), far(reach, 0), Block::Solid)?;
+    world.fill(corner(reach, 1), far(reach, size - 1), Block::Air)?;
+    world.fill(
+        corner(ISLAND_HALF, 0),
+        far(ISLAND_HALF, top - 1),
+        Block::Solid,
+    )?;
+    Ok(IVec3::new(centre.x, top, centre.z))
+}
+
+/// Carves a 64 x 64 room maze (a random spanning tree with a few extra openings for loops)
+/// into a solid slab at the bottom of the world: 2-wide corridors, 3 blocks of air, random
+/// one-block bumps to step over. Sealed from the caves above by a solid roof.
+fn carve_maze(world: &mut ChunkedWorld, rng: &mut SplitMix64) -> voxnav::Result<()> {
+    let base = IVec3::new(MAZE_ORIGIN, 0, MAZE_ORIGIN);
+    world.fill(
+        base,
+        base + IVec3::new(MAZE_SIZE - 1, 6, MAZE_SIZE - 1),
+        Block::Solid,
+    )?;
+    let n = MAZE_CELLS;
+    let mut visited = vec![false; (n * n) as usize];
+    let mut stack = vec![(0, 0)];
+    visited[0] = true;
+    let open_between = |world: &mut ChunkedWorld, a: (i32, i32), b: (i32, i32)| {
+        // The two rooms' squares and the wall cells between them, as one box.
+        let low = IVec3::new(a.0.min(b.0) * 3 + 1, 1, a.1.min(b.1) * 3 + 1);
+        let high = IVec3::new(a.0.max(b.0) * 3 + 2, 3, a.1.max(b.1) * 3 + 2);
+        world.fill(base + low, base + high, Block::Air)
+    };
+    while let Some(&(x, z)) = stack.last() {
+        let unvisited: Vec<(i32, i32)> = [(1, 0), (-1, 0), (0, 1), (0, -1)]
+            .iter()
+            .map(|&(dx, dz)| (x + dx, z + dz))
+            .filter(|&(nx, nz)| {
+                (0..n).contains(&nx) && (0..n).contains(&nz) && !visited[(nz * n + nx) as usize]
+            })
+            .collect();
+        if unvisited.is_empty() {
+            stack.pop();
+            continue;
+        }
+        let next = unvisited[rng.below(unvisited.len() as u64) as usize];
+        visited[(next.1 * n + next.0) as usize] = true;
+        open_between(world, (x, z), next)?;
+        stack.push(next);
+    }
+    for x in 0..n {
+        for z in 0..n {
+            for next in [(x + 1, z), (x, z + 1)] {
+                if next.0 < n && next.1 < n && rng.below(16) == 0 {
+                    open_between(world, (x, z), next)?;
+                }
+            }
+        }
+    }
+    for x in 1..MAZE_SIZE - 1 {
+        for z in 1..MAZE_SIZE - 1 {
+            let floor = base + IVec3::new(x, 1, z);
+            if world.get(floor) == Some(Block::Air) && rng.below(8) == 0 {
+                world.set(floor, Block::Solid)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `count` pairs of maze rooms at least 100 blocks apart.
+fn maze_queries(
+    world: &ChunkedWorld,
+    agent: &Agent,
+    count: usize,
+    rng: &mut SplitMix64,
+) -> Vec<Query> {
+    let room_feet = |rng: &mut SplitMix64| {
+        let x = MAZE_ORIGIN + rng.below(MAZE_CELLS as u64) as i32 * 3 + 1;
+        let z = MAZE_ORIGIN + rng.below(MAZE_CELLS as u64) as i32 * 3 + 1;
+        (1..=2)
+            .map(|y| IVec3::new(x, y, z))
+            .find(|&feet| is_valid_feet(world, feet, agent.height))
+    };
+    let mut queries = Vec::with_capacity(count);
+    for _ in 0..count * 50 {
+        if queries.len() == count {
+            break;
+        }
+        let (Some(start), Some(goal)) = (room_feet(rng), room_feet(rng)) else {
+            continue;
+        };
+        if (start - goal).as_vec3().length() >= 100.0 {
+            queries.push(Query {
+                start,
+                goal,
+                reference: None,
+            });
+        }
+    }
+    queries
+}
+
+/// The Moving AI map as a flat world and `count` of its scenarios, spread evenly over the
+/// file.
+fn movingai(dir: &Path, agent: &Agent, count: usize) -> Result<(FlatWorld, Vec<Query>), String> {
+    let read = |name: &str| {
+        let path = dir.join(name);
+        std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))
+    };
+    let in_file = |name: &str, e: voxnav::Error| format!("{name}: {e}");
+    let grid = parse_movingai_map(&read(MOVINGAI_MAP)?).map_err(|e| in_file(MOVINGAI_MAP, e))?;
+    let scen_name = format!("{MOVINGAI_MAP}.scen");
+    let scenarios = parse_movingai_scen(&read(&scen_name)?).map_err(|e| in_file(&scen_name, e))?;
+    let world = FlatWorld::new(grid, agent.height).map_err(|e| e.to_string())?;
+    let count = count.min(scenarios.len());
+    let queries = (0..count)
+        .map(|i| &scenarios[i * scenarios.len() / count])
+        .map(|scenario| Query {
+            start: FlatWorld::feet(scenario.start),
+            goal: FlatWorld::feet(scenario.goal),
+            reference: Some(scenario.optimal_length),
+        })
+        .collect();
+    Ok((world, queries))
+}
+
+/// The engines compared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Engine {
+    /// voxnav's `Pathfinder`.
+    Voxnav,
+    /// `voxnav::baseline`, the naive 26-neighbour A*.
+    Naive26,
+    /// The `pathfinding` crate's `astar` over voxnav's neighbour generator and heuristic.
+    PathfindingCrate,
+}
+
+impl Engine {
+    /// Every engine, voxnav first.
+    pub const ALL: [Engine; 3] = [Engine::Voxnav, Engine::Naive26, Engine::PathfindingCrate];
+
+    /// The engine's name in tables.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Engine::Voxnav => "voxnav",
+            Engine::Naive26 => "naive26",
+            Engine::PathfindingCrate => "pathfinding",
+        }
+    }
+
+    /// Whether the engine runs on `set`.
+    pub fn runs_on(self, set: &QuerySet) -> bool {
+        self != Engine::PathfindingCrate || set.crate_runs
+    }
+}
+
+/// What one query gave.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Outcome {
+    /// How the search ended.
+    pub status: SearchStatus,
+    /// The route's cost (a partial route's for a budget stop).
+    pub cost: Option<u64>,
+    /// Nodes expanded.
+    pub expanded: u64,
+}
+
+/// Runs queries of one set with each engine, keeping voxnav's search state between queries
+/// as a server would.
+pub struct Runner {
+    pathfinder: Pathfinder,
+    options: SearchOptions,
+    naive_budget: u64,
+}
+
+impl Runner {
+    /// A runner for `set`.
+    ///
+    /// # Errors
+    /// A message when the set's agent or costs are out of range.
+    pub fn new(set: &QuerySet) -> Result<Self, String> {
+        let pathfinder = Pathfinder::new(set.agent, set.costs).map_err(|e| e.to_string())?;
+        let options = match set.budget {
+            Some(budget) => SearchOptions::default().with_max_nodes(budget),
+            None => SearchOptions::default(),
+        };
+        Ok(Self {
+            pathfinder,
+            options,
+            naive_budget: set.budget.unwrap_or(NAIVE_BUDGET),
+        })
+    }
+
+    /// Runs `queries` on `world` with `engine`, `repeat` times over.
+    ///
+    /// # Errors
+    /// A message when the engine rejects a query.
+    pub fn run_queries<W: VoxelWorld + ?Sized>(
+        &mut self,
+        engine: Engine,
+        world: &W,
+        queries: &[Query],
+        repeat: u32,
+    ) -> Result<Vec<Outcome>, String> {
+        let mut outcomes = Vec::with_capacity(queries.len() * repeat as usize);
+        for query in (0..repeat).flat_map(|_| queries) {
+            let outcome = self.run(engine, world, query).map_err(|message| {
+                format!(
+                    "{} on {} -> {}: {message}",
+                    engine.name(),
+                    query.start,
+                    query.goal
+                )
+            })?;
+            outcomes.push(outcome);
+        }
+        Ok(outcomes)
+    }
+
+    fn run<W: VoxelWorld + ?Sized>(
+        &mut self,
+        engine: Engine,
+        world: &W,
+        query: &Query,
+    ) -> Result<Outcome, String> {
+        match engine {
+            Engine::Voxnav => {
+                let result = self
+                    .pathfinder
+                    .find_path(world, query.start, query.goal, &self.options)
+                    .map_err(|e| e.to_string())?;
+                Ok(Outcome {
+                    status: result.status,
+                    cost: result.cost,
+                    expanded: result.stats.expanded,
+                })
+            }
+            Engine::Naive26 => {
+                let result =
+                    baseline::find_path(world, query.start, query.goal, Some(self.naive_budget))
+                        .map_err(|e| e.to_string())?;
+                Ok(Outcome {
+                    status: result.status,
+                    cost: result.cost,
+                    expanded: result.stats.expanded,
+                })
+            }
+            Engine::PathfindingCrate => Ok(self.run_crate(world, query)),
+        }
+    }
+
+    fn run_crate<W: VoxelWorld + ?Sized>(&self, world: &W, query: &Query) -> Outcome {
+        let agent = *self.pathfinder.agent();
+        let costs = *self.pathfinder.costs();
+        let estimator = Heuristic::default().estimator(&agent, &costs);
+        let goal = query.goal;
+        let mut moves = Vec::with_capacity(8);
+        let mut expanded = 0;
+        let found = astar(
+            &query.start,
+            |&feet| {
+                expanded += 1;
+                neighbours(world, &agent, &costs, feet, &mut moves);
+                // A fixed array rather than a fresh Vec: no allocation per expansion.
+                let mut out = [(IVec3::ZERO, 0u64); 8];
+                for (slot, step) in out.iter_mut().zip(&moves) {
+                    *slot = (step.feet, u64::from(step.cost));
+                }
+                out.into_iter().take(moves.len())
+            },
+            |&feet| estimator.between(feet, goal),
+            |&feet| feet == goal,
+        );
+        Outcome {
+            status: if found.is_some() {
+                SearchStatus::Found
+            } else {
+                SearchStatus::Unreachable
+            },
+            cost: found.map(|(_, cost)| cost),
+            expanded,
+        }
+    }
+}
+
+/// The queries of `set` on which voxnav's costs disagree with the `pathfinding` crate's
+/// (`generic`, when it ran) or with a Moving AI optimal length, one line each.
+pub fn mismatches(set: &QuerySet, voxnav: &[Outcome], generic: Option<&[Outcome]>) -> Vec<String> {
+    let mut found = Vec::new();
+    let queries = set.queries.iter().cycle();
+    for (i, (query, mine)) in queries.zip(voxnav).enumerate() {
+        if let Some(theirs) = generic.and_then(|outcomes| outcomes.get(i))
+            && theirs.cost != mine.cost
+        {
+            found.push(format!(
+                "{} query {i} ({} -> {}): voxnav {:?} ({}), pathfinding crate {:?}",
+                set.name, query.start, query.goal, mine.cost, mine.status, theirs.cost
+            ));
+        }
+        if let Some(length) = query.reference
+            && !matches_reference(mine.cost, length)
+        {
+            found.push(format!(
+                "{} query {i} ({} -> {}): voxnav {:?}, Moving AI optimal length {length}",
+                set.name, query.start, query.goal, mine.cost
+            ));
+        }
+    }
+    found
+}
+
+/// Whether `cost` (octile costs) matches a Moving AI optimal `length` within the rounding of
+/// the file and of voxnav's integer diagonal.
+fn matches_reference(cost: Option<u64>, length: f64) -> bool {
+    cost.is_some_and(|cost| lengths_match(cost as f64 / f64::from(OCTILE_SCALE), length))
+}

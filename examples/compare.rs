@@ -1,0 +1,361 @@
+//! voxnav against the naive 26-neighbour A* and the `pathfinding` crate, side by side, in one
+//! run: the same worlds, the same queries, one table.
+//!
+//! ```sh
+//! cargo run --release --example compare            # the full sets (under a minute)
+//! cargo run --release --example compare -- --quick # the small sets of the benches
+//! cargo run --release --example compare -- --set long --engine voxnav --repeat 5
+//! ```
+//!
+//! `--set NAME` and `--engine NAME` (each may be repeated) keep only those sets and engines,
+//! and `--repeat N` runs every set N times, which makes the searches dominate a profile.
+//!
+//! The sets are built by `benches/common/mod.rs`, shared with `benches/search.rs`. While it
+//! runs it checks that voxnav and the `pathfinding` crate, which search the same graph, give
+//! the same cost on every query, and that voxnav matches the published optimal lengths of
+//! the Moving AI scenarios; any mismatch is printed and the example exits with code 1.
+
+#[path = "../benches/common/mod.rs"]
+mod common;
+
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use common::{Engine, Outcome, QuerySet, Runner, Sizes, WorldId};
+use voxnav::SearchStatus;
+
+/// The full sets: the whole run stays under a minute on two cores.
+const COMPARE: Sizes = Sizes {
+    short: 300,
+    medium: 30,
+    long: 8,
+    pit: 24,
+    island: 3,
+    maze: 12,
+    movingai: 120,
+};
+
+/// Everything one engine did on one set.
+struct Run {
+    set: usize,
+    engine: Engine,
+    outcomes: Vec<Outcome>,
+    elapsed: Duration,
+}
+
+impl Run {
+    fn expanded(&self) -> u64 {
+        self.outcomes.iter().map(|o| o.expanded).sum()
+    }
+
+    fn count(&self, status: SearchStatus) -> usize {
+        self.outcomes.iter().filter(|o| o.status == status).count()
+    }
+}
+
+/// The command line.
+struct Args {
+    sizes: Sizes,
+    sets: Vec<String>,
+    engines: Vec<String>,
+    repeat: u32,
+}
+
+const USAGE: &str = "expected [--quick] [--set NAME]... [--engine voxnav|naive26|pathfinding]... \
+                     [--repeat N]";
+
+fn parse_args() -> Result<Args, String> {
+    let mut args = Args {
+        sizes: COMPARE,
+        sets: Vec::new(),
+        engines: Vec::new(),
+        repeat: 1,
+    };
+    let mut words = std::env::args().skip(1);
+    while let Some(word) = words.next() {
+        let mut value = |flag: &str| {
+            words
+                .next()
+                .ok_or_else(|| format!("{flag} needs a value; {USAGE}"))
+        };
+        match word.as_str() {
+            "--quick" => args.sizes = Sizes::BENCH,
+            "--set" => args.sets.push(value("--set")?),
+            "--engine" => {
+                let name = value("--engine")?;
+                if !Engine::ALL.iter().any(|e| e.name() == name) {
+                    return Err(format!("unknown engine `{name}`; {USAGE}"));
+                }
+                args.engines.push(name);
+            }
+            "--repeat" => {
+                let text = value("--repeat")?;
+                args.repeat =
+                    text.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
+                        format!("--repeat wants a whole number from 1, not `{text}`")
+                    })?;
+            }
+            _ => return Err(format!("unknown argument `{word}`; {USAGE}")),
+        }
+    }
+    Ok(args)
+}
+
+fn main() -> ExitCode {
+    let args = match parse_args() {
+        Ok(args) => args,
+        Err(message) => {
+            eprintln!("compare: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    let sizes = args.sizes;
+
+    let building = Instant::now();
+    let mut bench = match common::build(&sizes) {
+        Ok(bench) => bench,
+        Err(message) => {
+            eprintln!("compare: cannot build the query sets: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    if let Some(unknown) = args
+        .sets
+        .iter()
+        .find(|name| !bench.sets.iter().any(|set| set.name == name.as_str()))
+    {
+        eprintln!("compare: unknown set `{unknown}`");
+        return ExitCode::from(2);
+    }
+    bench
+        .sets
+        .retain(|set| args.sets.is_empty() || args.sets.iter().any(|name| name == set.name));
+    println!(
+        "Worlds and query sets built in {:.1} s (not timed below).",
+        building.elapsed().as_secs_f64()
+    );
+    for set in &bench.sets {
+        let crate_note = if set.crate_runs {
+            ""
+        } else {
+            " [pathfinding crate skipped: it has no node budget]"
+        };
+        println!(
+            "  {:<9} {:>4} queries: {}{crate_note}",
+            set.name,
+            set.queries.len(),
+            set.about
+        );
+    }
+    for note in &bench.notes {
+        println!("  note: {note}");
+    }
+
+    let timing = (Instant::now(), cpu_seconds());
+    let mut runs = Vec::new();
+    let mut mismatches = Vec::new();
+    for (index, set) in bench.sets.iter().enumerate() {
+        let mut runner = match Runner::new(set) {
+            Ok(runner) => runner,
+            Err(message) => {
+                eprintln!("compare: set {}: {message}", set.name);
+                return ExitCode::from(1);
+            }
+        };
+        for engine in Engine::ALL {
+            let chosen = args.engines.is_empty() || args.engines.iter().any(|e| e == engine.name());
+            if !chosen || !engine.runs_on(set) {
+                continue;
+            }
+            let started = Instant::now();
+            let outcomes = match bench.run_set(set, &mut runner, engine, args.repeat) {
+                Ok(outcomes) => outcomes,
+                Err(message) => {
+                    eprintln!("compare: set {}: {message}", set.name);
+                    return ExitCode::from(1);
+                }
+            };
+            runs.push(Run {
+                set: index,
+                engine,
+                outcomes,
+                elapsed: started.elapsed(),
+            });
+        }
+        check(set, &runs, index, &mut mismatches);
+    }
+
+    if let (Some(before), Some(after)) = (timing.1, cpu_seconds()) {
+        let wall = timing.0.elapsed().as_secs_f64();
+        let share = (after - before) / wall.max(1e-9);
+        if share < 0.9 {
+            println!(
+                "note: the timed part got {:.0}% of a core ({:.1} s CPU in {:.1} s): the machine is \
+                 busy, so the times below are inflated and the ratios noisy",
+                share * 100.0,
+                after - before,
+                wall
+            );
+        }
+    }
+    print_table(&bench.sets, &runs);
+    if mismatches.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        for mismatch in mismatches.iter().take(20) {
+            eprintln!("mismatch: {mismatch}");
+        }
+        eprintln!(
+            "compare: {} cost mismatches (voxnav against the pathfinding crate or Moving AI)",
+            mismatches.len()
+        );
+        ExitCode::from(1)
+    }
+}
+
+/// Checks voxnav's costs on set `index` against the `pathfinding` crate and the Moving AI
+/// references.
+fn check(set: &QuerySet, runs: &[Run], index: usize, mismatches: &mut Vec<String>) {
+    let of = |engine| {
+        runs.iter()
+            .find(|run| run.set == index && run.engine == engine)
+            .map(|run| run.outcomes.as_slice())
+    };
+    if let Some(voxnav) = of(Engine::Voxnav) {
+        mismatches.extend(common::mismatches(
+            set,
+            voxnav,
+            of(Engine::PathfindingCrate),
+        ));
+    }
+}
+
+/// The CPU time this process has used, from `/proc/self/stat` (Linux; `None` elsewhere), to
+/// tell a busy machine from a slow search.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The fields after the command name, which is in parentheses: utime and stime are the
+    // 12th and 13th, in clock ticks of 1/100 s.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks = |i: usize| fields.get(i)?.parse::<u64>().ok();
+    Some((ticks(11)? + ticks(12)?) as f64 / 100.0)
+}
+
+/// Totals of one engine over several sets.
+#[derive(Default, Clone, Copy)]
+struct Total {
+    queries: usize,
+    found: usize,
+    partial: usize,
+    unreachable: usize,
+    expanded: u64,
+    elapsed: Duration,
+}
+
+impl Total {
+    fn add(&mut self, run: &Run) {
+        self.queries += run.outcomes.len();
+        self.found += run.count(SearchStatus::Found);
+        self.partial += run.count(SearchStatus::Partial);
+        self.unreachable += run.count(SearchStatus::Unreachable);
+        self.expanded += run.expanded();
+        self.elapsed += run.elapsed;
+    }
+
+    fn per_second(&self) -> f64 {
+        self.expanded as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+}
+
+fn row(label: &str, engine: Engine, total: &Total, speed_up: Option<f64>) {
+    println!(
+        "{label:<12} {:<12} {:>7} {:>6} {:>7} {:>7} {:>12} {:>10.1} {:>12.0} {:>9}",
+        engine.name(),
+        total.queries,
+        total.found,
+        total.partial,
+        total.unreachable,
+        total.expanded,
+        total.elapsed.as_secs_f64() * 1e3,
+        total.per_second(),
+        speed_up.map_or_else(|| "-".to_string(), |s| format!("{s:.2}x")),
+    );
+}
+
+fn ratio(slow: Duration, fast: Duration) -> f64 {
+    slow.as_secs_f64() / fast.as_secs_f64().max(1e-9)
+}
+
+fn print_table(sets: &[QuerySet], runs: &[Run]) {
+    println!();
+    println!(
+        "{:<12} {:<12} {:>7} {:>6} {:>7} {:>7} {:>12} {:>10} {:>12} {:>9}",
+        "set",
+        "engine",
+        "queries",
+        "found",
+        "partial",
+        "unreach",
+        "expanded",
+        "total ms",
+        "expansions/s",
+        "voxnav x"
+    );
+    for (index, set) in sets.iter().enumerate() {
+        let set_runs: Vec<&Run> = runs.iter().filter(|run| run.set == index).collect();
+        let voxnav = set_runs.iter().find(|run| run.engine == Engine::Voxnav);
+        for run in &set_runs {
+            let mut total = Total::default();
+            total.add(run);
+            let speed_up = voxnav
+                .filter(|_| run.engine != Engine::Voxnav)
+                .map(|voxnav| ratio(run.elapsed, voxnav.elapsed));
+            row(set.name, run.engine, &total, speed_up);
+        }
+    }
+
+    // The terrain sets together: every engine over every set it ran on, and voxnav over the
+    // same sets for each ratio.
+    let terrain: Vec<&Run> = runs
+        .iter()
+        .filter(|run| sets[run.set].world == WorldId::Terrain)
+        .collect();
+    let mut totals = [Total::default(); 3];
+    let mut voxnav_where_crate_ran = Total::default();
+    for run in &terrain {
+        let slot = Engine::ALL
+            .iter()
+            .position(|&e| e == run.engine)
+            .unwrap_or(0);
+        totals[slot].add(run);
+        if run.engine == Engine::Voxnav && sets[run.set].crate_runs {
+            voxnav_where_crate_ran.add(run);
+        }
+    }
+    let names: Vec<&str> = sets
+        .iter()
+        .filter(|set| set.world == WorldId::Terrain)
+        .map(|set| set.name)
+        .collect();
+    println!();
+    println!(
+        "All terrain sets together ({}); the pathfinding crate's ratio is over the sets it ran on:",
+        names.join(", ")
+    );
+    let [voxnav, naive, generic] = totals;
+    let vs_naive = ratio(naive.elapsed, voxnav.elapsed);
+    let vs_crate = ratio(generic.elapsed, voxnav_where_crate_ran.elapsed);
+    row("terrain", Engine::Voxnav, &voxnav, None);
+    row("terrain", Engine::Naive26, &naive, Some(vs_naive));
+    row(
+        "terrain",
+        Engine::PathfindingCrate,
+        &generic,
+        Some(vs_crate),
+    );
+    println!();
+    println!(
+        "voxnav vs naive26: {vs_naive:.2}x, vs pathfinding crate: {vs_crate:.2}x, expansions/s: {:.0}",
+        voxnav.per_second()
+    );
+}
