@@ -739,6 +739,44 @@ fn set_bit(word: &mut u64, mask: u64, on: bool) {
     }
 }
 
+impl ChunkedWorld {
+    /// [`VoxelWorld::terrain`] for a world that holds special blocks, kept out of the
+    /// inlined test that plain worlds pay per move.
+    fn special_terrain(&self, feet: IVec3) -> TerrainFlags {
+        let slot = self.chunk_slot(chunk_of(feet));
+        let extra = if slot == NO_CHUNK {
+            None
+        } else {
+            self.chunks[slot as usize].extra.as_deref()
+        };
+        let index = cell_index(feet);
+        let mut terrain = TerrainFlags::PLAIN;
+        let floor_kind = if feet.y & CHUNK_MASK != 0 {
+            // y varies fastest inside a chunk: the floor is the previous cell.
+            extra.map_or(KIND_PLAIN, |e| e.kinds[index - 1])
+        } else {
+            self.kind_at(feet - IVec3::Y)
+        };
+        match floor_kind {
+            KIND_SLOW_FLOOR => terrain = terrain | TerrainFlags::ON_SLOW_FLOOR,
+            KIND_LADDER => terrain = terrain | TerrainFlags::ON_LADDER,
+            _ => {}
+        }
+        let Some(extra) = extra else {
+            return terrain;
+        };
+        match extra.kinds[index] {
+            KIND_WATER => terrain = terrain | TerrainFlags::IN_WATER,
+            KIND_LADDER => terrain = terrain | TerrainFlags::IN_LADDER,
+            _ => {}
+        }
+        if extra.danger[index >> 6] & (1u64 << (index & 63)) != 0 {
+            terrain = terrain | TerrainFlags::NEAR_DANGER;
+        }
+        terrain
+    }
+}
+
 impl VoxelWorld for ChunkedWorld {
     #[inline]
     fn is_passable(&self, p: IVec3) -> bool {
@@ -771,37 +809,7 @@ impl VoxelWorld for ChunkedWorld {
         if self.special_chunks == 0 || !self.inside(feet) {
             return TerrainFlags::PLAIN;
         }
-        let slot = self.chunk_slot(chunk_of(feet));
-        let extra = if slot == NO_CHUNK {
-            None
-        } else {
-            self.chunks[slot as usize].extra.as_deref()
-        };
-        let index = cell_index(feet);
-        let mut terrain = TerrainFlags::PLAIN;
-        let floor_kind = if feet.y & CHUNK_MASK != 0 {
-            // y varies fastest inside a chunk: the floor is the previous cell.
-            extra.map_or(KIND_PLAIN, |e| e.kinds[index - 1])
-        } else {
-            self.kind_at(feet - IVec3::Y)
-        };
-        match floor_kind {
-            KIND_SLOW_FLOOR => terrain = terrain | TerrainFlags::ON_SLOW_FLOOR,
-            KIND_LADDER => terrain = terrain | TerrainFlags::ON_LADDER,
-            _ => {}
-        }
-        let Some(extra) = extra else {
-            return terrain;
-        };
-        match extra.kinds[index] {
-            KIND_WATER => terrain = terrain | TerrainFlags::IN_WATER,
-            KIND_LADDER => terrain = terrain | TerrainFlags::IN_LADDER,
-            _ => {}
-        }
-        if extra.danger[index >> 6] & (1u64 << (index & 63)) != 0 {
-            terrain = terrain | TerrainFlags::NEAR_DANGER;
-        }
-        terrain
+        self.special_terrain(feet)
     }
 
     #[inline]
