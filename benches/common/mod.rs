@@ -703,8 +703,9 @@ impl Runner {
             |&feet| {
                 expanded += 1;
                 neighbours(world, &agent, &costs, feet, &mut moves);
-                // A fixed array rather than a fresh Vec: no allocation per expansion.
-                let mut out = [(IVec3::ZERO, 0u64); 8];
+                // A fixed array rather than a fresh Vec: no allocation per expansion. Room for
+                // the 8 horizontal moves and the 2 ladder climbs.
+                let mut out = [(IVec3::ZERO, 0u64); 10];
                 for (slot, step) in out.iter_mut().zip(&moves) {
                     *slot = (step.feet, u64::from(step.cost));
                 }
