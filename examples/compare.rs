@@ -21,8 +21,9 @@ mod common;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use common::{Engine, Outcome, QuerySet, Runner, Sizes, WorldId};
-use voxnav::SearchStatus;
+use common::{Bench, Engine, Outcome, QuerySet, Runner, Sizes, WorldId};
+use voxnav::reach::{Navigator, ReachIndex};
+use voxnav::{SearchOptions, SearchStatus};
 
 /// The full sets: the whole run stays under a minute on two cores.
 const COMPARE: Sizes = Sizes {
@@ -198,6 +199,12 @@ fn main() -> ExitCode {
             );
         }
     }
+    if (args.engines.is_empty() || args.engines.iter().any(|e| e == "voxnav"))
+        && let Err(message) = print_index_section(&bench)
+    {
+        eprintln!("compare: reachability index: {message}");
+        return ExitCode::from(1);
+    }
     print_table(&bench.sets, &runs);
     if mismatches.is_empty() {
         ExitCode::SUCCESS
@@ -211,6 +218,62 @@ fn main() -> ExitCode {
         );
         ExitCode::from(1)
     }
+}
+
+/// voxnav with its reachability index (issue 6) on the terrain sets: the index is built once
+/// per world, outside the timing, and proves goals on islands and in sealed pits unreachable
+/// with no search. Routes and costs are the plain search's; only unreachable goals change.
+fn print_index_section(bench: &Bench) -> Result<(), String> {
+    let Some(first) = bench.sets.iter().find(|set| set.world == WorldId::Terrain) else {
+        return Ok(());
+    };
+    let index = ReachIndex::build(&bench.terrain, &first.agent).map_err(|e| e.to_string())?;
+    println!(
+        "voxnav with its reachability index (built once in {:.0} ms, {:.1} MiB, {} regions):",
+        index.build_time().as_secs_f64() * 1e3,
+        index.memory_bytes() as f64 / (1024.0 * 1024.0),
+        index.region_count()
+    );
+    println!(
+        "{:<12} {:<12} {:>7} {:>6} {:>7} {:>7} {:>12} {:>10}",
+        "set", "engine", "queries", "found", "partial", "unreach", "expanded", "total ms"
+    );
+    for set in bench
+        .sets
+        .iter()
+        .filter(|set| set.world == WorldId::Terrain)
+    {
+        let mut navigator = Navigator::new(set.agent, set.costs)
+            .and_then(|n| n.with_index(index.clone()))
+            .map_err(|e| e.to_string())?
+            .with_lazy_rebuild(false);
+        let options = set.budget.map_or_else(SearchOptions::default, |budget| {
+            SearchOptions::default().with_max_nodes(budget)
+        });
+        let (mut counts, mut expanded) = ([0usize; 3], 0u64);
+        let started = Instant::now();
+        for query in &set.queries {
+            let result = navigator
+                .find_path(&bench.terrain, query.start, query.goal, &options)
+                .map_err(|e| e.to_string())?;
+            counts[result.status as usize] += 1;
+            expanded += result.stats.expanded;
+        }
+        let elapsed = started.elapsed();
+        println!(
+            "{:<12} {:<12} {:>7} {:>6} {:>7} {:>7} {:>12} {:>10.1}",
+            set.name,
+            "voxnav+index",
+            set.queries.len(),
+            counts[SearchStatus::Found as usize],
+            counts[SearchStatus::Partial as usize],
+            counts[SearchStatus::Unreachable as usize],
+            expanded,
+            elapsed.as_secs_f64() * 1e3
+        );
+    }
+    println!();
+    Ok(())
 }
 
 /// Checks voxnav's costs on set `index` against the `pathfinding` crate and the Moving AI
