@@ -19,7 +19,7 @@
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use voxnav::terrain::{Terrain, generate_terrain_with_hazards};
+use voxnav::terrain::{SplitMix64, Terrain, generate_terrain_with_hazards};
 use voxnav::{
     Agent, Block, ChunkedWorld, DStarLite, IVec3, MoveCosts, Pathfinder, ReplanMethod, Replanner,
     SearchOptions, TerrainConfig, VoxelWorld, check_path, is_valid_feet, surface_feet,
@@ -86,23 +86,6 @@ fn main() -> ExitCode {
     }
 }
 
-/// `SplitMix64`, for deterministic choices.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-}
-
 /// The crate's default procedural terrain (512 x 128 x 512) for `seed`.
 fn make_terrain(seed: u64) -> Result<Terrain, String> {
     generate_terrain_with_hazards(&TerrainConfig::default().with_seed(seed))
@@ -123,7 +106,7 @@ fn surface(world: &ChunkedWorld, x: i32, z: i32) -> Option<IVec3> {
 fn pick_route(
     world: &ChunkedWorld,
     astar: &mut Pathfinder,
-    rng: &mut Rng,
+    rng: &mut SplitMix64,
     min_len: usize,
 ) -> Result<(IVec3, IVec3, voxnav::SearchResult), String> {
     let size = size(world);
@@ -165,7 +148,12 @@ fn millis(d: Duration) -> f64 {
 /// Changes 1 to 10 cells near the route ahead of `position_index`; returns false (and
 /// changes nothing) when the change would leave the NPC or the goal without footing.
 /// Bounded worlds only (the generated worlds are).
-fn disturb(world: &mut ChunkedWorld, rng: &mut Rng, path: &[IVec3], position_index: usize) -> bool {
+fn disturb(
+    world: &mut ChunkedWorld,
+    rng: &mut SplitMix64,
+    path: &[IVec3],
+    position_index: usize,
+) -> bool {
     let goal = *path.last().unwrap_or(&IVec3::ZERO);
     let ahead = (path.len() - position_index).saturating_sub(4).max(1);
     let at = position_index + 2 + rng.below(ahead.min(80) as u64) as usize;
@@ -236,7 +224,7 @@ fn bench(seed: u64, queries: usize) -> Result<(), String> {
     let mut astar = Pathfinder::new(agent, costs).map_err(|e| e.to_string())?;
     let mut dstar = DStarLite::new(agent, costs).map_err(|e| e.to_string())?;
     let mut replanner = Replanner::new(agent, costs).map_err(|e| e.to_string())?;
-    let mut rng = Rng(seed ^ 0xBEEF);
+    let mut rng = SplitMix64::new(seed ^ 0xBEEF);
     let mut timings = Timings::default();
     let (mut route_lengths, mut changed_counts) = (0usize, 0usize);
     let mut plan_times = (0.0, 0.0);
@@ -358,7 +346,7 @@ fn demo(args: &Args) -> Result<(), String> {
     let mut world = terrain.world().clone();
     let (agent, costs) = (Agent::default(), MoveCosts::default());
     let mut astar = Pathfinder::new(agent, costs).map_err(|e| e.to_string())?;
-    let mut rng = Rng(args.seed);
+    let mut rng = SplitMix64::new(args.seed);
     let (start, goal, _) = pick_route(&world, &mut astar, &mut rng, 220)?;
     let mut replanner = Replanner::new(agent, costs).map_err(|e| e.to_string())?;
     let t = Instant::now();
