@@ -212,12 +212,7 @@ pub fn find_path<W: VoxelWorld + ?Sized>(
         }
     }
     stats.elapsed = started.elapsed();
-    Ok(SearchResult {
-        status: SearchStatus::Unreachable,
-        path: Vec::new(),
-        cost: None,
-        stats,
-    })
+    Ok(SearchResult::unreachable(stats))
 }
 
 fn finish(

@@ -747,12 +747,7 @@ impl DStarLite {
     fn result<W: VoxelWorld + ?Sized>(&mut self, world: &W, started: Instant) -> SearchResult {
         let mut stats = self.stats;
         stats.elapsed = started.elapsed();
-        let unreachable = SearchResult {
-            status: SearchStatus::Unreachable,
-            path: Vec::new(),
-            cost: None,
-            stats,
-        };
+        let unreachable = SearchResult::unreachable(stats);
         if self.g_of(self.start) == INF {
             self.forget_route();
             return unreachable;

@@ -50,9 +50,7 @@ use crate::agent::{Agent, MoveCosts};
 use crate::chunked::ChunkedWorld;
 use crate::error::{Error, Result};
 use crate::moves::neighbours;
-use crate::search::{
-    BlockGoal, Goal, Pathfinder, SearchOptions, SearchResult, SearchStats, SearchStatus,
-};
+use crate::search::{BlockGoal, Goal, Pathfinder, SearchOptions, SearchResult, SearchStats};
 use crate::world::{Bounds, VoxelWorld, check_feet};
 
 /// The most columns (x/z cells of the bounds) an index accepts: its column table takes 4
@@ -578,16 +576,11 @@ where
             .reach(world, &agent, start, target)
             .proves_unreachable()
         {
-            return Ok(SearchResult {
-                status: SearchStatus::Unreachable,
-                path: Vec::new(),
-                cost: None,
-                stats: SearchStats {
-                    expanded: 0,
-                    generated: 0,
-                    elapsed: started.elapsed(),
-                },
-            });
+            return Ok(SearchResult::unreachable(SearchStats {
+                expanded: 0,
+                generated: 0,
+                elapsed: started.elapsed(),
+            }));
         }
     }
     pathfinder.search(world, start, goal, options)

@@ -232,12 +232,7 @@ impl Pathfinder {
             Ok(self.finish(SearchStatus::Partial, best, stats, started))
         } else {
             stats.elapsed = started.elapsed();
-            Ok(SearchResult {
-                status: SearchStatus::Unreachable,
-                path: Vec::new(),
-                cost: None,
-                stats,
-            })
+            Ok(SearchResult::unreachable(stats))
         }
     }
 

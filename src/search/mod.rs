@@ -117,6 +117,17 @@ pub struct SearchResult {
 }
 
 impl SearchResult {
+    /// The result of a search that proved the goal unreachable: no route, no cost.
+    #[must_use]
+    pub fn unreachable(stats: SearchStats) -> Self {
+        Self {
+            status: SearchStatus::Unreachable,
+            path: Vec::new(),
+            cost: None,
+            stats,
+        }
+    }
+
     /// Whether the goal was reached.
     #[must_use]
     pub fn is_found(&self) -> bool {
