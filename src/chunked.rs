@@ -590,24 +590,11 @@ impl ChunkedWorld {
         while y < ys.end {
             let chunk_pos = chunk_of(IVec3::new(x, y, z));
             let chunk_end = ((chunk_pos.y + 1) << CHUNK_SHIFT).min(ys.end);
-            let mut slot = self.chunk_slot(chunk_pos);
-            if slot == NO_CHUNK {
-                if block == Block::Air {
-                    y = chunk_end;
-                    continue;
-                }
-                slot = self.chunks.len() as u32;
-                self.chunks.push(Chunk::AIR);
-                match &mut self.dense {
-                    Some(dense) => {
-                        let i = dense.index(chunk_pos);
-                        dense.slots[i] = slot;
-                    }
-                    None => {
-                        self.index.insert(chunk_pos, slot);
-                    }
-                }
+            if block == Block::Air && self.chunk_slot(chunk_pos) == NO_CHUNK {
+                y = chunk_end;
+                continue;
             }
+            let slot = self.ensure_chunk(IVec3::new(x, y, z));
             let chunk = &mut self.chunks[slot as usize];
             for cell_y in y..chunk_end {
                 let (word, mask) = bit(IVec3::new(x, cell_y, z));
