@@ -538,7 +538,7 @@ impl DisjointSets {
 /// Searches with `pathfinder`, but first asks `index` (when given and the goal names an exact
 /// target): when the index proves the goal unreachable ([`Reach::proves_unreachable`]: a
 /// start and goal in different regions, or one-way moves leading the wrong way), the answer
-/// is [`SearchStatus::Unreachable`] at once, with zero expansions.
+/// is [`SearchStatus::Unreachable`](crate::SearchStatus::Unreachable) at once, with zero expansions.
 ///
 /// Start, goal and budgets are checked exactly as [`Pathfinder::search`] checks them, so
 /// the index changes only how fast an answer comes, never which answer (or error).
