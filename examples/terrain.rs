@@ -48,8 +48,8 @@ fn parse_args() -> Result<Options, String> {
                 options.size = value
                     .parse()
                     .ok()
-                    .filter(|&size| (8..=8192).contains(&size))
-                    .ok_or_else(|| number("a width from 8 to 8192 blocks"))?;
+                    .filter(|&size| (8..=4096).contains(&size))
+                    .ok_or_else(|| number("a width from 8 to 4096 blocks"))?;
             }
             "--pairs" => {
                 options.pairs = value

@@ -370,7 +370,12 @@ impl VoxelWorld for Terrain {
 
     #[inline]
     fn is_standable(&self, p: IVec3) -> bool {
-        self.world.is_standable(p) && self.hazard_at(p).is_none()
+        if !self.world.is_standable(p) {
+            return false;
+        }
+        // Standable in the block storage means inside the bounds, so the column is valid.
+        let column = (p.z * self.size.x + p.x) as usize;
+        self.wet[column / 64] & (1 << (column % 64)) == 0 || self.hazard_at(p).is_none()
     }
 
     #[inline]
