@@ -23,17 +23,23 @@ pub trait Goal {
     }
 }
 
-impl<G: Goal + ?Sized> Goal for &G {
-    fn is_reached(&self, feet: IVec3) -> bool {
-        (**self).is_reached(feet)
-    }
-    fn estimate(&self, feet: IVec3, estimator: &Estimator) -> u64 {
-        (**self).estimate(feet, estimator)
-    }
-    fn exact_target(&self) -> Option<IVec3> {
-        (**self).exact_target()
-    }
+macro_rules! forward_goal {
+    ($($ty:ty),*) => {$(
+        impl<G: Goal + ?Sized> Goal for $ty {
+            fn is_reached(&self, feet: IVec3) -> bool {
+                (**self).is_reached(feet)
+            }
+            fn estimate(&self, feet: IVec3, estimator: &Estimator) -> u64 {
+                (**self).estimate(feet, estimator)
+            }
+            fn exact_target(&self) -> Option<IVec3> {
+                (**self).exact_target()
+            }
+        }
+    )*};
 }
+
+forward_goal!(&G, Box<G>);
 
 /// Reach exactly this feet position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -110,18 +116,6 @@ impl Goal for ColumnGoal {
             0,
             (self.z - feet.z).unsigned_abs(),
         )
-    }
-}
-
-impl<G: Goal + ?Sized> Goal for Box<G> {
-    fn is_reached(&self, feet: IVec3) -> bool {
-        (**self).is_reached(feet)
-    }
-    fn estimate(&self, feet: IVec3, estimator: &Estimator) -> u64 {
-        (**self).estimate(feet, estimator)
-    }
-    fn exact_target(&self) -> Option<IVec3> {
-        (**self).exact_target()
     }
 }
 
