@@ -4,7 +4,7 @@ use ahash::AHashMap;
 use glam::IVec3;
 
 use crate::error::{Error, Result};
-use crate::key::in_key_range;
+use crate::world::key::in_key_range;
 use crate::world::{AROUND, Bounds, ColumnBits, TerrainFlags, VoxelWorld};
 
 /// The side of a chunk, in cells.

@@ -28,8 +28,8 @@ use std::path::Path;
 
 use glam::IVec3;
 
-use crate::chunked::{Block, ChunkedWorld};
 use crate::error::{Error, Result};
+use crate::world::chunked::{Block, ChunkedWorld};
 
 const MAGIC: &str = "voxnav-world 1";
 /// The largest size accepted along x or z.
