@@ -17,7 +17,7 @@ use crate::moves::{
 use crate::search::heuristic::{Estimator, Heuristic};
 use crate::search::nodes::NodeTable;
 use crate::search::{SearchResult, SearchStats, SearchStatus};
-use crate::world::chunked::{Block, Changes};
+use crate::world::chunked::Changes;
 use crate::world::key::{in_key_range, pack, unpack};
 use crate::world::{AROUND, ColumnBits, VoxelWorld, check_feet, is_valid_feet};
 
@@ -973,5 +973,5 @@ pub(super) fn lava_aware(changes: &Changes) -> impl Iterator<Item = (IVec3, bool
     changes
         .cells
         .iter()
-        .map(|c| (c.pos, c.old == Block::Lava || c.new == Block::Lava))
+        .map(|c| (c.pos, c.old.is_dangerous() || c.new.is_dangerous()))
 }
