@@ -11,7 +11,7 @@
 //! so benchmarks compare only its speed and the nodes it expands with voxnav's.
 //!
 //! ```
-//! use glam::IVec3;
+//! use voxnav::IVec3;
 //! use voxnav::{ChunkedWorld, SearchStatus, baseline};
 //!
 //! let world = ChunkedWorld::with_size(IVec3::new(4, 4, 4))?;

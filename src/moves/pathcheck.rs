@@ -8,6 +8,7 @@ use glam::IVec3;
 
 use crate::moves::agent::{Agent, MoveCosts};
 use crate::moves::{DIRECTIONS, Move, ladder_climb, move_in_direction};
+use crate::world::key::in_key_range;
 use crate::world::{VoxelWorld, is_valid_feet};
 
 /// What [`check_path`] found.
@@ -38,6 +39,8 @@ impl PathCheck {
 /// The move from the valid feet position `from` to `to` under the walking rules, if there is
 /// one: `to - from` must be one of [`DIRECTIONS`] up to a change of height (the move in that
 /// direction must land exactly on `to`), or one block straight up or down (a ladder climb).
+/// `None` when either position lies outside the searchable key range (no valid feet position
+/// does).
 #[must_use]
 pub fn move_between<W: VoxelWorld + ?Sized>(
     world: &W,
@@ -46,6 +49,9 @@ pub fn move_between<W: VoxelWorld + ?Sized>(
     from: IVec3,
     to: IVec3,
 ) -> Option<Move> {
+    if !in_key_range(from) || !in_key_range(to) {
+        return None;
+    }
     let delta = to - from;
     if delta.x == 0 && delta.z == 0 {
         return match delta.y {
@@ -70,7 +76,7 @@ pub fn move_between<W: VoxelWorld + ?Sized>(
 /// search: each move is replayed with the walking rules. An empty route is legal and costs 0.
 ///
 /// ```
-/// use glam::IVec3;
+/// use voxnav::IVec3;
 /// use voxnav::{Agent, Block, ChunkedWorld, MoveCosts};
 /// use voxnav::check_path;
 ///
@@ -113,7 +119,7 @@ pub fn check_path<W: VoxelWorld + ?Sized>(
             None
         };
         match (step, first_broken) {
-            (Some(m), _) => cost += u64::from(m.cost),
+            (Some(m), _) => cost = cost.saturating_add(u64::from(m.cost)),
             (None, None) => first_broken = Some(i + 1),
             (None, Some(_)) => {
                 rest_legal = false;

@@ -58,7 +58,8 @@ impl Heuristic {
         Self { kind, weight: 1.0 }
     }
 
-    /// Sets the weight.
+    /// Sets the weight. Any finite weight is accepted: estimates saturate at
+    /// [`MAX_ESTIMATE`], so even a huge weight cannot overflow a search's costs.
     ///
     /// # Errors
     /// [`Error::InvalidSetting`] unless `weight` is finite and at least 1.
@@ -115,6 +116,13 @@ impl Heuristic {
     }
 }
 
+/// The largest estimate an [`Estimator`] returns: estimates saturate here, so that a
+/// search's `g + h` cannot overflow `u64` for any weight, cost setting or goal distance
+/// (a route's cost `g` stays below `2^63`: at most `2^32` moves of at most `2^31` each).
+/// Lowering an estimate keeps it admissible and consistent, and a weighted search keeps its
+/// bound of `w` times optimal.
+pub const MAX_ESTIMATE: u64 = 1 << 62;
+
 /// A heuristic bound to an agent and its costs. Goals use it to estimate.
 #[derive(Debug, Clone, Copy)]
 pub struct Estimator {
@@ -128,48 +136,56 @@ pub struct Estimator {
 }
 
 impl Estimator {
-    /// The estimate from `from` to `to`.
+    /// The estimate from `from` to `to`, exact for any two positions (the differences are
+    /// taken in 64 bits).
     #[inline]
     #[must_use]
     pub fn between(&self, from: IVec3, to: IVec3) -> u64 {
-        let d = to - from;
-        self.delta(d.x.unsigned_abs(), d.y, d.z.unsigned_abs())
+        let d = to.as_i64vec3() - from.as_i64vec3();
+        // Two i32 coordinates differ by at most 2^32 - 1, which fits u32.
+        self.delta(d.x.unsigned_abs() as u32, d.y, d.z.unsigned_abs() as u32)
     }
 
     /// The estimate for a horizontal distance of `dx` and `dz` blocks and a climb of `dy`
-    /// blocks (negative: a descent).
+    /// blocks (negative: a descent). `dy` is an `i64` so that the difference of any two `i32`
+    /// heights fits. Saturates at [`MAX_ESTIMATE`].
     #[inline]
     #[must_use]
-    pub fn delta(&self, dx: u32, dy: i32, dz: u32) -> u64 {
+    pub fn delta(&self, dx: u32, dy: i64, dz: u32) -> u64 {
+        // Every product below is of two numbers below 2^32 and fits u64; only sums saturate.
         let (dx, dz) = (u64::from(dx), u64::from(dz));
+        let climb = dy.unsigned_abs();
         let vertical = if dy >= 0 {
-            self.ascend * u64::from(dy.unsigned_abs())
+            self.ascend.saturating_mul(climb)
         } else {
-            self.descend * u64::from(dy.unsigned_abs())
+            self.descend.saturating_mul(climb)
         };
         let raw = match self.kind {
             HeuristicKind::Octile => {
                 let horizontal = if self.diagonals {
                     let (lo, hi) = (dx.min(dz), dx.max(dz));
-                    self.diagonal * lo + self.straight * (hi - lo)
+                    (self.diagonal * lo).saturating_add(self.straight * (hi - lo))
                 } else {
-                    self.straight * (dx + dz)
+                    (self.straight * dx).saturating_add(self.straight * dz)
                 };
-                horizontal + vertical
+                horizontal.saturating_add(vertical)
             }
-            HeuristicKind::Manhattan { height_weight } => {
-                self.straight * (dx + dz) + u64::from(height_weight) * u64::from(dy.unsigned_abs())
-            }
+            HeuristicKind::Manhattan { height_weight } => (self.straight * dx)
+                .saturating_add(self.straight * dz)
+                .saturating_add(u64::from(height_weight).saturating_mul(climb)),
             HeuristicKind::Euclidean => {
-                let flat = ((dx * dx + dz * dz) as f64).sqrt() * self.straight as f64;
-                flat as u64 + vertical
+                let squares = u128::from(dx * dx) + u128::from(dz * dz);
+                // A float-to-integer `as` saturates.
+                let flat = ((squares as f64).sqrt() * self.straight as f64) as u64;
+                flat.saturating_add(vertical)
             }
             HeuristicKind::Zero => 0,
         };
-        if self.weight > 1.0 {
+        let weighted = if self.weight > 1.0 {
             (raw as f64 * self.weight) as u64
         } else {
             raw
-        }
+        };
+        weighted.min(MAX_ESTIMATE)
     }
 }

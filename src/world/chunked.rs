@@ -279,7 +279,7 @@ struct ChangeLog {
 /// for [`ChunkedWorld::take_changes`] to report (for replanning and for indices).
 ///
 /// ```
-/// use glam::IVec3;
+/// use voxnav::IVec3;
 /// use voxnav::{Block, ChunkedWorld, VoxelWorld};
 ///
 /// let mut world = ChunkedWorld::new();
@@ -381,7 +381,7 @@ impl ChunkedWorld {
     /// so that building a large world records nothing.
     ///
     /// ```
-    /// use glam::IVec3;
+    /// use voxnav::IVec3;
     /// use voxnav::{Block, ChunkedWorld};
     ///
     /// let mut world = ChunkedWorld::new();
@@ -609,7 +609,7 @@ impl ChunkedWorld {
     /// for generators that build worlds column by column (one chunk look-up per 16 cells).
     ///
     /// ```
-    /// use glam::IVec3;
+    /// use voxnav::IVec3;
     /// use voxnav::{Block, ChunkedWorld, VoxelWorld};
     ///
     /// let mut world = ChunkedWorld::with_size(IVec3::new(4, 40, 4))?;
