@@ -102,15 +102,20 @@ impl Heuristic {
     }
 
     /// Binds the heuristic to an agent and costs, ready to estimate.
+    ///
+    /// Each unit cost is read as at most [`MAX_UNIT_COST`]; every setting that
+    /// [`MoveCosts::validate`] accepts is below it, so this changes nothing for them, and for
+    /// larger (unvalidated) costs it only lowers the estimate, which stays admissible.
     #[must_use]
     pub fn estimator(&self, agent: &Agent, costs: &MoveCosts) -> Estimator {
+        let unit = |cost: u32| u64::from(cost).min(MAX_UNIT_COST);
         Estimator {
             kind: self.kind,
             weight: self.weight,
-            straight: u64::from(costs.straight),
-            diagonal: u64::from(costs.diagonal.min(costs.straight.saturating_mul(2))),
-            ascend: u64::from(costs.ascend),
-            descend: u64::from(costs.descend),
+            straight: unit(costs.straight),
+            diagonal: unit(costs.diagonal.min(costs.straight.saturating_mul(2))),
+            ascend: unit(costs.ascend),
+            descend: unit(costs.descend),
             diagonals: agent.diagonals,
         }
     }
@@ -122,6 +127,12 @@ impl Heuristic {
 /// Lowering an estimate keeps it admissible and consistent, and a weighted search keeps its
 /// bound of `w` times optimal.
 pub const MAX_ESTIMATE: u64 = 1 << 62;
+
+/// The largest unit cost an [`Estimator`] works with: `2^31 - 1`. Every product of a unit
+/// cost and a distance (below `2^32`) is then below `2^63`, and the octile estimate, the sum
+/// of two of them, cannot overflow `u64`: the default heuristic needs no saturating
+/// arithmetic in the search's inner loop.
+pub const MAX_UNIT_COST: u64 = (1 << 31) - 1;
 
 /// A heuristic bound to an agent and its costs. Goals use it to estimate.
 #[derive(Debug, Clone, Copy)]
@@ -152,27 +163,28 @@ impl Estimator {
     #[inline]
     #[must_use]
     pub fn delta(&self, dx: u32, dy: i64, dz: u32) -> u64 {
-        // Every product below is of two numbers below 2^32 and fits u64; only sums saturate.
+        // Unit costs are below 2^31 and distances below 2^32 (`climb` is the difference of
+        // two i32), so each product is below 2^63; so are the octile terms with diagonals,
+        // each a product or a sum of products over distances that add up to at most 2^32, and
+        // their sum fits u64. The other kinds, with more terms, saturate.
         let (dx, dz) = (u64::from(dx), u64::from(dz));
-        let climb = dy.unsigned_abs();
+        let climb = dy.unsigned_abs().min(u64::from(u32::MAX));
         let vertical = if dy >= 0 {
-            self.ascend.saturating_mul(climb)
+            self.ascend * climb
         } else {
-            self.descend.saturating_mul(climb)
+            self.descend * climb
         };
         let raw = match self.kind {
-            HeuristicKind::Octile => {
-                let horizontal = if self.diagonals {
-                    let (lo, hi) = (dx.min(dz), dx.max(dz));
-                    (self.diagonal * lo).saturating_add(self.straight * (hi - lo))
-                } else {
-                    (self.straight * dx).saturating_add(self.straight * dz)
-                };
-                horizontal.saturating_add(vertical)
+            HeuristicKind::Octile if self.diagonals => {
+                let (lo, hi) = (dx.min(dz), dx.max(dz));
+                self.diagonal * lo + self.straight * (hi - lo) + vertical
             }
+            HeuristicKind::Octile => (self.straight * dx)
+                .saturating_add(self.straight * dz)
+                .saturating_add(vertical),
             HeuristicKind::Manhattan { height_weight } => (self.straight * dx)
                 .saturating_add(self.straight * dz)
-                .saturating_add(u64::from(height_weight).saturating_mul(climb)),
+                .saturating_add(u64::from(height_weight) * climb),
             HeuristicKind::Euclidean => {
                 let squares = u128::from(dx * dx) + u128::from(dz * dz);
                 // A float-to-integer `as` saturates.

@@ -162,7 +162,7 @@ fn random_offset(rng: &mut SplitMix64, near: f32, far: f32) -> Option<(i32, i32)
     );
     // Squared in 64 bits (a far range gives offsets near i32::MAX); below 2^31 the `f32`
     // conversion rounds exactly as it did from i32, so the pairs drawn do not change.
-    let squared = i64::from(dx) * i64::from(dx) + i64::from(dz) * i64::from(dz);
+    let squared = u64::from(dx.unsigned_abs()).pow(2) + u64::from(dz.unsigned_abs()).pow(2);
     let rounded = (squared as f32).sqrt();
     (near..=far).contains(&rounded).then_some((dx, dz))
 }
