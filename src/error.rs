@@ -22,6 +22,10 @@ pub enum InvalidFeet {
         /// The first blocked cell, counting up from the feet.
         blocked: IVec3,
     },
+    /// The position is not a node of the compiled walk graph searched
+    /// ([`crate::graph::NavGraph`]): not a valid feet position when the graph was compiled
+    /// or last updated.
+    NotInGraph,
 }
 
 impl std::fmt::Display for InvalidFeet {
@@ -41,6 +45,10 @@ impl std::fmt::Display for InvalidFeet {
                 f,
                 "the agent's body does not fit (cell {},{},{} is not passable)",
                 blocked.x, blocked.y, blocked.z
+            ),
+            InvalidFeet::NotInGraph => write!(
+                f,
+                "it is not a valid feet position of the compiled walk graph (at its last update)"
             ),
         }
     }
@@ -97,6 +105,16 @@ pub enum Error {
     /// many feet positions.
     #[error("the world is too large for a reachability index: {0}")]
     IndexTooLarge(String),
+    /// A walk graph was asked of a world without finite bounds: it holds every feet position
+    /// of the world, so the world must be bounded.
+    #[error(
+        "a compiled walk graph needs a world with finite bounds (make it with `ChunkedWorld::with_size` or `with_bounds`)"
+    )]
+    GraphNeedsBounds,
+    /// A walk graph would not fit in memory (too many columns or feet positions), or the
+    /// walking rules produced moves it cannot store.
+    #[error("cannot compile the walk graph: {0}")]
+    GraphTooLarge(String),
     /// An agent or cost setting is out of its allowed range.
     #[error("invalid setting: {0}")]
     InvalidSetting(String),

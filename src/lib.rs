@@ -63,6 +63,7 @@ pub mod batch;
 pub mod chunked;
 pub mod dstar;
 pub mod error;
+pub mod graph;
 pub mod grid2d;
 pub mod heuristic;
 pub mod key;
@@ -81,6 +82,7 @@ pub use chunked::{Block, CHUNK_SIZE, ChunkedWorld};
 pub use error::{Error, InvalidFeet, Result};
 pub use glam::IVec2;
 pub use glam::IVec3;
+pub use graph::{GraphSearch, NavGraph};
 pub use grid2d::{
     Action, FlatWorld, Grid2d, GridPlanner, GridRoute, Scenario, parse_movingai_map,
     parse_movingai_scen, parse_robot_grid,

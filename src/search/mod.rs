@@ -3,7 +3,7 @@
 mod astar;
 mod goal;
 pub(crate) mod nodes;
-mod open;
+pub(crate) mod open;
 
 use std::time::Duration;
 
