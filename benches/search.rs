@@ -49,6 +49,7 @@ fn search(c: &mut Criterion) {
                 Ok(runner) => runner,
                 Err(message) => panic!("set {}: {message}", set.name),
             };
+            runner.reserve_for(bench.graph_for(set));
             group.bench_function(engine.name(), |b| {
                 b.iter(
                     || match bench.run_set(black_box(set), &mut runner, engine, 1) {

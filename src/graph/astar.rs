@@ -85,6 +85,15 @@ impl GraphSearch {
         &self.costs
     }
 
+    /// Sizes the search's records for `graph` now rather than in the first search on it, so
+    /// that no query pays for the memory (the first search on a larger graph does this
+    /// itself).
+    pub fn reserve_for(&mut self, graph: &NavGraph) {
+        if self.records.len() < graph.id_bound() {
+            self.records.resize(graph.id_bound(), Record::default());
+        }
+    }
+
     /// The feet positions the last search on `graph` expanded, in id order: what it explored.
     pub fn explored<'a>(&'a self, graph: &'a NavGraph) -> impl Iterator<Item = IVec3> + 'a {
         let closed = self.stamp + 1;
@@ -153,9 +162,7 @@ impl GraphSearch {
     /// Sizes the records for `graph`, moves to a fresh stamp, and refreshes the pricing and
     /// the slot tables.
     fn prepare(&mut self, graph: &NavGraph) {
-        if self.records.len() < graph.id_bound() {
-            self.records.resize(graph.id_bound(), Record::default());
-        }
+        self.reserve_for(graph);
         if self.stamp >= u32::MAX - 3 {
             for record in &mut self.records {
                 record.stamp = 0;

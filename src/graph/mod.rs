@@ -314,7 +314,18 @@ impl NavGraph {
         for id in 0..graph.ys.len() as NodeId {
             graph.derive_node(world, id, &costs)?;
         }
+        graph.shrink_to_fit();
         Ok(graph)
+    }
+
+    /// Gives back the memory the node arrays hold beyond their length.
+    fn shrink_to_fit(&mut self) {
+        self.next.shrink_to_fit();
+        self.ys.shrink_to_fit();
+        self.xz.shrink_to_fit();
+        self.out.shrink_to_fit();
+        self.terrain.shrink_to_fit();
+        self.extra.shrink_to_fit();
     }
 
     /// The agent the graph was compiled for.
