@@ -24,7 +24,7 @@
 //!   generator prices it. So a graph is per world and agent, not per costs: engines may use
 //!   any `MoveCosts` on the same graph.
 //!
-//! Memory: about 23 bytes per feet position plus 4 per column ([`NavGraph::memory_bytes`]).
+//! Memory: 24 bytes per feet position plus 4 per column ([`NavGraph::memory_bytes`]).
 //!
 //! ## Local updates
 //!
@@ -141,6 +141,45 @@ const SLOT_DIRECTIONS: [IVec3; SLOTS] = [
     IVec3::NEG_Y,
 ];
 
+/// Columns are numbered tile by tile, [`TILE`] x [`TILE`] columns to a tile, and nodes are
+/// numbered in column order at compile time: the neighbours of a node along z are then a few
+/// hundred bytes away in memory rather than a whole row of the world.
+const TILE_SHIFT: u32 = 3;
+const TILE: i32 = 1 << TILE_SHIFT;
+
+/// One node: everything an expansion reads about the node it expands, and everything a
+/// relaxation reads about its target, in one 24-byte record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Node {
+    /// [`SLOTS`] shape codes of [`CODE_BITS`] bits each, slot `i` at bit `6 i`.
+    pub(crate) out: u64,
+    /// The world's extra cost of entering the node.
+    pub(crate) extra: u32,
+    /// The next node down its column.
+    pub(crate) next: NodeId,
+    /// Feet x and z relative to `bounds.min`.
+    pub(crate) x: u16,
+    pub(crate) z: u16,
+    /// Feet y relative to `bounds.min.y`, [`DEAD`] for a removed node.
+    pub(crate) y: u16,
+    /// The terrain of the feet position, priced on every move into it.
+    pub(crate) terrain: TerrainFlags,
+}
+
+impl Node {
+    const fn new(x: i32, y: i32, z: i32) -> Self {
+        Self {
+            out: 0,
+            extra: 0,
+            next: NO_NODE,
+            x: x as u16,
+            z: z as u16,
+            y: y as u16,
+            terrain: TerrainFlags::PLAIN,
+        }
+    }
+}
+
 /// How a move's feet change: the rise (negative for a fall) and the kind. The direction is
 /// the slot's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -173,23 +212,13 @@ pub struct GraphMove {
 pub struct NavGraph {
     agent: Agent,
     bounds: Bounds,
-    /// Columns per row (the world's size along x).
-    width: u32,
-    /// The first node of each column (`z * width + x`, relative to `bounds.min`), highest
-    /// feet first; [`NO_NODE`] for a column without one.
+    /// Tiles of [`TILE`] x [`TILE`] columns per row of tiles.
+    tiles_per_row: u32,
+    /// The first node of each column (see [`NavGraph::column_index`]), highest feet first;
+    /// [`NO_NODE`] for a column without one.
     head: Vec<NodeId>,
-    /// Per node: the next node down its column.
-    next: Vec<NodeId>,
-    /// Per node: feet y relative to `bounds.min.y`, [`DEAD`] for a removed node.
-    ys: Vec<u16>,
-    /// Per node: x and z relative to `bounds.min`.
-    xz: Vec<[u16; 2]>,
-    /// Per node: [`SLOTS`] shape codes of [`CODE_BITS`] bits each, slot `i` at bit `6 i`.
-    out: Vec<u64>,
-    /// Per node: the terrain of its feet position, priced on every move into it.
-    terrain: Vec<TerrainFlags>,
-    /// Per node: the world's extra cost of entering it.
-    extra: Vec<u32>,
+    /// The nodes, by id.
+    nodes: Vec<Node>,
     /// Removed ids, free for later updates.
     free: Vec<NodeId>,
     /// The move shapes seen; code `c` is `shapes[c - 1]`.
@@ -283,35 +312,37 @@ impl NavGraph {
                 "the world has {columns} columns, more than {MAX_GRAPH_COLUMNS}"
             )));
         }
+        let tiles_per_row = (size.x as u32).div_ceil(TILE as u32);
+        let tile_rows = (size.z as u32).div_ceil(TILE as u32);
         let mut graph = Self {
             agent: *agent,
             bounds,
-            width: size.x as u32,
-            head: vec![NO_NODE; columns as usize],
-            next: Vec::new(),
-            ys: Vec::new(),
-            xz: Vec::new(),
-            out: Vec::new(),
-            terrain: Vec::new(),
-            extra: Vec::new(),
+            tiles_per_row,
+            head: vec![NO_NODE; (tiles_per_row * tile_rows) as usize * (TILE * TILE) as usize],
+            nodes: Vec::new(),
             free: Vec::new(),
             shapes: Vec::new(),
             live: 0,
         };
         let mut feet = Vec::new();
-        for z in 0..size.z {
-            for x in 0..size.x {
-                graph.valid_feet_in_column(world, x, z, 0, size.y - 1, &mut feet);
-                let column = graph.column_index(x, z);
-                // Highest first: searches over terrain mostly look for the surface.
-                for &y in feet.iter().rev() {
-                    let id = graph.push_node(x, y, z)?;
-                    graph.append_to_column(column, id);
+        // Tile by tile, so that node ids follow the column numbering.
+        for tile_z in (0..size.z).step_by(TILE as usize) {
+            for tile_x in (0..size.x).step_by(TILE as usize) {
+                for z in tile_z..(tile_z + TILE).min(size.z) {
+                    for x in tile_x..(tile_x + TILE).min(size.x) {
+                        graph.valid_feet_in_column(world, x, z, 0, size.y - 1, &mut feet);
+                        let column = graph.column_index(x, z);
+                        // Highest first: searches over terrain mostly look for the surface.
+                        for &y in feet.iter().rev() {
+                            let id = graph.push_node(x, y, z)?;
+                            graph.append_to_column(column, id);
+                        }
+                    }
                 }
             }
         }
         let costs = MoveCosts::default();
-        for id in 0..graph.ys.len() as NodeId {
+        for id in 0..graph.nodes.len() as NodeId {
             graph.derive_node(world, id, &costs)?;
         }
         graph.shrink_to_fit();
@@ -320,12 +351,7 @@ impl NavGraph {
 
     /// Gives back the memory the node arrays hold beyond their length.
     fn shrink_to_fit(&mut self) {
-        self.next.shrink_to_fit();
-        self.ys.shrink_to_fit();
-        self.xz.shrink_to_fit();
-        self.out.shrink_to_fit();
-        self.terrain.shrink_to_fit();
-        self.extra.shrink_to_fit();
+        self.nodes.shrink_to_fit();
     }
 
     /// The agent the graph was compiled for.
@@ -350,19 +376,21 @@ impl NavGraph {
     /// [`NodeId`].
     #[must_use]
     pub fn id_bound(&self) -> usize {
-        self.ys.len()
+        self.nodes.len()
     }
 
     /// Whether `id` names a node (it is below [`NavGraph::id_bound`] and was not removed).
     #[inline]
     #[must_use]
     pub fn is_live(&self, id: NodeId) -> bool {
-        self.ys.get(id as usize).is_some_and(|&y| y != DEAD)
+        self.nodes
+            .get(id as usize)
+            .is_some_and(|node| node.y != DEAD)
     }
 
     /// Every node's id, in increasing order.
     pub fn nodes(&self) -> impl Iterator<Item = NodeId> + '_ {
-        (0..self.ys.len() as NodeId).filter(|&id| self.ys[id as usize] != DEAD)
+        (0..self.nodes.len() as NodeId).filter(|&id| self.nodes[id as usize].y != DEAD)
     }
 
     /// The node at the feet position `feet`, if it is a valid feet position of the graph.
@@ -386,26 +414,21 @@ impl NavGraph {
     #[inline]
     #[must_use]
     pub fn feet(&self, id: NodeId) -> IVec3 {
-        let [x, z] = self.xz[id as usize];
-        self.bounds.min + IVec3::new(i32::from(x), i32::from(self.ys[id as usize]), i32::from(z))
+        let node = &self.nodes[id as usize];
+        self.bounds.min + IVec3::new(i32::from(node.x), i32::from(node.y), i32::from(node.z))
     }
 
     /// The terrain of node `id`'s feet position, as the world reported it.
     #[must_use]
     pub fn terrain(&self, id: NodeId) -> TerrainFlags {
-        self.terrain[id as usize]
+        self.nodes[id as usize].terrain
     }
 
     /// The memory the graph holds, in bytes (its arrays' capacities).
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
         self.head.capacity() * 4
-            + self.next.capacity() * 4
-            + self.ys.capacity() * 2
-            + self.xz.capacity() * 4
-            + self.out.capacity() * 8
-            + self.terrain.capacity()
-            + self.extra.capacity() * 4
+            + self.nodes.capacity() * std::mem::size_of::<Node>()
             + self.free.capacity() * 4
     }
 
@@ -413,11 +436,11 @@ impl NavGraph {
     /// [`neighbours`](crate::neighbours).
     #[inline]
     pub fn for_each_move(&self, id: NodeId, costs: &MoveCosts, mut visit: impl FnMut(GraphMove)) {
-        let Some(&word) = self.out.get(id as usize) else {
+        let Some(node) = self.nodes.get(id as usize) else {
             return;
         };
+        let (word, x, z) = (node.out, node.x, node.z);
         let from = self.feet(id);
-        let [x, z] = self.xz[id as usize];
         let mut bits = word;
         while bits != 0 {
             let slot = (bits.trailing_zeros() / CODE_BITS) as usize;
@@ -458,8 +481,8 @@ impl NavGraph {
         if !self.is_live(id) {
             return;
         }
-        let [x, z] = self.xz[id as usize];
-        let y = i32::from(self.ys[id as usize]);
+        let node = self.nodes[id as usize];
+        let (x, z, y) = (node.x, node.z, i32::from(node.y));
         let size = self.bounds.size();
         for (slot, &direction) in SLOT_DIRECTIONS.iter().enumerate() {
             let (sx, sz) = (i32::from(x) - direction.x, i32::from(z) - direction.z);
@@ -468,10 +491,11 @@ impl NavGraph {
             }
             let mut source = self.head[self.column_index(sx, sz)];
             while source != NO_NODE {
-                let code = (self.out[source as usize] >> (slot as u32 * CODE_BITS)) & CODE_MASK;
+                let from = &self.nodes[source as usize];
+                let code = (from.out >> (slot as u32 * CODE_BITS)) & CODE_MASK;
                 if code != 0 {
                     let shape = self.shapes[code as usize - 1];
-                    if i32::from(self.ys[source as usize]) + shape.dy == y {
+                    if i32::from(from.y) + shape.dy == y {
                         visit(GraphMove {
                             node: source,
                             feet: self.feet(source),
@@ -481,7 +505,7 @@ impl NavGraph {
                         });
                     }
                 }
-                source = self.next[source as usize];
+                source = from.next;
             }
         }
     }
@@ -501,26 +525,34 @@ impl NavGraph {
     /// The terms every move into `target` pays: its terrain and the world's extra cost.
     #[inline]
     pub(crate) fn entry_cost(&self, target: NodeId, costs: &MoveCosts) -> u32 {
-        let terrain = self.terrain[target as usize];
-        let extra = self.extra[target as usize];
-        if terrain.is_plain() {
-            extra
+        let node = &self.nodes[target as usize];
+        if node.terrain.is_plain() {
+            node.extra
         } else {
-            terrain_cost(terrain, costs).saturating_add(extra)
+            terrain_cost(node.terrain, costs).saturating_add(node.extra)
         }
     }
 
+    /// The index of the column at local `x`, `z` (both in the world): tile by tile, see
+    /// [`TILE_SHIFT`].
     #[inline]
     pub(crate) fn column_index(&self, x: i32, z: i32) -> usize {
-        z as usize * self.width as usize + x as usize
+        let (x, z) = (x as usize, z as usize);
+        let tile = (z >> TILE_SHIFT) * self.tiles_per_row as usize + (x >> TILE_SHIFT);
+        let mask = TILE as usize - 1;
+        (tile << (2 * TILE_SHIFT)) | ((z & mask) << TILE_SHIFT) | (x & mask)
     }
 
     /// The node of `column` at local height `y`, or [`NO_NODE`].
     #[inline]
     pub(crate) fn find_in_column(&self, column: usize, y: u16) -> NodeId {
         let mut id = self.head[column];
-        while id != NO_NODE && self.ys[id as usize] != y {
-            id = self.next[id as usize];
+        while id != NO_NODE {
+            let node = &self.nodes[id as usize];
+            if node.y == y {
+                break;
+            }
+            id = node.next;
         }
         id
     }
@@ -576,27 +608,16 @@ impl NavGraph {
     fn push_node(&mut self, x: i32, y: i32, z: i32) -> Result<NodeId> {
         self.live += 1;
         if let Some(id) = self.free.pop() {
-            let i = id as usize;
-            self.ys[i] = y as u16;
-            self.xz[i] = [x as u16, z as u16];
-            self.next[i] = NO_NODE;
-            self.out[i] = 0;
-            self.terrain[i] = TerrainFlags::PLAIN;
-            self.extra[i] = 0;
+            self.nodes[id as usize] = Node::new(x, y, z);
             return Ok(id);
         }
-        if self.ys.len() as u64 >= MAX_GRAPH_NODES {
+        if self.nodes.len() as u64 >= MAX_GRAPH_NODES {
             return Err(Error::GraphTooLarge(format!(
                 "the world has more than {MAX_GRAPH_NODES} valid feet positions"
             )));
         }
-        let id = self.ys.len() as NodeId;
-        self.ys.push(y as u16);
-        self.xz.push([x as u16, z as u16]);
-        self.next.push(NO_NODE);
-        self.out.push(0);
-        self.terrain.push(TerrainFlags::PLAIN);
-        self.extra.push(0);
+        let id = self.nodes.len() as NodeId;
+        self.nodes.push(Node::new(x, y, z));
         Ok(id)
     }
 
@@ -607,10 +628,10 @@ impl NavGraph {
             self.head[column] = id;
             return;
         }
-        while self.next[last as usize] != NO_NODE {
-            last = self.next[last as usize];
+        while self.nodes[last as usize].next != NO_NODE {
+            last = self.nodes[last as usize].next;
         }
-        self.next[last as usize] = id;
+        self.nodes[last as usize].next = id;
     }
 
     /// Asks the neighbour generator for the moves of node `id` and records them, with the
@@ -646,10 +667,10 @@ impl NavGraph {
         if let Some(error) = failure {
             return Err(error);
         }
-        let i = id as usize;
-        self.out[i] = word;
-        self.terrain[i] = world.terrain(feet);
-        self.extra[i] = world.extra_cost(feet);
+        let node = &mut self.nodes[id as usize];
+        node.out = word;
+        node.terrain = world.terrain(feet);
+        node.extra = world.extra_cost(feet);
         Ok(())
     }
 

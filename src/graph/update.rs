@@ -52,7 +52,10 @@ impl GraphUpdate {
 /// A range of local feet heights, inclusive.
 type Span = (i32, i32);
 
-fn widen(map: &mut AHashMap<usize, Span>, column: usize, low: i32, high: i32) {
+/// Local x and z of a column.
+type Column = (i32, i32);
+
+fn widen(map: &mut AHashMap<Column, Span>, column: Column, low: i32, high: i32) {
     map.entry(column)
         .and_modify(|span| *span = (span.0.min(low), span.1.max(high)))
         .or_insert((low, high));
@@ -103,19 +106,14 @@ impl NavGraph {
             agent.max_step_up as i32,
             agent.max_drop as i32,
         );
-        let mut rescan: AHashMap<usize, Span> = AHashMap::new();
-        let mut rederive: AHashMap<usize, Span> = AHashMap::new();
+        let mut rescan: AHashMap<Column, Span> = AHashMap::new();
+        let mut rederive: AHashMap<Column, Span> = AHashMap::new();
         for cell in changed {
             if !self.bounds.contains(cell) {
                 continue;
             }
             let p = cell - self.bounds.min;
-            widen(
-                &mut rescan,
-                self.column_index(p.x, p.z),
-                p.y - height + 1,
-                p.y + 1,
-            );
+            widen(&mut rescan, (p.x, p.z), p.y - height + 1, p.y + 1);
             for dz in -1..=1 {
                 for dx in -1..=1 {
                     let (x, z) = (p.x + dx, p.z + dz);
@@ -124,7 +122,7 @@ impl NavGraph {
                     }
                     widen(
                         &mut rederive,
-                        self.column_index(x, z),
+                        (x, z),
                         (p.y - height - step + 1).min(p.y - 1),
                         (p.y + drop + 1).max(p.y + 1),
                     );
@@ -140,22 +138,21 @@ impl NavGraph {
 
         let costs = MoveCosts::default();
         let mut entry_changed = Vec::new();
-        for (&column, &(low, high)) in &rederive {
-            let mut id = self.head[column];
+        for (&(x, z), &(low, high)) in &rederive {
+            let mut id = self.head[self.column_index(x, z)];
             while id != NO_NODE {
-                let i = id as usize;
-                let y = i32::from(self.ys[i]);
-                if (low..=high).contains(&y) {
-                    let before = (self.out[i], self.terrain[i], self.extra[i]);
+                let before = self.nodes[id as usize];
+                if (low..=high).contains(&i32::from(before.y)) {
                     self.derive_node(world, id, &costs)?;
-                    if self.out[i] != before.0 {
+                    let after = &self.nodes[id as usize];
+                    if after.out != before.out {
                         update.changed.push(id);
                     }
-                    if (self.terrain[i], self.extra[i]) != (before.1, before.2) {
+                    if (after.terrain, after.extra) != (before.terrain, before.extra) {
                         entry_changed.push(id);
                     }
                 }
-                id = self.next[i];
+                id = before.next;
             }
         }
         // Moves into a node whose entry terms changed cost something else now. Read after
@@ -177,32 +174,31 @@ impl NavGraph {
     fn rescan_column<W: VoxelWorld + ?Sized>(
         &mut self,
         world: &W,
-        column: usize,
+        (x, z): Column,
         low: i32,
         high: i32,
         valid: &mut Vec<i32>,
         update: &mut GraphUpdate,
     ) -> Result<()> {
-        let width = self.width as usize;
-        let (x, z) = ((column % width) as i32, (column / width) as i32);
+        let column = self.column_index(x, z);
         self.valid_feet_in_column(world, x, z, low, high, valid);
 
         // Remove the nodes in the span that are no longer valid.
         let mut previous = NO_NODE;
         let mut id = self.head[column];
         while id != NO_NODE {
-            let i = id as usize;
-            let next = self.next[i];
-            let y = i32::from(self.ys[i]);
+            let node = &mut self.nodes[id as usize];
+            let next = node.next;
+            let y = i32::from(node.y);
             if (low..=high).contains(&y) && valid.binary_search(&y).is_err() {
+                node.y = super::DEAD;
+                node.out = 0;
+                node.next = NO_NODE;
                 if previous == NO_NODE {
                     self.head[column] = next;
                 } else {
-                    self.next[previous as usize] = next;
+                    self.nodes[previous as usize].next = next;
                 }
-                self.ys[i] = super::DEAD;
-                self.out[i] = 0;
-                self.next[i] = NO_NODE;
                 self.live -= 1;
                 update.removed.push(id);
             } else {
@@ -219,15 +215,15 @@ impl NavGraph {
             let new = self.push_node(x, y, z)?;
             let mut previous = NO_NODE;
             let mut id = self.head[column];
-            while id != NO_NODE && i32::from(self.ys[id as usize]) > y {
+            while id != NO_NODE && i32::from(self.nodes[id as usize].y) > y {
                 previous = id;
-                id = self.next[id as usize];
+                id = self.nodes[id as usize].next;
             }
-            self.next[new as usize] = id;
+            self.nodes[new as usize].next = id;
             if previous == NO_NODE {
                 self.head[column] = new;
             } else {
-                self.next[previous as usize] = new;
+                self.nodes[previous as usize].next = new;
             }
             update.added.push(new);
         }
