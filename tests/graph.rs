@@ -2,11 +2,13 @@
 //! after random block changes give the same graph as a fresh compile, and A* over it finds the
 //! same costs as `Pathfinder` and an exhaustive Dijkstra, along legal routes.
 
-mod common;
+mod support;
 
 use std::collections::BTreeMap;
 
-use common::{Rng, dijkstra, random_world, route_cost, valid_positions};
+use support::oracle::{all_feet, dijkstra_cost, route_cost};
+use support::rng::Rng;
+use support::worlds::random_solids;
 use voxnav::graph::{GraphSearch, NavGraph};
 use voxnav::{
     Agent, Block, ChunkedWorld, Error, IVec3, InvalidFeet, MoveCosts, Pathfinder, SearchOptions,
@@ -40,7 +42,7 @@ fn picture(graph: &NavGraph, costs: &MoveCosts) -> Picture {
 fn generator_picture(world: &ChunkedWorld, agent: &Agent, costs: &MoveCosts) -> Picture {
     let mut out = Picture::new();
     let mut moves = Vec::new();
-    for feet in valid_positions(world, agent) {
+    for feet in all_feet(world, agent) {
         neighbours(world, agent, costs, feet, &mut moves);
         let mut list: Vec<_> = moves
             .iter()
@@ -73,21 +75,28 @@ fn random_costs(rng: &mut Rng) -> MoveCosts {
     }
 }
 
-const KINDS: [Block; 6] = [
-    Block::Air,
-    Block::Solid,
+/// Every block kind but air and solid.
+const KINDS: [Block; 12] = [
     Block::Water,
     Block::Lava,
     Block::SlowFloor,
     Block::Ladder,
+    Block::Floor(2),
+    Block::Floor(8),
+    Block::Floor(14),
+    Block::Fence,
+    Block::Door,
+    Block::Barrier,
+    Block::Hazard,
+    Block::Cobweb,
 ];
 
 fn random_block(rng: &mut Rng) -> Block {
-    // Mostly air and solid, the other kinds often enough to meet each other.
+    // Mostly air and solid, every other kind often enough to meet the others.
     match rng.below(10) {
         0..=3 => Block::Air,
         4..=6 => Block::Solid,
-        _ => KINDS[2 + rng.below(4) as usize],
+        _ => KINDS[rng.below(KINDS.len() as u64) as usize],
     }
 }
 
@@ -98,8 +107,14 @@ fn random_world_with_kinds(rng: &mut Rng) -> ChunkedWorld {
         3 + rng.below(5) as i32,
         3 + rng.below(6) as i32,
     );
+    random_world_with_kinds_of_size(rng, size)
+}
+
+/// A random world of `size`: a mostly solid floor, random solids above it, and up to a dozen
+/// cells of any other kind.
+fn random_world_with_kinds_of_size(rng: &mut Rng, size: IVec3) -> ChunkedWorld {
     let density = 10 + rng.below(30);
-    let mut world = random_world(rng, size, density);
+    let mut world = random_solids(rng, size, 90, density);
     for _ in 0..rng.below(12) {
         let p = IVec3::new(
             rng.below(size.x as u64) as i32,
@@ -113,13 +128,13 @@ fn random_world_with_kinds(rng: &mut Rng) -> ChunkedWorld {
 
 #[test]
 fn graph_holds_exactly_the_generators_moves_on_random_worlds() {
-    let mut rng = Rng(0x6EA9_0001);
+    let mut rng = Rng::new(0x6EA9_0001);
     for _ in 0..300 {
         let world = random_world_with_kinds(&mut rng);
         let agent = random_agent(&mut rng);
         let costs = random_costs(&mut rng);
         let graph = NavGraph::compile(&world, &agent).unwrap();
-        assert_eq!(graph.node_count(), valid_positions(&world, &agent).len());
+        assert_eq!(graph.node_count(), all_feet(&world, &agent).len());
         assert_eq!(
             picture(&graph, &costs),
             generator_picture(&world, &agent, &costs)
@@ -129,7 +144,7 @@ fn graph_holds_exactly_the_generators_moves_on_random_worlds() {
 
 #[test]
 fn incoming_moves_are_the_outgoing_moves_seen_from_the_other_end() {
-    let mut rng = Rng(0x6EA9_0002);
+    let mut rng = Rng::new(0x6EA9_0002);
     let costs = MoveCosts::default();
     for _ in 0..100 {
         let world = random_world_with_kinds(&mut rng);
@@ -160,7 +175,7 @@ fn incoming_moves_are_the_outgoing_moves_seen_from_the_other_end() {
 
 #[test]
 fn local_updates_equal_a_fresh_compile_after_every_random_block_change() {
-    let mut rng = Rng(0x6EA9_0003);
+    let mut rng = Rng::new(0x6EA9_0003);
     let mut checked = 0;
     for _ in 0..40 {
         let mut world = random_world_with_kinds(&mut rng);
@@ -209,7 +224,7 @@ fn local_updates_equal_a_fresh_compile_after_every_random_block_change() {
 
 #[test]
 fn a_changed_move_is_reported_on_its_source() {
-    let mut rng = Rng(0x6EA9_0004);
+    let mut rng = Rng::new(0x6EA9_0004);
     let costs = MoveCosts::default();
     for _ in 0..60 {
         let mut world = random_world_with_kinds(&mut rng);
@@ -240,7 +255,7 @@ fn a_changed_move_is_reported_on_its_source() {
 
 #[test]
 fn graph_astar_costs_equal_pathfinder_and_exhaustive_dijkstra_along_legal_routes() {
-    let mut rng = Rng(0x6EA9_0005);
+    let mut rng = Rng::new(0x6EA9_0005);
     let (mut found, mut unreachable) = (0, 0);
     for _ in 0..300 {
         let size = IVec3::new(
@@ -248,11 +263,10 @@ fn graph_astar_costs_equal_pathfinder_and_exhaustive_dijkstra_along_legal_routes
             4 + rng.below(4) as i32,
             4 + rng.below(5) as i32,
         );
-        let density = 15 + rng.below(30);
-        let world = random_world(&mut rng, size, density);
+        let world = random_world_with_kinds_of_size(&mut rng, size);
         let agent = random_agent(&mut rng);
         let costs = random_costs(&mut rng);
-        let positions = valid_positions(&world, &agent);
+        let positions = all_feet(&world, &agent);
         if positions.len() < 2 {
             continue;
         }
@@ -265,7 +279,7 @@ fn graph_astar_costs_equal_pathfinder_and_exhaustive_dijkstra_along_legal_routes
             let options = SearchOptions::default();
             let result = search.find_path(&graph, start, goal, &options).unwrap();
             let reference = pathfinder.find_path(&world, start, goal, &options).unwrap();
-            let exhaustive = dijkstra(&world, &agent, &costs, start, goal);
+            let exhaustive = dijkstra_cost(&world, &agent, &costs, start, goal);
             assert_eq!(result.cost, reference.cost, "{start} -> {goal}");
             assert_eq!(result.cost, exhaustive, "{start} -> {goal}");
             if result.is_found() {
@@ -290,13 +304,13 @@ fn graph_astar_costs_equal_pathfinder_and_exhaustive_dijkstra_along_legal_routes
 
 #[test]
 fn graph_astar_matches_pathfinder_on_worlds_with_every_block_kind() {
-    let mut rng = Rng(0x6EA9_0006);
+    let mut rng = Rng::new(0x6EA9_0006);
     let mut moves = Vec::new();
     for _ in 0..300 {
         let world = random_world_with_kinds(&mut rng);
         let agent = random_agent(&mut rng);
         let costs = random_costs(&mut rng);
-        let positions = valid_positions(&world, &agent);
+        let positions = all_feet(&world, &agent);
         if positions.len() < 2 {
             continue;
         }
@@ -329,12 +343,12 @@ fn graph_astar_matches_pathfinder_on_worlds_with_every_block_kind() {
 
 #[test]
 fn budgets_give_the_same_partial_routes_as_pathfinder() {
-    let mut rng = Rng(0x6EA9_0007);
+    let mut rng = Rng::new(0x6EA9_0007);
     for _ in 0..100 {
-        let world = random_world(&mut rng, IVec3::new(12, 5, 12), 20);
+        let world = random_solids(&mut rng, IVec3::new(12, 5, 12), 90, 20);
         let agent = Agent::default();
         let costs = MoveCosts::default();
-        let positions = valid_positions(&world, &agent);
+        let positions = all_feet(&world, &agent);
         if positions.len() < 2 {
             continue;
         }
@@ -434,7 +448,7 @@ fn octile_costs_at_scale_stay_exact() {
         assert_eq!(mine.cost, theirs.cost);
         assert_eq!(
             mine.cost,
-            dijkstra(&world, &agent, &costs, start, goal),
+            dijkstra_cost(&world, &agent, &costs, start, goal),
             "{start} -> {goal}"
         );
     }

@@ -7,10 +7,11 @@ use std::time::Instant;
 use glam::IVec3;
 
 use super::{CODE_BITS, CODE_MASK, NO_NODE, NavGraph, NodeId, Pricing, SLOT_DIRECTIONS};
-use crate::agent::MoveCosts;
-use crate::error::{Error, InvalidFeet, Result};
+use crate::error::{Error, Result};
+use crate::moves::agent::MoveCosts;
 use crate::search::open::OpenSet;
 use crate::search::{BlockGoal, Goal, SearchOptions, SearchResult, SearchStats, SearchStatus};
+use crate::world::InvalidFeet;
 
 /// How many expansions pass between two looks at the clock.
 const CLOCK_INTERVAL: u64 = 256;

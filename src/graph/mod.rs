@@ -43,8 +43,10 @@
 //!   [`VoxelWorld::extra_cost`]) read the cells within one block of its feet (lava in the
 //!   3 x 3 x 3 cube around them), which the same columns and heights cover.
 //!
-//! A world whose [`VoxelWorld::extra_cost`] depends on cells further away must compile a new
-//! graph instead. The property test in `tests/graph.rs` checks, after each of hundreds of
+//! Each changed cell counts as a change of the cells just below and above it as well, since a
+//! block may decide more than its own cell (a fence blocks the cell above it). A world whose
+//! [`VoxelWorld::extra_cost`] depends on cells further away must compile a new graph instead.
+//! The property test in `tests/graph.rs` checks, after each of hundreds of
 //! random block changes of every kind, that the updated graph equals a fresh compile, move
 //! for move, and that surviving nodes keep their ids.
 //!
@@ -95,8 +97,8 @@ mod update;
 
 use glam::IVec3;
 
-use crate::agent::{Agent, MoveCosts};
 use crate::error::{Error, Result};
+use crate::moves::agent::{Agent, MoveCosts};
 use crate::moves::{DIRECTIONS, Move, MoveKind, for_each_neighbour, terrain_cost};
 use crate::world::{Bounds, TerrainFlags, VoxelWorld, is_valid_feet};
 

@@ -14,18 +14,19 @@
 //!   [`VoxelWorld::extra_cost`]) read the cells within one block of its feet (lava in the
 //!   3 x 3 x 3 cube around them), so they change only for nodes within one block of `p`.
 //!
-//! A world whose [`VoxelWorld::extra_cost`] depends on cells further away must compile a new
-//! graph instead. The property test `tests/graph.rs` checks after every one of hundreds of
+//! Each changed cell counts as a change of the cells just below and above it too, since a
+//! block may decide more than its own cell (a fence blocks the cell above it). A world whose
+//! [`VoxelWorld::extra_cost`] depends on cells further away must compile a new graph instead. The property test `tests/graph.rs` checks after every one of hundreds of
 //! random block changes that the updated graph equals a fresh compile, move for move.
 
 use ahash::AHashMap;
 use glam::IVec3;
 
 use super::{NO_NODE, NavGraph, NodeId};
-use crate::agent::MoveCosts;
-use crate::chunked::Changes;
 use crate::error::{Error, Result};
+use crate::moves::agent::MoveCosts;
 use crate::world::VoxelWorld;
+use crate::world::chunked::Changes;
 
 /// What a [`NavGraph::update`] changed.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -113,7 +114,10 @@ impl NavGraph {
                 continue;
             }
             let p = cell - self.bounds.min;
-            widen(&mut rescan, (p.x, p.z), p.y - height + 1, p.y + 1);
+            // A block may decide more than its own cell (a fence blocks the cell above it
+            // too), so each change counts as a change of the cells just below and above.
+            let (low, high) = (p.y - 1, p.y + 1);
+            widen(&mut rescan, (p.x, p.z), low - height + 1, high + 1);
             for dz in -1..=1 {
                 for dx in -1..=1 {
                     let (x, z) = (p.x + dx, p.z + dz);
@@ -123,8 +127,8 @@ impl NavGraph {
                     widen(
                         &mut rederive,
                         (x, z),
-                        (p.y - height - step + 1).min(p.y - 1),
-                        (p.y + drop + 1).max(p.y + 1),
+                        (low - height - step + 1).min(low - 1),
+                        (high + drop + 1).max(high + 1),
                     );
                 }
             }
