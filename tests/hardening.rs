@@ -598,3 +598,20 @@ fn doc_examples_use_voxnav_reexports_not_glam() {
         found.join("\n")
     );
 }
+
+#[test]
+fn an_unbounded_world_reads_and_writes_at_the_ends_of_i32() {
+    let mut world = ChunkedWorld::new();
+    for p in extreme_positions() {
+        world.set(p, Block::Solid).unwrap();
+        assert_eq!(world.get(p), Some(Block::Solid), "{p}");
+        assert!(world.is_standable(p) && !world.is_passable(p));
+        let _ = world.terrain(p);
+    }
+    // The trait's default column readers: cells beyond the ends of i32 do not exist.
+    let open = Everywhere { bounds: None };
+    let top = open.column(0, 0, MAX - 1, 64);
+    assert_eq!((top.passable, top.standable), (0b11, 0b11));
+    let around = open.columns_around(MAX, MIN, 0, 1);
+    assert_eq!(around.iter().filter(|c| c.passable == 1).count(), 4);
+}

@@ -316,6 +316,21 @@ mod tests {
     }
 
     #[test]
+    fn the_text_length_is_exact() {
+        for size in [
+            IVec3::new(1, 1, 1),
+            IVec3::new(3, 12, 2),
+            IVec3::new(1, 101, 1),
+            IVec3::new(17, 9, 4),
+        ] {
+            let world = ChunkedWorld::with_size(size).unwrap();
+            let text = to_text_world(&world).unwrap();
+            let header = format!("{MAGIC}\nsize {} {} {}\n", size.x, size.y, size.z);
+            assert_eq!(text.len() as u64, text_length(header.len(), size), "{size}");
+        }
+    }
+
+    #[test]
     fn round_trips_a_world() {
         let text = "voxnav-world 1\nsize 3 2 2\nlayer 0\n###\n#.#\nlayer 1\n...\n.#.\n";
         let world = parse_text_world(text).unwrap();
