@@ -22,6 +22,11 @@ pub enum InvalidFeet {
         /// The first blocked cell, counting up from the feet.
         blocked: IVec3,
     },
+    /// A cell of a swimmer's body is not water.
+    NotInWater {
+        /// The first dry cell, counting up from the feet.
+        cell: IVec3,
+    },
 }
 
 impl std::fmt::Display for InvalidFeet {
@@ -41,6 +46,11 @@ impl std::fmt::Display for InvalidFeet {
                 f,
                 "the agent's body does not fit (cell {},{},{} is not passable)",
                 blocked.x, blocked.y, blocked.z
+            ),
+            InvalidFeet::NotInWater { cell } => write!(
+                f,
+                "a swimmer's body must be in water (cell {},{},{} is not water)",
+                cell.x, cell.y, cell.z
             ),
         }
     }

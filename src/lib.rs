@@ -74,8 +74,13 @@ pub mod search;
 pub mod terrain;
 pub mod text_world;
 pub mod world;
+// Wired here until the layout moves `world.rs` into a folder.
+#[path = "world/dense.rs"]
+pub mod dense;
+#[path = "world/formats/movingai3d.rs"]
+pub mod movingai3d;
 
-pub use agent::{Agent, MoveCosts, OCTILE_SCALE};
+pub use agent::{Agent, MoveCosts, Movement, OCTILE_SCALE};
 pub use batch::{BatchRouter, RouteQuery};
 pub use chunked::{Block, CHUNK_SIZE, ChunkedWorld};
 pub use error::{Error, InvalidFeet, Result};
@@ -98,7 +103,9 @@ pub use text_world::{load_text_world, parse_text_world, save_text_world, to_text
 pub use world::{AROUND, Bounds, ColumnBits, VoxelWorld, body_fits, check_feet, is_valid_feet};
 // Living worlds: block kinds, change tracking, terrain costs, ladders.
 pub use chunked::{BlockChange, Changes};
+pub use dense::DenseWorld;
 pub use dstar::{DStarLite, Replan, ReplanMethod, Replanner};
 pub use moves::{ladder_climb, terrain_cost};
+pub use movingai3d::{VoxelScenario, VoxelScenarios, parse_movingai_3dmap, parse_movingai_3dscen};
 pub use pathcheck::{PathCheck, check_path, move_between};
 pub use world::TerrainFlags;

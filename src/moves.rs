@@ -14,6 +14,10 @@
 //! 3. A diagonal move never cuts a corner: both side columns must be passable from `y` to
 //!    `max(y, y') + height - 1` ([`corners_clear`]).
 //!
+//! Fliers and swimmers ([`Movement::Fly`](crate::Movement::Fly),
+//! [`Movement::Swim`](crate::Movement::Swim)) follow the rules of [`fly`] instead: free moves
+//! to the 26 neighbouring cells.
+//!
 //! Costs: the horizontal step (`straight` or `diagonal`), plus `k * ascend` or `k * descend`,
 //! plus the terrain terms of the target ([`terrain_cost`]), plus the world's
 //! [`VoxelWorld::extra_cost`] of the target feet cell.
@@ -40,6 +44,8 @@
 //!
 //! Every added term is non-negative and a rung up costs at least `ascend`, a rung down at
 //! least `descend`, so the default heuristic stays admissible and consistent.
+
+pub mod fly;
 
 use glam::IVec3;
 
@@ -95,7 +101,8 @@ pub fn terrain_cost(terrain: TerrainFlags, costs: &MoveCosts) -> u32 {
 pub struct Move {
     /// The feet position after the move.
     pub feet: IVec3,
-    /// The direction taken: one of [`DIRECTIONS`], or `Y` / `-Y` for a ladder climb.
+    /// The direction taken: one of [`DIRECTIONS`], or `Y` / `-Y` for a ladder climb; for a
+    /// flier or swimmer, one of [`fly::FREE_DIRECTIONS`].
     pub direction: IVec3,
     /// How the height changed (a ladder climb is a `StepUp(1)` or a `Drop(1)`).
     pub kind: MoveKind,
@@ -314,6 +321,10 @@ pub(crate) fn for_each_neighbour<W: VoxelWorld + ?Sized>(
     feet: IVec3,
     mut visit: impl FnMut(Move),
 ) {
+    if agent.movement.is_free() {
+        fly::for_each_free_move(world, agent, costs, feet, visit);
+        return;
+    }
     let directions = if agent.diagonals {
         &DIRECTIONS[..]
     } else {

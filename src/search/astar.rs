@@ -12,7 +12,7 @@ use crate::agent::{Agent, MoveCosts};
 use crate::error::{Error, Result};
 use crate::key::in_key_range;
 use crate::moves::for_each_neighbour;
-use crate::world::{VoxelWorld, check_feet};
+use crate::world::VoxelWorld;
 
 /// How many expansions pass between two looks at the clock.
 const CLOCK_INTERVAL: u64 = 256;
@@ -86,6 +86,17 @@ impl Pathfinder {
         &self.costs
     }
 
+    /// Searches for `agent` from now on (a flier after a walker, say), keeping the memory.
+    ///
+    /// # Errors
+    /// [`Error::InvalidSetting`] when the agent is out of range (see [`Agent::validate`]); the
+    /// pathfinder keeps its agent then.
+    pub fn set_agent(&mut self, agent: Agent) -> Result<()> {
+        agent.validate()?;
+        self.agent = agent;
+        Ok(())
+    }
+
     /// The feet positions the last search expanded, in no particular order: what it explored
     /// (for pictures and statistics).
     pub fn explored(&self) -> impl Iterator<Item = IVec3> + '_ {
@@ -121,13 +132,16 @@ impl Pathfinder {
         options: &SearchOptions,
     ) -> Result<SearchResult> {
         let started = Instant::now();
-        check_feet(world, start, self.agent.height)
+        self.agent
+            .check_position(world, start)
             .map_err(|reason| Error::InvalidStart { pos: start, reason })?;
         if let Some(target) = goal.exact_target() {
-            check_feet(world, target, self.agent.height).map_err(|reason| Error::InvalidGoal {
-                pos: target,
-                reason,
-            })?;
+            self.agent
+                .check_position(world, target)
+                .map_err(|reason| Error::InvalidGoal {
+                    pos: target,
+                    reason,
+                })?;
         }
         if options.max_nodes == Some(0) {
             return Err(Error::ZeroBudget);
