@@ -312,19 +312,64 @@ pub fn neighbours<W: VoxelWorld + ?Sized>(
 }
 
 /// Calls `visit` with every move from the valid feet position `feet`, in the order of
-/// [`neighbours`]: the search's way in, with no buffer between the rules and the node table.
+/// [`neighbours`]: the engines' way in, with no buffer between the rules and the node table.
 #[inline]
 pub(crate) fn for_each_neighbour<W: VoxelWorld + ?Sized>(
     world: &W,
     agent: &Agent,
     costs: &MoveCosts,
     feet: IVec3,
-    mut visit: impl FnMut(Move),
+    visit: impl FnMut(Move),
 ) {
     if agent.movement.is_free() {
-        fly::for_each_free_move(world, agent, costs, feet, visit);
-        return;
+        fly::FreeMoves.for_each(world, agent, costs, feet, visit);
+    } else {
+        WalkingMoves.for_each(world, agent, costs, feet, visit);
     }
+}
+
+/// The neighbour generator of one movement mode. An engine that takes it as a type parameter
+/// gets an inner loop specialised to that mode (the move visitor inlined into the rules),
+/// where [`for_each_neighbour`] decides per call.
+pub(crate) trait Expansion: Copy {
+    /// Calls `visit` with every move of `agent` from the valid position `feet`.
+    fn for_each<W: VoxelWorld + ?Sized>(
+        self,
+        world: &W,
+        agent: &Agent,
+        costs: &MoveCosts,
+        feet: IVec3,
+        visit: impl FnMut(Move),
+    );
+}
+
+/// The walking rules of this module as an [`Expansion`].
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct WalkingMoves;
+
+impl Expansion for WalkingMoves {
+    #[inline]
+    fn for_each<W: VoxelWorld + ?Sized>(
+        self,
+        world: &W,
+        agent: &Agent,
+        costs: &MoveCosts,
+        feet: IVec3,
+        visit: impl FnMut(Move),
+    ) {
+        for_each_walking_move(world, agent, costs, feet, visit);
+    }
+}
+
+/// The walking rules' moves from the valid feet position `feet`.
+#[inline]
+fn for_each_walking_move<W: VoxelWorld + ?Sized>(
+    world: &W,
+    agent: &Agent,
+    costs: &MoveCosts,
+    feet: IVec3,
+    mut visit: impl FnMut(Move),
+) {
     let directions = if agent.diagonals {
         &DIRECTIONS[..]
     } else {

@@ -29,28 +29,39 @@
 use glam::IVec3;
 
 use crate::agent::{Agent, MoveCosts, Movement};
-use crate::moves::{Move, MoveKind};
+use crate::moves::{Expansion, Move, MoveKind};
 use crate::world::{AROUND, TerrainFlags, VoxelWorld};
 
-/// The 26 offsets of a free mover's neighbours: the 6 face steps first, then the 12 edge
-/// steps, then the 8 corner steps.
+/// The 26 offsets of a free mover's neighbours, layer by layer: `dy = -1` first, then
+/// `dy = 0`, then `dy = 1`, and within a layer by `dx`, then `dz`. Consecutive moves land
+/// next to each other, so the search's node table finds them in the page it used last.
 pub const FREE_DIRECTIONS: [IVec3; 26] = free_directions();
 
 const fn free_directions() -> [IVec3; 26] {
     let mut out = [IVec3::ZERO; 26];
     let mut i = 0;
-    let mut axes = 1;
-    while axes <= 3 {
-        let mut n = 0;
-        while n < 27 {
-            let d = IVec3::new(n % 3 - 1, n / 9 - 1, n / 3 % 3 - 1);
-            if (d.x != 0) as i32 + (d.y != 0) as i32 + (d.z != 0) as i32 == axes {
-                out[i] = d;
-                i += 1;
-            }
-            n += 1;
+    let mut n = 0;
+    while n < 27 {
+        let d = IVec3::new(n / 3 % 3 - 1, n / 9 - 1, n % 3 - 1);
+        if n != 13 {
+            out[i] = d;
+            i += 1;
         }
-        axes += 1;
+        n += 1;
+    }
+    out
+}
+
+/// The number of axes each move of [`FREE_DIRECTIONS`] changes, less one: an index into
+/// `[straight, diagonal, corner]`.
+const STEP_KIND: [u8; 26] = step_kinds();
+
+const fn step_kinds() -> [u8; 26] {
+    let mut out = [0u8; 26];
+    let mut i = 0;
+    while i < 26 {
+        out[i] = axes(FREE_DIRECTIONS[i]) as u8 - 1;
+        i += 1;
     }
     out
 }
@@ -171,11 +182,29 @@ const fn requirements() -> [[u64; 26]; MASK_HEIGHT as usize] {
     out
 }
 
+/// The rules of this module as an [`Expansion`].
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct FreeMoves;
+
+impl Expansion for FreeMoves {
+    #[inline]
+    fn for_each<W: VoxelWorld + ?Sized>(
+        self,
+        world: &W,
+        agent: &Agent,
+        costs: &MoveCosts,
+        feet: IVec3,
+        visit: impl FnMut(Move),
+    ) {
+        for_each_free_move(world, agent, costs, feet, visit);
+    }
+}
+
 /// Calls `visit` with every legal move of the free mover `agent` from the valid position
 /// `feet`, in the order of [`FREE_DIRECTIONS`]: the same moves as [`free_move`], read from
 /// one occupancy bitmask of the neighbourhood.
 #[inline]
-pub(crate) fn for_each_free_move<W: VoxelWorld + ?Sized>(
+fn for_each_free_move<W: VoxelWorld + ?Sized>(
     world: &W,
     agent: &Agent,
     costs: &MoveCosts,
@@ -204,14 +233,13 @@ pub(crate) fn for_each_free_move<W: VoxelWorld + ?Sized>(
         occupancy |= allowed << (c as u32 * span);
     }
     let steps = [costs.straight, costs.diagonal, costs.corner];
-    for (i, (&direction, &required)) in FREE_DIRECTIONS
+    for ((&direction, &required), &kind) in FREE_DIRECTIONS
         .iter()
         .zip(&REQUIREMENTS[(height - 1) as usize])
-        .enumerate()
+        .zip(&STEP_KIND)
     {
         if occupancy & required == required {
-            // The directions are sorted by axes: 6 faces, 12 edges, 8 corners.
-            let step = steps[usize::from(i >= 6) + usize::from(i >= 18)];
+            let step = steps[usize::from(kind)];
             visit(priced(world, feet + direction, direction, step));
         }
     }
@@ -245,27 +273,23 @@ mod tests {
     use super::*;
 
     #[test]
-    fn directions_are_the_26_offsets_sorted_by_axes() {
+    fn directions_are_the_26_offsets_layer_by_layer() {
         let mut seen = std::collections::HashSet::new();
         for (i, d) in FREE_DIRECTIONS.iter().enumerate() {
             assert!(seen.insert(*d));
-            let expected = if i < 6 {
-                1
-            } else if i < 18 {
-                2
-            } else {
-                3
-            };
-            assert_eq!(axes(*d), expected, "{d}");
+            assert!(d.abs().max_element() == 1, "{d}");
+            assert_eq!(u32::from(STEP_KIND[i]) + 1, axes(*d), "{d}");
         }
         assert_eq!(seen.len(), 26);
+        assert!(FREE_DIRECTIONS.windows(2).all(|w| w[0].y <= w[1].y));
     }
 
     #[test]
     fn a_corner_step_needs_the_whole_2x2x2_box_for_a_one_tall_body() {
-        let mask = REQUIREMENTS[0][25];
-        assert_eq!(mask.count_ones(), 8);
-        assert_eq!(REQUIREMENTS[0][0].count_ones(), 2);
+        let at = |d: IVec3| FREE_DIRECTIONS.iter().position(|e| *e == d).unwrap();
+        assert_eq!(REQUIREMENTS[0][at(IVec3::ONE)].count_ones(), 8);
+        assert_eq!(REQUIREMENTS[0][at(IVec3::X)].count_ones(), 2);
+        assert_eq!(REQUIREMENTS[0][at(IVec3::NEG_Y)].count_ones(), 2);
         // A two-tall body stepping up along an edge sweeps 2 columns of 3 cells.
         let up_edge = FREE_DIRECTIONS
             .iter()

@@ -11,7 +11,8 @@ use super::{SearchOptions, SearchResult, SearchStats, SearchStatus};
 use crate::agent::{Agent, MoveCosts};
 use crate::error::{Error, Result};
 use crate::key::in_key_range;
-use crate::moves::for_each_neighbour;
+use crate::moves::fly::FreeMoves;
+use crate::moves::{Expansion, WalkingMoves};
 use crate::world::VoxelWorld;
 
 /// How many expansions pass between two looks at the clock.
@@ -152,7 +153,24 @@ impl Pathfinder {
         if world.bounds().is_none() && options.max_nodes.is_none() && options.max_time.is_none() {
             return Err(Error::Unbounded);
         }
+        // One search loop per movement mode, each with its rules inlined.
+        Ok(if self.agent.movement.is_free() {
+            self.run(world, start, goal, options, started, FreeMoves)
+        } else {
+            self.run(world, start, goal, options, started, WalkingMoves)
+        })
+    }
 
+    /// The search proper, for checked input.
+    fn run<W: VoxelWorld + ?Sized, G: Goal + ?Sized, E: Expansion>(
+        &mut self,
+        world: &W,
+        start: IVec3,
+        goal: &G,
+        options: &SearchOptions,
+        started: Instant,
+        moves: E,
+    ) -> SearchResult {
         let estimator = options.heuristic.estimator(&self.agent, &self.costs);
         let max_nodes = options.max_nodes.unwrap_or(u64::MAX);
         let deadline = options.max_time.map(|t| started + t);
@@ -185,7 +203,7 @@ impl Pathfinder {
                 continue;
             }
             if goal.is_reached(current.feet) {
-                return Ok(self.finish(SearchStatus::Found, node, stats, started));
+                return self.finish(SearchStatus::Found, node, stats, started);
             }
             if stats.expanded >= max_nodes {
                 budget_hit = true;
@@ -205,7 +223,7 @@ impl Pathfinder {
             let Self {
                 nodes, table, open, ..
             } = self;
-            for_each_neighbour(world, &agent, &costs, current.feet, |step| {
+            moves.for_each(world, &agent, &costs, current.feet, |step| {
                 if check_keys && !in_key_range(step.feet) {
                     return;
                 }
@@ -243,10 +261,10 @@ impl Pathfinder {
         }
 
         if budget_hit {
-            Ok(self.finish(SearchStatus::Partial, best, stats, started))
+            self.finish(SearchStatus::Partial, best, stats, started)
         } else {
             stats.elapsed = started.elapsed();
-            Ok(SearchResult::unreachable(stats))
+            SearchResult::unreachable(stats)
         }
     }
 

@@ -225,15 +225,23 @@ impl VoxelWorld for DenseWorld {
             self.words as isize,
         );
         let all = low_bits(count as u32);
-        std::array::from_fn(|i| {
-            let (dx, dz) = AROUND[i];
-            let start = (centre + dx as isize * step_x + dz as isize * step_z) as usize;
-            let free = self.run(start, y0, y0 + count);
-            ColumnBits {
+        // The run's words and shift are the same in every column.
+        let (first, offset) = (y0 as usize >> 6, y0 as u32 & 63);
+        let second = offset != 0 && first + 1 < self.words;
+        let mut out = [ColumnBits::default(); 9];
+        for (bits, &(dx, dz)) in out.iter_mut().zip(&AROUND) {
+            let word = (centre + dx as isize * step_x + dz as isize * step_z) as usize + first;
+            let mut free = self.free[word] >> offset;
+            if second {
+                free |= self.free[word + 1] << (64 - offset);
+            }
+            free &= all;
+            *bits = ColumnBits {
                 passable: free,
                 standable: all & !free,
-            }
-        })
+            };
+        }
+        out
     }
 }
 
