@@ -41,13 +41,12 @@ use std::process::ExitCode;
 
 use std::time::Duration;
 
-use voxnav::grid2d::{
-    GridPlanner, LENGTH_TOLERANCE, parse_movingai_map, parse_movingai_scen, run_scenarios,
-};
-use voxnav::movingai3d::voxel_route_length;
+use voxnav::flat::scenarios::{LENGTH_TOLERANCE, run_scenarios};
+use voxnav::world::formats::movingai3d::voxel_route_length;
 use voxnav::{
-    DenseWorld, IVec3, MoveCosts, OCTILE_SCALE, SearchOptions, SearchStatus, VoxelWorld, baseline,
-    parse_movingai_3dmap, parse_movingai_3dscen,
+    DenseWorld, GridPlanner, IVec3, MoveCosts, OCTILE_SCALE, SearchOptions, SearchStatus,
+    VoxelWorld, baseline, parse_movingai_3dmap, parse_movingai_3dscen, parse_movingai_map,
+    parse_movingai_scen,
 };
 
 const USAGE: &str = "usage: movingai <x.map.scen | x.3dmap.3dscen> [--map <map>] [--limit N] \

@@ -34,9 +34,10 @@ use std::time::Instant;
 use ahash::{AHashMap, AHashSet};
 use glam::IVec3;
 
-use crate::agent::MoveCosts;
-use crate::error::{Error, InvalidFeet, Result};
+use crate::error::{Error, Result};
+use crate::moves::agent::MoveCosts;
 use crate::search::{SearchResult, SearchStats, SearchStatus};
+use crate::world::InvalidFeet;
 use crate::world::VoxelWorld;
 
 /// The cost of a step along one axis.

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use voxnav::movingai3d::voxel_route_length;
+use voxnav::world::formats::movingai3d::voxel_route_length;
 use voxnav::{
     Agent, Error, IVec3, MoveCosts, OCTILE_SCALE, Pathfinder, SearchOptions, SearchStatus,
     VoxelWorld, parse_movingai_3dmap, parse_movingai_3dscen,

@@ -18,9 +18,9 @@
 //!    step (three axes), plus the world's [`VoxelWorld::extra_cost`] of the target. The
 //!    walker's climbing, falling and terrain terms do not apply.
 //!
-//! The graph is symmetric: a move from `p` to `q` is legal exactly when the move back is.
+//! Legality is symmetric: a move from `p` to `q` is legal exactly when the move back is.
 //!
-//! [`for_each_free_move`] is the fast form the search uses: it reads the 3 x (`height` + 2)
+//! The search uses a fast form of the rules: it reads the 3 x (`height` + 2)
 //! x 3 neighbourhood once per expansion through [`VoxelWorld::columns_around`] into one
 //! occupancy bitmask and tests each of the 26 moves against a requirement mask computed at
 //! compile time. It gives the same moves as [`free_move`] in the order of
@@ -28,7 +28,7 @@
 
 use glam::IVec3;
 
-use crate::agent::{Agent, MoveCosts, Movement};
+use crate::moves::agent::{Agent, MoveCosts, Movement};
 use crate::moves::{Expansion, Move, MoveKind};
 use crate::world::{AROUND, TerrainFlags, VoxelWorld};
 

@@ -8,12 +8,12 @@ use super::goal::{BlockGoal, Goal};
 use super::nodes::{NO_NODE, NodeTable};
 use super::open::OpenSet;
 use super::{SearchOptions, SearchResult, SearchStats, SearchStatus};
-use crate::agent::{Agent, MoveCosts};
 use crate::error::{Error, Result};
-use crate::key::in_key_range;
+use crate::moves::agent::{Agent, MoveCosts};
 use crate::moves::fly::FreeMoves;
 use crate::moves::{Expansion, WalkingMoves};
 use crate::world::VoxelWorld;
+use crate::world::key::in_key_range;
 
 /// How many expansions pass between two looks at the clock.
 const CLOCK_INTERVAL: u64 = 256;

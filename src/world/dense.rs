@@ -2,7 +2,7 @@
 //! column by column so that a run of up to 64 cells of a column is one or two word reads.
 //!
 //! The storage for maps given as a list of blocked cells, such as the Moving AI 3D benchmark
-//! ([`crate::movingai3d`]): a blocked cell is solid (standable, not
+//! ([`crate::world::formats::movingai3d`]): a blocked cell is solid (standable, not
 //! passable), a free cell is air. Memory: one bit per cell, rounded up to whole 64-cell words
 //! per column (a 512 x 256 x 512 world takes 8 MiB).
 

@@ -2,8 +2,8 @@
 
 use glam::IVec3;
 
-use crate::error::{Error, InvalidFeet, Result};
-use crate::world::{VoxelWorld, check_feet};
+use crate::error::{Error, Result};
+use crate::world::{InvalidFeet, VoxelWorld, check_feet};
 
 /// How an agent gets about: the rules its neighbour generator follows.
 ///
@@ -154,7 +154,7 @@ impl Agent {
             return check_feet(world, feet, self.height);
         }
         // The checks a walker's position gets, minus the floor.
-        if !crate::key::in_key_range(feet) {
+        if !crate::world::key::in_key_range(feet) {
             return Err(InvalidFeet::OutOfKeyRange);
         }
         if world.bounds().is_some_and(|bounds| !bounds.contains(feet)) {
@@ -245,13 +245,13 @@ impl Agent {
 /// climbing a block costs as much as a step, falling is cheap but not free.
 ///
 /// Terrain terms ([`MoveCosts::water`], [`MoveCosts::slow_floor`], [`MoveCosts::danger`])
-/// are added to a move when the [`VoxelWorld::terrain`](crate::VoxelWorld::terrain) of its
+/// are added to a move when the [`VoxelWorld::terrain`] of its
 /// target says so; [`MoveCosts::climb`] is added to each ladder move. In a world of only air
 /// and solid blocks they never apply.
 ///
 /// Fliers and swimmers pay [`MoveCosts::straight`] for a face step (one axis),
 /// [`MoveCosts::diagonal`] for an edge step (two axes) and [`MoveCosts::corner`] for a corner
-/// step (three axes), plus the world's [`VoxelWorld::extra_cost`](crate::VoxelWorld::extra_cost)
+/// step (three axes), plus the world's [`VoxelWorld::extra_cost`]
 /// of the target; the climbing, falling and terrain terms are the walker's.
 ///
 /// ```
@@ -413,7 +413,8 @@ impl MoveCosts {
             ));
         }
         let worst = u64::from(self.straight.max(self.diagonal).max(self.corner))
-            + u64::from(self.ascend.max(self.descend)) * u64::from(crate::agent::MAX_AGENT_SPAN)
+            + u64::from(self.ascend.max(self.descend))
+                * u64::from(crate::moves::agent::MAX_AGENT_SPAN)
             + u64::from(self.water)
             + u64::from(self.slow_floor)
             + u64::from(self.danger)
