@@ -223,3 +223,41 @@ pub fn mismatches(set: &FlyingSet, voxnav: &FlyingRun, naive: &FlyingRun) -> Vec
         })
         .collect()
 }
+
+/// Runs both engines on every set, prints one table with the speed-up, and returns the cost
+/// mismatches (none expected: both solve the same problem).
+pub fn print_section(sets: &[FlyingSet]) -> Result<Vec<String>, String> {
+    println!();
+    println!(
+        "Flying: voxnav's flier (height 1) against the naive 26-neighbour A* under the same \
+         rules (no cut edges or corners, costs 1 / sqrt 2 / sqrt 3 at scale {})",
+        voxnav::OCTILE_SCALE
+    );
+    println!(
+        "{:<12} {:>7} {:<8} {:>12} {:>11} {:>14} {:>9}",
+        "set", "queries", "engine", "expansions", "time ms", "expansions/s", "speed-up"
+    );
+    let mut mismatched = Vec::new();
+    let mut pathfinder = flier();
+    for set in sets {
+        println!("  {}: {}", set.name, set.about);
+        let ours = run_voxnav(set, &mut pathfinder)?;
+        let naive = run_baseline(set)?;
+        let speed_up = naive.elapsed.as_secs_f64() / ours.elapsed.as_secs_f64().max(1e-9);
+        for (engine, run, ratio) in [("voxnav", &ours, Some(speed_up)), ("naive26", &naive, None)] {
+            let seconds = run.elapsed.as_secs_f64();
+            println!(
+                "{:<12} {:>7} {:<8} {:>12} {:>11.1} {:>14.0} {:>9}",
+                set.name,
+                set.queries.len(),
+                engine,
+                run.expanded,
+                seconds * 1e3,
+                run.expanded as f64 / seconds.max(1e-9),
+                ratio.map_or(String::new(), |r| format!("{r:.1}x")),
+            );
+        }
+        mismatched.extend(mismatches(set, &ours, &naive));
+    }
+    Ok(mismatched)
+}
