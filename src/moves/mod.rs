@@ -214,7 +214,9 @@ pub fn rise_allowed(agent: &Agent, rise: i64) -> Option<bool> {
 #[must_use]
 pub fn enterable<W: VoxelWorld + ?Sized>(world: &W, to: IVec3, terrain: TerrainFlags) -> bool {
     !(terrain.contains(TerrainFlags::IN_WATER)
-        && world.terrain(to + IVec3::Y).contains(TerrainFlags::IN_WATER))
+        && world
+            .terrain(to + IVec3::Y)
+            .contains(TerrainFlags::IN_WATER))
 }
 
 /// One move produced by the neighbour generator.
