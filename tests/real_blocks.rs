@@ -6,6 +6,8 @@
 //! `e` snow of 8 layers (14/16), `4` snow of 3 layers (4/16), `F` a fence, `D` a door, `W` a
 //! cobweb, `X` a barrier, `!` a hazard, `~` water, `H` a ladder.
 
+use std::fmt::Write as _;
+
 use voxnav::{
     Agent, Block, ChunkedWorld, FENCE_TOP, FULL_BLOCK, IVec3, Move, MoveCosts, MoveKind,
     Pathfinder, SearchOptions, SearchStatus, TerrainFlags, VoxelWorld, check_path,
@@ -25,7 +27,7 @@ fn layers(layers: &[Vec<&str>]) -> ChunkedWorld {
     let (sx, sz) = (layers[0][0].len(), layers[0].len());
     let mut text = format!("voxnav-world 1\nsize {sx} {} {sz}\n", layers.len());
     for (y, layer) in layers.iter().enumerate() {
-        text += &format!("layer {y}\n{}\n", layer.join("\n"));
+        writeln!(text, "layer {y}\n{}", layer.join("\n")).unwrap();
     }
     parse_text_world(&text).unwrap()
 }
@@ -67,6 +69,7 @@ fn route(world: &ChunkedWorld, costs: MoveCosts, start: IVec3, goal: IVec3) -> O
         .find_path(world, start, goal, &SearchOptions::default())
         .unwrap();
     if let Some(cost) = result.cost {
+        assert_eq!(result.status, SearchStatus::Found);
         assert_eq!(
             check_path(world, &Agent::default(), &costs, &result.path).cost,
             Some(cost)

@@ -837,10 +837,11 @@ impl ChunkedWorld {
             KIND_LADDER => terrain = terrain | TerrainFlags::ON_LADDER,
             _ => {}
         }
-        let head_kind = if feet.y & CHUNK_MASK != CHUNK_MASK {
-            extra.map_or(KIND_PLAIN, |e| e.kinds[index + 1])
-        } else {
+        let head_kind = if feet.y & CHUNK_MASK == CHUNK_MASK {
             self.kind_at(feet + IVec3::Y)
+        } else {
+            // The head is the next cell of the same chunk column.
+            extra.map_or(KIND_PLAIN, |e| e.kinds[index + 1])
         };
         if head_kind == KIND_COBWEB {
             terrain = terrain | TerrainFlags::IN_COBWEB;
