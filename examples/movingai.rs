@@ -24,9 +24,8 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use voxnav::grid2d::{
-    GridPlanner, LENGTH_TOLERANCE, parse_movingai_map, parse_movingai_scen, run_scenarios,
-};
+use voxnav::flat::scenarios::{LENGTH_TOLERANCE, run_scenarios};
+use voxnav::{GridPlanner, parse_movingai_map, parse_movingai_scen};
 
 const USAGE: &str = "usage: movingai <x.map.scen> [--map <x.map>]";
 

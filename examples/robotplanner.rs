@@ -15,7 +15,7 @@
 use std::process::ExitCode;
 
 use voxnav::IVec2;
-use voxnav::grid2d::{GridPlanner, format_actions, parse_robot_grid};
+use voxnav::{GridPlanner, format_actions, parse_robot_grid};
 
 const USAGE: &str =
     "usage: robotplanner [--diagonal] <env.txt> <start x> <start y> <goal x> <goal y>";

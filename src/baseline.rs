@@ -29,8 +29,9 @@ use std::time::Instant;
 use ahash::{AHashMap, AHashSet};
 use glam::IVec3;
 
-use crate::error::{Error, InvalidFeet, Result};
+use crate::error::{Error, Result};
 use crate::search::{SearchResult, SearchStats, SearchStatus};
+use crate::world::InvalidFeet;
 use crate::world::VoxelWorld;
 
 /// The cost of a step along one axis.

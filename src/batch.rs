@@ -38,10 +38,11 @@ use std::sync::{Mutex, PoisonError};
 
 use glam::IVec3;
 
-use crate::agent::{Agent, MoveCosts};
 use crate::error::Result;
-use crate::reach::{ReachIndex, VersionedWorld, check_index_agent, indexed_search};
+use crate::moves::agent::{Agent, MoveCosts};
+use crate::reach::{ReachIndex, check_index_agent, indexed_search};
 use crate::search::{BlockGoal, Goal, Pathfinder, SearchOptions, SearchResult};
+use crate::world::VersionedWorld;
 
 /// One query of a batch: a start feet position and a goal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

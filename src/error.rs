@@ -3,48 +3,7 @@
 use glam::IVec3;
 use thiserror::Error;
 
-/// Why a position is not a valid feet position for the agent.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum InvalidFeet {
-    /// The position lies outside the world's finite bounds.
-    OutOfWorld,
-    /// The position lies outside the range that search keys can represent
-    /// (x and z in `-2^25 .. 2^25`, y in `-2^11 .. 2^11`).
-    OutOfKeyRange,
-    /// The cell below the feet cannot be stood on.
-    NoFloor {
-        /// The cell under the feet.
-        floor: IVec3,
-    },
-    /// A cell of the agent's body is not passable.
-    NoHeadRoom {
-        /// The first blocked cell, counting up from the feet.
-        blocked: IVec3,
-    },
-}
-
-impl std::fmt::Display for InvalidFeet {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            InvalidFeet::OutOfWorld => write!(f, "it is outside the world"),
-            InvalidFeet::OutOfKeyRange => write!(
-                f,
-                "it is outside the searchable range (x and z within +-33554432, y within +-2048)"
-            ),
-            InvalidFeet::NoFloor { floor } => write!(
-                f,
-                "there is no floor to stand on (cell {},{},{} below the feet is not standable)",
-                floor.x, floor.y, floor.z
-            ),
-            InvalidFeet::NoHeadRoom { blocked } => write!(
-                f,
-                "the agent's body does not fit (cell {},{},{} is not passable)",
-                blocked.x, blocked.y, blocked.z
-            ),
-        }
-    }
-}
+use crate::world::{Bounds, InvalidFeet};
 
 /// Everything that can go wrong in voxnav. Malformed input is an error; "no path" is not
 /// (it is [`crate::SearchStatus::Unreachable`]).
@@ -154,7 +113,7 @@ impl Error {
 /// The crate's result type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
-fn describe_bounds(b: &crate::world::Bounds) -> String {
+fn describe_bounds(b: &Bounds) -> String {
     format!(
         "x {}..{}, y {}..{}, z {}..{}",
         b.min.x, b.max.x, b.min.y, b.max.y, b.min.z, b.max.z

@@ -39,7 +39,7 @@
 //! - [`neighbours`]: the walking rules, documented in [`moves`].
 //! - [`Pathfinder`]: a reusable A* with node and time budgets and [`Goal`]s.
 //! - [`parse_text_world`]: the layered text world format.
-//! - [`grid2d`]: 2D grids (robot grids, Moving AI maps) as flat voxel worlds.
+//! - [`flat`]: 2D grids (robot grids, Moving AI maps) as flat voxel worlds.
 //! - [`BatchRouter`]: many queries at once, on rayon's threads or one ([`batch`]).
 //! - [`ReachIndex`] and [`Navigator`]: goals that cannot be reached answered without
 //!   searching ([`reach`]).
@@ -47,7 +47,7 @@
 //!   with their costs in [`MoveCosts`]; [`ChunkedWorld::track_changes`] and
 //!   [`ChunkedWorld::take_changes`] report the cells and chunks that changed;
 //!   [`check_path`] tells whether a route is still walkable; [`Replanner`] and
-//!   [`DStarLite`] replan incrementally from where the agent stands (see [`dstar`]).
+//!   [`DStarLite`] replan incrementally from where the agent stands (see [`replan`]).
 //!
 //! ## The walking rules
 //!
@@ -57,48 +57,44 @@
 //! Ladders add straight climbs, and water, slow floors and nearby lava add terrain costs:
 //! rules 4 and 5 of [`moves`], which never apply in a world of only air and solid blocks.
 
-pub mod agent;
 pub mod baseline;
 pub mod batch;
-pub mod chunked;
-pub mod dstar;
 pub mod error;
-pub mod grid2d;
-pub mod heuristic;
-pub mod key;
+pub mod flat;
 pub mod moves;
-pub mod pathcheck;
 pub mod reach;
+pub mod replan;
 pub mod search;
 #[cfg(feature = "terrain")]
 pub mod terrain;
-pub mod text_world;
 pub mod world;
 
-pub use agent::{Agent, MoveCosts, OCTILE_SCALE};
 pub use batch::{BatchRouter, RouteQuery};
-pub use chunked::{Block, CHUNK_SIZE, ChunkedWorld};
-pub use error::{Error, InvalidFeet, Result};
+pub use error::{Error, Result};
+pub use flat::{Action, GridPlanner, GridRoute, format_actions};
 pub use glam::IVec2;
 pub use glam::IVec3;
-pub use grid2d::{
-    Action, FlatWorld, Grid2d, GridPlanner, GridRoute, Scenario, parse_movingai_map,
-    parse_movingai_scen, parse_robot_grid,
+pub use moves::agent::{Agent, MoveCosts, OCTILE_SCALE};
+pub use moves::pathcheck::{PathCheck, check_path, move_between};
+pub use moves::{
+    DIRECTIONS, Move, MoveKind, ladder_climb, move_in_direction, neighbours, terrain_cost,
 };
-pub use heuristic::{Estimator, Heuristic, HeuristicKind};
-pub use moves::{DIRECTIONS, Move, MoveKind, move_in_direction, neighbours};
-pub use reach::{Navigator, Reach, ReachIndex, VersionedWorld};
+pub use reach::{Navigator, Reach, ReachIndex};
+pub use replan::{DStarLite, Replan, ReplanMethod, Replanner};
+pub use search::heuristic::{Estimator, Heuristic, HeuristicKind};
 pub use search::{
     AnyOfGoal, AwayFromGoal, BlockGoal, ColumnGoal, Goal, Pathfinder, RadiusGoal, SearchOptions,
     SearchResult, SearchStats, SearchStatus,
 };
 #[cfg(feature = "terrain")]
 pub use terrain::{TerrainConfig, generate_terrain, pick_pairs, surface_feet};
-pub use text_world::{load_text_world, parse_text_world, save_text_world, to_text_world};
-pub use world::{AROUND, Bounds, ColumnBits, VoxelWorld, body_fits, check_feet, is_valid_feet};
-// Living worlds: block kinds, change tracking, terrain costs, ladders.
-pub use chunked::{BlockChange, Changes};
-pub use dstar::{DStarLite, Replan, ReplanMethod, Replanner};
-pub use moves::{ladder_climb, terrain_cost};
-pub use pathcheck::{PathCheck, check_path, move_between};
-pub use world::TerrainFlags;
+pub use world::chunked::{Block, BlockChange, CHUNK_SIZE, Changes, ChunkedWorld};
+pub use world::flat::FlatWorld;
+pub use world::formats::movingai::{Scenario, parse_movingai_map, parse_movingai_scen};
+pub use world::formats::robot::parse_robot_grid;
+pub use world::formats::text::{load_text_world, parse_text_world, save_text_world, to_text_world};
+pub use world::grid::Grid2d;
+pub use world::{
+    AROUND, Bounds, ColumnBits, InvalidFeet, TerrainFlags, VersionedWorld, VoxelWorld, body_fits,
+    check_feet, is_valid_feet,
+};

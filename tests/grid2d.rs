@@ -2,10 +2,11 @@
 
 use std::collections::{BTreeSet, VecDeque};
 
-use voxnav::grid2d::{
-    Action, FlatWorld, Grid2d, GridPlanner, GridRoute, LENGTH_TOLERANCE, format_actions,
-    lengths_match, octile_length, parse_movingai_map, parse_movingai_scen, parse_robot_grid,
-    run_scenarios,
+use voxnav::flat::octile_length;
+use voxnav::flat::scenarios::{LENGTH_TOLERANCE, lengths_match, run_scenarios};
+use voxnav::{
+    Action, FlatWorld, Grid2d, GridPlanner, GridRoute, format_actions, parse_movingai_map,
+    parse_movingai_scen, parse_robot_grid,
 };
 use voxnav::{Error, IVec2, IVec3, SearchStatus, VoxelWorld};
 

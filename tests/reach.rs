@@ -297,9 +297,9 @@ fn memory_is_four_bytes_a_column_and_ten_a_feet_position() -> voxnav::Result<()>
 #[test]
 fn a_walled_off_grid_cell_is_unreachable_at_once_on_a_flat_world() -> voxnav::Result<()> {
     // Robot grid: the right-hand column is walled off from the rest.
-    let grid = voxnav::grid2d::parse_robot_grid("4 3\n0 0 1 0\n0 0 1 0\n0 0 1 0\n")?;
+    let grid = voxnav::parse_robot_grid("4 3\n0 0 1 0\n0 0 1 0\n0 0 1 0\n")?;
     let agent = Agent::default();
-    let world = voxnav::grid2d::FlatWorld::new(grid, agent.height)?;
+    let world = voxnav::FlatWorld::new(grid, agent.height)?;
     let mut navigator = Navigator::new(agent, MoveCosts::default())?;
     navigator.build_index(&world)?;
     let options = SearchOptions::default();

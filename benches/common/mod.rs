@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use pathfinding::prelude::astar;
-use voxnav::grid2d::lengths_match;
+use voxnav::flat::scenarios::lengths_match;
 use voxnav::terrain::{SplitMix64, TerrainConfig, generate_terrain, pick_pairs, surface_feet};
 use voxnav::{
     Agent, Block, ChunkedWorld, FlatWorld, Heuristic, IVec3, MoveCosts, OCTILE_SCALE, Pathfinder,

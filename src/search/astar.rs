@@ -8,10 +8,10 @@ use super::goal::{BlockGoal, Goal};
 use super::nodes::{NO_NODE, NodeTable};
 use super::open::OpenSet;
 use super::{SearchOptions, SearchResult, SearchStats, SearchStatus};
-use crate::agent::{Agent, MoveCosts};
 use crate::error::{Error, Result};
-use crate::key::in_key_range;
+use crate::moves::agent::{Agent, MoveCosts};
 use crate::moves::for_each_neighbour;
+use crate::world::key::in_key_range;
 use crate::world::{VoxelWorld, check_feet};
 
 /// How many expansions pass between two looks at the clock.

@@ -2,7 +2,7 @@
 
 use glam::IVec3;
 
-use crate::heuristic::Estimator;
+use crate::search::heuristic::Estimator;
 
 /// Where a search may end.
 ///

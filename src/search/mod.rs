@@ -2,6 +2,7 @@
 
 mod astar;
 mod goal;
+pub mod heuristic;
 pub(crate) mod nodes;
 mod open;
 
@@ -12,7 +13,7 @@ use glam::IVec3;
 pub use astar::Pathfinder;
 pub use goal::{AnyOfGoal, AwayFromGoal, BlockGoal, ColumnGoal, Goal, RadiusGoal};
 
-use crate::heuristic::Heuristic;
+use crate::search::heuristic::Heuristic;
 
 /// Limits and heuristic for one search.
 ///

@@ -9,7 +9,7 @@
 use ahash::AHashMap;
 use glam::IVec3;
 
-use crate::key::pack;
+use crate::world::key::pack;
 
 /// Pages are 16 cells wide along x and z and 4 cells tall: searches over terrain touch a
 /// thin surface, so tall pages would be mostly empty memory to clear.

@@ -9,8 +9,8 @@ use glam::IVec3;
 
 use super::map::{GOAL_COLOUR, START_COLOUR, TopDownMap};
 use super::{Terrain, TerrainConfig, generate_terrain_with_hazards, pick_pairs};
-use crate::agent::{Agent, MoveCosts};
 use crate::error::Result;
+use crate::moves::agent::{Agent, MoveCosts};
 use crate::moves::{DIRECTIONS, move_in_direction};
 use crate::search::{Pathfinder, SearchOptions, SearchStatus};
 use crate::world::{Bounds, is_valid_feet};

@@ -33,8 +33,8 @@ mod rng;
 use fastnoise_lite::{FastNoiseLite, FractalType, NoiseType};
 use glam::IVec3;
 
-use crate::chunked::{Block, ChunkedWorld};
 use crate::error::{Error, Result};
+use crate::world::chunked::{Block, ChunkedWorld};
 use crate::world::{AROUND, Bounds, ColumnBits, VoxelWorld};
 
 pub use map::TopDownMap;

@@ -5,7 +5,7 @@ use std::ops::RangeInclusive;
 use glam::IVec3;
 
 use super::rng::SplitMix64;
-use crate::agent::Agent;
+use crate::moves::agent::Agent;
 use crate::world::{VoxelWorld, is_valid_feet};
 
 /// The y range scanned by [`surface_feet`] in a world without bounds: Minecraft's build

@@ -2,8 +2,8 @@
 
 use glam::IVec3;
 
-use crate::agent::{Agent, MoveCosts};
 use crate::error::{Error, Result};
+use crate::moves::agent::{Agent, MoveCosts};
 
 /// The shape of a heuristic.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]

@@ -4,7 +4,7 @@ use ahash::AHashMap;
 use glam::IVec3;
 
 use crate::error::{Error, Result};
-use crate::key::in_key_range;
+use crate::world::key::in_key_range;
 use crate::world::{AROUND, Bounds, ColumnBits, TerrainFlags, VoxelWorld};
 
 /// The side of a chunk, in cells.
@@ -25,6 +25,12 @@ const MAX_DENSE_CHUNKS: u64 = 1 << 22;
 /// | [`Block::Lava`] | `L` | no | no | cells within one block pay [`MoveCosts::danger`](crate::MoveCosts::danger) |
 /// | [`Block::SlowFloor`] | `=` | no | yes | standing on it pays [`MoveCosts::slow_floor`](crate::MoveCosts::slow_floor) |
 /// | [`Block::Ladder`] | `H` | yes | yes | climbable straight up and down (see [`crate::moves`]) |
+/// | [`Block::Floor`] | `1`-`9`, `a`-`f` (the top in sixteenths, hex) | no | yes | a floor lower than a full block: bottom slab (8), snow layers, ... |
+/// | [`Block::Fence`] | `F` | no | no | 1.5 blocks tall: fences and walls; the cell above is blocked too |
+/// | [`Block::Door`] | `D` | yes | no | a wooden door or fence gate the agent opens |
+/// | [`Block::Barrier`] | `X` | no | no | harmless and impassable: iron doors, unloaded chunks |
+/// | [`Block::Hazard`] | `!` | no | no | damaging (fire, magma, cactus, ...): cells within one block pay [`MoveCosts::danger`](crate::MoveCosts::danger) |
+/// | [`Block::Cobweb`] | `W` | yes | no | slows whoever passes through it |
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
 pub enum Block {
@@ -43,6 +49,22 @@ pub enum Block {
     /// Passable and standable: the body may be in it, the agent may stand on it (holding on),
     /// and it may climb straight up and down through a column of ladders.
     Ladder,
+    /// A floor lower than a full block (a bottom slab, snow of 3 or more layers, a bed...):
+    /// standable, not passable. The value is the top of its collision box in sixteenths of a
+    /// block, from 1 to 15; [`ChunkedWorld::set`] refuses other values.
+    Floor(u8),
+    /// A fence, wall or anything else whose collision box reaches 1.5 blocks: neither passable
+    /// nor standable, and it blocks the cell above it as well.
+    Fence,
+    /// A wooden door or fence gate: passable (the agent opens it), not standable.
+    Door,
+    /// Neither passable nor standable, and harmless: iron doors, barriers, unloaded chunks.
+    Barrier,
+    /// A damaging block (fire, magma, cactus, sweet berry bush...): never entered or stood on,
+    /// and the cells within one block of it pay the danger cost, as next to lava.
+    Hazard,
+    /// A cobweb: passable, not standable; passing through it is slow.
+    Cobweb,
 }
 
 /// The per-cell kind codes of [`ChunkExtra::kinds`]; 0 means "Air or Solid, as the bits say".
@@ -51,26 +73,61 @@ const KIND_WATER: u8 = 1;
 const KIND_LAVA: u8 = 2;
 const KIND_SLOW_FLOOR: u8 = 3;
 const KIND_LADDER: u8 = 4;
+const KIND_FENCE: u8 = 5;
+const KIND_DOOR: u8 = 6;
+const KIND_HAZARD: u8 = 7;
+const KIND_COBWEB: u8 = 8;
+/// [`Block::Floor`]`(top)` is `KIND_FLOOR + top`, for tops 1 to 15.
+const KIND_FLOOR: u8 = 16;
+
+/// Whether cells next to a block of kind `kind` are dangerous.
+#[inline]
+const fn is_dangerous_kind(kind: u8) -> bool {
+    kind == KIND_LAVA || kind == KIND_HAZARD
+}
 
 impl Block {
     #[inline]
     const fn bits(self) -> (bool, bool) {
         match self {
-            Block::Air | Block::Water => (true, false),
-            Block::Solid | Block::SlowFloor => (false, true),
-            Block::Lava => (false, false),
+            Block::Air | Block::Water | Block::Door | Block::Cobweb => (true, false),
+            Block::Solid | Block::SlowFloor | Block::Floor(_) => (false, true),
+            Block::Lava | Block::Fence | Block::Barrier | Block::Hazard => (false, false),
             Block::Ladder => (true, true),
+        }
+    }
+
+    /// Whether the cells within one block of this one pay the danger cost ([`Block::Lava`]
+    /// and [`Block::Hazard`]).
+    #[inline]
+    #[must_use]
+    pub const fn is_dangerous(self) -> bool {
+        is_dangerous_kind(self.kind_code())
+    }
+
+    /// [`Error::InvalidSetting`] for a [`Block::Floor`] whose top is not 1 to 15.
+    fn check(self) -> Result<()> {
+        match self {
+            Block::Floor(top) if !matches!(top, 1..=15) => Err(Error::InvalidSetting(format!(
+                "a floor's top must be 1 to 15 sixteenths of a block, found {top}"
+            ))),
+            _ => Ok(()),
         }
     }
 
     #[inline]
     const fn kind_code(self) -> u8 {
         match self {
-            Block::Air | Block::Solid => KIND_PLAIN,
+            Block::Air | Block::Solid | Block::Barrier => KIND_PLAIN,
             Block::Water => KIND_WATER,
             Block::Lava => KIND_LAVA,
             Block::SlowFloor => KIND_SLOW_FLOOR,
             Block::Ladder => KIND_LADDER,
+            Block::Floor(top) => KIND_FLOOR + top,
+            Block::Fence => KIND_FENCE,
+            Block::Door => KIND_DOOR,
+            Block::Hazard => KIND_HAZARD,
+            Block::Cobweb => KIND_COBWEB,
         }
     }
 
@@ -81,13 +138,16 @@ impl Block {
             KIND_LAVA => Block::Lava,
             KIND_SLOW_FLOOR => Block::SlowFloor,
             KIND_LADDER => Block::Ladder,
-            _ => {
-                if passable && !standable {
-                    Block::Air
-                } else {
-                    Block::Solid
-                }
-            }
+            KIND_FENCE => Block::Fence,
+            KIND_DOOR => Block::Door,
+            KIND_HAZARD => Block::Hazard,
+            KIND_COBWEB => Block::Cobweb,
+            KIND_FLOOR.. => Block::Floor(kind - KIND_FLOOR),
+            _ => match (passable, standable) {
+                (true, false) => Block::Air,
+                (false, false) => Block::Barrier,
+                _ => Block::Solid,
+            },
         }
     }
 }
@@ -450,8 +510,10 @@ impl ChunkedWorld {
     /// Writes `block` at `p` and returns the block that was there.
     ///
     /// # Errors
-    /// [`Error::OutOfWorld`] when `p` is outside a bounded world (nothing is written).
+    /// [`Error::OutOfWorld`] when `p` is outside a bounded world, [`Error::InvalidSetting`] for
+    /// a [`Block::Floor`] whose top is not 1 to 15 (nothing is written).
     pub fn set(&mut self, p: IVec3, block: Block) -> Result<Block> {
+        block.check()?;
         if !self.inside(p) {
             return Err(Error::OutOfWorld {
                 pos: p,
@@ -482,7 +544,7 @@ impl ChunkedWorld {
         set_bit(&mut chunk.passable[word], mask, passable);
         set_bit(&mut chunk.standable[word], mask, standable);
         self.version += 1;
-        if old == Block::Lava || block == Block::Lava {
+        if old.is_dangerous() || block.is_dangerous() {
             self.update_danger_around(p);
         }
         if let Some(log) = self.changes.as_mut()
@@ -503,7 +565,7 @@ impl ChunkedWorld {
                     if !self.inside(q) {
                         continue;
                     }
-                    let near = cube(q).any(|r| self.kind_at(r) == KIND_LAVA);
+                    let near = cube(q).any(|r| is_dangerous_kind(self.kind_at(r)));
                     let slot = self.chunk_slot(chunk_of(q));
                     let has_extra = slot != NO_CHUNK && self.chunks[slot as usize].extra.is_some();
                     if !near && !has_extra {
@@ -523,6 +585,7 @@ impl ChunkedWorld {
     /// [`Error::OutOfWorld`] when any cell of the box is outside a bounded world (nothing is
     /// written then).
     pub fn fill(&mut self, min: IVec3, max: IVec3, block: Block) -> Result<()> {
+        block.check()?;
         let (lo, hi) = (min.min(max), min.max(max));
         for corner in [lo, hi] {
             if !self.inside(corner) {
@@ -566,6 +629,7 @@ impl ChunkedWorld {
         ys: std::ops::Range<i32>,
         block: Block,
     ) -> Result<()> {
+        block.check()?;
         if ys.is_empty() {
             return Ok(());
         }

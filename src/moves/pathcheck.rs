@@ -6,7 +6,7 @@
 
 use glam::IVec3;
 
-use crate::agent::{Agent, MoveCosts};
+use crate::moves::agent::{Agent, MoveCosts};
 use crate::moves::{DIRECTIONS, Move, ladder_climb, move_in_direction};
 use crate::world::{VoxelWorld, is_valid_feet};
 
@@ -72,7 +72,7 @@ pub fn move_between<W: VoxelWorld + ?Sized>(
 /// ```
 /// use glam::IVec3;
 /// use voxnav::{Agent, Block, ChunkedWorld, MoveCosts};
-/// use voxnav::pathcheck::check_path;
+/// use voxnav::check_path;
 ///
 /// let mut world = ChunkedWorld::with_size(IVec3::new(6, 4, 1))?;
 /// world.fill(IVec3::new(0, 0, 0), IVec3::new(5, 0, 0), Block::Solid)?;

@@ -1,54 +1,62 @@
-//! The [`VoxelWorld`] trait and the predicates the walking rules are built from.
+//! The world layer: the [`VoxelWorld`] trait and its contracts (bounds, versions, valid feet
+//! positions), the storages ([`chunked`], [`grid`], [`flat`]) and the file formats
+//! ([`formats`]).
+
+pub mod bounds;
+pub mod chunked;
+pub mod flat;
+pub mod formats;
+pub mod grid;
+pub mod key;
+pub mod versioned;
+
+pub use bounds::Bounds;
+pub use versioned::VersionedWorld;
 
 use glam::IVec3;
 
-use crate::error::InvalidFeet;
-use crate::key::in_key_range;
+use key::in_key_range;
 
-/// An axis-aligned box of cells, `min` inclusive, `max` exclusive.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Bounds {
-    /// The lowest corner (inclusive).
-    pub min: IVec3,
-    /// The highest corner (exclusive).
-    pub max: IVec3,
+/// Why a position is not a valid feet position for the agent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum InvalidFeet {
+    /// The position lies outside the world's finite bounds.
+    OutOfWorld,
+    /// The position lies outside the range that search keys can represent
+    /// (x and z in `-2^25 .. 2^25`, y in `-2^11 .. 2^11`).
+    OutOfKeyRange,
+    /// The cell below the feet cannot be stood on.
+    NoFloor {
+        /// The cell under the feet.
+        floor: IVec3,
+    },
+    /// A cell of the agent's body is not passable.
+    NoHeadRoom {
+        /// The first blocked cell, counting up from the feet.
+        blocked: IVec3,
+    },
 }
 
-impl Bounds {
-    /// Bounds from `min` (inclusive) to `max` (exclusive).
-    #[must_use]
-    pub const fn new(min: IVec3, max: IVec3) -> Self {
-        Self { min, max }
-    }
-
-    /// Bounds from the origin to `size` (exclusive).
-    #[must_use]
-    pub const fn from_size(size: IVec3) -> Self {
-        Self {
-            min: IVec3::ZERO,
-            max: size,
+impl std::fmt::Display for InvalidFeet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            InvalidFeet::OutOfWorld => write!(f, "it is outside the world"),
+            InvalidFeet::OutOfKeyRange => write!(
+                f,
+                "it is outside the searchable range (x and z within +-33554432, y within +-2048)"
+            ),
+            InvalidFeet::NoFloor { floor } => write!(
+                f,
+                "there is no floor to stand on (cell {},{},{} below the feet is not standable)",
+                floor.x, floor.y, floor.z
+            ),
+            InvalidFeet::NoHeadRoom { blocked } => write!(
+                f,
+                "the agent's body does not fit (cell {},{},{} is not passable)",
+                blocked.x, blocked.y, blocked.z
+            ),
         }
-    }
-
-    /// Whether `p` lies inside.
-    #[inline]
-    #[must_use]
-    pub fn contains(&self, p: IVec3) -> bool {
-        p.cmpge(self.min).all() && p.cmplt(self.max).all()
-    }
-
-    /// The size along each axis (zero where `max <= min`).
-    #[inline]
-    #[must_use]
-    pub fn size(&self) -> IVec3 {
-        (self.max - self.min).max(IVec3::ZERO)
-    }
-
-    /// The number of cells inside, as `u64` (no overflow for any `i32` box).
-    #[must_use]
-    pub fn volume(&self) -> u64 {
-        let s = self.size();
-        s.x as u64 * s.y as u64 * s.z as u64
     }
 }
 

@@ -41,10 +41,13 @@
 //! Every added term is non-negative and a rung up costs at least `ascend`, a rung down at
 //! least `descend`, so the default heuristic stays admissible and consistent.
 
+pub mod agent;
+pub mod pathcheck;
+
 use glam::IVec3;
 
-use crate::agent::{Agent, MoveCosts};
 use crate::world::{AROUND, ColumnBits, TerrainFlags, VoxelWorld, body_fits, is_valid_feet};
+use agent::{Agent, MoveCosts};
 
 /// The 8 horizontal directions: the 4 straight ones first, then the 4 diagonals.
 pub const DIRECTIONS: [IVec3; 8] = [

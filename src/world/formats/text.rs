@@ -19,6 +19,12 @@
 //! | `L` | [`Block::Lava`]: cells next to it cost more | no | no |
 //! | `=` | [`Block::SlowFloor`]: walking on it costs more | no | yes |
 //! | `H` | [`Block::Ladder`]: climbable straight up and down | yes | yes |
+//! | `1`-`9`, `a`-`f` | [`Block::Floor`] whose top is that many sixteenths (hex): `8` a bottom slab | no | yes |
+//! | `F` | [`Block::Fence`]: 1.5 blocks tall, blocks the cell above too | no | no |
+//! | `D` | [`Block::Door`]: a wooden door or fence gate the agent opens | yes | no |
+//! | `X` | [`Block::Barrier`]: harmless and impassable | no | no |
+//! | `!` | [`Block::Hazard`]: damaging; cells next to it cost more | no | no |
+//! | `W` | [`Block::Cobweb`]: slow to pass through | yes | no |
 //!
 //! Other characters are reserved for future block kinds and are an error. Blank lines after
 //! the last layer are allowed.
@@ -28,8 +34,8 @@ use std::path::Path;
 
 use glam::IVec3;
 
-use crate::chunked::{Block, ChunkedWorld};
 use crate::error::{Error, Result};
+use crate::world::chunked::{Block, ChunkedWorld};
 
 const MAGIC: &str = "voxnav-world 1";
 /// The largest size accepted along x or z.
@@ -140,6 +146,12 @@ fn block_of_char(ch: char) -> Option<Block> {
         'L' => Block::Lava,
         '=' => Block::SlowFloor,
         'H' => Block::Ladder,
+        'F' => Block::Fence,
+        'D' => Block::Door,
+        'X' => Block::Barrier,
+        '!' => Block::Hazard,
+        'W' => Block::Cobweb,
+        '1'..='9' | 'a'..='f' => Block::Floor(ch.to_digit(16)? as u8),
         _ => return None,
     })
 }
@@ -152,6 +164,12 @@ fn char_of_block(block: Block) -> char {
         Block::Lava => 'L',
         Block::SlowFloor => '=',
         Block::Ladder => 'H',
+        Block::Fence => 'F',
+        Block::Door => 'D',
+        Block::Barrier => 'X',
+        Block::Hazard => '!',
+        Block::Cobweb => 'W',
+        Block::Floor(top) => char::from_digit(u32::from(top), 16).unwrap_or('#'),
         _ => '.',
     }
 }
@@ -278,7 +296,7 @@ mod tests {
 
     #[test]
     fn round_trips_every_block_kind() {
-        let text = "voxnav-world 1\nsize 6 2 1\nlayer 0\n#.~L=H\nlayer 1\nHH~..#\n";
+        let text = "voxnav-world 1\nsize 13 2 1\nlayer 0\n#.~L=HFDX!W8f\nlayer 1\nHH~..#.......\n";
         let world = parse_text_world(text).unwrap();
         let kinds = [
             Block::Solid,
@@ -287,6 +305,13 @@ mod tests {
             Block::Lava,
             Block::SlowFloor,
             Block::Ladder,
+            Block::Fence,
+            Block::Door,
+            Block::Barrier,
+            Block::Hazard,
+            Block::Cobweb,
+            Block::Floor(8),
+            Block::Floor(15),
         ];
         for (x, kind) in kinds.into_iter().enumerate() {
             assert_eq!(world.get(IVec3::new(x as i32, 0, 0)), Some(kind));
@@ -303,9 +328,9 @@ mod tests {
         let (l, c, _) = parse_error("voxnav-world 1\nsize 3 2\n");
         assert_eq!(l, 2);
         assert!(c > 1);
-        let (l, c, m) = parse_error("voxnav-world 1\nsize 3 1 1\nlayer 0\n#X#\n");
+        let (l, c, m) = parse_error("voxnav-world 1\nsize 3 1 1\nlayer 0\n#Z#\n");
         assert_eq!((l, c), (4, 2), "{m}");
-        assert!(m.contains("unknown block `X`"));
+        assert!(m.contains("unknown block `Z`"));
         let (l, c, m) = parse_error("voxnav-world 1\nsize 3 1 1\nlayer 0\n####\n");
         assert_eq!((l, c), (4, 4), "{m}");
         let (l, c, m) = parse_error("voxnav-world 1\nsize 3 1 1\nlayer 0\n##\n");

@@ -1,49 +1,5 @@
-//! Incremental replanning: D* Lite (Koenig and Likhachev, 2002) over the walking-rule graph,
-//! and a [`Replanner`] that picks between it and a fresh A* for each replan.
-//!
-//! D* Lite searches backward, from the goal toward the agent: every node it settles knows its
-//! cost *to the goal*. When blocks change, only the nodes whose moves read a changed cell get
-//! their costs recomputed, and the search repairs the part of its work those changes touch;
-//! as the agent walks, the start moves and the old work stays valid (the `km` term of the
-//! keys accounts for the moved heuristic origin). Routes are optimal (the default octile
-//! heuristic is admissible and consistent, also with the terrain and ladder rules) and cost
-//! exactly what a fresh [`Pathfinder`] search from the same position costs.
-//!
-//! # When it pays, and when it does not
-//!
-//! Repair work grows with the number of settled nodes whose cost-to-goal a change alters: all
-//! those "behind" the change as seen from the goal. Changes near the agent's position, on a
-//! route whose detour is short, are repaired in a few dozen to a few hundred expansions, far
-//! faster than a fresh search. Changes near the goal, or ones that force a long detour (a
-//! trench across the only pass), can alter most of the settled nodes; then the repair costs
-//! more than a fresh A*, whose expansions are also cheaper (D* Lite finds predecessors as well
-//! as successors: an expansion costs three to five A* expansions). [`Replanner`] therefore gives
-//! each repair a budget of expansions tied to the size of a fresh search; when the repair
-//! runs over, it answers with a fresh A* instead (keeping the unfinished repair for the next
-//! call, so no work is lost) and reports which method answered. The `replan` example's
-//! `--bench` mode measures both on the default terrain, on routes of 200+ blocks with 1 to
-//! 10 cells changed near the route ahead of the agent: repairs expanded 17 to 50 times
-//! fewer nodes than a fresh search and took a seventh to a fifteenth of its time on average
-//! (a fifteenth at the median). D* Lite lost on about 6% of such queries, of two kinds:
-//! repairs that had to re-settle more than about a third of a fresh search's nodes (up to
-//! about 3 times slower than A*), and agents a few dozen blocks from the goal, where a fresh
-//! search takes well under a millisecond and the fixed part of a repair (re-examining the
-//! changed neighbourhood, re-pricing the old route) is comparable. The budget catches the
-//! first kind when it is large; the second costs fractions of a millisecond either way, and
-//! the changes must reach D* Lite's state anyway to keep it in step with the world.
-//!
-//! # What a replan re-examines
-//!
-//! After a change, D* Lite recomputes the costs of every position whose moves may read a
-//! changed cell: the valid feet positions of the 3x3 columns around it, from
-//! `max(max_step_up, 1) + height - 1` below to `max(max_drop, 1) + 1` above (5x5 columns and
-//! one cell further each way when lava came or went, for the danger margin), and the
-//! positions whose own body or floor changed. This relies on a world's answers being local:
-//! `is_passable`, `is_standable` and `extra_cost` of a cell depend on that cell only, and
-//! [`VoxelWorld::terrain`] of a feet position on the 3x3x3 cube centred on it, as in
-//! [`ChunkedWorld`](crate::ChunkedWorld). [`DStarLite::replan`] cannot tell which changes
-//! involved lava and assumes all did; [`DStarLite::replan_changes`] reads it from the
-//! [`Changes`] a `ChunkedWorld` reports.
+//! [`DStarLite`]: incremental replanning by D* Lite (Koenig and Likhachev, 2002) over the
+//! walking-rule graph; see the [module docs](super) for when it pays.
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -52,17 +8,17 @@ use std::time::Instant;
 use ahash::{AHashMap, AHashSet};
 use glam::IVec3;
 
-use crate::agent::{Agent, MoveCosts};
-use crate::chunked::{Block, Changes};
 use crate::error::{Error, Result};
-use crate::heuristic::{Estimator, Heuristic};
-use crate::key::{in_key_range, pack, unpack};
+use crate::moves::agent::{Agent, MoveCosts};
+use crate::moves::pathcheck::move_between;
 use crate::moves::{
     DIRECTIONS, Move, MoveKind, ladder_climb, move_in_direction, neighbours, terrain_cost,
 };
-use crate::pathcheck::move_between;
+use crate::search::heuristic::{Estimator, Heuristic};
 use crate::search::nodes::NodeTable;
-use crate::search::{Pathfinder, SearchOptions, SearchResult, SearchStats, SearchStatus};
+use crate::search::{SearchResult, SearchStats, SearchStatus};
+use crate::world::chunked::Changes;
+use crate::world::key::{in_key_range, pack, unpack};
 use crate::world::{AROUND, ColumnBits, VoxelWorld, check_feet, is_valid_feet};
 
 const INF: u64 = u64::MAX;
@@ -111,7 +67,7 @@ impl PartialOrd for Entry {
 /// ```
 /// use glam::IVec3;
 /// use voxnav::{Agent, Block, ChunkedWorld, MoveCosts};
-/// use voxnav::dstar::DStarLite;
+/// use voxnav::DStarLite;
 ///
 /// let mut world = ChunkedWorld::with_size(IVec3::new(12, 4, 5))?;
 /// world.fill(IVec3::ZERO, IVec3::new(11, 0, 4), Block::Solid)?;
@@ -136,14 +92,14 @@ pub struct DStarLite {
     nodes: Vec<Node>,
     table: NodeTable,
     open: BinaryHeap<Entry>,
-    goal: IVec3,
+    pub(super) goal: IVec3,
     start: IVec3,
     km: u64,
     planned: bool,
     moves: Vec<Move>,
     preds: Vec<(IVec3, u32)>,
     affected: AHashSet<u64>,
-    stats: SearchStats,
+    pub(super) stats: SearchStats,
     /// The last route returned, goal first, so that positions keep their index when a new
     /// route shares the old one's end.
     route_rev: Vec<IVec3>,
@@ -312,7 +268,7 @@ impl DStarLite {
     /// Moves the start to `position` and recomputes the costs of every node whose moves may
     /// read a changed cell (`(cell, lava)`: `lava` when the change may have added or removed
     /// danger). Leaves the repair itself to [`DStarLite::compute`].
-    fn update<W: VoxelWorld + ?Sized>(
+    pub(super) fn update<W: VoxelWorld + ?Sized>(
         &mut self,
         world: &W,
         position: IVec3,
@@ -661,7 +617,11 @@ impl DStarLite {
     /// D* Lite's `ComputeShortestPath`, for at most `max_expansions` expansions. Returns
     /// whether it finished (the start is consistent and nothing queued can improve it); an
     /// unfinished repair may be resumed by a later call.
-    fn compute<W: VoxelWorld + ?Sized>(&mut self, world: &W, max_expansions: u64) -> bool {
+    pub(super) fn compute<W: VoxelWorld + ?Sized>(
+        &mut self,
+        world: &W,
+        max_expansions: u64,
+    ) -> bool {
         let mut expansions = 0u64;
         loop {
             let start_node = self.table.get(self.start);
@@ -744,7 +704,11 @@ impl DStarLite {
     /// where it reaches a position of the last route whose rest still costs exactly that
     /// position's cost-to-goal, it keeps that rest (an optimal continuation) instead of
     /// following successors to the end.
-    fn result<W: VoxelWorld + ?Sized>(&mut self, world: &W, started: Instant) -> SearchResult {
+    pub(super) fn result<W: VoxelWorld + ?Sized>(
+        &mut self,
+        world: &W,
+        started: Instant,
+    ) -> SearchResult {
         let mut stats = self.stats;
         stats.elapsed = started.elapsed();
         let unreachable = SearchResult::unreachable(stats);
@@ -1005,193 +969,9 @@ fn low_bits(n: u32) -> u64 {
 }
 
 /// The changed cells, each with whether lava came or went there.
-fn lava_aware(changes: &Changes) -> impl Iterator<Item = (IVec3, bool)> + '_ {
+pub(super) fn lava_aware(changes: &Changes) -> impl Iterator<Item = (IVec3, bool)> + '_ {
     changes
         .cells
         .iter()
-        .map(|c| (c.pos, c.old == Block::Lava || c.new == Block::Lava))
-}
-
-/// Which search answered a [`Replanner::replan`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ReplanMethod {
-    /// D* Lite repaired its earlier work within its budget.
-    Incremental,
-    /// The repair ran over its budget (or there was no earlier plan): a fresh A* answered.
-    Fresh,
-}
-
-/// The answer of [`Replanner::replan`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Replan {
-    /// The new route from the agent's position, as a fresh search would find it (equal cost).
-    pub result: SearchResult,
-    /// Which search answered.
-    pub method: ReplanMethod,
-    /// D* Lite expansions spent on this call (also when the fresh A* answered in the end).
-    pub repair_expansions: u64,
-}
-
-/// Replanning for an agent walking a route in a changing world: D* Lite when its repair is
-/// cheap, a fresh A* when it is not (see the [module docs](self) for when each wins).
-///
-/// Each repair may expand at most [`Replanner::repair_budget`] nodes: `budget_factor` times
-/// the nodes the last fresh A* from this replanner expanded (its first plan runs one to
-/// measure), and never fewer than 256. D* Lite's expansions cost a few times an A*
-/// expansion, so a factor below 1 keeps the worst case (a repair given up, then a fresh A*)
-/// within a small multiple of a fresh search.
-///
-/// ```
-/// use glam::IVec3;
-/// use voxnav::{Agent, Block, ChunkedWorld, MoveCosts};
-/// use voxnav::dstar::Replanner;
-///
-/// let mut world = ChunkedWorld::with_size(IVec3::new(30, 4, 9))?;
-/// world.fill(IVec3::ZERO, IVec3::new(29, 0, 8), Block::Solid)?;
-/// world.track_changes(true);
-/// let mut replanner = Replanner::new(Agent::default(), MoveCosts::default())?;
-/// let route = replanner.plan(&world, IVec3::new(0, 1, 4), IVec3::new(29, 1, 4))?;
-/// assert_eq!(route.cost, Some(290));
-/// world.set(IVec3::new(20, 1, 4), Block::Lava)?;
-/// let changed: Vec<IVec3> = world.take_changes().positions().collect();
-/// let replan = replanner.replan(&world, route.path[5], &changed)?;
-/// assert!(replan.result.is_found());
-/// # Ok::<(), voxnav::Error>(())
-/// ```
-#[derive(Debug, Clone)]
-pub struct Replanner {
-    dstar: DStarLite,
-    astar: Pathfinder,
-    budget_factor: f64,
-    fresh_expansions: u64,
-    /// Whether D* Lite's state is complete for its goal (false after a repair given up).
-    dstar_pending: bool,
-}
-
-impl Replanner {
-    /// The default share of a fresh search's expansions a repair may spend: 0.5.
-    pub const DEFAULT_BUDGET_FACTOR: f64 = 0.5;
-
-    /// A replanner for `agent` moving at `costs`.
-    ///
-    /// # Errors
-    /// [`Error::InvalidSetting`] when the agent or the costs are out of range.
-    pub fn new(agent: Agent, costs: MoveCosts) -> Result<Self> {
-        Ok(Self {
-            dstar: DStarLite::new(agent, costs)?,
-            astar: Pathfinder::new(agent, costs)?,
-            budget_factor: Self::DEFAULT_BUDGET_FACTOR,
-            fresh_expansions: 0,
-            dstar_pending: false,
-        })
-    }
-
-    /// Sets the share of a fresh search's expansions a repair may spend. Defaults to 0.5.
-    ///
-    /// # Errors
-    /// [`Error::InvalidSetting`] unless `factor` is finite and positive.
-    pub fn with_budget_factor(mut self, factor: f64) -> Result<Self> {
-        if !(factor.is_finite() && factor > 0.0) {
-            return Err(Error::InvalidSetting(format!(
-                "replan budget factor must be a positive number, found {factor}"
-            )));
-        }
-        self.budget_factor = factor;
-        Ok(self)
-    }
-
-    /// The most expansions the next repair may spend.
-    #[must_use]
-    pub fn repair_budget(&self) -> u64 {
-        ((self.fresh_expansions as f64 * self.budget_factor) as u64).max(256)
-    }
-
-    /// Plans a route from `start` to `goal`: a fresh A* (whose size sets the repair budget)
-    /// and D* Lite's first search, whose work later repairs reuse. Returns the A* route.
-    ///
-    /// # Errors
-    /// As [`DStarLite::plan`].
-    pub fn plan<W: VoxelWorld + ?Sized>(
-        &mut self,
-        world: &W,
-        start: IVec3,
-        goal: IVec3,
-    ) -> Result<SearchResult> {
-        let fresh = self
-            .astar
-            .find_path(world, start, goal, &SearchOptions::default())?;
-        self.fresh_expansions = fresh.stats.expanded;
-        self.dstar.plan(world, start, goal)?;
-        self.dstar_pending = false;
-        Ok(fresh)
-    }
-
-    /// A new optimal route from `position` to the planned goal after the cells `changed`
-    /// changed: D* Lite's repair when it finishes within [`Replanner::repair_budget`]
-    /// expansions, otherwise a fresh A*.
-    ///
-    /// # Errors
-    /// As [`DStarLite::replan`].
-    pub fn replan<W: VoxelWorld + ?Sized>(
-        &mut self,
-        world: &W,
-        position: IVec3,
-        changed: &[IVec3],
-    ) -> Result<Replan> {
-        let started = Instant::now();
-        self.dstar
-            .update(world, position, changed.iter().map(|&cell| (cell, true)))?;
-        self.finish(world, position, started)
-    }
-
-    /// [`Replanner::replan`] for the changes a [`ChunkedWorld`](crate::ChunkedWorld)
-    /// reports, as [`DStarLite::replan_changes`].
-    ///
-    /// # Errors
-    /// As [`DStarLite::replan`].
-    pub fn replan_changes<W: VoxelWorld + ?Sized>(
-        &mut self,
-        world: &W,
-        position: IVec3,
-        changes: &Changes,
-    ) -> Result<Replan> {
-        let started = Instant::now();
-        self.dstar.update(world, position, lava_aware(changes))?;
-        self.finish(world, position, started)
-    }
-
-    fn finish<W: VoxelWorld + ?Sized>(
-        &mut self,
-        world: &W,
-        position: IVec3,
-        started: Instant,
-    ) -> Result<Replan> {
-        let budget = self.repair_budget();
-        let finished = self.dstar.compute(world, budget);
-        let repair_expansions = self.dstar.stats.expanded;
-        self.dstar_pending = !finished;
-        if finished {
-            return Ok(Replan {
-                result: self.dstar.result(world, started),
-                method: ReplanMethod::Incremental,
-                repair_expansions,
-            });
-        }
-        let mut result =
-            self.astar
-                .find_path(world, position, self.dstar.goal, &SearchOptions::default())?;
-        self.fresh_expansions = result.stats.expanded;
-        result.stats.elapsed = started.elapsed();
-        Ok(Replan {
-            result,
-            method: ReplanMethod::Fresh,
-            repair_expansions,
-        })
-    }
-
-    /// Whether D* Lite holds an unfinished repair (the last replan gave it up).
-    #[must_use]
-    pub fn has_pending_repair(&self) -> bool {
-        self.dstar_pending
-    }
+        .map(|c| (c.pos, c.old.is_dangerous() || c.new.is_dangerous()))
 }

@@ -246,7 +246,8 @@ impl MoveCosts {
             ));
         }
         let worst = u64::from(self.straight.max(self.diagonal))
-            + u64::from(self.ascend.max(self.descend)) * u64::from(crate::agent::MAX_AGENT_SPAN)
+            + u64::from(self.ascend.max(self.descend))
+                * u64::from(crate::moves::agent::MAX_AGENT_SPAN)
             + u64::from(self.water)
             + u64::from(self.slow_floor)
             + u64::from(self.danger)

@@ -1,0 +1,252 @@
+//! Flat worlds: 2D grids (robot grids, Moving AI benchmark maps) through the same A*.
+//!
+//! A 2D grid ([`Grid2d`]) is the flat-world special case of the voxel engine: [`FlatWorld`]
+//! turns it into a [`VoxelWorld`](crate::VoxelWorld), and [`GridPlanner`] wraps a [`FlatWorld`]
+//! and a [`Pathfinder`] and answers in 2D: cells, [`Action`]s (`U D L R`, and `UL UR DL DR` for
+//! diagonals) and octile lengths. The formats are read by
+//! [`parse_robot_grid`](crate::parse_robot_grid), [`parse_movingai_map`](crate::parse_movingai_map)
+//! and [`parse_movingai_scen`](crate::parse_movingai_scen).
+//!
+//! ```
+//! use voxnav::IVec2;
+//! use voxnav::flat::{GridPlanner, format_actions};
+//! use voxnav::parse_robot_grid;
+//!
+//! // The robot assignment's example: [0, 0] is the top-left cell.
+//! let grid = parse_robot_grid("5 3\n0 0 1 0 0\n1 0 1 0 0\n0 0 0 0 1\n")?;
+//! let mut planner = GridPlanner::robot(grid, false)?;
+//! let route = planner.plan(IVec2::new(0, 2), IVec2::new(4, 1))?;
+//! assert_eq!(format_actions(&route.actions), "R R R U R");
+//! # Ok::<(), voxnav::Error>(())
+//! ```
+
+pub mod scenarios;
+
+use std::fmt;
+
+use glam::IVec2;
+
+use crate::error::Result;
+use crate::moves::agent::{Agent, MoveCosts};
+use crate::search::{Pathfinder, SearchOptions, SearchStats, SearchStatus};
+use crate::world::flat::FlatWorld;
+use crate::world::grid::Grid2d;
+
+/// One step on a 2D grid: `U` is y - 1, `D` y + 1, `L` x - 1, `R` x + 1, and the diagonals
+/// combine them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// `U`: y - 1.
+    Up,
+    /// `D`: y + 1.
+    Down,
+    /// `L`: x - 1.
+    Left,
+    /// `R`: x + 1.
+    Right,
+    /// `UL`: x - 1, y - 1.
+    UpLeft,
+    /// `UR`: x + 1, y - 1.
+    UpRight,
+    /// `DL`: x - 1, y + 1.
+    DownLeft,
+    /// `DR`: x + 1, y + 1.
+    DownRight,
+}
+
+impl Action {
+    /// All 8 actions, the 4 straight ones first.
+    pub const ALL: [Action; 8] = [
+        Action::Up,
+        Action::Down,
+        Action::Left,
+        Action::Right,
+        Action::UpLeft,
+        Action::UpRight,
+        Action::DownLeft,
+        Action::DownRight,
+    ];
+
+    /// How the action changes the cell.
+    #[must_use]
+    pub const fn delta(self) -> IVec2 {
+        match self {
+            Action::Up => IVec2::new(0, -1),
+            Action::Down => IVec2::new(0, 1),
+            Action::Left => IVec2::new(-1, 0),
+            Action::Right => IVec2::new(1, 0),
+            Action::UpLeft => IVec2::new(-1, -1),
+            Action::UpRight => IVec2::new(1, -1),
+            Action::DownLeft => IVec2::new(-1, 1),
+            Action::DownRight => IVec2::new(1, 1),
+        }
+    }
+
+    /// The action that moves from `from` to `to`, if they are neighbours (8-connected).
+    #[must_use]
+    pub fn between(from: IVec2, to: IVec2) -> Option<Action> {
+        let delta = to - from;
+        Action::ALL.into_iter().find(|a| a.delta() == delta)
+    }
+
+    /// Whether the action is one of the 4 diagonals.
+    #[must_use]
+    pub const fn is_diagonal(self) -> bool {
+        let d = self.delta();
+        d.x != 0 && d.y != 0
+    }
+
+    /// `"U"`, `"D"`, `"L"`, `"R"`, `"UL"`, `"UR"`, `"DL"` or `"DR"`.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Action::Up => "U",
+            Action::Down => "D",
+            Action::Left => "L",
+            Action::Right => "R",
+            Action::UpLeft => "UL",
+            Action::UpRight => "UR",
+            Action::DownLeft => "DL",
+            Action::DownRight => "DR",
+        }
+    }
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The actions separated by single spaces (`"R D D R"`); empty for no actions.
+#[must_use]
+pub fn format_actions(actions: &[Action]) -> String {
+    actions
+        .iter()
+        .map(|a| a.as_str())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The octile length of `actions`: 1 per straight step, sqrt 2 per diagonal step.
+#[must_use]
+pub fn octile_length(actions: &[Action]) -> f64 {
+    let diagonal = actions.iter().filter(|a| a.is_diagonal()).count();
+    let straight = actions.len() - diagonal;
+    straight as f64 + diagonal as f64 * std::f64::consts::SQRT_2
+}
+
+/// A route on a 2D grid.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GridRoute {
+    /// [`SearchStatus::Found`] or [`SearchStatus::Unreachable`] (a grid is finite and the
+    /// planner sets no budget).
+    pub status: SearchStatus,
+    /// The cells from start to goal, both included; empty when unreachable.
+    pub cells: Vec<IVec2>,
+    /// The actions leading from each cell to the next.
+    pub actions: Vec<Action>,
+    /// The route's cost in the planner's [`MoveCosts`]; `None` when unreachable.
+    pub cost: Option<u64>,
+    /// The search's counters.
+    pub stats: SearchStats,
+}
+
+impl GridRoute {
+    /// Whether the goal was reached.
+    #[must_use]
+    pub fn is_found(&self) -> bool {
+        self.status == SearchStatus::Found
+    }
+
+    /// The octile length of the route computed from its moves (see [`octile_length`]).
+    #[must_use]
+    pub fn octile_length(&self) -> f64 {
+        octile_length(&self.actions)
+    }
+}
+
+/// Plans routes on one 2D grid through the voxel engine's A* ([`Pathfinder`] on a
+/// [`FlatWorld`]), reusing its search state between queries.
+#[derive(Debug, Clone)]
+pub struct GridPlanner {
+    world: FlatWorld,
+    pathfinder: Pathfinder,
+}
+
+impl GridPlanner {
+    /// A planner on `grid` for the default agent, with 8-connected moves without corner
+    /// cutting when `diagonals` is on, 4-connected moves otherwise, at `costs`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidSetting`](crate::Error::InvalidSetting) when `costs` are out of range ([`MoveCosts::validate`]).
+    pub fn new(grid: Grid2d, diagonals: bool, costs: MoveCosts) -> Result<Self> {
+        let agent = Agent::default().with_diagonals(diagonals);
+        Ok(Self {
+            world: FlatWorld::new(grid, agent.height)?,
+            pathfinder: Pathfinder::new(agent, costs)?,
+        })
+    }
+
+    /// The robot assignment's planner: [`MoveCosts::default`] (10 per straight step, 14 per
+    /// diagonal), so with diagonals off every route has the fewest actions.
+    ///
+    /// # Errors
+    /// None in practice; the signature follows [`GridPlanner::new`].
+    pub fn robot(grid: Grid2d, diagonals: bool) -> Result<Self> {
+        Self::new(grid, diagonals, MoveCosts::default())
+    }
+
+    /// The Moving AI planner: 8-connected, no corner cutting, [`MoveCosts::octile`], so routes
+    /// have optimal octile length (to about `1e-6` per diagonal step).
+    ///
+    /// # Errors
+    /// None in practice; the signature follows [`GridPlanner::new`].
+    pub fn octile(grid: Grid2d) -> Result<Self> {
+        Self::new(grid, true, MoveCosts::octile())
+    }
+
+    /// The flat world searched.
+    #[must_use]
+    pub fn world(&self) -> &FlatWorld {
+        &self.world
+    }
+
+    /// The grid.
+    #[must_use]
+    pub fn grid(&self) -> &Grid2d {
+        self.world.grid()
+    }
+
+    /// The best route from `start` to `goal`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidCell`](crate::Error::InvalidCell) when `start` or `goal` is outside the grid or blocked.
+    pub fn plan(&mut self, start: IVec2, goal: IVec2) -> Result<GridRoute> {
+        self.grid().check_cell("start", start)?;
+        self.grid().check_cell("goal", goal)?;
+        let result = self.pathfinder.find_path(
+            &self.world,
+            FlatWorld::feet(start),
+            FlatWorld::feet(goal),
+            &SearchOptions::default(),
+        )?;
+        let cells: Vec<IVec2> = result
+            .path
+            .iter()
+            .map(|&feet| FlatWorld::cell(feet))
+            .collect();
+        // Every move of the walking rules goes to a neighbouring column.
+        let actions = cells
+            .windows(2)
+            .filter_map(|pair| Action::between(pair[0], pair[1]))
+            .collect();
+        Ok(GridRoute {
+            status: result.status,
+            cells,
+            actions,
+            cost: result.cost,
+            stats: result.stats,
+        })
+    }
+}

@@ -1,0 +1,50 @@
+//! The reachability index: instant answers for goals that cannot be reached.
+//!
+//! A search toward an unreachable goal explores everything the agent can reach before it
+//! gives up. A [`ReachIndex`] labels the connected regions of a bounded world's valid feet
+//! positions once, so that such a query is answered before the search starts, with zero
+//! expansions.
+//!
+//! The regions are labelled with every move treated as undirected. Drops are one-way, so
+//! a route may exist in one direction only: **different labels prove** that no route exists
+//! (any route would join the two regions), while **equal labels prove nothing** by themselves.
+//! Within a region the index also ranks the strongly connected parts in a topological order
+//! of the one-way moves, which proves some one-way cases unreachable too (a goal on a ledge
+//! that can only be jumped down from); the search decides the rest.
+//!
+//! An index belongs to one world and one [`Agent`](crate::Agent). It remembers the world's
+//! [`VersionedWorld::version`](crate::VersionedWorld::version) at build time; once the world has changed, the index is
+//! stale and answers [`Reach::Unknown`] until it is rebuilt ([`ReachIndex::refresh`]), so a
+//! stale index never gives a wrong answer. [`Navigator`] rebuilds a stale index lazily, on the
+//! next query.
+//!
+//! ```
+//! use glam::IVec3;
+//! use voxnav::{Agent, Block, ChunkedWorld, MoveCosts, SearchOptions, SearchStatus};
+//! use voxnav::reach::Navigator;
+//!
+//! // A floor, and a platform 4 blocks above it: too high to climb onto, and too high to jump
+//! // down from (the default agent drops at most 3 blocks).
+//! let mut world = ChunkedWorld::with_size(IVec3::new(12, 8, 4))?;
+//! world.fill(IVec3::new(0, 0, 0), IVec3::new(11, 0, 3), Block::Solid)?;
+//! world.fill(IVec3::new(8, 1, 0), IVec3::new(11, 4, 3), Block::Solid)?;
+//!
+//! let mut navigator = Navigator::new(Agent::default(), MoveCosts::default())?;
+//! navigator.build_index(&world)?;
+//! let result = navigator.find_path(
+//!     &world,
+//!     IVec3::new(0, 1, 0),
+//!     IVec3::new(10, 5, 2),
+//!     &SearchOptions::default(),
+//! )?;
+//! assert_eq!(result.status, SearchStatus::Unreachable);
+//! assert_eq!(result.stats.expanded, 0);
+//! # Ok::<(), voxnav::Error>(())
+//! ```
+
+mod index;
+mod navigator;
+
+pub use index::{Reach, ReachIndex};
+pub(crate) use navigator::check_index_agent;
+pub use navigator::{Navigator, indexed_search};
