@@ -88,6 +88,8 @@ pub use search::{
 };
 #[cfg(feature = "terrain")]
 pub use terrain::{TerrainConfig, generate_terrain, pick_pairs, surface_feet};
+#[cfg(feature = "anvil")]
+pub use world::anvil;
 pub use world::chunked::{Block, BlockChange, CHUNK_SIZE, Changes, ChunkedWorld};
 pub use world::flat::FlatWorld;
 pub use world::formats::movingai::{Scenario, parse_movingai_map, parse_movingai_scen};

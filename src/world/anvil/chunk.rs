@@ -116,7 +116,10 @@ impl fmt::Display for PackedError {
         match self {
             PackedError::EmptyPalette => write!(f, "a section has an empty palette"),
             PackedError::MissingData => {
-                write!(f, "a section with several palette entries has no index data")
+                write!(
+                    f,
+                    "a section with several palette entries has no index data"
+                )
             }
             PackedError::WrongLength { expected, found } => write!(
                 f,

@@ -28,6 +28,7 @@
 //! [`Block::Barrier`], the conservative answer (never walked through, never stood on), and
 //! counted by name; an unknown property value takes the block's default value and is counted.
 
+#[rustfmt::skip]
 mod block_table;
 mod chunk;
 mod region;
@@ -40,9 +41,9 @@ use std::time::{Duration, Instant};
 
 use glam::IVec3;
 
-use crate::chunked::{Block, CHUNK_SIZE, ChunkedWorld};
 use crate::error::{Error, Result};
 use crate::world::Bounds;
+use crate::world::chunked::{Block, CHUNK_SIZE, ChunkedWorld};
 
 pub use chunk::MIN_DATA_VERSION;
 pub use table::{
@@ -200,7 +201,11 @@ impl fmt::Display for LoadReport {
             write!(f, "; skipped {}", skipped.join(", "))?;
         }
         if !self.bad_region_files.is_empty() {
-            write!(f, "; {} unreadable region files", self.bad_region_files.len())?;
+            write!(
+                f,
+                "; {} unreadable region files",
+                self.bad_region_files.len()
+            )?;
         }
         if !self.unknown_blocks.is_empty() {
             let names: Vec<&str> = self.unknown_blocks.keys().map(String::as_str).collect();
@@ -223,6 +228,9 @@ pub struct LoadedWorld {
     /// The world, in Minecraft's world coordinates; unloaded chunks read as
     /// [`Block::Barrier`].
     pub world: ChunkedWorld,
+    /// The chunk columns loaded as terrain, as chunk coordinates `(x, z)` (block
+    /// coordinates divided by 16, rounded down), in load order.
+    pub loaded_chunks: Vec<(i32, i32)>,
     /// What the load did.
     pub report: LoadReport,
 }
@@ -337,43 +345,56 @@ fn region_coords(path: &Path) -> Option<(i32, i32)> {
 /// The state of a load: the world being filled, the report, and reused buffers.
 struct Loader {
     world: ChunkedWorld,
+    loaded_chunks: Vec<(i32, i32)>,
+    /// Chunks (sections) holding lava or a hazard, for the danger margin at the end.
+    dangerous_chunks: Vec<IVec3>,
     report: LoadReport,
-    /// One chunk column's cells, section after section, each in Minecraft's order.
-    cells: Vec<Block>,
-    /// Per section: `Some(block)` when the whole section is that block.
-    uniform: [Option<Block>; SECTIONS],
-    indices: Box<[u16; SECTION_CELLS]>,
+    /// Per section of the chunk column being decoded: its palette as blocks (empty when the
+    /// section is absent, which reads as air) ...
+    palettes: Vec<Vec<Block>>,
+    /// ... and its palette indices in Minecraft's order (unused for one-entry palettes).
+    indices: Vec<[u16; SECTION_CELLS]>,
     longs: Vec<i64>,
-    palette: Vec<Block>,
 }
 
 impl Loader {
     fn new(regions: &[(i32, i32)]) -> std::result::Result<Self, String> {
-        let (mut lo, mut hi) = (IVec3::new(i32::MAX, MIN_Y, i32::MAX), IVec3::new(i32::MIN, MAX_Y, i32::MIN));
+        let (mut lo, mut hi) = (
+            IVec3::new(i32::MAX, MIN_Y, i32::MAX),
+            IVec3::new(i32::MIN, MAX_Y, i32::MIN),
+        );
         for &(rx, rz) in regions {
             let size = REGION_CHUNKS * CHUNK_SIZE;
-            let (x, z) = (i64::from(rx) * i64::from(size), i64::from(rz) * i64::from(size));
+            let (x, z) = (
+                i64::from(rx) * i64::from(size),
+                i64::from(rz) * i64::from(size),
+            );
             let (Ok(x0), Ok(z0), Ok(x1), Ok(z1)) = (
                 i32::try_from(x),
                 i32::try_from(z),
                 i32::try_from(x + i64::from(size)),
                 i32::try_from(z + i64::from(size)),
             ) else {
-                return Err(format!("region {rx},{rz} lies outside the coordinate range"));
+                return Err(format!(
+                    "region {rx},{rz} lies outside the coordinate range"
+                ));
             };
             lo = lo.min(IVec3::new(x0, MIN_Y, z0));
             hi = hi.max(IVec3::new(x1, MAX_Y, z1));
         }
-        let mut world = ChunkedWorld::with_bounds(Bounds::new(lo, hi)).map_err(|e| e.to_string())?;
-        world.set_absent_block(Block::Barrier);
+        let mut world =
+            ChunkedWorld::with_bounds(Bounds::new(lo, hi)).map_err(|e| e.to_string())?;
+        world
+            .set_absent_block(Block::Barrier)
+            .map_err(|e| e.to_string())?;
         Ok(Self {
             world,
+            loaded_chunks: Vec::new(),
+            dangerous_chunks: Vec::new(),
             report: LoadReport::default(),
-            cells: vec![Block::Air; SECTIONS * SECTION_CELLS],
-            uniform: [None; SECTIONS],
-            indices: Box::new([0; SECTION_CELLS]),
+            palettes: vec![Vec::new(); SECTIONS],
+            indices: vec![[0; SECTION_CELLS]; SECTIONS],
             longs: Vec::new(),
-            palette: Vec::new(),
         })
     }
 
@@ -401,7 +422,10 @@ impl Loader {
                 }
             };
             match self.chunk(&nbt, cx, cz) {
-                Ok(()) => self.report.chunks_loaded += 1,
+                Ok(()) => {
+                    self.report.chunks_loaded += 1;
+                    self.loaded_chunks.push((cx, cz));
+                }
                 Err(reason) => self.report.skip(reason, place),
             }
         }
@@ -423,7 +447,9 @@ impl Loader {
         if chunk.x_pos.is_some_and(|x| x != cx) || chunk.z_pos.is_some_and(|z| z != cz) {
             return Err(SkipReason::WrongPosition);
         }
-        self.uniform = [Some(Block::Air); SECTIONS];
+        for palette in &mut self.palettes {
+            palette.clear();
+        }
         let mut outside = 0;
         for section in &chunk.sections {
             let Some(states) = &section.block_states else {
@@ -440,41 +466,36 @@ impl Loader {
                 outside += usize::from(!all_air);
                 continue;
             };
-            self.palette.clear();
-            for entry in &states.palette {
-                let block = self.resolve(&entry.name, &entry.properties.0);
-                self.palette.push(block);
-            }
-            if self.palette.is_empty() {
+            if states.palette.is_empty() {
                 return Err(SkipReason::BadBlockData);
             }
-            if self.palette.len() == 1 {
-                self.uniform[slot] = Some(self.palette[0]);
-                continue;
+            let mut palette = std::mem::take(&mut self.palettes[slot]);
+            palette.clear();
+            for entry in &states.palette {
+                palette.push(self.resolve(&entry.name, &entry.properties.0));
             }
+            self.palettes[slot] = palette;
             self.longs.clear();
             if let Some(data) = &states.data {
                 self.longs.extend(data.iter());
             }
             let data = states.data.as_ref().map(|_| self.longs.as_slice());
-            unpack_indices(self.palette.len(), data, &mut self.indices)
+            unpack_indices(states.palette.len(), data, &mut self.indices[slot])
                 .map_err(|_| SkipReason::BadBlockData)?;
-            let cells = &mut self.cells[slot * SECTION_CELLS..(slot + 1) * SECTION_CELLS];
-            for (cell, &i) in cells.iter_mut().zip(self.indices.iter()) {
-                *cell = self.palette[usize::from(i)];
-            }
-            self.uniform[slot] = None;
         }
         self.report.sections_outside += outside;
-        for (slot, uniform) in self.uniform.iter().enumerate() {
+        for (slot, (palette, indices)) in self.palettes.iter().zip(&self.indices).enumerate() {
             let chunk_pos = IVec3::new(cx, MIN_SECTION + slot as i32, cz);
-            let written = match uniform {
-                Some(block) => self.world.fill_chunk(chunk_pos, *block),
-                None => self.world.set_chunk_blocks_deferred(
-                    chunk_pos,
-                    &self.cells[slot * SECTION_CELLS..(slot + 1) * SECTION_CELLS],
-                ),
+            let written = match palette.as_slice() {
+                [] => self.world.fill_chunk_deferred(chunk_pos, Block::Air),
+                [block] => self.world.fill_chunk_deferred(chunk_pos, *block),
+                _ => self
+                    .world
+                    .set_chunk_palette_deferred(chunk_pos, palette, indices),
             };
+            if palette.iter().any(|b| b.is_dangerous()) {
+                self.dangerous_chunks.push(chunk_pos);
+            }
             // The bounds cover every slot of every region read, so this cannot fail; a
             // failure would be a loader bug, reported as damaged data rather than a panic.
             written.map_err(|_| SkipReason::BadBlockData)?;
@@ -512,11 +533,12 @@ impl Loader {
     }
 
     fn finish(mut self, started: Instant) -> LoadedWorld {
-        self.world.rebuild_danger();
+        self.world.rebuild_danger_around(&self.dangerous_chunks);
         self.report.elapsed = started.elapsed();
         self.report.bytes_held = self.world.heap_bytes();
         LoadedWorld {
             world: self.world,
+            loaded_chunks: self.loaded_chunks,
             report: self.report,
         }
     }

@@ -79,8 +79,8 @@ impl<'a> RegionFile<'a> {
     fn check(&self, at: Location) -> Result<(), SkipReason> {
         let i = (at.local_z * 32 + at.local_x) * 4;
         let entry = &self.bytes[i..i + 4];
-        let offset = (usize::from(entry[0]) << 16 | usize::from(entry[1]) << 8)
-            | usize::from(entry[2]);
+        let offset =
+            (usize::from(entry[0]) << 16 | usize::from(entry[1]) << 8) | usize::from(entry[2]);
         let sectors = usize::from(entry[3]);
         if offset < 2 || sectors == 0 {
             return Err(SkipReason::BadLocation);

@@ -4,11 +4,11 @@
 //! The rows come from `minecraft-data` (see [`TABLE_SOURCE`]); the mapping from a row to a
 //! [`Block`] is voxnav's policy and is written here, in [`block_for_state`].
 
-use crate::chunked::Block;
+use crate::world::chunked::Block;
 
 use super::block_table::{
-    BLOCKS, DATA_VERSION, GAME_VERSION, PACKAGE_VERSION, PROPERTIES, ROWS, STATE_COUNT,
-    STATE_ROWS, VALUES,
+    BLOCKS, DATA_VERSION, GAME_VERSION, PACKAGE_VERSION, PROPERTIES, ROWS, STATE_COUNT, STATE_ROWS,
+    VALUES,
 };
 
 /// One block of the generated table: (name without namespace, first state id, default state
@@ -45,6 +45,10 @@ pub const BLOCK_ALIASES: &[(&str, &str)] = &[
 
 /// What one block state means for walking: one row of the generated table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "independent yes/no columns of the block table, read by name"
+)]
 pub struct StateInfo {
     /// The top of the state's collision shape in sixteenths of a block, rounded up: 0 when
     /// it has no collision, 16 for a full block's top, 24 for fences and walls.
