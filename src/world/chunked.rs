@@ -1377,4 +1377,130 @@ mod tests {
         huge.set(IVec3::new(1 << 23, 5, 77), Block::Solid).unwrap();
         assert!(huge.is_standable(IVec3::new(1 << 23, 5, 77)));
     }
+
+    #[test]
+    fn absent_chunks_answer_the_absent_block_and_writes_start_from_it() {
+        let mut world = ChunkedWorld::with_size(IVec3::new(48, 32, 48)).unwrap();
+        world.set_absent_block(Block::Barrier).unwrap();
+        assert!(world.set_absent_block(Block::Water).is_err());
+        let p = IVec3::new(20, 20, 20);
+        assert_eq!(world.get(p), Some(Block::Barrier));
+        assert!(!world.is_passable(p) && !world.is_standable(p));
+        assert_eq!(world.column(20, 20, 0, 32), ColumnBits::default());
+        assert_eq!(world.chunk_count(), 0);
+        // A write into an absent chunk keeps the rest of it unloaded.
+        world.set(p, Block::Air).unwrap();
+        assert!(world.is_passable(p));
+        assert_eq!(world.get(p + IVec3::X), Some(Block::Barrier));
+        let around = world.columns_around(33, 33, 0, 32);
+        assert!(around.iter().all(|c| *c == ColumnBits::default()));
+    }
+
+    #[test]
+    fn shared_uniform_chunks_are_copied_before_a_write() {
+        let mut world = ChunkedWorld::with_size(IVec3::new(64, 32, 64)).unwrap();
+        world.set_absent_block(Block::Barrier).unwrap();
+        for x in 0..4 {
+            world.fill_chunk(IVec3::new(x, 0, 0), Block::Air).unwrap();
+            world.fill_chunk(IVec3::new(x, 1, 0), Block::Solid).unwrap();
+        }
+        assert_eq!(world.chunk_count(), 2, "eight chunks, two stored");
+        world.set(IVec3::new(17, 3, 4), Block::Solid).unwrap();
+        assert_eq!(world.chunk_count(), 3);
+        assert_eq!(world.get(IVec3::new(17, 3, 4)), Some(Block::Solid));
+        assert_eq!(world.get(IVec3::new(1, 3, 4)), Some(Block::Air));
+        assert_eq!(world.get(IVec3::new(33, 3, 4)), Some(Block::Air));
+        assert_eq!(world.get(IVec3::new(33, 20, 4)), Some(Block::Solid));
+        assert!(world.fill_chunk(IVec3::new(4, 0, 0), Block::Air).is_err());
+    }
+
+    /// The danger margin written chunk by chunk equals the one written cell by cell.
+    #[test]
+    fn whole_chunk_writes_agree_with_cell_writes() {
+        let size = IVec3::new(48, 48, 48);
+        let palette = [
+            Block::Air,
+            Block::Solid,
+            Block::Lava,
+            Block::Water,
+            Block::Floor(8),
+            Block::Hazard,
+        ];
+        let mut by_cells = ChunkedWorld::with_size(size).unwrap();
+        let mut by_chunks = ChunkedWorld::with_size(size).unwrap();
+        let mut rng = 0x2545_f491_4f6c_dd1d_u64;
+        let mut dangerous = Vec::new();
+        for cy in 0..3 {
+            for cz in 0..3 {
+                for cx in 0..3 {
+                    let chunk = IVec3::new(cx, cy, cz);
+                    let mut indices = [0u16; CELLS];
+                    for (i, index) in indices.iter_mut().enumerate() {
+                        rng ^= rng << 13;
+                        rng ^= rng >> 7;
+                        rng ^= rng << 17;
+                        // Mostly air and solid, a little of everything else.
+                        *index = match rng % 100 {
+                            0 => 2,
+                            1 => 3,
+                            2 => 4,
+                            3 if cx == 1 => 5,
+                            n if n < 50 => 1,
+                            _ => 0,
+                        };
+                        let local = IVec3::new(
+                            i as i32 & CHUNK_MASK,
+                            i as i32 >> 8,
+                            (i as i32 >> 4) & CHUNK_MASK,
+                        );
+                        by_cells
+                            .set(chunk * CHUNK_SIZE + local, palette[usize::from(*index)])
+                            .unwrap();
+                    }
+                    by_chunks
+                        .set_chunk_palette_deferred(chunk, &palette, &indices)
+                        .unwrap();
+                    if indices
+                        .iter()
+                        .any(|&i| palette[usize::from(i)].is_dangerous())
+                    {
+                        dangerous.push(chunk);
+                    }
+                }
+            }
+        }
+        by_chunks.rebuild_danger_around(&dangerous);
+        for y in 0..48 {
+            for z in 0..48 {
+                for x in 0..48 {
+                    let p = IVec3::new(x, y, z);
+                    assert_eq!(by_cells.get(p), by_chunks.get(p), "{p}");
+                    assert_eq!(by_cells.terrain(p), by_chunks.terrain(p), "{p}");
+                }
+            }
+        }
+        // The public writer keeps the margin right without a rebuild: clearing the lava of
+        // one chunk clears the danger next to it.
+        by_chunks
+            .set_chunk_palette(IVec3::new(1, 1, 1), &[Block::Air], &[0; CELLS])
+            .unwrap();
+        let lo = IVec3::new(1, 1, 1) * CHUNK_SIZE;
+        by_cells
+            .fill(lo, lo + IVec3::splat(CHUNK_MASK), Block::Air)
+            .unwrap();
+        for y in 0..48 {
+            for z in 0..48 {
+                for x in 0..48 {
+                    let p = IVec3::new(x, y, z);
+                    assert_eq!(by_cells.terrain(p), by_chunks.terrain(p), "{p}");
+                }
+            }
+        }
+        assert!(
+            by_chunks
+                .set_chunk_palette(IVec3::ZERO, &[Block::Air], &[1; CELLS])
+                .is_err()
+        );
+        assert!(by_chunks.heap_bytes() > 27 * 1024);
+    }
 }
