@@ -34,7 +34,7 @@ use std::time::Instant;
 use voxnav::anvil::{LoadedWorld, MAX_Y, MIN_Y, load_world};
 use voxnav::{
     Agent, Block, ChunkedWorld, IVec3, MoveCosts, Pathfinder, SearchOptions, SearchResult,
-    SearchStatus, VoxelWorld, is_valid_feet,
+    SearchStatus, VoxelWorld, check_feet, is_valid_feet,
 };
 
 const USAGE: &str = "usage: minecraft WORLD [--route SX SY SZ GX GY GZ] [--pairs N] [--seed S] \
@@ -299,14 +299,25 @@ fn run(raw: &[String]) -> Result<(), String> {
     let args = parse_args(raw)?;
     let loaded = load_world(&args.world).map_err(|e| e.to_string())?;
     let report = &loaded.report;
-    eprintln!("{report}");
     if report.chunks_loaded == 0 {
         return Err(format!(
-            "{}: no chunk with status full (finished terrain) could be loaded",
+            "{}: no chunk with status full (finished terrain) could be loaded ({report})",
             args.world
         ));
     }
     let agent = Agent::default();
+    // Bad positions are reported before anything else is printed: one line on stderr.
+    if let Some((start, goal)) = args.route {
+        for (role, p) in [("start", start), ("goal", goal)] {
+            check_feet(&loaded.world, p, agent.height).map_err(|reason| {
+                format!(
+                    "{role} {},{},{} is not a valid feet position: {reason}",
+                    p.x, p.y, p.z
+                )
+            })?;
+        }
+    }
+    eprintln!("{report}");
     let mut pathfinder = Pathfinder::new(agent, MoveCosts::default()).map_err(|e| e.to_string())?;
     let options = SearchOptions::default().with_max_nodes(args.max_nodes);
     let mut picture = Picture::new(&loaded);
