@@ -90,6 +90,8 @@ pub use search::{
 };
 #[cfg(feature = "terrain")]
 pub use terrain::{TerrainConfig, generate_terrain, pick_pairs, surface_feet};
+#[cfg(feature = "anvil")]
+pub use world::anvil;
 pub use world::chunked::{Block, BlockChange, CHUNK_SIZE, Changes, ChunkedWorld};
 pub use world::dense::DenseWorld;
 pub use world::flat::FlatWorld;

@@ -2,6 +2,8 @@
 //! positions), the storages ([`chunked`], [`grid`], [`flat`]) and the file formats
 //! ([`formats`]).
 
+#[cfg(feature = "anvil")]
+pub mod anvil;
 pub mod bounds;
 pub mod chunked;
 pub mod dense;
