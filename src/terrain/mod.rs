@@ -38,7 +38,7 @@ use crate::world::chunked::{Block, ChunkedWorld};
 use crate::world::{AROUND, Bounds, ColumnBits, VoxelWorld};
 
 pub use map::TopDownMap;
-pub use pairs::{UNBOUNDED_SCAN, pick_pairs, surface_feet};
+pub use pairs::{MAX_PAIRS, UNBOUNDED_SCAN, pick_pairs, surface_feet};
 pub use rng::SplitMix64;
 
 /// Settings of the procedural terrain. The defaults make the built-in 512 x 128 x 512 world.

@@ -296,7 +296,7 @@ struct ChangeLog {
 /// for [`ChunkedWorld::take_changes`] to report (for replanning and for indices).
 ///
 /// ```
-/// use glam::IVec3;
+/// use voxnav::IVec3;
 /// use voxnav::{Block, ChunkedWorld, VoxelWorld};
 ///
 /// let mut world = ChunkedWorld::new();
@@ -403,7 +403,7 @@ impl ChunkedWorld {
     /// so that building a large world records nothing.
     ///
     /// ```
-    /// use glam::IVec3;
+    /// use voxnav::IVec3;
     /// use voxnav::{Block, ChunkedWorld};
     ///
     /// let mut world = ChunkedWorld::new();
@@ -641,7 +641,7 @@ impl ChunkedWorld {
     /// for generators that build worlds column by column (one chunk look-up per 16 cells).
     ///
     /// ```
-    /// use glam::IVec3;
+    /// use voxnav::IVec3;
     /// use voxnav::{Block, ChunkedWorld, VoxelWorld};
     ///
     /// let mut world = ChunkedWorld::with_size(IVec3::new(4, 40, 4))?;
@@ -947,7 +947,7 @@ impl ChunkedWorld {
     /// no memory whatever they read as; writing into one first fills it with this block.
     ///
     /// ```
-    /// use glam::IVec3;
+    /// use voxnav::IVec3;
     /// use voxnav::{Block, ChunkedWorld, VoxelWorld};
     ///
     /// let mut world = ChunkedWorld::with_size(IVec3::new(64, 32, 64))?;
@@ -1113,7 +1113,7 @@ impl ChunkedWorld {
     /// order of Minecraft's sections and of the layered text format.
     ///
     /// ```
-    /// use glam::IVec3;
+    /// use voxnav::IVec3;
     /// use voxnav::{Block, ChunkedWorld, VoxelWorld};
     ///
     /// let mut world = ChunkedWorld::new();
@@ -1324,6 +1324,7 @@ fn build_chunk(palette: &[Block], indices: &[u16]) -> Chunk {
         Box::new(ChunkExtra {
             kinds: [KIND_PLAIN; CELLS],
             danger: [0; WORDS],
+            partial: [0; WORDS],
         })
     });
     for x in 0..16usize {
@@ -1335,7 +1336,11 @@ fn build_chunk(palette: &[Block], indices: &[u16]) -> Chunk {
                 passable |= p << y;
                 standable |= s << y;
                 if let Some(extra) = extra.as_mut() {
-                    extra.kinds[base | y] = kind;
+                    let index = base | y;
+                    extra.kinds[index] = kind;
+                    if floor_top_of_kind(kind) != FULL_BLOCK {
+                        extra.partial[index >> 6] |= 1u64 << (index & 63);
+                    }
                 }
             }
             chunk.passable[base >> 6] |= u64::from(passable) << (base & 63);
