@@ -453,8 +453,15 @@ impl ChunkedWorld {
     fn chunk_slot(&self, chunk: IVec3) -> u32 {
         match &self.dense {
             Some(dense) => dense.slots[dense.index(chunk)],
-            None => self.index.get(&chunk).copied().unwrap_or(NO_CHUNK),
+            None => self.sparse_slot(chunk),
         }
+    }
+
+    /// [`ChunkedWorld::chunk_slot`] of an unbounded world, out of line so that the dense
+    /// look-up of bounded worlds stays small enough to inline into every cell query.
+    #[inline(never)]
+    fn sparse_slot(&self, chunk: IVec3) -> u32 {
+        self.index.get(&chunk).copied().unwrap_or(NO_CHUNK)
     }
 
     #[inline]
@@ -834,10 +841,9 @@ fn set_bit(word: &mut u64, mask: u64, on: bool) {
 }
 
 impl ChunkedWorld {
-    /// [`VoxelWorld::terrain`] for a world that holds special blocks, kept out of the
-    /// inlined test that plain worlds pay per move.
-    fn special_terrain(&self, feet: IVec3) -> TerrainFlags {
-        let slot = self.chunk_slot(chunk_of(feet));
+    /// [`VoxelWorld::terrain`] of `feet` in chunk `slot` of a world that holds special
+    /// blocks, kept out of the inlined test that plain cells pay per move.
+    fn special_terrain(&self, feet: IVec3, slot: u32) -> TerrainFlags {
         let extra = if slot == NO_CHUNK {
             None
         } else {
@@ -914,7 +920,15 @@ impl VoxelWorld for ChunkedWorld {
         if self.special_chunks == 0 || !self.inside(feet) {
             return TerrainFlags::PLAIN;
         }
-        self.special_terrain(feet)
+        // Where special blocks are few (lakes in a terrain), most cells still lie in plain
+        // chunks: answer those here, without a call. A feet cell at the bottom of its chunk
+        // has its floor in the chunk below, so it takes the full look-up.
+        let slot = self.chunk_slot(chunk_of(feet));
+        let plain_chunk = slot == NO_CHUNK || self.chunks[slot as usize].extra.is_none();
+        if plain_chunk && feet.y & CHUNK_MASK != 0 {
+            return TerrainFlags::PLAIN;
+        }
+        self.special_terrain(feet, slot)
     }
 
     #[inline]
