@@ -88,9 +88,9 @@ pub fn surface_feet<W: VoxelWorld + ?Sized>(
 ///
 /// ```
 /// use voxnav::Agent;
-/// use voxnav::terrain::{TerrainConfig, generate_terrain_with_hazards, pick_pairs};
+/// use voxnav::terrain::{TerrainConfig, generate_terrain_with_heights, pick_pairs};
 ///
-/// let terrain = generate_terrain_with_hazards(&TerrainConfig::default().with_size(64, 48, 64))?;
+/// let terrain = generate_terrain_with_heights(&TerrainConfig::default().with_size(64, 48, 64))?;
 /// let pairs = pick_pairs(&terrain, &Agent::default(), 9, 5, 10.0..=20.0);
 /// assert_eq!(pairs.len(), 5);
 /// for (start, goal) in pairs {
