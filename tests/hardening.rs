@@ -669,3 +669,22 @@ fn fliers_and_floor_heights_are_total_at_the_ends_of_i32() {
         );
     }
 }
+
+#[cfg(feature = "anvil")]
+#[test]
+fn a_region_file_over_the_cap_is_refused_unread() {
+    use voxnav::anvil::{MAX_REGION_BYTES, load_world};
+    let dir = std::env::temp_dir().join(format!("voxnav-hardening-mca-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let region = dir.join("r.0.0.mca");
+    std::fs::File::create(&region)
+        .unwrap()
+        .set_len(MAX_REGION_BYTES + 1)
+        .unwrap();
+    let err = load_world(&region).unwrap_err();
+    assert!(
+        matches!(err, Error::FileTooLarge { limit, .. } if limit == MAX_REGION_BYTES),
+        "{err:?}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
