@@ -21,14 +21,63 @@ use crate::world::chunked::Changes;
 use crate::world::key::{in_key_range, pack, unpack};
 use crate::world::{AROUND, ColumnBits, VoxelWorld, check_feet, is_valid_feet};
 
-const INF: u64 = u64::MAX;
+/// A distance to the goal: the cost of the moves, then how many moves.
+///
+/// Moves may cost nothing (free ladder rungs when `ascend`, `descend` and `climb` are 0, which
+/// [`MoveCosts::validate`] accepts), and D* Lite's repair is only right when every move costs
+/// more than nothing: two positions joined by free moves (the top and bottom of a free
+/// ladder) would otherwise keep vouching for each other's old cost-to-goal after the route
+/// they both relied on broke, and the repair would leave them believing it. Compared by cost
+/// first and number of moves second, every move is worth more than nothing while the cost
+/// still decides which routes are optimal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Dist {
+    cost: u64,
+    moves: u32,
+}
+
+impl Dist {
+    const ZERO: Self = Self { cost: 0, moves: 0 };
+
+    /// This distance, after one more move costing `step` in front of it.
+    #[inline]
+    fn after(self, step: u32) -> Self {
+        if self == INF {
+            return INF;
+        }
+        Self {
+            cost: self.cost.saturating_add(u64::from(step)),
+            moves: self.moves.saturating_add(1),
+        }
+    }
+}
+
+const INF: Dist = Dist {
+    cost: u64::MAX,
+    moves: u32::MAX,
+};
+
+/// A queue key: D* Lite's `(min(g, rhs) + h + km, min(g, rhs))` with `Dist` terms (the
+/// heuristic and `km` add cost, never moves, so one `moves` field serves both terms).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Key {
+    estimate: u64,
+    moves: u32,
+    cost: u64,
+}
+
+const KEY_INF: Key = Key {
+    estimate: u64::MAX,
+    moves: u32::MAX,
+    cost: u64::MAX,
+};
 
 #[derive(Debug, Clone, Copy)]
 struct Node {
     feet: IVec3,
-    g: u64,
-    rhs: u64,
-    key: (u64, u64),
+    g: Dist,
+    rhs: Dist,
+    key: Key,
     queued: bool,
     /// Where the node's moves start in `DStarLite::moves_store` (`NO_MOVES` when not known),
     /// and how many there are.
@@ -43,7 +92,7 @@ const NO_MOVES: u32 = u32::MAX;
 /// got a new key) are skipped when popped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Entry {
-    key: (u64, u64),
+    key: Key,
     node: u32,
 }
 
@@ -106,8 +155,8 @@ pub struct DStarLite {
     /// `route_step[i]`: the cost of the move from `route_rev[i]` to `route_rev[i - 1]` when
     /// last priced (`BROKEN` when it is no longer legal; 0 for the goal).
     route_step: Vec<u32>,
-    /// `route_rest[i]`: the cost from `route_rev[i]` to the goal along the route (`INF` when a
-    /// move on the way broke).
+    /// `route_rest[i]`: the cost from `route_rev[i]` to the goal along the route
+    /// (`u64::MAX` when a move on the way broke). Position `i` is `i` moves from the goal.
     route_rest: Vec<u64>,
     /// Each route position's index in `route_rev`.
     route_index: AHashMap<u64, u32>,
@@ -259,7 +308,7 @@ impl DStarLite {
         self.stats = SearchStats::default();
         self.forget_route();
         let node = self.node(goal);
-        self.nodes[node as usize].rhs = 0;
+        self.nodes[node as usize].rhs = Dist::ZERO;
         self.update_vertex(node);
         self.planned = true;
         Ok(())
@@ -310,6 +359,11 @@ impl DStarLite {
         let mut affected = std::mem::take(&mut self.affected);
         affected.clear();
         for (cell, lava) in changed {
+            // Every node lies in the key range, and a cell further than an agent's reach
+            // outside it affects none (skipping it also keeps the sums below in `i32`).
+            if !near_key_range(cell) {
+                continue;
+            }
             for k in -1..height {
                 let feet = cell - IVec3::new(0, k, 0);
                 if in_key_range(feet) && self.table.get(feet).is_some() {
@@ -377,7 +431,7 @@ impl DStarLite {
             feet,
             g: INF,
             rhs: INF,
-            key: (INF, INF),
+            key: KEY_INF,
             queued: false,
             moves_at: NO_MOVES,
             moves_len: 0,
@@ -387,23 +441,26 @@ impl DStarLite {
     }
 
     #[inline]
-    fn g_of(&self, feet: IVec3) -> u64 {
+    fn g_of(&self, feet: IVec3) -> Dist {
         self.table
             .get(feet)
             .map_or(INF, |node| self.nodes[node as usize].g)
     }
 
     #[inline]
-    fn key_of(&self, node: &Node) -> (u64, u64) {
+    fn key_of(&self, node: &Node) -> Key {
         let best = node.g.min(node.rhs);
         if best == INF {
-            return (INF, INF);
+            return KEY_INF;
         }
-        (
-            best.saturating_add(self.estimator.between(self.start, node.feet))
+        Key {
+            estimate: best
+                .cost
+                .saturating_add(self.estimator.between(self.start, node.feet))
                 .saturating_add(self.km),
-            best,
-        )
+            moves: best.moves,
+            cost: best.cost,
+        }
     }
 
     fn update_vertex(&mut self, node: u32) {
@@ -428,11 +485,8 @@ impl DStarLite {
         world: &W,
         feet: IVec3,
         node: Option<u32>,
-    ) -> u64 {
-        let total = |this: &Self, (to, cost): (IVec3, u32)| {
-            let g = this.g_of(to);
-            if g == INF { INF } else { g + u64::from(cost) }
-        };
+    ) -> Dist {
+        let total = |this: &Self, (to, cost): (IVec3, u32)| this.g_of(to).after(cost);
         let Some(node) = node else {
             // No node to remember the moves by.
             if !is_valid_feet(world, feet, self.agent.height) {
@@ -630,7 +684,7 @@ impl DStarLite {
                     let n = self.nodes[node as usize];
                     (self.key_of(&n), n.rhs != n.g)
                 }
-                None => ((INF, INF), false),
+                None => (KEY_INF, false),
             };
             let Some(top) = self.top() else {
                 return true;
@@ -665,7 +719,7 @@ impl DStarLite {
                         continue;
                     }
                     let s = self.node(from);
-                    let offer = n.rhs + u64::from(cost);
+                    let offer = n.rhs.after(cost);
                     if offer < self.nodes[s as usize].rhs {
                         self.nodes[s as usize].rhs = offer;
                         self.update_vertex(s);
@@ -683,7 +737,7 @@ impl DStarLite {
                     let Some(s) = self.table.get(from) else {
                         continue;
                     };
-                    if g_old != INF && self.nodes[s as usize].rhs == g_old + u64::from(cost) {
+                    if g_old != INF && self.nodes[s as usize].rhs == g_old.after(cost) {
                         let rhs = self.best_successor(world, from, Some(s));
                         self.nodes[s as usize].rhs = rhs;
                         self.update_vertex(s);
@@ -727,7 +781,9 @@ impl DStarLite {
             if let Some(&i) = self.route_index.get(&pack(feet)) {
                 let i = i as usize;
                 let (rest, g) = (self.route_rest[i], self.g_of(feet));
-                if rest != INF && rest == g {
+                // The rest must be as short in moves as the best route too: with free moves,
+                // an equally cheap rest could lead back through the route found so far.
+                if rest != u64::MAX && rest == g.cost && i as u32 == g.moves {
                     junction = Some(i);
                     cost += rest;
                     break;
@@ -737,7 +793,7 @@ impl DStarLite {
                 if i > 0 && self.route_step[i] != BROKEN {
                     let (next, step) = (self.route_rev[i - 1], self.route_step[i]);
                     let next_g = self.g_of(next);
-                    if next_g != INF && next_g + u64::from(step) == g {
+                    if next_g != INF && next_g.after(step) == g {
                         cost += u64::from(step);
                         steps.push(step);
                         feet = next;
@@ -754,7 +810,7 @@ impl DStarLite {
                 .iter()
                 .filter_map(|&(to, step)| {
                     let g = self.g_of(to);
-                    (g != INF).then(|| (g + u64::from(step), to, step))
+                    (g != INF).then(|| (g.after(step), to, step))
                 })
                 .min_by_key(|&(total, _, _)| total);
             let Some((_, to, step)) = next else {
@@ -817,8 +873,8 @@ impl DStarLite {
         self.dirty.clear();
         for i in lowest..self.route_rev.len() {
             let (below, step) = (self.route_rest[i - 1], self.route_step[i]);
-            self.route_rest[i] = if below == INF || step == BROKEN {
-                INF
+            self.route_rest[i] = if below == u64::MAX || step == BROKEN {
+                u64::MAX
             } else {
                 below + u64::from(step)
             };
@@ -966,6 +1022,18 @@ impl PredecessorRules {
 #[inline]
 fn low_bits(n: u32) -> u64 {
     if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
+}
+
+/// Whether `cell` lies within `2^26` of the origin on every axis: the key range (within
+/// `2^25`) widened by far more than any move reads around a feet position (the agent's spans
+/// are at most
+/// [`MAX_AGENT_SPAN`](crate::moves::agent::MAX_AGENT_SPAN) cells), and small enough that sums of a few spans stay in `i32`.
+#[inline]
+fn near_key_range(cell: IVec3) -> bool {
+    const LIMIT: i32 = 1 << 26;
+    [cell.x, cell.y, cell.z]
+        .iter()
+        .all(|c| (-LIMIT..=LIMIT).contains(c))
 }
 
 /// The changed cells, each with whether lava came or went there.

@@ -7,7 +7,10 @@
 //! as the agent walks, the start moves and the old work stays valid (the `km` term of the
 //! keys accounts for the moved heuristic origin). Routes are optimal (the default octile
 //! heuristic is admissible and consistent, also with the terrain and ladder rules) and cost
-//! exactly what a fresh [`Pathfinder`](crate::Pathfinder) search from the same position costs.
+//! exactly what a fresh [`Pathfinder`](crate::Pathfinder) search from the same position costs,
+//! for every [`MoveCosts`](crate::MoveCosts) that validation accepts, also when moves cost
+//! nothing (free ladder rungs): D* Lite compares distances by cost and then by number of moves,
+//! so that positions joined by free moves cannot keep vouching for each other's stale costs.
 //!
 //! # When it pays, and when it does not
 //!
