@@ -2,90 +2,18 @@
 //! block changes on random small worlds, and the replanner falls back to A* when a repair is
 //! too big.
 
+mod support;
+
 use glam::IVec3;
+use support::oracle::{all_feet, dijkstra_cost, route_cost};
+use support::rng::Rng;
+use support::worlds::{floor_hills_and_blocks, random_block, random_cell};
 use voxnav::{
     Agent, Block, ChunkedWorld, DStarLite, MoveCosts, Pathfinder, ReplanMethod, Replanner,
     SearchOptions, SearchResult, VoxelWorld, check_path, is_valid_feet,
 };
 
-/// `SplitMix64`: a tiny deterministic generator for the test worlds.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-
-    fn block(&mut self) -> Block {
-        match self.below(16) {
-            0..=5 => Block::Air,
-            6..=10 => Block::Solid,
-            11 => Block::Water,
-            12 => Block::Lava,
-            13 => Block::SlowFloor,
-            _ => Block::Ladder,
-        }
-    }
-}
-
 const SIZE: IVec3 = IVec3::new(10, 6, 10);
-
-/// A floor, random hills one to three blocks high, and a sprinkling of every block kind.
-fn random_world(rng: &mut Rng) -> ChunkedWorld {
-    let mut world = ChunkedWorld::with_size(SIZE).unwrap();
-    world
-        .fill(
-            IVec3::ZERO,
-            IVec3::new(SIZE.x - 1, 0, SIZE.z - 1),
-            Block::Solid,
-        )
-        .unwrap();
-    for x in 0..SIZE.x {
-        for z in 0..SIZE.z {
-            let height = [0, 0, 0, 1, 1, 2, 3][rng.below(7) as usize];
-            for y in 1..=height {
-                world.set(IVec3::new(x, y, z), Block::Solid).unwrap();
-            }
-        }
-    }
-    for _ in 0..12 {
-        let p = random_cell(rng);
-        let block = rng.block();
-        world.set(p, block).unwrap();
-    }
-    world
-}
-
-fn random_cell(rng: &mut Rng) -> IVec3 {
-    IVec3::new(
-        rng.below(SIZE.x as u64) as i32,
-        rng.below(SIZE.y as u64) as i32,
-        rng.below(SIZE.z as u64) as i32,
-    )
-}
-
-fn valid_feet(world: &ChunkedWorld, agent: &Agent) -> Vec<IVec3> {
-    let mut out = Vec::new();
-    for x in 0..SIZE.x {
-        for y in 1..SIZE.y {
-            for z in 0..SIZE.z {
-                let p = IVec3::new(x, y, z);
-                if is_valid_feet(world, p, agent.height) {
-                    out.push(p);
-                }
-            }
-        }
-    }
-    out
-}
 
 fn fresh(world: &ChunkedWorld, from: IVec3, goal: IVec3) -> SearchResult {
     fresh_with(world, &Agent::default(), &MoveCosts::default(), from, goal)
@@ -137,7 +65,7 @@ fn random_settings(rng: &mut Rng) -> (Agent, MoveCosts) {
     (agent, costs)
 }
 
-fn assert_route_with(
+fn assert_route(
     world: &ChunkedWorld,
     agent: &Agent,
     costs: &MoveCosts,
@@ -153,6 +81,11 @@ fn assert_route_with(
             check.cost,
             Some(cost),
             "the route is legal and costs what it says"
+        );
+        assert_eq!(
+            route_cost(world, agent, costs, &result.path),
+            cost,
+            "the independent rules agree"
         );
     }
 }
@@ -176,24 +109,22 @@ fn replan_rounds(
     ladders: u32,
     tally: &mut Tally,
 ) {
-    let mut rng = Rng(seed);
-    let mut world = random_world(&mut rng);
+    let mut rng = Rng::new(seed);
+    // A floor, random hills one to three blocks high, and a sprinkling of every block kind.
+    let mut world = floor_hills_and_blocks(&mut rng, SIZE, 12);
     for _ in 0..ladders {
-        let (x, z) = (
-            rng.below(SIZE.x as u64) as i32,
-            rng.below(SIZE.z as u64) as i32,
-        );
-        let (low, high) = (1 + rng.below(2) as i32, 2 + rng.below(4) as i32);
+        let (x, z) = (rng.coord(SIZE.x), rng.coord(SIZE.z));
+        let (low, high) = (1 + rng.coord(2), 2 + rng.coord(4));
         world
             .fill(IVec3::new(x, low, z), IVec3::new(x, high, z), Block::Ladder)
             .unwrap();
     }
-    let feet = valid_feet(&world, agent);
+    let feet = all_feet(&world, agent);
     if feet.len() < 2 {
         return;
     }
-    let start = feet[rng.below(feet.len() as u64) as usize];
-    let goal = feet[rng.below(feet.len() as u64) as usize];
+    let start = rng.pick(&feet);
+    let goal = rng.pick(&feet);
     let mut dstar = DStarLite::new(*agent, *costs).unwrap();
     let mut replanner = Replanner::new(*agent, *costs)
         .unwrap()
@@ -205,7 +136,12 @@ fn replan_rounds(
         first.cost, expected.cost,
         "seed {seed} {agent:?} {costs:?}: first plan"
     );
-    assert_route_with(&world, agent, costs, &first, start, goal);
+    assert_eq!(
+        first.cost,
+        dijkstra_cost(&world, agent, costs, start, goal),
+        "seed {seed}: first plan against the oracle"
+    );
+    assert_route(&world, agent, costs, &first, start, goal);
     let planned = replanner.plan(&world, start, goal).unwrap();
     assert_eq!(planned.cost, expected.cost, "seed {seed}: replanner's plan");
     let mut position = start;
@@ -217,8 +153,8 @@ fn replan_rounds(
         }
         let count = 1 + rng.below(6);
         for _ in 0..count {
-            let p = random_cell(&mut rng);
-            let block = rng.block();
+            let p = random_cell(&mut rng, SIZE);
+            let block = random_block(&mut rng);
             world.set(p, block).unwrap();
         }
         let mut changes = world.take_changes();
@@ -245,8 +181,8 @@ fn replan_rounds(
             chosen.result.cost, expected.cost,
             "seed {seed} round {round} {agent:?} {costs:?}: replanner"
         );
-        assert_route_with(&world, agent, costs, &incremental, position, goal);
-        assert_route_with(&world, agent, costs, &chosen.result, position, goal);
+        assert_route(&world, agent, costs, &incremental, position, goal);
+        assert_route(&world, agent, costs, &chosen.result, position, goal);
         if incremental.cost != first.cost {
             tally.changed_routes += 1;
         }
@@ -285,7 +221,7 @@ fn property_incremental_cost_equals_fresh_search_with_zero_costs_and_other_agent
     let mut tally = Tally::default();
     let mut zero_cost_ladders = 0;
     for seed in 0..600 {
-        let (agent, costs) = random_settings(&mut Rng(seed ^ 0x5EED));
+        let (agent, costs) = random_settings(&mut Rng::new(seed ^ 0x5EED));
         if costs.climb + costs.ascend.max(costs.descend) == 0 {
             zero_cost_ladders += 1;
         }
@@ -430,7 +366,7 @@ fn free_ladder_rungs_do_not_fool_the_repair() {
     );
     let again = dstar.replan(&world, start, &changed).unwrap();
     assert_eq!(again.cost, expected);
-    assert_route_with(&world, &agent, &costs, &again, start, goal);
+    assert_route(&world, &agent, &costs, &again, start, goal);
     assert_eq!(
         replanner
             .replan(&world, start, &changed)
