@@ -95,6 +95,6 @@ pub use world::formats::robot::parse_robot_grid;
 pub use world::formats::text::{load_text_world, parse_text_world, save_text_world, to_text_world};
 pub use world::grid::Grid2d;
 pub use world::{
-    AROUND, Bounds, ColumnBits, InvalidFeet, TerrainFlags, VersionedWorld, VoxelWorld, body_fits,
-    check_feet, is_valid_feet,
+    AROUND, Bounds, ColumnBits, InvalidFeet, TerrainFlags, VersionedWorld, VoxelWorld, WorldId,
+    WorldIdentity, body_fits, check_feet, is_valid_feet,
 };

@@ -7,11 +7,16 @@ use glam::IVec3;
 use crate::error::{Error, Result};
 use crate::moves::agent::{Agent, MoveCosts};
 use crate::moves::neighbours;
-use crate::world::{Bounds, VersionedWorld, VoxelWorld};
+use crate::world::key::in_key_range;
+use crate::world::{Bounds, VersionedWorld, VoxelWorld, WorldId};
 
 /// The most columns (x/z cells of the bounds) an index accepts: its column table takes 4
 /// bytes per column, 1 GiB at this limit.
 const MAX_COLUMNS: u64 = 1 << 28;
+
+/// The most cells an index build reads (every cell of the bounds, once): 2^32, a world of
+/// 4096 x 256 x 4096, tens of seconds of reading on one core.
+const MAX_CELLS: u64 = 1 << 32;
 
 /// What an index can say about a start and a goal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -25,8 +30,8 @@ pub enum Reach {
     OneWay,
     /// They lie in the same region and nothing is proved: a route may exist, so search.
     SameRegion,
-    /// The index cannot tell: it is stale (the world changed), it was built for another
-    /// agent, or a position is not one it labelled.
+    /// The index cannot tell: it is stale (the world changed), it was built from another
+    /// world or for another agent, or a position is not one it labelled.
     Unknown,
 }
 
@@ -55,6 +60,7 @@ impl Reach {
 pub struct ReachIndex {
     agent: Agent,
     bounds: Bounds,
+    world: WorldId,
     version: u64,
     /// For each column `(x - min.x) * size.z + (z - min.z)`, where its feet positions start in
     /// `feet_y` and `labels`; one more entry closes the last column.
@@ -73,13 +79,27 @@ impl ReachIndex {
     ///
     /// # Errors
     /// [`Error::IndexNeedsBounds`] for a world without finite bounds,
-    /// [`Error::IndexTooLarge`] when the world has more than 2^28 columns or more than
-    /// `u32::MAX` feet positions, [`Error::InvalidSetting`] for an invalid agent.
+    /// [`Error::IndexTooLarge`] when the bounds reach outside the searchable range (x and z
+    /// within `+-2^25`, y within `+-2^11`: no position outside can be searched, so none is
+    /// labelled), when the world has more than 2^28 columns, more than 2^32 cells or more
+    /// than `u32::MAX` feet positions, [`Error::InvalidSetting`] for an invalid agent. Each size check comes
+    /// before any cell is read, so an oversized world is refused at once.
     pub fn build<W: VersionedWorld + ?Sized>(world: &W, agent: &Agent) -> Result<Self> {
         let started = Instant::now();
         agent.validate()?;
         let bounds = world.bounds().ok_or(Error::IndexNeedsBounds)?;
-        let size = bounds.size();
+        // `max > min` first, so that `max - 1` cannot overflow.
+        let nonempty = bounds.max.cmpgt(bounds.min).all();
+        if nonempty && !(in_key_range(bounds.min) && in_key_range(bounds.max - IVec3::ONE)) {
+            return Err(Error::IndexTooLarge(format!(
+                "the bounds {:?}..{:?} reach outside the searchable range \
+                 (x and z within +-33554432, y within +-2048)",
+                bounds.min.to_array(),
+                bounds.max.to_array()
+            )));
+        }
+        // Inside the key range, every size fits an `i32`; empty bounds have size 0.
+        let size = if nonempty { bounds.size() } else { IVec3::ZERO };
         let columns = size.x as u64 * size.z as u64;
         if columns > MAX_COLUMNS {
             return Err(Error::IndexTooLarge(format!(
@@ -87,11 +107,20 @@ impl ReachIndex {
                 size.x, size.z
             )));
         }
+        let cells = columns * size.y as u64;
+        if cells > MAX_CELLS {
+            return Err(Error::IndexTooLarge(format!(
+                "{} x {} x {} cells, more than the {MAX_CELLS} an index reads",
+                size.x, size.y, size.z
+            )));
+        }
         let version = world.version();
-        let (column_start, feet_y) = scan_columns(world, agent, bounds)?;
+        let world_id = world.world_id();
+        let (column_start, feet_y) = scan_columns(world, agent, bounds, size)?;
         let mut index = Self {
             agent: *agent,
             bounds,
+            world: world_id,
             version,
             column_start,
             labels: Vec::new(),
@@ -117,13 +146,20 @@ impl ReachIndex {
         Ok(true)
     }
 
-    /// Whether the index still describes `world`: same bounds, same version.
-    ///
-    /// The version tells only whether the world the index was built from has changed; an
-    /// index used with a different world of equal bounds and version can give wrong answers.
+    /// Whether the index still describes `world`: the same world
+    /// ([`VersionedWorld::world_id`]), unchanged since the build (same version and bounds).
+    /// Another world, a clone included, is never current, whatever its version.
     #[must_use]
     pub fn is_current<W: VersionedWorld + ?Sized>(&self, world: &W) -> bool {
-        world.version() == self.version && world.bounds() == Some(self.bounds)
+        world.world_id() == self.world
+            && world.version() == self.version
+            && world.bounds() == Some(self.bounds)
+    }
+
+    /// The world the index was built from.
+    #[must_use]
+    pub fn world_id(&self) -> WorldId {
+        self.world
     }
 
     /// The agent the index was built for.
@@ -183,8 +219,8 @@ impl ReachIndex {
     /// Whether a route from `start` to `goal` can exist in `world` for `agent`.
     ///
     /// [`Reach::Separate`] and [`Reach::OneWay`] prove that none exists; [`Reach::Unknown`]
-    /// when the index is stale, was built for another agent, or either position is not a labelled feet
-    /// position.
+    /// when the index is stale, was built from another world or for another agent, or either
+    /// position is not a labelled feet position.
     #[must_use]
     pub fn reach<W: VersionedWorld + ?Sized>(
         &self,
@@ -267,10 +303,9 @@ impl ReachIndex {
         // Costs do not decide whether a move exists, only what it costs.
         let costs = MoveCosts::default();
         let mut moves = Vec::with_capacity(8);
-        let size_z = self.bounds.size().z;
         let mut column = 0usize;
         for x in self.bounds.min.x..self.bounds.max.x {
-            for z in self.bounds.min.z..self.bounds.min.z + size_z {
+            for z in self.bounds.min.z..self.bounds.max.z {
                 let from = self.column_start[column] as usize;
                 let to = self.column_start[column + 1] as usize;
                 for slot in from..to {
@@ -375,8 +410,8 @@ fn scan_columns<W: VoxelWorld + ?Sized>(
     world: &W,
     agent: &Agent,
     bounds: Bounds,
+    size: IVec3,
 ) -> Result<(Vec<u32>, Vec<i16>)> {
-    let size = bounds.size();
     let height = agent.height as usize;
     let mut column_start = Vec::with_capacity(size.x as usize * size.z as usize + 1);
     let mut feet_y: Vec<i16> = Vec::new();
