@@ -7,7 +7,10 @@
 //!
 //! [`BatchRouter::route_many`] runs on rayon's thread pool (Cargo feature `rayon`, on by
 //! default); [`BatchRouter::route_many_sequential`] is always there and gives the same
-//! results.
+//! results. Both consult the index, so the world must tell which world it is and when it
+//! changed ([`VersionedWorld`]); [`BatchRouter::search_many`] and
+//! [`BatchRouter::search_many_sequential`] search every query and take any
+//! [`VoxelWorld`].
 //!
 //! ```
 //! use glam::IVec3;
@@ -40,9 +43,9 @@ use glam::IVec3;
 
 use crate::error::Result;
 use crate::moves::agent::{Agent, MoveCosts};
-use crate::reach::{ReachIndex, check_index_agent, indexed_search};
+use crate::reach::{IndexSlot, ReachIndex, indexed_search};
 use crate::search::{BlockGoal, Goal, Pathfinder, SearchOptions, SearchResult};
-use crate::world::VersionedWorld;
+use crate::world::{VersionedWorld, VoxelWorld};
 
 /// One query of a batch: a start feet position and a goal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -80,7 +83,7 @@ impl RouteQuery<BlockGoal> {
 pub struct BatchRouter {
     template: Pathfinder,
     options: SearchOptions,
-    index: Option<ReachIndex>,
+    index: IndexSlot,
     pool: Mutex<Vec<Pathfinder>>,
 }
 
@@ -93,7 +96,7 @@ impl BatchRouter {
         Ok(Self {
             template: Pathfinder::new(agent, costs)?,
             options: SearchOptions::default(),
-            index: None,
+            index: IndexSlot::new(agent),
             pool: Mutex::new(Vec::new()),
         })
     }
@@ -110,8 +113,7 @@ impl BatchRouter {
     /// # Errors
     /// [`crate::Error::InvalidSetting`] when the index was built for another agent.
     pub fn with_index(mut self, index: ReachIndex) -> Result<Self> {
-        check_index_agent(&index, self.template.agent())?;
-        self.index = Some(index);
+        self.index.set(index)?;
         Ok(self)
     }
 
@@ -130,12 +132,12 @@ impl BatchRouter {
     /// The index, if there is one.
     #[must_use]
     pub fn index(&self) -> Option<&ReachIndex> {
-        self.index.as_ref()
+        self.index.get()
     }
 
     /// Drops the index: batches search every query from then on.
     pub fn clear_index(&mut self) {
-        self.index = None;
+        self.index.clear();
     }
 
     /// Builds (or rebuilds) the index from `world` and returns it.
@@ -143,8 +145,7 @@ impl BatchRouter {
     /// # Errors
     /// As [`ReachIndex::build`].
     pub fn build_index<W: VersionedWorld + ?Sized>(&mut self, world: &W) -> Result<&ReachIndex> {
-        let index = ReachIndex::build(world, self.template.agent())?;
-        Ok(self.index.insert(index))
+        self.index.build(world)
     }
 
     /// Rebuilds the index if the world changed since it was built; returns whether it rebuilt
@@ -155,10 +156,7 @@ impl BatchRouter {
     /// # Errors
     /// As [`ReachIndex::build`].
     pub fn refresh_index<W: VersionedWorld + ?Sized>(&mut self, world: &W) -> Result<bool> {
-        match &mut self.index {
-            Some(index) => index.refresh(world),
-            None => Ok(false),
-        }
+        self.index.refresh(world)
     }
 
     /// Answers `queries` on rayon's current thread pool and returns the results in the
@@ -174,14 +172,16 @@ impl BatchRouter {
         W: VersionedWorld + Sync + ?Sized,
         G: Goal + Sync,
     {
-        use rayon::prelude::*;
-        queries
-            .par_iter()
-            .map_init(
-                || self.lease(),
-                |lease, query| self.route_one(lease.pathfinder(), world, query),
+        self.answer_parallel(queries, |pathfinder, query| {
+            indexed_search(
+                pathfinder,
+                self.index.get(),
+                world,
+                query.start,
+                &query.goal,
+                &self.options,
             )
-            .collect()
+        })
     }
 
     /// Answers `queries` one after the other on the calling thread; the same results as
@@ -195,31 +195,84 @@ impl BatchRouter {
         W: VersionedWorld + ?Sized,
         G: Goal,
     {
-        let mut lease = self.lease();
+        self.answer_sequential(queries, |pathfinder, query| {
+            indexed_search(
+                pathfinder,
+                self.index.get(),
+                world,
+                query.start,
+                &query.goal,
+                &self.options,
+            )
+        })
+    }
+
+    /// [`BatchRouter::route_many`] for any world, without the index: every query is
+    /// searched.
+    #[cfg(feature = "rayon")]
+    pub fn search_many<W, G>(
+        &self,
+        world: &W,
+        queries: &[RouteQuery<G>],
+    ) -> Vec<Result<SearchResult>>
+    where
+        W: VoxelWorld + Sync + ?Sized,
+        G: Goal + Sync,
+    {
+        self.answer_parallel(queries, |pathfinder, query| {
+            pathfinder.search(world, query.start, &query.goal, &self.options)
+        })
+    }
+
+    /// [`BatchRouter::route_many_sequential`] for any world, without the index: every query
+    /// is searched.
+    pub fn search_many_sequential<W, G>(
+        &self,
+        world: &W,
+        queries: &[RouteQuery<G>],
+    ) -> Vec<Result<SearchResult>>
+    where
+        W: VoxelWorld + ?Sized,
+        G: Goal,
+    {
+        self.answer_sequential(queries, |pathfinder, query| {
+            pathfinder.search(world, query.start, &query.goal, &self.options)
+        })
+    }
+
+    #[cfg(feature = "rayon")]
+    fn answer_parallel<G, F>(
+        &self,
+        queries: &[RouteQuery<G>],
+        answer: F,
+    ) -> Vec<Result<SearchResult>>
+    where
+        G: Sync,
+        F: Fn(&mut Pathfinder, &RouteQuery<G>) -> Result<SearchResult> + Sync,
+    {
+        use rayon::prelude::*;
         queries
-            .iter()
-            .map(|query| self.route_one(lease.pathfinder(), world, query))
+            .par_iter()
+            .map_init(
+                || self.lease(),
+                |lease, query| answer(lease.pathfinder(), query),
+            )
             .collect()
     }
 
-    fn route_one<W, G>(
+    fn answer_sequential<G, F>(
         &self,
-        pathfinder: &mut Pathfinder,
-        world: &W,
-        query: &RouteQuery<G>,
-    ) -> Result<SearchResult>
+        queries: &[RouteQuery<G>],
+        answer: F,
+    ) -> Vec<Result<SearchResult>>
     where
-        W: VersionedWorld + ?Sized,
-        G: Goal,
+        F: Fn(&mut Pathfinder, &RouteQuery<G>) -> Result<SearchResult>,
     {
-        indexed_search(
-            pathfinder,
-            self.index.as_ref(),
-            world,
-            query.start,
-            &query.goal,
-            &self.options,
-        )
+        let mut lease = self.lease();
+        queries
+            .iter()
+            .map(|query| answer(lease.pathfinder(), query))
+            .collect()
     }
 
     /// A pathfinder from the pool (or a fresh one), returned to the pool when dropped.

@@ -159,3 +159,31 @@ fn routers_and_indexes_can_be_shared_across_threads() {
     shareable::<ChunkedWorld>();
     shareable::<voxnav::AnyOfGoal>();
 }
+
+/// Issue 14: a batch without an index needs no `VersionedWorld`; a world that only implements
+/// `VoxelWorld` (here behind `&dyn`) gets the same answers as single searches.
+#[test]
+fn a_world_without_versions_is_searched_query_by_query() -> voxnav::Result<()> {
+    let agent = Agent::default();
+    let world = hills(14, 16, 12);
+    let batch = queries(&world, &agent, 4, 100);
+    let router = BatchRouter::new(agent, MoveCosts::default())?;
+    let plain: &(dyn voxnav::VoxelWorld + Sync) = &world;
+    let results = router.search_many_sequential(plain, &batch);
+    let mut pathfinder = Pathfinder::new(agent, MoveCosts::default())?;
+    for (query, result) in batch.iter().zip(&results) {
+        let alone =
+            pathfinder.find_path(&world, query.start, query.goal.0, &SearchOptions::default())?;
+        let result = result.as_ref().map_err(ToString::to_string).expect("valid");
+        assert!(same_answer(result, &alone), "{query:?}");
+    }
+    #[cfg(feature = "rayon")]
+    {
+        let parallel = router.search_many(plain, &batch);
+        for (p, s) in parallel.iter().zip(&results) {
+            let (p, s) = (p.as_ref().expect("valid"), s.as_ref().expect("valid"));
+            assert!(same_answer(p, s));
+        }
+    }
+    Ok(())
+}

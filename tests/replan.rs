@@ -321,6 +321,15 @@ fn replan_errors_name_the_bad_position_and_leave_the_plan_usable() {
     assert_eq!(again.cost, Some(70));
     let unbounded = ChunkedWorld::new();
     assert!(dstar.plan(&unbounded, start, goal).is_err());
+    // Issue 14: the error names what D* Lite needs, not a search budget it does not have.
+    let unbounded_world = ChunkedWorld::new();
+    let mut floor = unbounded_world;
+    floor
+        .fill(IVec3::new(0, 0, 0), IVec3::new(7, 0, 2), Block::Solid)
+        .unwrap();
+    let error = dstar.plan(&floor, start, goal).unwrap_err();
+    assert!(matches!(error, voxnav::Error::NeedsBounds(_)), "{error}");
+    assert!(!error.to_string().contains("max_nodes"), "{error}");
 }
 
 /// Issue 14: free ladder rungs (ascend, descend and climb all 0) made a zero-cost cycle, up

@@ -221,7 +221,7 @@ impl DStarLite {
     ///
     /// # Errors
     /// [`Error::InvalidStart`] or [`Error::InvalidGoal`] when either is not a valid feet
-    /// position, [`Error::Unbounded`] for a world without bounds.
+    /// position, [`Error::NeedsBounds`] for a world without bounds.
     pub fn plan<W: VoxelWorld + ?Sized>(
         &mut self,
         world: &W,
@@ -296,7 +296,7 @@ impl DStarLite {
         check_feet(world, goal, self.agent.height)
             .map_err(|reason| Error::InvalidGoal { pos: goal, reason })?;
         if world.bounds().is_none() {
-            return Err(Error::Unbounded);
+            return Err(Error::NeedsBounds("D* Lite"));
         }
         self.nodes.clear();
         self.table.clear();

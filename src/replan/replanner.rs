@@ -35,8 +35,10 @@ pub struct Replan {
 /// cheap, a fresh A* when it is not (see the [module docs](super) for when each wins).
 ///
 /// Each repair may expand at most [`Replanner::repair_budget`] nodes: `budget_factor` times
-/// the nodes the last fresh A* from this replanner expanded (its first plan runs one to
-/// measure), and never fewer than 256. D* Lite's expansions cost a few times an A*
+/// the size of a fresh search, and never fewer than 256. The size of a fresh search is what
+/// the last fresh A* from this replanner expanded, or before there was one, what D* Lite's
+/// first plan expanded (a search of the same size from the other end: no route is computed
+/// only to be measured). D* Lite's expansions cost a few times an A*
 /// expansion, so a factor below 1 keeps the worst case (a repair given up, then a fresh A*)
 /// within a small multiple of a fresh search.
 ///
@@ -105,8 +107,8 @@ impl Replanner {
         ((self.fresh_expansions as f64 * self.budget_factor) as u64).max(256)
     }
 
-    /// Plans a route from `start` to `goal`: a fresh A* (whose size sets the repair budget)
-    /// and D* Lite's first search, whose work later repairs reuse. Returns the A* route.
+    /// Plans a route from `start` to `goal` with D* Lite's first search, whose work later
+    /// repairs reuse and whose size sets the repair budget.
     ///
     /// # Errors
     /// As [`DStarLite::plan`].
@@ -116,13 +118,10 @@ impl Replanner {
         start: IVec3,
         goal: IVec3,
     ) -> Result<SearchResult> {
-        let fresh = self
-            .astar
-            .find_path(world, start, goal, &SearchOptions::default())?;
-        self.fresh_expansions = fresh.stats.expanded;
-        self.dstar.plan(world, start, goal)?;
+        let planned = self.dstar.plan(world, start, goal)?;
+        self.fresh_expansions = planned.stats.expanded;
         self.dstar_pending = false;
-        Ok(fresh)
+        Ok(planned)
     }
 
     /// A new optimal route from `position` to the planned goal after the cells `changed`
