@@ -4,10 +4,11 @@ use std::time::Instant;
 
 use glam::IVec3;
 
-use super::dstar::{DStarLite, lava_aware};
+use super::dstar::DStarLite;
 use crate::error::{Error, Result};
+use crate::graph::{GraphSearch, NavGraph};
 use crate::moves::agent::{Agent, MoveCosts};
-use crate::search::{Pathfinder, SearchOptions, SearchResult};
+use crate::search::{SearchOptions, SearchResult};
 use crate::world::VoxelWorld;
 use crate::world::chunked::Changes;
 
@@ -62,7 +63,7 @@ pub struct Replan {
 #[derive(Debug, Clone)]
 pub struct Replanner {
     dstar: DStarLite,
-    astar: Pathfinder,
+    astar: GraphSearch,
     budget_factor: f64,
     fresh_expansions: u64,
     /// Whether D* Lite's state is complete for its goal (false after a repair given up).
@@ -80,7 +81,7 @@ impl Replanner {
     pub fn new(agent: Agent, costs: MoveCosts) -> Result<Self> {
         Ok(Self {
             dstar: DStarLite::new(agent, costs)?,
-            astar: Pathfinder::new(agent, costs)?,
+            astar: GraphSearch::new(costs)?,
             budget_factor: Self::DEFAULT_BUDGET_FACTOR,
             fresh_expansions: 0,
             dstar_pending: false,
@@ -124,6 +125,22 @@ impl Replanner {
         Ok(planned)
     }
 
+    /// [`Replanner::plan`] over a graph compiled already, as [`DStarLite::plan_with_graph`].
+    ///
+    /// # Errors
+    /// As [`DStarLite::plan_with_graph`].
+    pub fn plan_with_graph(
+        &mut self,
+        graph: NavGraph,
+        start: IVec3,
+        goal: IVec3,
+    ) -> Result<SearchResult> {
+        let planned = self.dstar.plan_with_graph(graph, start, goal)?;
+        self.fresh_expansions = planned.stats.expanded;
+        self.dstar_pending = false;
+        Ok(planned)
+    }
+
     /// A new optimal route from `position` to the planned goal after the cells `changed`
     /// changed: D* Lite's repair when it finishes within [`Replanner::repair_budget`]
     /// expansions, otherwise a fresh A*.
@@ -137,9 +154,8 @@ impl Replanner {
         changed: &[IVec3],
     ) -> Result<Replan> {
         let started = Instant::now();
-        self.dstar
-            .update(world, position, changed.iter().map(|&cell| (cell, true)))?;
-        self.finish(world, position, started)
+        self.dstar.update(world, position, changed.iter().copied())?;
+        self.finish(position, started)
     }
 
     /// [`Replanner::replan`] for the changes a [`ChunkedWorld`](crate::ChunkedWorld)
@@ -154,30 +170,33 @@ impl Replanner {
         changes: &Changes,
     ) -> Result<Replan> {
         let started = Instant::now();
-        self.dstar.update(world, position, lava_aware(changes))?;
-        self.finish(world, position, started)
+        self.dstar.update(world, position, changes.positions())?;
+        self.finish(position, started)
     }
 
-    fn finish<W: VoxelWorld + ?Sized>(
-        &mut self,
-        world: &W,
-        position: IVec3,
-        started: Instant,
-    ) -> Result<Replan> {
+    fn finish(&mut self, position: IVec3, started: Instant) -> Result<Replan> {
         let budget = self.repair_budget();
-        let finished = self.dstar.compute(world, budget);
+        let finished = self.dstar.compute(budget);
         let repair_expansions = self.dstar.stats.expanded;
         self.dstar_pending = !finished;
         if finished {
             return Ok(Replan {
-                result: self.dstar.result(world, started),
+                result: self.dstar.result(started),
                 method: ReplanMethod::Incremental,
                 repair_expansions,
             });
         }
+        // The fresh search runs over D* Lite's graph, which the update above brought up to
+        // date.
+        let Some(graph) = self.dstar.graph() else {
+            return Err(Error::InvalidSetting(
+                "D* Lite: call `plan` before `replan`".into(),
+            ));
+        };
+        let goal = self.dstar.goal();
         let mut result =
             self.astar
-                .find_path(world, position, self.dstar.goal, &SearchOptions::default())?;
+                .find_path(graph, position, goal, &SearchOptions::default())?;
         self.fresh_expansions = result.stats.expanded;
         result.stats.elapsed = started.elapsed();
         Ok(Replan {
