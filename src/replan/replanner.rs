@@ -154,7 +154,8 @@ impl Replanner {
         changed: &[IVec3],
     ) -> Result<Replan> {
         let started = Instant::now();
-        self.dstar.update(world, position, changed.iter().copied())?;
+        self.dstar
+            .update(world, position, changed.iter().copied())?;
         self.finish(position, started)
     }
 
@@ -194,9 +195,9 @@ impl Replanner {
             ));
         };
         let goal = self.dstar.goal();
-        let mut result =
-            self.astar
-                .find_path(graph, position, goal, &SearchOptions::default())?;
+        let mut result = self
+            .astar
+            .find_path(graph, position, goal, &SearchOptions::default())?;
         self.fresh_expansions = result.stats.expanded;
         result.stats.elapsed = started.elapsed();
         Ok(Replan {
