@@ -234,6 +234,7 @@ fn bench(seed: u64, queries: usize) -> Result<(), String> {
     // updated with the query's changes, as a server keeping one graph up to date would.
     let t = Instant::now();
     let graph = NavGraph::compile(&world, &agent).map_err(|e| e.to_string())?;
+    let mut spares: Vec<NavGraph> = Vec::new();
     println!(
         "walk graph: compiled in {:.0} ms, {} feet positions, {:.1} bytes each",
         millis(t.elapsed()),
@@ -248,15 +249,25 @@ fn bench(seed: u64, queries: usize) -> Result<(), String> {
         let (start, goal, route) = pick_route(&world, &mut astar, &mut rng, 200)?;
         let position_index = route.path.len() / 8 + rng.below(route.path.len() as u64 / 3) as usize;
         let position = route.path[position_index];
-        let copy = graph.clone();
+        // Each planner plans over its own copy of the graph of the unchanged world, taken
+        // back and brought up to date after each query (as a server would keep it), so that
+        // no repair pays for a copy's first growth.
+        let own = dstar
+            .take_graph()
+            .or_else(|| spares.pop())
+            .unwrap_or_else(|| graph.clone());
         let t = Instant::now();
         dstar
-            .plan_with_graph(copy, start, goal)
+            .plan_with_graph(own, start, goal)
             .map_err(|e| e.to_string())?;
         plan_times.1 += millis(t.elapsed());
         plan_times.0 += millis(route.stats.elapsed);
+        let own = replanner
+            .take_graph()
+            .or_else(|| spares.pop())
+            .unwrap_or_else(|| graph.clone());
         replanner
-            .plan_with_graph(graph.clone(), start, goal)
+            .plan_with_graph(own, start, goal)
             .map_err(|e| e.to_string())?;
         world.take_changes();
         if !disturb(&mut world, &mut rng, &route.path, position_index) {
@@ -334,7 +345,13 @@ fn bench(seed: u64, queries: usize) -> Result<(), String> {
                 .set(change.pos, change.old)
                 .map_err(|e| e.to_string())?;
         }
-        world.take_changes();
+        let restored = world.take_changes();
+        for own in [dstar.take_graph(), replanner.take_graph()] {
+            let Some(mut own) = own else { continue };
+            own.apply_changes(&world, &restored)
+                .map_err(|e| e.to_string())?;
+            spares.push(own);
+        }
     }
     let n = timings.fresh.len() as f64;
     println!(

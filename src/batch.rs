@@ -42,9 +42,11 @@ use std::sync::{Mutex, PoisonError};
 use glam::IVec3;
 
 use crate::error::Result;
+use crate::graph::{GraphSearch, NavGraph};
 use crate::moves::agent::{Agent, MoveCosts};
-use crate::reach::{IndexSlot, ReachIndex, indexed_search};
+use crate::reach::{IndexSlot, ReachIndex};
 use crate::search::{BlockGoal, Goal, Pathfinder, SearchOptions, SearchResult};
+use crate::world::chunked::Changes;
 use crate::world::{VersionedWorld, VoxelWorld};
 
 /// One query of a batch: a start feet position and a goal.
@@ -81,10 +83,17 @@ impl RouteQuery<BlockGoal> {
 /// workers reuse across queries and across batches.
 #[derive(Debug)]
 pub struct BatchRouter {
-    template: Pathfinder,
+    template: Worker,
     options: SearchOptions,
     index: IndexSlot,
-    pool: Mutex<Vec<Pathfinder>>,
+    pool: Mutex<Vec<Worker>>,
+}
+
+/// What one worker searches with: on the world, and over the graph.
+#[derive(Debug, Clone)]
+struct Worker {
+    pathfinder: Pathfinder,
+    graph_search: GraphSearch,
 }
 
 impl BatchRouter {
@@ -94,7 +103,10 @@ impl BatchRouter {
     /// As [`Pathfinder::new`].
     pub fn new(agent: Agent, costs: MoveCosts) -> Result<Self> {
         Ok(Self {
-            template: Pathfinder::new(agent, costs)?,
+            template: Worker {
+                pathfinder: Pathfinder::new(agent, costs)?,
+                graph_search: GraphSearch::new(costs)?,
+            },
             options: SearchOptions::default(),
             index: IndexSlot::new(agent),
             pool: Mutex::new(Vec::new()),
@@ -126,7 +138,7 @@ impl BatchRouter {
     /// The agent.
     #[must_use]
     pub fn agent(&self) -> &Agent {
-        self.template.agent()
+        self.template.pathfinder.agent()
     }
 
     /// The index, if there is one.
@@ -138,6 +150,40 @@ impl BatchRouter {
     /// Drops the index: batches search every query from then on.
     pub fn clear_index(&mut self) {
         self.index.clear();
+    }
+
+    /// Compiles the walk graph of `world`: from then on [`BatchRouter::route_many`] answers
+    /// queries on `world` by A* over the graph while it describes the world (same costs,
+    /// fewer reads of the world); a batch never recompiles it by itself.
+    ///
+    /// # Errors
+    /// As [`NavGraph::compile`].
+    pub fn build_graph<W: VersionedWorld + ?Sized>(&mut self, world: &W) -> Result<&NavGraph> {
+        self.index.build_graph(world)
+    }
+
+    /// Updates the graph (and relabels the index) after `changes`; see
+    /// [`IndexSlot::apply_changes`].
+    ///
+    /// # Errors
+    /// As [`IndexSlot::apply_changes`].
+    pub fn apply_changes<W: VersionedWorld + ?Sized>(
+        &mut self,
+        world: &W,
+        changes: &Changes,
+    ) -> Result<bool> {
+        self.index.apply_changes(world, changes)
+    }
+
+    /// The graph, if there is one.
+    #[must_use]
+    pub fn graph(&self) -> Option<&NavGraph> {
+        self.index.graph()
+    }
+
+    /// Drops the graph: batches search the world from then on.
+    pub fn clear_graph(&mut self) {
+        self.index.clear_graph();
     }
 
     /// Builds (or rebuilds) the index from `world` and returns it.
@@ -172,10 +218,10 @@ impl BatchRouter {
         W: VersionedWorld + Sync + ?Sized,
         G: Goal + Sync,
     {
-        self.answer_parallel(queries, |pathfinder, query| {
-            indexed_search(
-                pathfinder,
-                self.index.get(),
+        self.answer_parallel(queries, |worker, query| {
+            self.index.search(
+                &mut worker.pathfinder,
+                &mut worker.graph_search,
                 world,
                 query.start,
                 &query.goal,
@@ -195,10 +241,10 @@ impl BatchRouter {
         W: VersionedWorld + ?Sized,
         G: Goal,
     {
-        self.answer_sequential(queries, |pathfinder, query| {
-            indexed_search(
-                pathfinder,
-                self.index.get(),
+        self.answer_sequential(queries, |worker, query| {
+            self.index.search(
+                &mut worker.pathfinder,
+                &mut worker.graph_search,
                 world,
                 query.start,
                 &query.goal,
@@ -219,8 +265,10 @@ impl BatchRouter {
         W: VoxelWorld + Sync + ?Sized,
         G: Goal + Sync,
     {
-        self.answer_parallel(queries, |pathfinder, query| {
-            pathfinder.search(world, query.start, &query.goal, &self.options)
+        self.answer_parallel(queries, |worker, query| {
+            worker
+                .pathfinder
+                .search(world, query.start, &query.goal, &self.options)
         })
     }
 
@@ -235,8 +283,10 @@ impl BatchRouter {
         W: VoxelWorld + ?Sized,
         G: Goal,
     {
-        self.answer_sequential(queries, |pathfinder, query| {
-            pathfinder.search(world, query.start, &query.goal, &self.options)
+        self.answer_sequential(queries, |worker, query| {
+            worker
+                .pathfinder
+                .search(world, query.start, &query.goal, &self.options)
         })
     }
 
@@ -248,14 +298,14 @@ impl BatchRouter {
     ) -> Vec<Result<SearchResult>>
     where
         G: Sync,
-        F: Fn(&mut Pathfinder, &RouteQuery<G>) -> Result<SearchResult> + Sync,
+        F: Fn(&mut Worker, &RouteQuery<G>) -> Result<SearchResult> + Sync,
     {
         use rayon::prelude::*;
         queries
             .par_iter()
             .map_init(
                 || self.lease(),
-                |lease, query| answer(lease.pathfinder(), query),
+                |lease, query| answer(lease.worker(), query),
             )
             .collect()
     }
@@ -266,50 +316,50 @@ impl BatchRouter {
         answer: F,
     ) -> Vec<Result<SearchResult>>
     where
-        F: Fn(&mut Pathfinder, &RouteQuery<G>) -> Result<SearchResult>,
+        F: Fn(&mut Worker, &RouteQuery<G>) -> Result<SearchResult>,
     {
         let mut lease = self.lease();
         queries
             .iter()
-            .map(|query| answer(lease.pathfinder(), query))
+            .map(|query| answer(lease.worker(), query))
             .collect()
     }
 
-    /// A pathfinder from the pool (or a fresh one), returned to the pool when dropped.
+    /// A worker from the pool (or a fresh one), returned to the pool when dropped.
     fn lease(&self) -> Lease<'_> {
-        let pathfinder = self
+        let worker = self
             .pool
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .pop();
         Lease {
             router: self,
-            pathfinder,
+            worker,
         }
     }
 }
 
-/// A pathfinder borrowed from a [`BatchRouter`]'s pool.
+/// A worker borrowed from a [`BatchRouter`]'s pool.
 struct Lease<'a> {
     router: &'a BatchRouter,
-    pathfinder: Option<Pathfinder>,
+    worker: Option<Worker>,
 }
 
 impl Lease<'_> {
-    fn pathfinder(&mut self) -> &mut Pathfinder {
-        self.pathfinder
+    fn worker(&mut self) -> &mut Worker {
+        self.worker
             .get_or_insert_with(|| self.router.template.clone())
     }
 }
 
 impl Drop for Lease<'_> {
     fn drop(&mut self) {
-        if let Some(pathfinder) = self.pathfinder.take() {
+        if let Some(worker) = self.worker.take() {
             self.router
                 .pool
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
-                .push(pathfinder);
+                .push(worker);
         }
     }
 }

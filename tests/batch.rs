@@ -187,3 +187,49 @@ fn a_world_without_versions_is_searched_query_by_query() -> voxnav::Result<()> {
     }
     Ok(())
 }
+
+/// With a walk graph, a batch runs A* over the graph: the same costs and statuses as searches
+/// on the world, before and after block changes brought in with `apply_changes`; a graph
+/// that does not describe the world (changed behind its back) is not used.
+#[test]
+fn over_the_graph_costs_are_those_of_searches_on_the_world() -> voxnav::Result<()> {
+    let agent = Agent::default();
+    let mut world = hills(15, 16, 12);
+    let batch = queries(&world, &agent, 5, 200);
+    let mut router = BatchRouter::new(agent, MoveCosts::default())?;
+    router.build_index(&world)?;
+    router.build_graph(&world)?;
+    let mut pathfinder = Pathfinder::new(agent, MoveCosts::default())?;
+    let check = |router: &BatchRouter, world: &ChunkedWorld, pathfinder: &mut Pathfinder| {
+        for (query, result) in batch
+            .iter()
+            .zip(router.route_many_sequential(world, &batch))
+        {
+            let alone =
+                pathfinder.find_path(world, query.start, query.goal.0, &SearchOptions::default());
+            match (result, alone) {
+                (Ok(result), Ok(alone)) => {
+                    assert_eq!(result.status, alone.status, "{query:?}");
+                    assert_eq!(result.cost, alone.cost, "{query:?}");
+                }
+                (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
+                (a, b) => panic!("{query:?}: {a:?} against {b:?}"),
+            }
+        }
+    };
+    check(&router, &world, &mut pathfinder);
+    world.track_changes(true);
+    let mut rng = Rng::new(15);
+    for _ in 0..30 {
+        let cell = IVec3::new(rng.coord(16), 1 + rng.coord(5), rng.coord(12));
+        world.set(cell, voxnav::Block::Solid)?;
+    }
+    // Changed behind the graph's back: not used, the world is searched.
+    assert!(router.graph().is_some());
+    check(&router, &world, &mut pathfinder);
+    let changes = world.take_changes();
+    assert!(router.apply_changes(&world, &changes)?);
+    assert!(router.index().is_some_and(|index| index.is_current(&world)));
+    check(&router, &world, &mut pathfinder);
+    Ok(())
+}

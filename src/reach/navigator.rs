@@ -3,17 +3,20 @@
 use glam::IVec3;
 
 use super::index::ReachIndex;
-use super::slot::{IndexSlot, indexed_search};
+use super::slot::IndexSlot;
 use crate::error::Result;
+use crate::graph::{GraphSearch, NavGraph};
 use crate::moves::agent::{Agent, MoveCosts};
 use crate::search::{BlockGoal, Goal, Pathfinder, SearchOptions, SearchResult};
 use crate::world::VersionedWorld;
+use crate::world::chunked::Changes;
 
 /// A [`Pathfinder`] with an optional [`ReachIndex`] in front of it: unreachable exact goals
 /// are answered without searching, and a stale index is rebuilt lazily on the next query.
 #[derive(Debug, Clone)]
 pub struct Navigator {
     pathfinder: Pathfinder,
+    graph_search: GraphSearch,
     index: IndexSlot,
     lazy_rebuild: bool,
 }
@@ -26,6 +29,7 @@ impl Navigator {
     pub fn new(agent: Agent, costs: MoveCosts) -> Result<Self> {
         Ok(Self {
             pathfinder: Pathfinder::new(agent, costs)?,
+            graph_search: GraphSearch::new(costs)?,
             index: IndexSlot::new(agent),
             lazy_rebuild: true,
         })
@@ -74,6 +78,35 @@ impl Navigator {
         self.index.get()
     }
 
+    /// Compiles the walk graph of `world`: from then on queries on `world` run A* over the
+    /// graph ([`IndexSlot::search`]), and a stale graph is recompiled lazily like the index
+    /// (or brought up to date with [`Navigator::apply_changes`]).
+    ///
+    /// # Errors
+    /// As [`NavGraph::compile`].
+    pub fn build_graph<W: VersionedWorld + ?Sized>(&mut self, world: &W) -> Result<&NavGraph> {
+        self.index.build_graph(world)
+    }
+
+    /// Updates the graph (and relabels the index) after `changes`; see
+    /// [`IndexSlot::apply_changes`].
+    ///
+    /// # Errors
+    /// As [`IndexSlot::apply_changes`].
+    pub fn apply_changes<W: VersionedWorld + ?Sized>(
+        &mut self,
+        world: &W,
+        changes: &Changes,
+    ) -> Result<bool> {
+        self.index.apply_changes(world, changes)
+    }
+
+    /// The graph, if there is one.
+    #[must_use]
+    pub fn graph(&self) -> Option<&NavGraph> {
+        self.index.graph()
+    }
+
     /// The pathfinder (for [`Pathfinder::explored`] and the agent). A query the index
     /// answered does not search, so the pathfinder still holds the search before it.
     #[must_use]
@@ -108,12 +141,15 @@ impl Navigator {
         goal: &G,
         options: &SearchOptions,
     ) -> Result<SearchResult> {
-        if self.lazy_rebuild && goal.exact_target().is_some() {
-            self.refresh_index(world)?;
+        if self.lazy_rebuild {
+            self.index.refresh_graph(world)?;
+            if goal.exact_target().is_some() {
+                self.refresh_index(world)?;
+            }
         }
-        indexed_search(
+        self.index.search(
             &mut self.pathfinder,
-            self.index.get(),
+            &mut self.graph_search,
             world,
             start,
             goal,

@@ -191,6 +191,14 @@ impl DStarLite {
         self.graph.as_ref()
     }
 
+    /// Takes the walk graph back (for example to plan again with
+    /// [`DStarLite::plan_with_graph`] after bringing it up to date), forgetting the plan:
+    /// the next [`DStarLite::replan`] is an error until the next plan.
+    pub fn take_graph(&mut self) -> Option<NavGraph> {
+        self.open.clear();
+        self.graph.take()
+    }
+
     /// Plans from scratch: compiles the walk graph of `world` and finds an optimal route from
     /// the feet position `start` to the feet position `goal`.
     ///
@@ -257,6 +265,10 @@ impl DStarLite {
             reason: not_in_graph,
         })?;
         self.states.clear();
+        // Room for repairs to add a quarter more nodes without reallocating: a reallocation
+        // copies every node's state, a cost better paid when planning than on a replan.
+        self.states
+            .reserve(graph.id_bound() + graph.id_bound() / 4 + 1024);
         self.states.resize(graph.id_bound(), UNSEEN);
         self.open.clear();
         self.km = 0;

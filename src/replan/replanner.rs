@@ -207,6 +207,12 @@ impl Replanner {
         })
     }
 
+    /// Takes D* Lite's walk graph back, as [`DStarLite::take_graph`].
+    pub fn take_graph(&mut self) -> Option<NavGraph> {
+        self.dstar_pending = false;
+        self.dstar.take_graph()
+    }
+
     /// Whether D* Lite holds an unfinished repair (the last replan gave it up).
     #[must_use]
     pub fn has_pending_repair(&self) -> bool {
