@@ -525,3 +525,44 @@ fn huge_or_out_of_range_bounds_are_refused_at_once() {
         Reach::Unknown
     );
 }
+
+/// A navigator with a walk graph answers over it while the graph describes the world, and
+/// recompiles a stale one lazily: costs always those of a search on the world.
+#[test]
+fn a_navigator_over_the_graph_keeps_the_costs_of_the_world() -> voxnav::Result<()> {
+    let mut world = island_world();
+    let (start, goal) = (IVec3::new(0, 1, 1), IVec3::new(8, 5, 1));
+    let near = IVec3::new(4, 1, 2);
+    let options = SearchOptions::default();
+    let mut navigator = Navigator::new(Agent::default(), MoveCosts::default())?;
+    navigator.build_index(&world)?;
+    navigator.build_graph(&world)?;
+    let mut plain = Pathfinder::new(Agent::default(), MoveCosts::default())?;
+    let over = navigator.find_path(&world, start, near, &options)?;
+    assert_eq!(
+        over.cost,
+        plain.find_path(&world, start, near, &options)?.cost
+    );
+    assert_eq!(
+        navigator.find_path(&world, start, goal, &options)?.status,
+        SearchStatus::Unreachable
+    );
+
+    // Stairs up to the island: the stale graph and index are rebuilt before the next query.
+    world.fill(IVec3::new(4, 1, 1), IVec3::new(4, 1, 1), Block::Solid)?;
+    world.fill(IVec3::new(5, 0, 1), IVec3::new(5, 2, 1), Block::Solid)?;
+    world.fill(IVec3::new(6, 0, 1), IVec3::new(6, 3, 1), Block::Solid)?;
+    let found = navigator.find_path(&world, start, goal, &options)?;
+    assert_eq!(found.status, SearchStatus::Found);
+    assert_eq!(
+        found.cost,
+        plain.find_path(&world, start, goal, &options)?.cost
+    );
+    assert!(
+        navigator
+            .graph()
+            .is_some_and(|graph| graph.node(IVec3::new(6, 4, 1)).is_some()),
+        "the graph was recompiled with the stairs"
+    );
+    Ok(())
+}

@@ -71,8 +71,13 @@ pub struct Replanner {
 }
 
 impl Replanner {
-    /// The default share of a fresh search's expansions a repair may spend: 0.5.
-    pub const DEFAULT_BUDGET_FACTOR: f64 = 0.5;
+    /// The default share of a fresh search's expansions a repair may spend: 0.15. Over the
+    /// compiled walk graph a D* Lite expansion costs about five to six A* expansions (it
+    /// reads the moves into a node as well as out of it, and keeps two costs and a key per
+    /// node; measured by the `replan` example's `--bench`), so a repair that would expand
+    /// more than about a sixth of a fresh search's nodes is better given up for the fresh
+    /// search.
+    pub const DEFAULT_BUDGET_FACTOR: f64 = 0.15;
 
     /// A replanner for `agent` moving at `costs`.
     ///
@@ -88,7 +93,7 @@ impl Replanner {
         })
     }
 
-    /// Sets the share of a fresh search's expansions a repair may spend. Defaults to 0.5.
+    /// Sets the share of a fresh search's expansions a repair may spend. Defaults to 0.15.
     ///
     /// # Errors
     /// [`Error::InvalidSetting`] unless `factor` is finite and positive.
