@@ -179,7 +179,7 @@ impl IndexSlot {
     }
 
     /// Answers one query: the index first ([`indexed_search`]), then A* over the graph when
-    /// it describes `world` and holds the start (and the goal, when the goal names one
+    /// it describes `world`, was compiled for the pathfinder's agent, and holds the start (and the goal, when the goal names one
     /// position), otherwise [`Pathfinder::search`] on the world, which also reports every
     /// error of a malformed query. Over the graph, the cost is the same as on the world; the
     /// route may differ between routes of equal cost, and so may the expansions.
@@ -200,6 +200,7 @@ impl IndexSlot {
         G: Goal + ?Sized,
     {
         if let Some(graph) = self.current_graph(world)
+            && graph.agent() == pathfinder.agent()
             && graph.node(start).is_some()
             && goal
                 .exact_target()
