@@ -106,5 +106,5 @@ pub use world::formats::text::{load_text_world, parse_text_world, save_text_worl
 pub use world::grid::Grid2d;
 pub use world::{
     AROUND, Bounds, ColumnBits, FENCE_TOP, FULL_BLOCK, InvalidFeet, TerrainFlags, VersionedWorld,
-    VoxelWorld, body_fits, check_feet, is_valid_feet,
+    VoxelWorld, WorldId, WorldIdentity, body_fits, check_feet, is_valid_feet,
 };

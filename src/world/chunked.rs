@@ -5,6 +5,7 @@ use glam::IVec3;
 
 use crate::error::{Error, Result};
 use crate::world::key::in_key_range;
+use crate::world::versioned::{WorldId, WorldIdentity};
 use crate::world::{AROUND, Bounds, ColumnBits, FENCE_TOP, FULL_BLOCK, TerrainFlags, VoxelWorld};
 
 /// The side of a chunk, in cells.
@@ -312,6 +313,7 @@ pub struct ChunkedWorld {
     bounds: Option<Bounds>,
     dense: Option<DenseSlots>,
     version: u64,
+    identity: WorldIdentity,
     /// How many chunks carry per-cell kinds: while 0, [`VoxelWorld::terrain`] is plain
     /// without a look-up.
     special_chunks: usize,
@@ -390,6 +392,12 @@ impl ChunkedWorld {
     #[must_use]
     pub fn version(&self) -> u64 {
         self.version
+    }
+
+    /// Which world this is: every world gets its own id when made, a clone a new one.
+    #[must_use]
+    pub fn world_id(&self) -> WorldId {
+        self.identity.id()
     }
 
     /// The number of chunks that hold data.
