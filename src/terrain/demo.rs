@@ -10,8 +10,8 @@ use glam::IVec3;
 use super::map::{GOAL_COLOUR, START_COLOUR, TopDownMap};
 use super::{Terrain, TerrainConfig, generate_terrain_with_hazards, pick_pairs};
 use crate::error::Result;
-use crate::moves::agent::{Agent, MoveCosts};
 use crate::graph::{GraphMove, NavGraph, NodeId};
+use crate::moves::agent::{Agent, MoveCosts};
 use crate::search::{Pathfinder, SearchOptions, SearchStatus};
 
 /// Candidate pairs drawn per routed pair, of which the first on open ground is kept.
