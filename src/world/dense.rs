@@ -18,7 +18,7 @@ pub const MAX_DENSE_CELLS: u64 = 1 << 33;
 /// (exclusive), one bit per cell.
 ///
 /// ```
-/// use glam::IVec3;
+/// use voxnav::IVec3;
 /// use voxnav::{DenseWorld, VoxelWorld};
 ///
 /// let mut world = DenseWorld::new(IVec3::new(4, 3, 4))?;
@@ -171,6 +171,7 @@ impl DenseWorld {
         ColumnBits {
             passable: free,
             standable: inside & !free,
+            partial: 0,
         }
     }
 }
@@ -239,6 +240,7 @@ impl VoxelWorld for DenseWorld {
             *bits = ColumnBits {
                 passable: free,
                 standable: all & !free,
+                partial: 0,
             };
         }
         out
