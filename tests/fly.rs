@@ -2,11 +2,11 @@
 //! the box rule on random small worlds, and the mode working with goals, budgets, errors, the
 //! batch router, route checks and the naive baseline.
 
-mod common;
+mod support;
 
 use std::collections::{BinaryHeap, HashMap};
 
-use common::Rng;
+use support::rng::Rng;
 use voxnav::batch::{BatchRouter, RouteQuery};
 use voxnav::{
     Agent, Block, ChunkedWorld, DStarLite, Error, IVec3, InvalidFeet, MoveCosts, Movement,
@@ -134,7 +134,7 @@ fn positions(world: &ChunkedWorld, agent: &Agent, size: IVec3) -> Vec<IVec3> {
 
 #[test]
 fn fliers_and_swimmers_match_exhaustive_dijkstra_on_random_worlds() {
-    let mut rng = Rng(0xF1E5_0013);
+    let mut rng = Rng::new(0xF1E5_0013);
     let (mut found, mut unreachable) = (0, 0);
     for world_index in 0..400 {
         let size = IVec3::new(
@@ -214,7 +214,7 @@ fn fliers_and_swimmers_match_exhaustive_dijkstra_on_random_worlds() {
 
 #[test]
 fn the_naive_baseline_solves_the_same_flying_problem() {
-    let mut rng = Rng(0xBA5E_0013);
+    let mut rng = Rng::new(0xBA5E_0013);
     for _ in 0..60 {
         let size = IVec3::new(6, 6, 6);
         let solid = 25 + rng.below(20);
@@ -481,6 +481,10 @@ fn engines_built_on_the_walking_rules_refuse_fliers() {
     let world = ChunkedWorld::with_size(IVec3::splat(4)).unwrap();
     assert!(matches!(
         ReachIndex::build(&world, &Agent::flier(1)),
+        Err(Error::InvalidSetting(_))
+    ));
+    assert!(matches!(
+        voxnav::NavGraph::compile(&world, &Agent::flier(2)),
         Err(Error::InvalidSetting(_))
     ));
     assert!(matches!(

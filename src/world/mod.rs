@@ -42,6 +42,10 @@ pub enum InvalidFeet {
         /// The first dry cell, counting up from the feet.
         cell: IVec3,
     },
+    /// The position is not a node of the compiled walk graph searched
+    /// ([`crate::graph::NavGraph`]): not a valid feet position when the graph was compiled
+    /// or last updated.
+    NotInGraph,
 }
 
 impl std::fmt::Display for InvalidFeet {
@@ -66,6 +70,10 @@ impl std::fmt::Display for InvalidFeet {
                 f,
                 "a swimmer's body must be in water (cell {},{},{} is not water)",
                 cell.x, cell.y, cell.z
+            ),
+            InvalidFeet::NotInGraph => write!(
+                f,
+                "it is not a valid feet position of the compiled walk graph (at its last update)"
             ),
         }
     }
