@@ -362,9 +362,7 @@ fn run_synthetic(side: usize, queries: usize, verify: usize) -> Result<(), Strin
         }
     }
     let verified = verify.min(pairs.len());
-    println!(
-        "{} passed, {failed} failed (costs checked against the naive 26-neighbour A*)",
-        verified - failed
-    );
+    println!("costs of the first {verified} routes checked against the naive 26-neighbour A*");
+    println!("{} passed, {failed} failed", verified - failed);
     Ok(())
 }
