@@ -37,6 +37,10 @@
 //! - [`Agent`] and [`MoveCosts`]: the agent's height, step-up and drop limits, and what
 //!   moves cost.
 //! - [`neighbours`]: the walking rules, documented in [`moves`].
+//! - [`Movement`]: walk (the default), fly or swim. Fliers and swimmers move to any of their
+//!   26 neighbouring cells without cutting an edge or corner ([`moves::fly`]), through the
+//!   same [`Pathfinder`]; [`DenseWorld`] and [`parse_movingai_3dmap`] load the Moving AI 3D
+//!   voxel benchmark.
 //! - [`Pathfinder`]: a reusable A* with node and time budgets and [`Goal`]s.
 //! - [`parse_text_world`]: the layered text world format.
 //! - [`flat`]: 2D grids (robot grids, Moving AI maps) as flat voxel worlds.

@@ -304,7 +304,8 @@ impl NavGraph {
     /// asks the neighbour generator of [`crate::moves`] for its moves.
     ///
     /// # Errors
-    /// [`Error::InvalidSetting`] for an agent out of range; [`Error::GraphNeedsBounds`] for
+    /// [`Error::InvalidSetting`] for an agent out of range or one that does not walk;
+    /// [`Error::GraphNeedsBounds`] for
     /// a world without [`VoxelWorld::bounds`]; [`Error::GraphTooLarge`] when the world has
     /// more than [`MAX_GRAPH_COLUMNS`] columns, is more than 65 534 cells along an axis, has
     /// more than [`MAX_GRAPH_NODES`] feet positions, or its rules produce moves the graph
@@ -312,6 +313,7 @@ impl NavGraph {
     /// directions and the two ladder climbs).
     pub fn compile<W: VoxelWorld + ?Sized>(world: &W, agent: &Agent) -> Result<Self> {
         agent.validate()?;
+        agent.require_walking("the compiled walk graph")?;
         let bounds = world.bounds().ok_or(Error::GraphNeedsBounds)?;
         let size = bounds.size();
         if size.x.max(size.y).max(size.z) >= i32::from(DEAD) {
