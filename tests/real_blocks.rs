@@ -100,6 +100,11 @@ fn rule6_walk_up_onto_a_bottom_slab_one_cell_higher_needs_no_jump() {
         east(&world, Agent::default(), IVec3::new(0, 1, 0)),
         Some((IVec3::new(1, 2, 0), MoveKind::StepUp(1), 20))
     );
+    assert!(
+        !step(&world, Agent::default(), IVec3::new(0, 1, 0), EAST)
+            .unwrap()
+            .jump
+    );
 }
 
 #[test]
@@ -109,6 +114,11 @@ fn rule6_a_full_block_one_cell_higher_is_a_jump() {
     assert_eq!(
         east(&world, Agent::default(), IVec3::new(0, 1, 0)),
         Some((IVec3::new(1, 2, 0), MoveKind::StepUp(1), 25))
+    );
+    assert!(
+        step(&world, Agent::default(), IVec3::new(0, 1, 0), EAST)
+            .unwrap()
+            .jump
     );
 }
 

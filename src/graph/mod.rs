@@ -188,6 +188,8 @@ impl Node {
 pub(crate) struct Shape {
     pub(crate) dy: i32,
     pub(crate) kind: MoveKind,
+    /// Whether the move needs a jump ([`Move::jump`]), which [`MoveCosts::jump`] prices.
+    pub(crate) jump: bool,
 }
 
 /// One move of a [`NavGraph`], seen from one end: the node at the other end with its feet
@@ -243,7 +245,7 @@ impl Pricing {
         let mut base = vec![0u32; SLOTS << CODE_BITS];
         for (slot, row) in base.chunks_mut(1 << CODE_BITS).enumerate() {
             for (code, shape) in graph.shapes.iter().enumerate() {
-                row[code + 1] = base_cost(slot, shape.kind, &costs);
+                row[code + 1] = base_cost(slot, *shape, &costs);
             }
         }
         Self {
@@ -264,10 +266,10 @@ impl Pricing {
     }
 }
 
-/// The part of a move's cost fixed by its slot and kind: the horizontal step and the climb
-/// or fall, or a ladder's rung; the terms of the target are added per node.
-fn base_cost(slot: usize, kind: MoveKind, costs: &MoveCosts) -> u32 {
-    let vertical = match kind {
+/// The part of a move's cost fixed by its slot and shape: the horizontal step and the climb
+/// or fall (and the jump), or a ladder's rung; the terms of the target are added per node.
+fn base_cost(slot: usize, shape: Shape, costs: &MoveCosts) -> u32 {
+    let vertical = match shape.kind {
         MoveKind::Walk => 0,
         MoveKind::StepUp(k) => k.saturating_mul(costs.ascend),
         MoveKind::Drop(k) => k.saturating_mul(costs.descend),
@@ -279,7 +281,8 @@ fn base_cost(slot: usize, kind: MoveKind, costs: &MoveCosts) -> u32 {
     } else {
         costs.straight
     };
-    step.saturating_add(vertical)
+    let jump = if shape.jump { costs.jump } else { 0 };
+    step.saturating_add(vertical).saturating_add(jump)
 }
 
 /// The slot of a generated move's direction.
@@ -461,7 +464,7 @@ impl NavGraph {
                 feet: to,
                 direction,
                 kind: shape.kind,
-                cost: self.price(slot, shape.kind, target, costs),
+                cost: self.price(slot, shape, target, costs),
             });
         }
     }
@@ -503,7 +506,7 @@ impl NavGraph {
                             feet: self.feet(source),
                             direction,
                             kind: shape.kind,
-                            cost: self.price(slot, shape.kind, id, costs),
+                            cost: self.price(slot, shape, id, costs),
                         });
                     }
                 }
@@ -518,10 +521,10 @@ impl NavGraph {
         self.for_each_incoming(id, costs, |step| out.push(step));
     }
 
-    /// The cost of a move in `slot` of `kind` into `target`.
+    /// The cost of a move in `slot` of `shape` into `target`.
     #[inline]
-    fn price(&self, slot: usize, kind: MoveKind, target: NodeId, costs: &MoveCosts) -> u32 {
-        base_cost(slot, kind, costs).saturating_add(self.entry_cost(target, costs))
+    fn price(&self, slot: usize, shape: Shape, target: NodeId, costs: &MoveCosts) -> u32 {
+        base_cost(slot, shape, costs).saturating_add(self.entry_cost(target, costs))
     }
 
     /// The terms every move into `target` pays: its terrain and the world's extra cost.
@@ -655,9 +658,17 @@ impl NavGraph {
             debug_assert_eq!(
                 u64::from(step.cost),
                 u64::from(
-                    base_cost(slot_of(step.direction).unwrap_or(0), step.kind, costs)
-                        .saturating_add(terrain_cost(world.terrain(step.feet), costs))
-                        .saturating_add(world.extra_cost(step.feet))
+                    base_cost(
+                        slot_of(step.direction).unwrap_or(0),
+                        Shape {
+                            dy: step.feet.y - feet.y,
+                            kind: step.kind,
+                            jump: step.jump,
+                        },
+                        costs
+                    )
+                    .saturating_add(terrain_cost(world.terrain(step.feet), costs))
+                    .saturating_add(world.extra_cost(step.feet))
                 ),
                 "the graph prices moves as the generator does"
             );
@@ -687,6 +698,7 @@ impl NavGraph {
         let shape = Shape {
             dy: step.feet.y - feet.y,
             kind: step.kind,
+            jump: step.jump,
         };
         let code = match self.shapes.iter().position(|&s| s == shape) {
             Some(index) => index + 1,

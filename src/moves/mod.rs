@@ -228,6 +228,9 @@ pub struct Move {
     pub direction: IVec3,
     /// How the height changed (a ladder climb is a `StepUp(1)` or a `Drop(1)`).
     pub kind: MoveKind,
+    /// Whether the agent must jump: the floor rises by more than [`STEP_RISE`] (rule 6). A
+    /// jump pays [`MoveCosts::jump`]; a walk up onto a slab is a `StepUp(1)` without a jump.
+    pub jump: bool,
     /// The move's cost, terrain terms and [`VoxelWorld::extra_cost`] included.
     pub cost: u32,
 }
@@ -368,13 +371,14 @@ fn priced_move<W: VoxelWorld + ?Sized>(
         MoveKind::StepUp(k) => k * costs.ascend,
         MoveKind::Drop(k) => k * costs.descend,
     };
-    let jump = if jump { costs.jump } else { 0 };
+    let jump_cost = if jump { costs.jump } else { 0 };
     Some(Move {
         feet: to,
         direction,
         kind,
+        jump,
         cost: (horizontal + vertical)
-            .saturating_add(jump)
+            .saturating_add(jump_cost)
             .saturating_add(terrain_cost(terrain, costs))
             .saturating_add(world.extra_cost(to)),
     })
@@ -417,6 +421,7 @@ pub fn ladder_climb<W: VoxelWorld + ?Sized>(
         } else {
             MoveKind::Drop(1)
         },
+        jump: false,
         cost: vertical
             .saturating_add(costs.climb)
             .saturating_add(terrain_cost(terrain, costs))
