@@ -14,6 +14,10 @@
 //! 3. A diagonal move never cuts a corner: both side columns must be passable from `y` to
 //!    `max(y, y') + height - 1` ([`corners_clear`]).
 //!
+//! Fliers and swimmers ([`Movement::Fly`](crate::Movement::Fly),
+//! [`Movement::Swim`](crate::Movement::Swim)) follow the rules of [`fly`] instead: free moves
+//! to the 26 neighbouring cells.
+//!
 //! Costs: the horizontal step (`straight` or `diagonal`), plus `k * ascend` or `k * descend`,
 //! plus the terrain terms of the target ([`terrain_cost`]), plus the world's
 //! [`VoxelWorld::extra_cost`] of the target feet cell.
@@ -111,6 +115,7 @@
 //!   as shut).
 
 pub mod agent;
+pub mod fly;
 pub mod pathcheck;
 
 use glam::IVec3;
@@ -224,7 +229,8 @@ pub fn enterable<W: VoxelWorld + ?Sized>(world: &W, to: IVec3, terrain: TerrainF
 pub struct Move {
     /// The feet position after the move.
     pub feet: IVec3,
-    /// The direction taken: one of [`DIRECTIONS`], or `Y` / `-Y` for a ladder climb.
+    /// The direction taken: one of [`DIRECTIONS`], or `Y` / `-Y` for a ladder climb; for a
+    /// flier or swimmer, one of [`fly::FREE_DIRECTIONS`].
     pub direction: IVec3,
     /// How the height changed (a ladder climb is a `StepUp(1)` or a `Drop(1)`).
     pub kind: MoveKind,
@@ -461,9 +467,58 @@ pub fn neighbours<W: VoxelWorld + ?Sized>(
 }
 
 /// Calls `visit` with every move from the valid feet position `feet`, in the order of
-/// [`neighbours`]: the search's way in, with no buffer between the rules and the node table.
+/// [`neighbours`]: the engines' way in, with no buffer between the rules and the node table.
 #[inline]
 pub(crate) fn for_each_neighbour<W: VoxelWorld + ?Sized>(
+    world: &W,
+    agent: &Agent,
+    costs: &MoveCosts,
+    feet: IVec3,
+    visit: impl FnMut(Move),
+) {
+    if agent.movement.is_free() {
+        fly::FreeMoves.for_each(world, agent, costs, feet, visit);
+    } else {
+        WalkingMoves.for_each(world, agent, costs, feet, visit);
+    }
+}
+
+/// The neighbour generator of one movement mode. An engine that takes it as a type parameter
+/// gets an inner loop specialised to that mode (the move visitor inlined into the rules),
+/// where [`for_each_neighbour`] decides per call.
+pub(crate) trait Expansion: Copy {
+    /// Calls `visit` with every move of `agent` from the valid position `feet`.
+    fn for_each<W: VoxelWorld + ?Sized>(
+        self,
+        world: &W,
+        agent: &Agent,
+        costs: &MoveCosts,
+        feet: IVec3,
+        visit: impl FnMut(Move),
+    );
+}
+
+/// The walking rules of this module as an [`Expansion`].
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct WalkingMoves;
+
+impl Expansion for WalkingMoves {
+    #[inline]
+    fn for_each<W: VoxelWorld + ?Sized>(
+        self,
+        world: &W,
+        agent: &Agent,
+        costs: &MoveCosts,
+        feet: IVec3,
+        visit: impl FnMut(Move),
+    ) {
+        for_each_walking_move(world, agent, costs, feet, visit);
+    }
+}
+
+/// The walking rules' moves from the valid feet position `feet`.
+#[inline]
+fn for_each_walking_move<W: VoxelWorld + ?Sized>(
     world: &W,
     agent: &Agent,
     costs: &MoveCosts,

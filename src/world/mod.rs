@@ -2,8 +2,11 @@
 //! positions), the storages ([`chunked`], [`grid`], [`flat`]) and the file formats
 //! ([`formats`]).
 
+#[cfg(feature = "anvil")]
+pub mod anvil;
 pub mod bounds;
 pub mod chunked;
+pub mod dense;
 pub mod flat;
 pub mod formats;
 pub mod grid;
@@ -40,6 +43,11 @@ pub enum InvalidFeet {
     /// ([`crate::graph::NavGraph`]): not a valid feet position when the graph was compiled
     /// or last updated.
     NotInGraph,
+    /// A cell of a swimmer's body is not water.
+    NotInWater {
+        /// The first dry cell, counting up from the feet.
+        cell: IVec3,
+    },
 }
 
 impl std::fmt::Display for InvalidFeet {
@@ -63,6 +71,11 @@ impl std::fmt::Display for InvalidFeet {
             InvalidFeet::NotInGraph => write!(
                 f,
                 "it is not a valid feet position of the compiled walk graph (at its last update)"
+            ),
+            InvalidFeet::NotInWater { cell } => write!(
+                f,
+                "a swimmer's body must be in water (cell {},{},{} is not water)",
+                cell.x, cell.y, cell.z
             ),
         }
     }
