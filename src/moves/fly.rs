@@ -138,6 +138,7 @@ fn priced<W: VoxelWorld + ?Sized>(world: &W, to: IVec3, direction: IVec3, step: 
             -1 => MoveKind::Drop(1),
             _ => MoveKind::Walk,
         },
+        jump: false,
         cost: step.saturating_add(world.extra_cost(to)),
     }
 }

@@ -1324,6 +1324,7 @@ fn build_chunk(palette: &[Block], indices: &[u16]) -> Chunk {
         Box::new(ChunkExtra {
             kinds: [KIND_PLAIN; CELLS],
             danger: [0; WORDS],
+            partial: [0; WORDS],
         })
     });
     for x in 0..16usize {
@@ -1336,6 +1337,10 @@ fn build_chunk(palette: &[Block], indices: &[u16]) -> Chunk {
                 standable |= s << y;
                 if let Some(extra) = extra.as_mut() {
                     extra.kinds[base | y] = kind;
+                    if floor_top_of_kind(kind) != FULL_BLOCK {
+                        let cell = base | y;
+                        extra.partial[cell >> 6] |= 1u64 << (cell & 63);
+                    }
                 }
             }
             chunk.passable[base >> 6] |= u64::from(passable) << (base & 63);
