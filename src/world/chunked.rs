@@ -1157,6 +1157,10 @@ impl ChunkedWorld {
     /// ([`Block::is_dangerous`]): every cell with one in the 3x3x3 cube around it. For a
     /// loader that wrote whole chunks with [`ChunkedWorld::set_chunk_palette_deferred`] and
     /// knows which of them hold lava or hazards; costs nothing for the others.
+    #[cfg_attr(
+        not(feature = "anvil"),
+        allow(dead_code, reason = "only the Anvil loader writes chunks in bulk")
+    )]
     pub(crate) fn rebuild_danger_around(&mut self, dangerous_chunks: &[IVec3]) {
         let mut targets: ahash::AHashSet<IVec3> = ahash::AHashSet::new();
         for &chunk in dangerous_chunks {
