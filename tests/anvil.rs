@@ -529,6 +529,23 @@ fn a_file_shorter_than_its_header_is_an_error() {
 }
 
 #[test]
+fn a_save_folder_loads_through_its_region_folder() {
+    let save = std::env::temp_dir().join(format!("voxnav-anvil-save-{}", std::process::id()));
+    std::fs::create_dir_all(save.join("region")).unwrap();
+    std::fs::write(save.join("level.dat"), b"not read").unwrap();
+    std::fs::copy(REGION, save.join("region").join("r.1.1.mca")).unwrap();
+    // Files that are not region files are ignored.
+    std::fs::write(save.join("region").join("notes.txt"), b"hello").unwrap();
+    let from_save = load_world(&save).unwrap();
+    assert_eq!(from_save.report.region_files, 1);
+    assert_eq!(from_save.report.chunks_loaded, 203);
+    assert_eq!(from_save.loaded_chunks, loaded().loaded_chunks);
+    let from_folder = load_world(save.join("region")).unwrap();
+    assert_eq!(from_folder.report.chunks_loaded, 203);
+    std::fs::remove_dir_all(&save).unwrap();
+}
+
+#[test]
 fn missing_worlds_and_badly_named_files_are_errors() {
     assert!(matches!(
         load_world("tests/data/minecraft/no-such-world"),
