@@ -5,7 +5,7 @@ use glam::IVec3;
 
 use crate::error::{Error, Result};
 use crate::world::key::in_key_range;
-use crate::world::{AROUND, Bounds, ColumnBits, TerrainFlags, VoxelWorld};
+use crate::world::{AROUND, Bounds, ColumnBits, FENCE_TOP, FULL_BLOCK, TerrainFlags, VoxelWorld};
 
 /// The side of a chunk, in cells.
 pub const CHUNK_SIZE: i32 = 16;
@@ -79,6 +79,16 @@ const KIND_HAZARD: u8 = 7;
 const KIND_COBWEB: u8 = 8;
 /// [`Block::Floor`]`(top)` is `KIND_FLOOR + top`, for tops 1 to 15.
 const KIND_FLOOR: u8 = 16;
+
+/// [`VoxelWorld::floor_top`] of a cell of kind `kind`.
+#[inline]
+const fn floor_top_of_kind(kind: u8) -> u8 {
+    match kind {
+        KIND_FENCE => FENCE_TOP,
+        KIND_FLOOR.. => kind - KIND_FLOOR,
+        _ => FULL_BLOCK,
+    }
+}
 
 /// Whether cells next to a block of kind `kind` are dangerous.
 #[inline]
@@ -162,6 +172,9 @@ struct ChunkExtra {
     kinds: [u8; CELLS],
     /// Cells with lava in the 3x3x3 cube centred on them.
     danger: [u64; WORDS],
+    /// Cells whose [`VoxelWorld::floor_top`] is not a full block (partial floors and fences),
+    /// for [`ColumnBits::partial`].
+    partial: [u64; WORDS],
 }
 
 /// One 16x16x16 chunk: a passable bit and a standable bit per cell.
@@ -486,6 +499,7 @@ impl ChunkedWorld {
             Box::new(ChunkExtra {
                 kinds: [KIND_PLAIN; CELLS],
                 danger: [0; WORDS],
+                partial: [0; WORDS],
             })
         })
     }
@@ -552,7 +566,10 @@ impl ChunkedWorld {
         }
         let code = block.kind_code();
         if code != KIND_PLAIN || chunk.extra.is_some() {
-            self.extra_mut(slot).kinds[index] = code;
+            let extra = self.extra_mut(slot);
+            extra.kinds[index] = code;
+            let partial = floor_top_of_kind(code) != FULL_BLOCK;
+            set_bit(&mut extra.partial[word], mask, partial);
         }
         let chunk = &mut self.chunks[slot as usize];
         let (passable, standable) = block.bits();
@@ -735,6 +752,7 @@ impl ChunkedWorld {
             let run_mask = (1u64 << (end - y)) - 1;
             let shift = (y - y0) as u32;
             let mut slots = [NO_CHUNK; 4];
+            let any_special = self.special_chunks != 0;
             for (i, slot) in slots.iter_mut().enumerate() {
                 let (ix, iz) = ((i / 2) as i32, (i % 2) as i32);
                 if (ix == 0 || spans_x) && (iz == 0 || spans_z) {
@@ -752,6 +770,9 @@ impl ChunkedWorld {
                     let (word, offset) = (index >> 6, index & 63);
                     bits.passable |= ((chunk.passable[word] >> offset) & run_mask) << shift;
                     bits.standable |= ((chunk.standable[word] >> offset) & run_mask) << shift;
+                    if any_special && let Some(extra) = &chunk.extra {
+                        bits.partial |= ((extra.partial[word] >> offset) & run_mask) << shift;
+                    }
                 }
             }
             y = end;
@@ -793,6 +814,9 @@ impl ChunkedWorld {
                 let (word, offset) = (index >> 6, index & 63);
                 bits.passable |= ((chunk.passable[word] >> offset) & run_mask) << shift;
                 bits.standable |= ((chunk.standable[word] >> offset) & run_mask) << shift;
+                if let Some(extra) = &chunk.extra {
+                    bits.partial |= ((extra.partial[word] >> offset) & run_mask) << shift;
+                }
             }
             y = end;
         }
@@ -832,12 +856,23 @@ impl ChunkedWorld {
             KIND_LADDER => terrain = terrain | TerrainFlags::ON_LADDER,
             _ => {}
         }
+        let head_kind = if feet.y & CHUNK_MASK == CHUNK_MASK {
+            self.kind_at(feet + IVec3::Y)
+        } else {
+            // The head is the next cell of the same chunk column.
+            extra.map_or(KIND_PLAIN, |e| e.kinds[index + 1])
+        };
+        if head_kind == KIND_COBWEB {
+            terrain = terrain | TerrainFlags::IN_COBWEB;
+        }
         let Some(extra) = extra else {
             return terrain;
         };
         match extra.kinds[index] {
             KIND_WATER => terrain = terrain | TerrainFlags::IN_WATER,
             KIND_LADDER => terrain = terrain | TerrainFlags::IN_LADDER,
+            KIND_DOOR => terrain = terrain | TerrainFlags::IN_DOOR,
+            KIND_COBWEB => terrain = terrain | TerrainFlags::IN_COBWEB,
             _ => {}
         }
         if extra.danger[index >> 6] & (1u64 << (index & 63)) != 0 {
@@ -880,6 +915,11 @@ impl VoxelWorld for ChunkedWorld {
             return TerrainFlags::PLAIN;
         }
         self.special_terrain(feet)
+    }
+
+    #[inline]
+    fn floor_top(&self, p: IVec3) -> u8 {
+        floor_top_of_kind(self.kind_at(p))
     }
 
     #[inline]
