@@ -171,6 +171,7 @@ impl DenseWorld {
         ColumnBits {
             passable: free,
             standable: inside & !free,
+            partial: 0,
         }
     }
 }
@@ -239,6 +240,7 @@ impl VoxelWorld for DenseWorld {
             *bits = ColumnBits {
                 passable: free,
                 standable: all & !free,
+                partial: 0,
             };
         }
         out
