@@ -775,6 +775,12 @@ fn hand_made_chunks_load_or_skip_for_the_right_reason() {
     let unknown = chunk_nbt(6, 0, 4671, "minecraft:full", &["mymod:glowing_rock"], None);
     let misplaced = chunk_nbt(9, 9, 4671, "minecraft:full", &["stone"], None);
     let bad_nbt = vec![10u8, 0, 0, 3, 0, 4, b'D', b'a'];
+    // Compounds nested 100000 deep: refused before the recursive deserializer sees them.
+    let mut too_deep = vec![10u8, 0, 0];
+    for _ in 0..100_000 {
+        too_deep.extend_from_slice(&[10, 0, 1, b'x']);
+    }
+    too_deep.extend(std::iter::repeat_n(0, 100_001));
     let region = region_of(&[
         (0, good),
         (1, bare_status),
@@ -785,17 +791,18 @@ fn hand_made_chunks_load_or_skip_for_the_right_reason() {
         (6, unknown),
         (7, misplaced),
         (8, bad_nbt),
+        (10, too_deep),
     ]);
     let loaded = load_region(&region, 0, 0).unwrap();
     let report = &loaded.report;
-    assert_eq!(report.chunks_stored, 9);
+    assert_eq!(report.chunks_stored, 10);
     assert_eq!(report.chunks_loaded, 3, "{report}");
     assert_eq!(loaded.loaded_chunks, [(0, 0), (1, 0), (6, 0)]);
     assert_eq!(report.skipped(SkipReason::OldFormat), 1);
     assert_eq!(report.skipped(SkipReason::NotFull), 1);
     assert_eq!(report.skipped(SkipReason::BadBlockData), 2);
     assert_eq!(report.skipped(SkipReason::WrongPosition), 1);
-    assert_eq!(report.skipped(SkipReason::BadNbt), 1);
+    assert_eq!(report.skipped(SkipReason::BadNbt), 2);
     assert_eq!(report.unknown_blocks.get("mymod:glowing_rock"), Some(&1));
     assert_eq!(report.data_versions, Some((2860, 4671)));
     let world = &loaded.world;
