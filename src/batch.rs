@@ -10,7 +10,7 @@
 //! results.
 //!
 //! ```
-//! use glam::IVec3;
+//! use voxnav::IVec3;
 //! use voxnav::{Agent, Block, ChunkedWorld, MoveCosts, SearchStatus};
 //! use voxnav::batch::{BatchRouter, RouteQuery};
 //!

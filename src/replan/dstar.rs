@@ -65,7 +65,7 @@ impl PartialOrd for Entry {
 /// Only for bounded worlds (an unbounded world could make a repair endless).
 ///
 /// ```
-/// use glam::IVec3;
+/// use voxnav::IVec3;
 /// use voxnav::{Agent, Block, ChunkedWorld, MoveCosts};
 /// use voxnav::DStarLite;
 ///

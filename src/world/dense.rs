@@ -18,7 +18,7 @@ pub const MAX_DENSE_CELLS: u64 = 1 << 33;
 /// (exclusive), one bit per cell.
 ///
 /// ```
-/// use glam::IVec3;
+/// use voxnav::IVec3;
 /// use voxnav::{DenseWorld, VoxelWorld};
 ///
 /// let mut world = DenseWorld::new(IVec3::new(4, 3, 4))?;
