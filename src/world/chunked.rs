@@ -1357,11 +1357,7 @@ fn build_chunk(palette: &[Block], indices: &[u16]) -> Chunk {
                 standable |= s << y;
                 partial |= f << y;
                 if let Some(extra) = extra.as_mut() {
-                    let index = base | y;
-                    extra.kinds[index] = kind;
-                    if floor_top_of_kind(kind) != FULL_BLOCK {
-                        extra.partial[index >> 6] |= 1u64 << (index & 63);
-                    }
+                    extra.kinds[base | y] = kind;
                 }
             }
             chunk.passable[base >> 6] |= u64::from(passable) << (base & 63);
