@@ -151,7 +151,11 @@ impl Estimator {
             HeuristicKind::Octile => {
                 let horizontal = if self.diagonals {
                     let (lo, hi) = (dx.min(dz), dx.max(dz));
-                    self.diagonal * lo + self.straight * (hi - lo)
+                    // When a diagonal step costs less than a side step, two diagonals in a
+                    // zigzag cover two blocks along one axis: each of the `hi - lo` blocks
+                    // then costs at least `diagonal`.
+                    let side = self.straight.min(self.diagonal);
+                    self.diagonal * lo + side * (hi - lo)
                 } else {
                     self.straight * (dx + dz)
                 };
