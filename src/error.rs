@@ -51,6 +51,12 @@ pub enum Error {
         "the world is unbounded and no node or time budget was given: set `SearchOptions::max_nodes` or `max_time`"
     )]
     Unbounded,
+    /// An engine that keeps state for the whole world ([`crate::DStarLite`]) was given a
+    /// world without finite bounds: it has no budget setting to keep its work finite.
+    #[error(
+        "{0} needs a world with finite bounds (make it with `ChunkedWorld::with_size` or `with_bounds`)"
+    )]
+    NeedsBounds(&'static str),
     /// A reachability index was asked of a world without finite bounds: it labels every
     /// feet position of the world, so the world must be bounded.
     #[error(

@@ -37,10 +37,17 @@
 //! - [`Agent`] and [`MoveCosts`]: the agent's height, step-up and drop limits, and what
 //!   moves cost.
 //! - [`neighbours`]: the walking rules, documented in [`moves`].
+//! - [`Movement`]: walk (the default), fly or swim. Fliers and swimmers move to any of their
+//!   26 neighbouring cells without cutting an edge or corner ([`moves::fly`]), through the
+//!   same [`Pathfinder`]; [`DenseWorld`] and [`parse_movingai_3dmap`] load the Moving AI 3D
+//!   voxel benchmark.
 //! - [`Pathfinder`]: a reusable A* with node and time budgets and [`Goal`]s.
 //! - [`parse_text_world`]: the layered text world format.
 //! - [`flat`]: 2D grids (robot grids, Moving AI maps) as flat voxel worlds.
 //! - [`BatchRouter`]: many queries at once, on rayon's threads or one ([`batch`]).
+//! - `anvil` (feature `anvil`, on by default): real Minecraft Java Edition worlds (1.18+)
+//!   loaded from their region files, with the block-state table that says what each block
+//!   means for walking.
 //! - [`ReachIndex`] and [`Navigator`]: goals that cannot be reached answered without
 //!   searching ([`reach`]).
 //! - Living worlds: [`Block`] kinds beyond air and solid (water, lava, slow floors, ladders)
@@ -107,5 +114,5 @@ pub use world::formats::text::{load_text_world, parse_text_world, save_text_worl
 pub use world::grid::Grid2d;
 pub use world::{
     AROUND, Bounds, ColumnBits, FENCE_TOP, FULL_BLOCK, InvalidFeet, TerrainFlags, VersionedWorld,
-    VoxelWorld, body_fits, check_feet, is_valid_feet,
+    VoxelWorld, WorldId, WorldIdentity, body_fits, check_feet, is_valid_feet,
 };

@@ -249,6 +249,9 @@ pub struct Move {
     pub direction: IVec3,
     /// How the height changed (a ladder climb is a `StepUp(1)` or a `Drop(1)`).
     pub kind: MoveKind,
+    /// Whether the agent must jump: the floor rises by more than [`STEP_RISE`] (rule 6). A
+    /// jump pays [`MoveCosts::jump`]; a walk up onto a slab is a `StepUp(1)` without a jump.
+    pub jump: bool,
     /// The move's cost, terrain terms and [`VoxelWorld::extra_cost`] included.
     pub cost: u32,
 }
@@ -402,14 +405,15 @@ fn priced_move<W: VoxelWorld + ?Sized>(
         MoveKind::StepUp(k) => k.saturating_mul(costs.ascend),
         MoveKind::Drop(k) => k.saturating_mul(costs.descend),
     };
-    let jump = if jump { costs.jump } else { 0 };
+    let jump_cost = if jump { costs.jump } else { 0 };
     Some(Move {
         feet: to,
         direction,
         kind,
+        jump,
         cost: horizontal
             .saturating_add(vertical)
-            .saturating_add(jump)
+            .saturating_add(jump_cost)
             .saturating_add(terrain_cost(terrain, costs))
             .saturating_add(world.extra_cost(to)),
     })
@@ -455,6 +459,7 @@ pub fn ladder_climb<W: VoxelWorld + ?Sized>(
         } else {
             MoveKind::Drop(1)
         },
+        jump: false,
         cost: vertical
             .saturating_add(costs.climb)
             .saturating_add(terrain_cost(terrain, costs))
@@ -525,8 +530,8 @@ pub(crate) fn for_each_neighbour<W: VoxelWorld + ?Sized>(
 }
 
 /// The neighbour generator of one movement mode. An engine that takes it as a type parameter
-/// gets an inner loop specialised to that mode (the move visitor inlined into the rules),
-/// where [`for_each_neighbour`] decides per call.
+/// gets an inner loop specialised to that mode, where [`for_each_neighbour`] decides per
+/// call.
 pub(crate) trait Expansion: Copy {
     /// Calls `visit` with every move of `agent` from the valid position `feet`.
     fn for_each<W: VoxelWorld + ?Sized>(
@@ -537,6 +542,67 @@ pub(crate) trait Expansion: Copy {
         feet: IVec3,
         visit: impl FnMut(Move),
     );
+
+    /// Writes every move of `agent` from the valid position `feet` into `out` (cleared
+    /// first). An engine then walks the moves in a plain loop, its per-move work inlined,
+    /// rather than in a visitor called once per move.
+    #[inline]
+    fn collect<W: VoxelWorld + ?Sized>(
+        self,
+        world: &W,
+        agent: &Agent,
+        costs: &MoveCosts,
+        feet: IVec3,
+        out: &mut MoveBuffer,
+    ) {
+        out.len = 0;
+        self.for_each(world, agent, costs, feet, |step| out.push(step));
+    }
+}
+
+/// The most moves any generator yields from one position: a flier's 26 neighbours (a walker
+/// has at most 8 directions and 2 ladder climbs).
+const MAX_MOVES: usize = 26;
+
+/// A fixed buffer for the moves from one position, reused across expansions.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct MoveBuffer {
+    moves: [Move; MAX_MOVES],
+    len: usize,
+}
+
+impl Default for MoveBuffer {
+    fn default() -> Self {
+        let none = Move {
+            feet: IVec3::ZERO,
+            direction: IVec3::ZERO,
+            kind: MoveKind::Walk,
+            jump: false,
+            cost: 0,
+        };
+        Self {
+            moves: [none; MAX_MOVES],
+            len: 0,
+        }
+    }
+}
+
+impl MoveBuffer {
+    #[inline]
+    fn push(&mut self, step: Move) {
+        // Generators yield at most MAX_MOVES moves; a further one would be a bug in a
+        // generator, dropped rather than a panic in the search.
+        if let Some(slot) = self.moves.get_mut(self.len) {
+            *slot = step;
+            self.len += 1;
+        }
+    }
+
+    /// The moves written by the last [`Expansion::collect`].
+    #[inline]
+    pub(crate) fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
 }
 
 /// The walking rules of this module as an [`Expansion`].

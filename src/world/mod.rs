@@ -14,7 +14,7 @@ pub mod key;
 pub mod versioned;
 
 pub use bounds::Bounds;
-pub use versioned::VersionedWorld;
+pub use versioned::{VersionedWorld, WorldId, WorldIdentity};
 
 use glam::IVec3;
 
