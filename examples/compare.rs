@@ -10,20 +10,20 @@
 //! `--set NAME` and `--engine NAME` (each may be repeated) keep only those sets and engines,
 //! and `--repeat N` runs every set N times, which makes the searches dominate a profile.
 //!
-//! The sets are built by `benches/common/mod.rs`, shared with `benches/search.rs`. While it
+//! The sets are built by `voxnav_support::sets` (`examples/support/src/sets.rs`), shared with
+//! `benches/search.rs`. While it
 //! runs it checks that voxnav and the `pathfinding` crate, which search the same graph, give
 //! the same cost on every query, and that voxnav matches the published optimal lengths of
 //! the Moving AI scenarios; any mismatch is printed and the example exits with code 1.
 
-#[path = "../benches/common/mod.rs"]
-mod common;
-
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use common::{Bench, Engine, Outcome, QuerySet, Runner, Sizes, WorldId};
 use voxnav::reach::{Navigator, ReachIndex};
 use voxnav::{SearchOptions, SearchStatus};
+use voxnav_support::sets::{
+    self as common, Bench, Engine, Outcome, QuerySet, Runner, Sizes, WorldId,
+};
 
 /// The full sets: the whole run stays under a minute on two cores.
 const COMPARE: Sizes = Sizes {

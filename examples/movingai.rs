@@ -24,8 +24,8 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use voxnav::flat::scenarios::{LENGTH_TOLERANCE, run_scenarios};
 use voxnav::{GridPlanner, parse_movingai_map, parse_movingai_scen};
+use voxnav_support::movingai::{LENGTH_TOLERANCE, run_scenarios};
 
 const USAGE: &str = "usage: movingai <x.map.scen> [--map <x.map>]";
 

@@ -24,6 +24,8 @@ use voxnav::{
     Agent, Block, ChunkedWorld, DStarLite, IVec3, MoveCosts, Pathfinder, ReplanMethod, Replanner,
     SearchOptions, TerrainConfig, VoxelWorld, check_path, is_valid_feet, surface_feet,
 };
+use voxnav_support::args::Output;
+use voxnav_support::picture::{BLACK, Picture};
 
 const USAGE: &str = "usage: replan [--seed N] [--picture PATH] [--bench QUERIES]";
 
@@ -528,22 +530,19 @@ fn write_picture(world: &ChunkedWorld, events: &[Event], path: &str) -> Result<(
     for event in events {
         pixels[index(event.npc)] = [255, 255, 255];
     }
-    let mut out = Vec::with_capacity((w * h * SCALE * SCALE * 3) as usize);
-    for z in 0..h * SCALE {
-        for x in 0..w * SCALE {
-            out.extend_from_slice(&pixels[((z / SCALE) * w + x / SCALE) as usize]);
+    let mut picture = Picture::new((w * SCALE) as u32, (h * SCALE) as u32, BLACK);
+    let scale = i64::from(SCALE);
+    for z in 0..h {
+        for x in 0..w {
+            let colour = pixels[(z * w + x) as usize];
+            picture.fill_rect(
+                i64::from(x) * scale,
+                i64::from(z) * scale,
+                scale,
+                scale,
+                colour,
+            );
         }
     }
-    let failed = |e: &dyn std::fmt::Display| format!("cannot write {path}: {e}");
-    let file = std::fs::File::create(path).map_err(|e| failed(&e))?;
-    let mut encoder = png::Encoder::new(
-        std::io::BufWriter::new(file),
-        (w * SCALE) as u32,
-        (h * SCALE) as u32,
-    );
-    encoder.set_color(png::ColorType::Rgb);
-    encoder.set_depth(png::BitDepth::Eight);
-    let mut writer = encoder.write_header().map_err(|e| failed(&e))?;
-    writer.write_image_data(&out).map_err(|e| failed(&e))?;
-    writer.finish().map_err(|e| failed(&e))
+    picture.write_png(Output::create(path)?)
 }

@@ -25,8 +25,6 @@
 //! # Ok::<(), voxnav::Error>(())
 //! ```
 
-pub mod demo;
-pub mod map;
 mod pairs;
 mod rng;
 
@@ -37,7 +35,6 @@ use crate::error::{Error, Result};
 use crate::world::chunked::{Block, ChunkedWorld};
 use crate::world::{AROUND, Bounds, ColumnBits, VoxelWorld};
 
-pub use map::TopDownMap;
 pub use pairs::{UNBOUNDED_SCAN, pick_pairs, surface_feet};
 pub use rng::SplitMix64;
 

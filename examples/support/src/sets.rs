@@ -9,13 +9,14 @@
 use std::path::{Path, PathBuf};
 
 use pathfinding::prelude::astar;
-use voxnav::flat::scenarios::lengths_match;
 use voxnav::terrain::{SplitMix64, TerrainConfig, generate_terrain, pick_pairs, surface_feet};
 use voxnav::{
     Agent, Block, ChunkedWorld, FlatWorld, Heuristic, IVec3, MoveCosts, OCTILE_SCALE, Pathfinder,
     SearchOptions, SearchStatus, VoxelWorld, baseline, is_valid_feet, neighbours,
     parse_movingai_map, parse_movingai_scen,
 };
+
+use crate::movingai::lengths_match;
 
 /// The seed of every random choice made while building the sets.
 const SET_SEED: u64 = 0x5eed_0005;
@@ -143,10 +144,10 @@ impl Bench {
 }
 
 /// Where the Moving AI files are: `$VOXNAV_MOVINGAI_DIR`, or `../shared/data/movingai` next
-/// to the crate.
+/// to voxnav's directory.
 pub fn movingai_dir() -> PathBuf {
     std::env::var_os("VOXNAV_MOVINGAI_DIR").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/movingai"),
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/movingai"),
         PathBuf::from,
     )
 }
