@@ -2,10 +2,14 @@
 //! Dijkstra over an independent statement of the walking rules, every returned route is legal
 //! step by step, and "unreachable" agrees.
 
-mod common;
+mod support;
 
-use common::{Rng, dijkstra, legal_successors, random_world, route_cost, valid_positions};
-use voxnav::{Agent, IVec3, MoveCosts, Pathfinder, SearchOptions, SearchStatus, neighbours};
+use support::oracle::{all_feet, dijkstra_cost, legal_successors, route_cost};
+use support::rng::Rng;
+use support::worlds::{hills_with_kinds, random_solids};
+use voxnav::{
+    Agent, IVec3, MoveCosts, Pathfinder, SearchOptions, SearchStatus, VoxelWorld, neighbours,
+};
 
 /// How many random worlds the property test covers.
 const WORLDS: u64 = 600;
@@ -21,7 +25,7 @@ fn agent_for(rng: &mut Rng) -> Agent {
 
 #[test]
 fn astar_cost_equals_exhaustive_dijkstra_on_random_worlds() {
-    let mut rng = Rng(0x5EED_0001);
+    let mut rng = Rng::new(0x5EED_0001);
     let (mut found, mut unreachable) = (0, 0);
     for world_index in 0..WORLDS {
         let size = IVec3::new(
@@ -30,7 +34,7 @@ fn astar_cost_equals_exhaustive_dijkstra_on_random_worlds() {
             4 + rng.below(5) as i32,
         );
         let density = 15 + rng.below(30);
-        let world = random_world(&mut rng, size, density);
+        let world = random_solids(&mut rng, size, 90, density);
         let agent = agent_for(&mut rng);
         let costs = if rng.chance(50) {
             MoveCosts::default()
@@ -39,7 +43,7 @@ fn astar_cost_equals_exhaustive_dijkstra_on_random_worlds() {
                 .with_ascend(rng.below(30) as u32)
                 .with_descend(rng.below(30) as u32)
         };
-        let positions = valid_positions(&world, &agent);
+        let positions = all_feet(&world, &agent);
         if positions.len() < 2 {
             continue;
         }
@@ -47,7 +51,7 @@ fn astar_cost_equals_exhaustive_dijkstra_on_random_worlds() {
         for _ in 0..PAIRS_PER_WORLD {
             let start = positions[rng.below(positions.len() as u64) as usize];
             let goal = positions[rng.below(positions.len() as u64) as usize];
-            let expected = dijkstra(&world, &agent, &costs, start, goal);
+            let expected = dijkstra_cost(&world, &agent, &costs, start, goal);
             let result = pathfinder
                 .find_path(&world, start, goal, &SearchOptions::default())
                 .unwrap();
@@ -82,15 +86,15 @@ fn astar_cost_equals_exhaustive_dijkstra_on_random_worlds() {
 
 #[test]
 fn neighbour_generator_matches_the_independent_rules_everywhere() {
-    let mut rng = Rng(0x5EED_0002);
+    let mut rng = Rng::new(0x5EED_0002);
     let mut moves = Vec::new();
     let mut checked = 0;
     for _ in 0..200 {
         let density = 20 + rng.below(30);
-        let world = random_world(&mut rng, IVec3::new(6, 6, 6), density);
+        let world = random_solids(&mut rng, IVec3::new(6, 6, 6), 90, density);
         let agent = agent_for(&mut rng);
         let costs = MoveCosts::default();
-        for feet in valid_positions(&world, &agent) {
+        for feet in all_feet(&world, &agent) {
             neighbours(&world, &agent, &costs, feet, &mut moves);
             let mut generated: Vec<_> = moves.iter().map(|m| (m.feet.to_array(), m.cost)).collect();
             let mut expected: Vec<_> = legal_successors(&world, &agent, &costs, feet)
@@ -104,4 +108,48 @@ fn neighbour_generator_matches_the_independent_rules_everywhere() {
         }
     }
     assert!(checked > 5_000, "only {checked} positions checked");
+}
+
+#[test]
+fn neighbour_generator_matches_the_independent_rules_with_every_block_kind() {
+    // Ladders, water, lava and slow floors: rules 4 and 5 of the `voxnav::moves` docs.
+    let mut rng = Rng::new(0x5EED_0003);
+    let mut moves = Vec::new();
+    let (mut checked, mut climbs, mut terrain_priced) = (0, 0, 0);
+    for seed in 0..120 {
+        let world = hills_with_kinds(seed, 9, 8);
+        let agent = agent_for(&mut rng);
+        let costs = MoveCosts::default()
+            .with_water(rng.below(40) as u32)
+            .with_slow_floor(rng.below(40) as u32)
+            .with_danger(rng.below(40) as u32)
+            .with_climb(rng.below(20) as u32);
+        for feet in all_feet(&world, &agent) {
+            neighbours(&world, &agent, &costs, feet, &mut moves);
+            let mut generated: Vec<_> = moves.iter().map(|m| (m.feet.to_array(), m.cost)).collect();
+            let mut expected: Vec<_> = legal_successors(&world, &agent, &costs, feet)
+                .into_iter()
+                .map(|(p, c)| (p.to_array(), c))
+                .collect();
+            generated.sort_unstable();
+            expected.sort_unstable();
+            assert_eq!(
+                generated, expected,
+                "seed {seed}, {agent:?}, {costs:?} at {feet}"
+            );
+            climbs += moves
+                .iter()
+                .filter(|m| m.feet.x == feet.x && m.feet.z == feet.z)
+                .count();
+            terrain_priced += moves
+                .iter()
+                .filter(|m| !world.terrain(m.feet).is_plain())
+                .count();
+            checked += 1;
+        }
+    }
+    assert!(
+        checked > 5_000 && climbs > 100 && terrain_priced > 500,
+        "{checked} positions, {climbs} climbs, {terrain_priced} moves with terrain terms"
+    );
 }

@@ -1,25 +1,13 @@
 //! The naive 26-neighbour baseline finds optimal routes of its own graph: checked against the
 //! `pathfinding` crate's Dijkstra on many small random worlds.
 
+mod support;
+
 use glam::IVec3;
 use pathfinding::prelude::dijkstra_all;
+use support::rng::Rng;
+use support::worlds::random_solids;
 use voxnav::{Block, ChunkedWorld, Error, SearchStatus, VoxelWorld, baseline};
-
-/// A small deterministic generator (xorshift64*), so the worlds are the same on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
 
 /// The 26-neighbour graph written out independently of the baseline: every passable cell
 /// around `cell`, a step costing 10, 14 or 17 for one, two or three changed axes.
@@ -37,22 +25,6 @@ fn reference_neighbours(world: &ChunkedWorld, cell: IVec3) -> Vec<(IVec3, u64)> 
         }
     }
     out
-}
-
-fn random_world(rng: &mut Rng, size: IVec3, solid_percent: u64) -> ChunkedWorld {
-    let mut world = ChunkedWorld::with_size(size).expect("small world");
-    for y in 0..size.y {
-        for z in 0..size.z {
-            for x in 0..size.x {
-                if rng.below(100) < solid_percent {
-                    world
-                        .set(IVec3::new(x, y, z), Block::Solid)
-                        .expect("inside the world");
-                }
-            }
-        }
-    }
-    world
 }
 
 /// Checks that `path` is a chain of 26-neighbour steps through passable cells from `start`
@@ -75,7 +47,7 @@ fn assert_valid_route(world: &ChunkedWorld, path: &[IVec3], start: IVec3, end: I
 
 #[test]
 fn matches_dijkstra_on_random_small_worlds() {
-    let mut rng = Rng(0x5eed_1234_abcd_0001);
+    let mut rng = Rng::new(0x5eed_1234_abcd_0001);
     let mut found = 0;
     let mut unreachable = 0;
     for round in 0..120 {
@@ -85,7 +57,8 @@ fn matches_dijkstra_on_random_small_worlds() {
             3 + rng.below(6) as i32,
         );
         // From open rooms to worlds cut into pockets, so both outcomes occur.
-        let world = random_world(&mut rng, size, [15, 60, 75, 85][round % 4]);
+        let percent = [15, 60, 75, 85][round % 4];
+        let world = random_solids(&mut rng, size, percent, percent);
         let open: Vec<IVec3> = (0..size.x)
             .flat_map(|x| (0..size.y).flat_map(move |y| (0..size.z).map(move |z| (x, y, z))))
             .map(|(x, y, z)| IVec3::new(x, y, z))
@@ -94,10 +67,10 @@ fn matches_dijkstra_on_random_small_worlds() {
         if open.is_empty() {
             continue;
         }
-        let start = open[rng.below(open.len() as u64) as usize];
+        let start = rng.pick(&open);
         let truth = dijkstra_all(&start, |&cell| reference_neighbours(&world, cell));
         for _ in 0..8 {
-            let goal = open[rng.below(open.len() as u64) as usize];
+            let goal = rng.pick(&open);
             let result = baseline::find_path(&world, start, goal, None).expect("valid query");
             let expected = if goal == start {
                 Some(0)

@@ -1,8 +1,10 @@
 //! Batch routing: the same answers as one search at a time, in the queries' order.
 
-mod small_worlds;
+mod support;
 
-use small_worlds::{Rng, all_feet, random_world};
+use support::oracle::all_feet;
+use support::rng::Rng;
+use support::worlds::hills;
 use voxnav::{
     Agent, BatchRouter, ChunkedWorld, Error, IVec3, MoveCosts, Pathfinder, RadiusGoal, RouteQuery,
     SearchOptions, SearchResult, SearchStatus,
@@ -13,8 +15,8 @@ fn queries(world: &ChunkedWorld, agent: &Agent, seed: u64, count: usize) -> Vec<
     let mut rng = Rng::new(seed);
     (0..count)
         .map(|_| {
-            let start = feet[rng.below(feet.len() as u32) as usize];
-            let goal = feet[rng.below(feet.len() as u32) as usize];
+            let start = rng.pick(&feet);
+            let goal = rng.pick(&feet);
             RouteQuery::block(start, goal)
         })
         .collect()
@@ -32,7 +34,7 @@ fn same_answer(a: &SearchResult, b: &SearchResult) -> bool {
 #[test]
 fn sequential_batches_answer_like_single_searches() -> voxnav::Result<()> {
     let agent = Agent::default();
-    let world = random_world(11, 16, 12);
+    let world = hills(11, 16, 12);
     let batch = queries(&world, &agent, 1, 300);
     let router = BatchRouter::new(agent, MoveCosts::default())?;
     let results = router.route_many_sequential(&world, &batch);
@@ -55,7 +57,7 @@ fn sequential_batches_answer_like_single_searches() -> voxnav::Result<()> {
 #[test]
 fn parallel_batches_match_sequential_ones_in_order_on_two_threads() -> voxnav::Result<()> {
     let agent = Agent::default();
-    let world = random_world(12, 16, 12);
+    let world = hills(12, 16, 12);
     let batch = queries(&world, &agent, 2, 400);
     let mut router = BatchRouter::new(agent, MoveCosts::default())?;
     let pool = rayon::ThreadPoolBuilder::new()
@@ -82,7 +84,7 @@ fn parallel_batches_match_sequential_ones_in_order_on_two_threads() -> voxnav::R
 #[test]
 fn the_index_answers_unreachable_queries_without_expanding() -> voxnav::Result<()> {
     let agent = Agent::default();
-    let world = random_world(13, 16, 12);
+    let world = hills(13, 16, 12);
     let batch = queries(&world, &agent, 3, 300);
     let mut router = BatchRouter::new(agent, MoveCosts::default())?;
     let plain = router.route_many_sequential(&world, &batch);
@@ -106,7 +108,7 @@ fn the_index_answers_unreachable_queries_without_expanding() -> voxnav::Result<(
 #[test]
 fn a_bad_query_fails_in_its_place_and_the_rest_are_answered() -> voxnav::Result<()> {
     let agent = Agent::default();
-    let world = random_world(14, 8, 8);
+    let world = hills(14, 8, 8);
     let mut batch = queries(&world, &agent, 4, 5);
     batch[2].start = IVec3::new(3, 8, 3); // in mid-air at the top of the world
     let mut router = BatchRouter::new(agent, MoveCosts::default())?;
@@ -120,7 +122,7 @@ fn a_bad_query_fails_in_its_place_and_the_rest_are_answered() -> voxnav::Result<
 #[test]
 fn batches_take_any_goal_and_use_their_options() -> voxnav::Result<()> {
     let agent = Agent::default();
-    let world = random_world(15, 12, 12);
+    let world = hills(15, 12, 12);
     let feet = all_feet(&world, &agent);
     let batch: Vec<RouteQuery<RadiusGoal>> = feet
         .iter()

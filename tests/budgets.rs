@@ -1,11 +1,11 @@
 //! Node and time budgets: a search that runs out returns the best partial route, a legal
 //! prefix that ends closer to the goal.
 
-mod common;
+mod support;
 
 use std::time::Duration;
 
-use common::route_cost;
+use support::oracle::route_cost;
 use voxnav::{
     Agent, Block, BlockGoal, ChunkedWorld, ColumnGoal, Goal, Heuristic, IVec3, MoveCosts,
     Pathfinder, RadiusGoal, SearchOptions, SearchStatus,

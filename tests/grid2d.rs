@@ -1,7 +1,12 @@
 //! Flat worlds: robot grids and Moving AI maps through the voxel engine's A*.
 
-use std::collections::{BTreeSet, VecDeque};
+mod support;
 
+use std::collections::BTreeSet;
+
+use support::grid_oracle::{bfs, octile_dijkstra};
+use support::rng::Rng;
+use support::worlds::{random_free_cell, random_grid};
 use voxnav::flat::octile_length;
 use voxnav::{
     Action, FlatWorld, Grid2d, GridPlanner, GridRoute, format_actions, parse_movingai_map,
@@ -45,108 +50,6 @@ fn assert_legal(grid: &Grid2d, route: &GridRoute, start: IVec2, goal: IVec2, dia
         at = to;
     }
     assert_eq!(at, goal);
-}
-
-/// Fewest 4-connected actions from `start` to every cell (`None` where unreachable).
-fn bfs(grid: &Grid2d, start: IVec2) -> Vec<Option<usize>> {
-    let (w, h) = (grid.width() as i32, grid.height() as i32);
-    let index = |c: IVec2| (c.y * w + c.x) as usize;
-    let mut distance = vec![None; (w * h) as usize];
-    distance[index(start)] = Some(0);
-    let mut queue = VecDeque::from([start]);
-    while let Some(at) = queue.pop_front() {
-        let d = distance[index(at)].unwrap_or_default();
-        for step in [cell(1, 0), cell(-1, 0), cell(0, 1), cell(0, -1)] {
-            let next = at + step;
-            if grid.is_free(next) && distance[index(next)].is_none() {
-                distance[index(next)] = Some(d + 1);
-                queue.push_back(next);
-            }
-        }
-    }
-    distance
-}
-
-/// Shortest 8-connected octile lengths without corner cutting from `start` (Dijkstra in
-/// floating point, written independently of the crate).
-fn octile_dijkstra(grid: &Grid2d, start: IVec2) -> Vec<Option<f64>> {
-    let (w, h) = (grid.width() as i32, grid.height() as i32);
-    let index = |c: IVec2| (c.y * w + c.x) as usize;
-    let mut distance: Vec<Option<f64>> = vec![None; (w * h) as usize];
-    let mut done = vec![false; (w * h) as usize];
-    distance[index(start)] = Some(0.0);
-    loop {
-        let mut best: Option<(f64, IVec2)> = None;
-        for y in 0..h {
-            for x in 0..w {
-                let c = cell(x, y);
-                if let Some(d) = distance[index(c)]
-                    && !done[index(c)]
-                    && best.is_none_or(|(b, _)| d < b)
-                {
-                    best = Some((d, c));
-                }
-            }
-        }
-        let Some((d, at)) = best else { break };
-        done[index(at)] = true;
-        for dx in -1..=1 {
-            for dy in -1..=1 {
-                let next = at + cell(dx, dy);
-                if (dx, dy) == (0, 0) || !grid.is_free(next) {
-                    continue;
-                }
-                let diagonal = dx != 0 && dy != 0;
-                if diagonal && !(grid.is_free(at + cell(dx, 0)) && grid.is_free(at + cell(0, dy))) {
-                    continue;
-                }
-                let step = if diagonal {
-                    std::f64::consts::SQRT_2
-                } else {
-                    1.0
-                };
-                if distance[index(next)].is_none_or(|known| d + step < known) {
-                    distance[index(next)] = Some(d + step);
-                }
-            }
-        }
-    }
-    distance
-}
-
-/// A tiny deterministic generator (splitmix64).
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
-fn random_grid(rng: &mut SplitMix) -> Grid2d {
-    let width = 1 + rng.below(14) as u32;
-    let height = 1 + rng.below(14) as u32;
-    let density = rng.below(50);
-    let blocked = (0..width * height)
-        .map(|_| rng.below(100) < density)
-        .collect();
-    Grid2d::from_blocked(width, height, blocked).expect("valid size")
-}
-
-fn random_free_cell(rng: &mut SplitMix, grid: &Grid2d) -> Option<IVec2> {
-    let free: Vec<IVec2> = (0..grid.height() as i32)
-        .flat_map(|y| (0..grid.width() as i32).map(move |x| cell(x, y)))
-        .filter(|&c| grid.is_free(c))
-        .collect();
-    (!free.is_empty()).then(|| free[rng.below(free.len() as u64) as usize])
 }
 
 // ---------------------------------------------------------------------------------------
@@ -330,7 +233,7 @@ fn actions_and_octile_lengths() {
 
 #[test]
 fn random_grids_4_connected_routes_match_breadth_first_search() {
-    let mut rng = SplitMix(0x2D6A_11F0);
+    let mut rng = Rng::new(0x2D6A_11F0);
     let (mut found, mut unreachable) = (0, 0);
     for _ in 0..400 {
         let grid = random_grid(&mut rng);
@@ -365,7 +268,7 @@ fn random_grids_4_connected_routes_match_breadth_first_search() {
 
 #[test]
 fn random_grids_8_connected_octile_routes_match_dijkstra() {
-    let mut rng = SplitMix(0x0C71_1E5E);
+    let mut rng = Rng::new(0x0C71_1E5E);
     let mut found = 0;
     for _ in 0..150 {
         let grid = random_grid(&mut rng);

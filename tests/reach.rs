@@ -1,10 +1,10 @@
 //! The reachability index: labels, instant unreachable answers, staleness.
 
-mod small_worlds;
+mod support;
 
-use small_worlds::{
-    all_feet, dijkstra, random_world, random_world_with_kinds, undirected_components,
-};
+use support::oracle::{all_feet, dijkstra_all, undirected_components};
+use support::rng::Rng;
+use support::worlds::{hills, hills_with_kinds};
 use voxnav::{
     Agent, Block, ChunkedWorld, Error, IVec3, MoveCosts, Navigator, Pathfinder, Reach, ReachIndex,
     SearchOptions, SearchStatus, parse_text_world,
@@ -103,9 +103,9 @@ fn labels_are_exactly_the_undirected_components() -> voxnav::Result<()> {
             Agent::default().with_max_drop(1).with_max_step_up(2),
         ] {
             let world = if seed % 2 == 0 {
-                random_world_with_kinds(seed, 9, 8)
+                hills_with_kinds(seed, 9, 8)
             } else {
-                random_world(seed, 9, 8)
+                hills(seed, 9, 8)
             };
             let feet = all_feet(&world, &agent);
             let index = ReachIndex::build(&world, &agent)?;
@@ -124,7 +124,7 @@ fn labels_are_exactly_the_undirected_components() -> voxnav::Result<()> {
             }
             // Soundness the way the search sees it: nothing reachable is labelled apart.
             for &a in feet.iter().step_by(7) {
-                let reached = dijkstra(&world, &agent, &MoveCosts::default(), a);
+                let reached = dijkstra_all(&world, &agent, &MoveCosts::default(), a);
                 for &b in &feet {
                     let reach = index.reach(&world, &agent, a, b);
                     match reach {
@@ -157,7 +157,7 @@ fn the_index_answers_unreachable_exactly_when_a_search_exhausts_between_regions(
     let mut navigator = Navigator::new(agent, MoveCosts::default())?;
     let options = SearchOptions::default();
     let mut instant = 0;
-    let world = random_world_with_kinds(42, 10, 10);
+    let world = hills_with_kinds(42, 10, 10);
     let feet = all_feet(&world, &agent);
     navigator.build_index(&world)?;
     for &start in &feet {
@@ -284,7 +284,7 @@ fn bad_input_gets_the_same_errors_with_and_without_the_index() -> voxnav::Result
 
 #[test]
 fn memory_is_four_bytes_a_column_and_ten_a_feet_position() -> voxnav::Result<()> {
-    let world = random_world(7, 12, 10);
+    let world = hills(7, 12, 10);
     let index = ReachIndex::build(&world, &Agent::default())?;
     let floor = 12 * 10 + 1;
     assert!(index.memory_bytes() >= 4 * floor + 10 * index.feet_count());
@@ -314,17 +314,17 @@ fn a_walled_off_grid_cell_is_unreachable_at_once_on_a_flat_world() -> voxnav::Re
 #[test]
 fn answers_stay_right_while_blocks_change() -> voxnav::Result<()> {
     let agent = Agent::default();
-    let mut world = random_world(77, 10, 10);
+    let mut world = hills(77, 10, 10);
     let mut plain = Pathfinder::new(agent, MoveCosts::default())?;
     let mut lazy = Navigator::new(agent, MoveCosts::default())?;
     lazy.build_index(&world)?;
     let mut ignoring = Navigator::new(agent, MoveCosts::default())?.with_lazy_rebuild(false);
     ignoring.build_index(&world)?;
-    let mut rng = small_worlds::Rng::new(9);
+    let mut rng = Rng::new(9);
     let options = SearchOptions::default();
     let mut instant = 0;
     for _ in 0..40 {
-        let cell = IVec3::new(rng.below(10), 1 + rng.below(6), rng.below(10));
+        let cell = IVec3::new(rng.coord(10), 1 + rng.coord(6), rng.coord(10));
         let block = if rng.below(2) == 0 {
             Block::Solid
         } else {
@@ -333,8 +333,8 @@ fn answers_stay_right_while_blocks_change() -> voxnav::Result<()> {
         world.set(cell, block)?;
         let feet = all_feet(&world, &agent);
         for _ in 0..10 {
-            let start = feet[rng.below(feet.len() as u32) as usize];
-            let goal = feet[rng.below(feet.len() as u32) as usize];
+            let start = rng.pick(&feet);
+            let goal = rng.pick(&feet);
             let expected = plain.find_path(&world, start, goal, &options)?;
             for navigator in [&mut lazy, &mut ignoring] {
                 let got = navigator.find_path(&world, start, goal, &options)?;
@@ -382,7 +382,7 @@ fn a_ladder_up_a_ledge_joins_it_to_the_floor() -> voxnav::Result<()> {
     let mut climbs = 0;
     let mut moves = Vec::new();
     for seed in [2, 4, 6] {
-        let world = random_world_with_kinds(seed, 9, 8);
+        let world = hills_with_kinds(seed, 9, 8);
         for feet in all_feet(&world, &agent) {
             voxnav::neighbours(&world, &agent, &MoveCosts::default(), feet, &mut moves);
             climbs += moves

@@ -2,90 +2,18 @@
 //! block changes on random small worlds, and the replanner falls back to A* when a repair is
 //! too big.
 
+mod support;
+
 use glam::IVec3;
+use support::oracle::{all_feet, dijkstra_cost, route_cost};
+use support::rng::Rng;
+use support::worlds::{floor_hills_and_blocks, random_block, random_cell};
 use voxnav::{
     Agent, Block, ChunkedWorld, DStarLite, MoveCosts, Pathfinder, ReplanMethod, Replanner,
     SearchOptions, SearchResult, VoxelWorld, check_path, is_valid_feet,
 };
 
-/// `SplitMix64`: a tiny deterministic generator for the test worlds.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-
-    fn block(&mut self) -> Block {
-        match self.below(16) {
-            0..=5 => Block::Air,
-            6..=10 => Block::Solid,
-            11 => Block::Water,
-            12 => Block::Lava,
-            13 => Block::SlowFloor,
-            _ => Block::Ladder,
-        }
-    }
-}
-
 const SIZE: IVec3 = IVec3::new(10, 6, 10);
-
-/// A floor, random hills one to three blocks high, and a sprinkling of every block kind.
-fn random_world(rng: &mut Rng) -> ChunkedWorld {
-    let mut world = ChunkedWorld::with_size(SIZE).unwrap();
-    world
-        .fill(
-            IVec3::ZERO,
-            IVec3::new(SIZE.x - 1, 0, SIZE.z - 1),
-            Block::Solid,
-        )
-        .unwrap();
-    for x in 0..SIZE.x {
-        for z in 0..SIZE.z {
-            let height = [0, 0, 0, 1, 1, 2, 3][rng.below(7) as usize];
-            for y in 1..=height {
-                world.set(IVec3::new(x, y, z), Block::Solid).unwrap();
-            }
-        }
-    }
-    for _ in 0..12 {
-        let p = random_cell(rng);
-        let block = rng.block();
-        world.set(p, block).unwrap();
-    }
-    world
-}
-
-fn random_cell(rng: &mut Rng) -> IVec3 {
-    IVec3::new(
-        rng.below(SIZE.x as u64) as i32,
-        rng.below(SIZE.y as u64) as i32,
-        rng.below(SIZE.z as u64) as i32,
-    )
-}
-
-fn valid_feet(world: &ChunkedWorld) -> Vec<IVec3> {
-    let mut out = Vec::new();
-    for x in 0..SIZE.x {
-        for y in 1..SIZE.y {
-            for z in 0..SIZE.z {
-                let p = IVec3::new(x, y, z);
-                if is_valid_feet(world, p, 2) {
-                    out.push(p);
-                }
-            }
-        }
-    }
-    out
-}
 
 fn fresh(world: &ChunkedWorld, from: IVec3, goal: IVec3) -> SearchResult {
     let mut astar = Pathfinder::new(Agent::default(), MoveCosts::default()).unwrap();
@@ -109,6 +37,16 @@ fn assert_route(world: &ChunkedWorld, result: &SearchResult, from: IVec3, goal: 
             Some(cost),
             "the route is legal and costs what it says"
         );
+        assert_eq!(
+            route_cost(
+                world,
+                &Agent::default(),
+                &MoveCosts::default(),
+                &result.path
+            ),
+            cost,
+            "the independent rules agree"
+        );
     }
 }
 
@@ -117,19 +55,31 @@ fn property_incremental_cost_equals_fresh_search_after_random_changes() {
     let mut compared = 0;
     let mut changed_routes = 0;
     for seed in 0..300 {
-        let mut rng = Rng(seed);
-        let mut world = random_world(&mut rng);
-        let feet = valid_feet(&world);
+        let mut rng = Rng::new(seed);
+        // A floor, random hills one to three blocks high, and a sprinkling of every block kind.
+        let mut world = floor_hills_and_blocks(&mut rng, SIZE, 12);
+        let feet = all_feet(&world, &Agent::default());
         if feet.len() < 2 {
             continue;
         }
-        let start = feet[rng.below(feet.len() as u64) as usize];
-        let goal = feet[rng.below(feet.len() as u64) as usize];
+        let start = rng.pick(&feet);
+        let goal = rng.pick(&feet);
         let mut dstar = DStarLite::new(Agent::default(), MoveCosts::default()).unwrap();
         let mut replanner = Replanner::new(Agent::default(), MoveCosts::default()).unwrap();
         let first = dstar.plan(&world, start, goal).unwrap();
         let expected = fresh(&world, start, goal);
         assert_eq!(first.cost, expected.cost, "seed {seed}: first plan");
+        assert_eq!(
+            first.cost,
+            dijkstra_cost(
+                &world,
+                &Agent::default(),
+                &MoveCosts::default(),
+                start,
+                goal
+            ),
+            "seed {seed}: first plan against the oracle"
+        );
         assert_route(&world, &first, start, goal);
         replanner.plan(&world, start, goal).unwrap();
         let mut position = start;
@@ -141,8 +91,8 @@ fn property_incremental_cost_equals_fresh_search_after_random_changes() {
             }
             let count = 1 + rng.below(6);
             for _ in 0..count {
-                let p = random_cell(&mut rng);
-                let block = rng.block();
+                let p = random_cell(&mut rng, SIZE);
+                let block = random_block(&mut rng);
                 world.set(p, block).unwrap();
             }
             let mut changes = world.take_changes();

@@ -1,7 +1,10 @@
 //! The procedural terrain: determinism, walkability, and legal routes on it.
 #![cfg(feature = "terrain")]
 
+mod support;
+
 use glam::IVec3;
+use support::oracle::legal_step;
 use voxnav::terrain::{
     Hazard, Terrain, TerrainConfig, generate_terrain, generate_terrain_with_hazards, pick_pairs,
     surface_feet,
@@ -201,74 +204,6 @@ fn most_nearby_surface_pairs_are_reachable() {
     );
 }
 
-/// Whether the body of a two-tall agent fits with its feet at `feet`.
-fn body(world: &Terrain, feet: IVec3, height: i32) -> bool {
-    (0..height).all(|dy| world.is_passable(feet + IVec3::Y * dy))
-}
-
-fn valid(world: &Terrain, feet: IVec3, height: i32) -> bool {
-    world.is_standable(feet - IVec3::Y) && body(world, feet, height)
-}
-
-/// The cost of the step `from -> to` under DESIGN.md section 2, or `None` when the rules
-/// allow no such step. Written from the design, independently of `voxnav::moves`.
-fn legal_step_cost(
-    world: &Terrain,
-    agent: &Agent,
-    costs: &MoveCosts,
-    from: IVec3,
-    to: IVec3,
-) -> Option<u64> {
-    let height = agent.height as i32;
-    let (dx, dz) = (to.x - from.x, to.z - from.z);
-    if dx.abs() > 1 || dz.abs() > 1 || (dx, dz) == (0, 0) {
-        return None;
-    }
-    let diagonal = dx != 0 && dz != 0;
-    if diagonal && !agent.diagonals {
-        return None;
-    }
-    if !valid(world, from, height) || !valid(world, to, height) {
-        return None;
-    }
-    let column = IVec3::new(from.x + dx, from.y, from.z + dz);
-    let horizontal = u64::from(if diagonal {
-        costs.diagonal
-    } else {
-        costs.straight
-    });
-    let (expected_dy, vertical) = if body(world, column, height) {
-        if world.is_standable(column - IVec3::Y) {
-            (0, 0)
-        } else {
-            let k = (1..=agent.max_drop as i32)
-                .find(|&k| valid(world, column - IVec3::Y * k, height))?;
-            (-k, u64::from(costs.descend) * k as u64)
-        }
-    } else {
-        let k = (1..=agent.max_step_up as i32).find(|&k| {
-            (height..height + k).all(|dy| world.is_passable(from + IVec3::Y * dy))
-                && valid(world, column + IVec3::Y * k, height)
-        })?;
-        (k, u64::from(costs.ascend) * k as u64)
-    };
-    if to.y - from.y != expected_dy {
-        return None;
-    }
-    if diagonal {
-        let top = from.y.max(to.y) + height - 1;
-        for side in [
-            IVec3::new(from.x + dx, 0, from.z),
-            IVec3::new(from.x, 0, from.z + dz),
-        ] {
-            if !(from.y..=top).all(|y| world.is_passable(IVec3::new(side.x, y, side.z))) {
-                return None;
-            }
-        }
-    }
-    Some(horizontal + vertical + u64::from(world.extra_cost(to)))
-}
-
 #[test]
 fn every_route_on_terrain_is_legal_step_by_step_and_costs_what_it_says() {
     let terrain = generate_terrain_with_hazards(
@@ -297,7 +232,7 @@ fn every_route_on_terrain_is_legal_step_by_step_and_costs_what_it_says() {
         }
         let mut total = 0;
         for step in route.path.windows(2) {
-            let cost = legal_step_cost(&terrain, &agent, &costs, step[0], step[1]);
+            let cost = legal_step(&terrain, &agent, &costs, step[0], step[1]).map(u64::from);
             assert!(cost.is_some(), "illegal step {} -> {}", step[0], step[1]);
             total += cost.unwrap_or(0);
             checked_steps += 1;
@@ -315,15 +250,12 @@ fn the_legality_checker_rejects_what_the_rules_forbid() {
     let agent = Agent::default();
     let costs = MoveCosts::default();
     let (start, goal) = pick_pairs(&terrain, &agent, 5, 1, 6.0..=6.0)[0];
-    assert_eq!(legal_step_cost(&terrain, &agent, &costs, start, goal), None);
+    assert_eq!(legal_step(&terrain, &agent, &costs, start, goal), None);
     assert_eq!(
-        legal_step_cost(&terrain, &agent, &costs, start, start + IVec3::Y),
+        legal_step(&terrain, &agent, &costs, start, start + IVec3::Y),
         None
     );
-    assert_eq!(
-        legal_step_cost(&terrain, &agent, &costs, start, start),
-        None
-    );
+    assert_eq!(legal_step(&terrain, &agent, &costs, start, start), None);
 }
 
 #[test]

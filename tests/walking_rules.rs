@@ -1,9 +1,9 @@
-//! One test per walking rule of DESIGN section 2, each on a small ASCII-built world.
+//! One test per walking rule of the `voxnav::moves` docs, each on a small ASCII-built world.
 //! Layers are listed bottom-up; in each layer, rows are z and characters are x.
 
-mod common;
+mod support;
 
-use common::world_from_layers;
+use support::worlds::world_from_layers;
 use voxnav::{
     Agent, Block, ChunkedWorld, DIRECTIONS, IVec3, Move, MoveCosts, MoveKind, move_in_direction,
     neighbours,

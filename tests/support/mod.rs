@@ -1,0 +1,16 @@
+//! What the integration tests share: one seeded generator ([`rng`]), one set of world
+//! builders ([`worlds`]), and the oracles the crate is checked against ([`oracle`]: the
+//! walking rules restated independently of `voxnav::moves`, and exhaustive Dijkstra over them;
+//! [`grid_oracle`]: breadth-first search and octile Dijkstra over 2D grids).
+//!
+//! Each test file includes this module with `mod support;` and uses a different part of it.
+
+#![allow(
+    dead_code,
+    reason = "each test file uses a different part of the support module"
+)]
+
+pub mod grid_oracle;
+pub mod oracle;
+pub mod rng;
+pub mod worlds;

@@ -1,0 +1,303 @@
+//! THE oracle: the walking rules written out again, independently of `voxnav::moves`, and
+//! exhaustive Dijkstra over them.
+//!
+//! The rules are the ones the docs of `voxnav::moves` state (rules 1 to 5: level walk, drop,
+//! step up, no corner cutting, ladder climbs, terrain terms). The code here asks the world
+//! only the questions of the `VoxelWorld` contract (`is_passable`, `is_standable`, `terrain`,
+//! `extra_cost`, `bounds`) and decides every move itself, cell by cell, by trying every
+//! candidate target rather than generating moves; so a test that compares the crate with it
+//! compares two statements of the rules, not one with itself.
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap, HashSet};
+
+use voxnav::{Agent, IVec3, MoveCosts, TerrainFlags, VoxelWorld};
+
+/// Whether every body cell of an agent `height` tall with its feet at `feet` is passable.
+pub fn fits<W: VoxelWorld + ?Sized>(world: &W, feet: IVec3, height: u32) -> bool {
+    (0..height as i32).all(|i| world.is_passable(feet + IVec3::Y * i))
+}
+
+/// Whether `feet` is a valid feet position: a standable floor below and room for the body.
+pub fn valid<W: VoxelWorld + ?Sized>(world: &W, feet: IVec3, height: u32) -> bool {
+    world.is_standable(feet - IVec3::Y) && fits(world, feet, height)
+}
+
+/// The terrain terms of entering `to`: `water`, `slow_floor` and `danger` for each flag the
+/// world reports there (rule 5).
+fn terrain_terms<W: VoxelWorld + ?Sized>(world: &W, costs: &MoveCosts, to: IVec3) -> u64 {
+    let flags = world.terrain(to);
+    let mut cost = 0;
+    for (flag, term) in [
+        (TerrainFlags::IN_WATER, costs.water),
+        (TerrainFlags::ON_SLOW_FLOOR, costs.slow_floor),
+        (TerrainFlags::NEAR_DANGER, costs.danger),
+    ] {
+        if flags.contains(flag) {
+            cost += u64::from(term);
+        }
+    }
+    cost
+}
+
+/// A move's full cost: its own part plus the target's terrain terms and extra cost, capped
+/// at `u32::MAX` as a move cost is a `u32`.
+fn priced<W: VoxelWorld + ?Sized>(world: &W, costs: &MoveCosts, to: IVec3, own: u64) -> u32 {
+    let total = own + terrain_terms(world, costs, to) + u64::from(world.extra_cost(to));
+    u32::try_from(total).unwrap_or(u32::MAX)
+}
+
+/// Rule 4, ladder climbs: up from a valid `from` whose feet cell is a ladder, down from one
+/// whose floor is a ladder, to the valid feet position straight above or below.
+fn ladder_step<W: VoxelWorld + ?Sized>(
+    world: &W,
+    agent: &Agent,
+    costs: &MoveCosts,
+    from: IVec3,
+    to: IVec3,
+) -> Option<u32> {
+    let here = world.terrain(from);
+    let own = if to == from + IVec3::Y && here.contains(TerrainFlags::IN_LADDER) {
+        u64::from(costs.ascend) + u64::from(costs.climb)
+    } else if to == from - IVec3::Y && here.contains(TerrainFlags::ON_LADDER) {
+        u64::from(costs.descend) + u64::from(costs.climb)
+    } else {
+        return None;
+    };
+    valid(world, to, agent.height).then(|| priced(world, costs, to, own))
+}
+
+/// The cost of the move from `from` to `to`, or `None` when the rules give no such move.
+pub fn legal_step<W: VoxelWorld + ?Sized>(
+    world: &W,
+    agent: &Agent,
+    costs: &MoveCosts,
+    from: IVec3,
+    to: IVec3,
+) -> Option<u32> {
+    let h = agent.height;
+    if !valid(world, from, h) || !valid(world, to, h) {
+        return None;
+    }
+    let (dx, dz) = (to.x - from.x, to.z - from.z);
+    if (dx, dz) == (0, 0) {
+        return ladder_step(world, agent, costs, from, to);
+    }
+    if dx.abs() > 1 || dz.abs() > 1 {
+        return None;
+    }
+    let diagonal = dx != 0 && dz != 0;
+    if diagonal && !agent.diagonals {
+        return None;
+    }
+    let column = IVec3::new(to.x, from.y, to.z);
+    // Rules 1 and 2 pick one target height per direction.
+    let picked_y = if fits(world, column, h) {
+        // Level walk, or a fall down the column of at most max_drop to the first floor.
+        let mut y = from.y;
+        let mut fallen = 0;
+        loop {
+            if world.is_standable(IVec3::new(to.x, y - 1, to.z)) {
+                break Some(y);
+            }
+            if fallen == agent.max_drop {
+                break None;
+            }
+            y -= 1;
+            fallen += 1;
+            if !world.is_passable(IVec3::new(to.x, y, to.z)) {
+                break None;
+            }
+        }
+    } else {
+        // Step up: the lowest height reachable with head room in the agent's own column.
+        (1..=agent.max_step_up as i32)
+            .take_while(|k| world.is_passable(from + IVec3::Y * (h as i32 + k - 1)))
+            .map(|k| from.y + k)
+            .find(|&y| valid(world, IVec3::new(to.x, y, to.z), h))
+    }?;
+    if picked_y != to.y {
+        return None;
+    }
+    if diagonal {
+        // Rule 3: both side columns clear over the whole swept height.
+        let top = from.y.max(to.y) + h as i32 - 1;
+        for y in from.y..=top {
+            if !world.is_passable(IVec3::new(to.x, y, from.z))
+                || !world.is_passable(IVec3::new(from.x, y, to.z))
+            {
+                return None;
+            }
+        }
+    }
+    let dy = to.y - from.y;
+    let horizontal = if diagonal {
+        costs.diagonal
+    } else {
+        costs.straight
+    };
+    let vertical = if dy > 0 {
+        u64::from(dy.unsigned_abs()) * u64::from(costs.ascend)
+    } else {
+        u64::from(dy.unsigned_abs()) * u64::from(costs.descend)
+    };
+    Some(priced(world, costs, to, u64::from(horizontal) + vertical))
+}
+
+/// Every position the rules allow moving to from `from`, with its cost, found by trying
+/// every candidate cell with [`legal_step`].
+pub fn legal_successors<W: VoxelWorld + ?Sized>(
+    world: &W,
+    agent: &Agent,
+    costs: &MoveCosts,
+    from: IVec3,
+) -> Vec<(IVec3, u32)> {
+    let mut out = Vec::new();
+    let lowest = -(agent.max_drop.max(1) as i32);
+    let highest = agent.max_step_up.max(1) as i32;
+    for dx in -1..=1 {
+        for dz in -1..=1 {
+            for dy in lowest..=highest {
+                let to = from + IVec3::new(dx, dy, dz);
+                if let Some(cost) = legal_step(world, agent, costs, from, to) {
+                    out.push((to, cost));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Exhaustive Dijkstra over [`legal_successors`]: the cost of the cheapest route from `start`
+/// to every position it reaches (`start` itself at 0).
+pub fn dijkstra_all<W: VoxelWorld + ?Sized>(
+    world: &W,
+    agent: &Agent,
+    costs: &MoveCosts,
+    start: IVec3,
+) -> HashMap<IVec3, u64> {
+    dijkstra(world, agent, costs, start, None).0
+}
+
+/// Exhaustive Dijkstra over [`legal_successors`]: the cost of the cheapest route from `start`
+/// to `goal`, or `None` when no route exists.
+pub fn dijkstra_cost<W: VoxelWorld + ?Sized>(
+    world: &W,
+    agent: &Agent,
+    costs: &MoveCosts,
+    start: IVec3,
+    goal: IVec3,
+) -> Option<u64> {
+    dijkstra(world, agent, costs, start, Some(goal)).1
+}
+
+/// Dijkstra from `start`, stopping when `goal` is settled: the settled costs so far and the
+/// goal's cost.
+fn dijkstra<W: VoxelWorld + ?Sized>(
+    world: &W,
+    agent: &Agent,
+    costs: &MoveCosts,
+    start: IVec3,
+    goal: Option<IVec3>,
+) -> (HashMap<IVec3, u64>, Option<u64>) {
+    let mut best: HashMap<IVec3, u64> = HashMap::new();
+    let mut heap = BinaryHeap::new();
+    best.insert(start, 0);
+    heap.push(Reverse((0u64, start.to_array())));
+    while let Some(Reverse((d, p))) = heap.pop() {
+        let p = IVec3::from_array(p);
+        if best.get(&p).is_some_and(|&known| d > known) {
+            continue;
+        }
+        if Some(p) == goal {
+            return (best, Some(d));
+        }
+        for (q, cost) in legal_successors(world, agent, costs, p) {
+            let next = d + u64::from(cost);
+            if best.get(&q).is_none_or(|&known| next < known) {
+                best.insert(q, next);
+                heap.push(Reverse((next, q.to_array())));
+            }
+        }
+    }
+    (best, None)
+}
+
+/// Checks a route step by step with [`legal_step`] and returns its cost; panics naming the
+/// first illegal step.
+pub fn route_cost<W: VoxelWorld + ?Sized>(
+    world: &W,
+    agent: &Agent,
+    costs: &MoveCosts,
+    path: &[IVec3],
+) -> u64 {
+    path.windows(2)
+        .map(|step| {
+            u64::from(
+                legal_step(world, agent, costs, step[0], step[1]).unwrap_or_else(|| {
+                    panic!("illegal step {} -> {} in {path:?}", step[0], step[1])
+                }),
+            )
+        })
+        .sum()
+}
+
+/// Every valid feet position of a bounded world, in x, then y, then z order.
+pub fn all_feet<W: VoxelWorld + ?Sized>(world: &W, agent: &Agent) -> Vec<IVec3> {
+    let bounds = world.bounds().expect("a bounded world");
+    let mut feet = Vec::new();
+    for x in bounds.min.x..bounds.max.x {
+        for y in bounds.min.y..bounds.max.y {
+            for z in bounds.min.z..bounds.max.z {
+                let p = IVec3::new(x, y, z);
+                if valid(world, p, agent.height) {
+                    feet.push(p);
+                }
+            }
+        }
+    }
+    feet
+}
+
+/// The undirected connected component of every position in `feet` (moves of
+/// [`legal_successors`] taken both ways), as a map from position to the smallest position (by
+/// array order) of its component.
+pub fn undirected_components<W: VoxelWorld + ?Sized>(
+    world: &W,
+    agent: &Agent,
+    feet: &[IVec3],
+) -> HashMap<IVec3, [i32; 3]> {
+    let mut adjacency: HashMap<IVec3, Vec<IVec3>> = HashMap::new();
+    for &p in feet {
+        for (q, _) in legal_successors(world, agent, &MoveCosts::default(), p) {
+            adjacency.entry(p).or_default().push(q);
+            adjacency.entry(q).or_default().push(p);
+        }
+    }
+    let mut component: HashMap<IVec3, [i32; 3]> = HashMap::new();
+    for &p in feet {
+        if component.contains_key(&p) {
+            continue;
+        }
+        let mut members = vec![p];
+        let mut stack = vec![p];
+        let mut seen = HashSet::from([p]);
+        while let Some(q) = stack.pop() {
+            for &r in adjacency.get(&q).map_or(&[][..], Vec::as_slice) {
+                if seen.insert(r) {
+                    members.push(r);
+                    stack.push(r);
+                }
+            }
+        }
+        let smallest = members
+            .iter()
+            .map(IVec3::to_array)
+            .min()
+            .expect("non-empty");
+        for m in members {
+            component.insert(m, smallest);
+        }
+    }
+    component
+}
