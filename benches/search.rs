@@ -21,6 +21,16 @@ fn search(c: &mut Criterion) {
     for note in &bench.notes {
         eprintln!("note: {note}");
     }
+    for compile in &bench.compiles {
+        eprintln!(
+            "graph compile: {} in {:.0} ms, {} feet positions over {} columns, {:.1} bytes per feet position",
+            compile.world,
+            compile.elapsed.as_secs_f64() * 1e3,
+            compile.nodes,
+            compile.columns,
+            compile.bytes_per_node()
+        );
+    }
     for set in &bench.sets {
         let mut group = c.benchmark_group(set.name);
         group
@@ -47,6 +57,7 @@ fn search(c: &mut Criterion) {
                 Ok(runner) => runner,
                 Err(message) => panic!("set {}: {message}", set.name),
             };
+            runner.reserve_for(bench.graph_for(set));
             group.bench_function(engine.name(), |b| {
                 b.iter(
                     || match bench.run_set(black_box(set), &mut runner, engine, 1) {

@@ -62,7 +62,7 @@ struct Args {
     repeat: u32,
 }
 
-const USAGE: &str = "expected [--quick] [--set NAME]... [--engine voxnav|naive26|pathfinding]... \
+const USAGE: &str = "expected [--quick] [--set NAME]... [--engine voxnav|voxnav-otf|naive26|pathfinding]... \
                      [--repeat N]";
 
 fn parse_args() -> Result<Args, String> {
@@ -151,6 +151,17 @@ fn main() -> ExitCode {
     for note in &bench.notes {
         println!("  note: {note}");
     }
+    for compile in &bench.compiles {
+        println!(
+            "graph compile: {} in {:.0} ms, {} feet positions over {} columns, {:.1} MiB, {:.1} bytes per feet position",
+            compile.world,
+            compile.elapsed.as_secs_f64() * 1e3,
+            compile.nodes,
+            compile.columns,
+            compile.bytes as f64 / (1024.0 * 1024.0),
+            compile.bytes_per_node()
+        );
+    }
 
     let timing = (Instant::now(), cpu_seconds());
     let mut runs = Vec::new();
@@ -163,6 +174,7 @@ fn main() -> ExitCode {
                 return ExitCode::from(1);
             }
         };
+        runner.reserve_for(bench.graph_for(set));
         for engine in Engine::ALL {
             let chosen = args.engines.is_empty() || args.engines.iter().any(|e| e == engine.name());
             if !chosen || !engine.runs_on(set) {
@@ -383,7 +395,7 @@ fn print_table(sets: &[QuerySet], runs: &[Run]) {
         .iter()
         .filter(|run| sets[run.set].world == WorldId::Terrain)
         .collect();
-    let mut totals = [Total::default(); 3];
+    let mut totals = [Total::default(); 4];
     let mut voxnav_where_crate_ran = Total::default();
     for run in &terrain {
         let slot = Engine::ALL
@@ -405,7 +417,7 @@ fn print_table(sets: &[QuerySet], runs: &[Run]) {
         "All terrain sets together ({}); the pathfinding crate's ratio is over the sets it ran on:",
         names.join(", ")
     );
-    let [voxnav, naive, generic] = totals;
+    let [voxnav, naive, generic, on_the_fly] = totals;
     let vs_naive = ratio(naive.elapsed, voxnav.elapsed);
     let vs_crate = ratio(generic.elapsed, voxnav_where_crate_ran.elapsed);
     row("terrain", Engine::Voxnav, &voxnav, None);
@@ -416,6 +428,14 @@ fn print_table(sets: &[QuerySet], runs: &[Run]) {
         &generic,
         Some(vs_crate),
     );
+    if on_the_fly.queries > 0 {
+        row(
+            "terrain",
+            Engine::VoxnavOnTheFly,
+            &on_the_fly,
+            Some(ratio(on_the_fly.elapsed, voxnav.elapsed)),
+        );
+    }
     println!();
     println!(
         "voxnav vs naive26: {vs_naive:.2}x, vs pathfinding crate: {vs_crate:.2}x, expansions/s: {:.0}",

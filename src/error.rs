@@ -56,6 +56,16 @@ pub enum Error {
     /// many feet positions.
     #[error("the world is too large for a reachability index: {0}")]
     IndexTooLarge(String),
+    /// A walk graph was asked of a world without finite bounds: it holds every feet position
+    /// of the world, so the world must be bounded.
+    #[error(
+        "a compiled walk graph needs a world with finite bounds (make it with `ChunkedWorld::with_size` or `with_bounds`)"
+    )]
+    GraphNeedsBounds,
+    /// A walk graph would not fit in memory (too many columns or feet positions), or the
+    /// walking rules produced moves it cannot store.
+    #[error("cannot compile the walk graph: {0}")]
+    GraphTooLarge(String),
     /// An agent or cost setting is out of its allowed range.
     #[error("invalid setting: {0}")]
     InvalidSetting(String),

@@ -61,6 +61,7 @@ pub mod baseline;
 pub mod batch;
 pub mod error;
 pub mod flat;
+pub mod graph;
 pub mod moves;
 pub mod reach;
 pub mod replan;
@@ -74,6 +75,7 @@ pub use error::{Error, Result};
 pub use flat::{Action, GridPlanner, GridRoute, format_actions};
 pub use glam::IVec2;
 pub use glam::IVec3;
+pub use graph::{GraphSearch, NavGraph};
 pub use moves::agent::{Agent, MoveCosts, OCTILE_SCALE};
 pub use moves::pathcheck::{PathCheck, check_path, move_between};
 pub use moves::{

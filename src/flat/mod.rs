@@ -1,8 +1,8 @@
 //! Flat worlds: 2D grids (robot grids, Moving AI benchmark maps) through the same A*.
 //!
 //! A 2D grid ([`Grid2d`]) is the flat-world special case of the voxel engine: [`FlatWorld`]
-//! turns it into a [`VoxelWorld`](crate::VoxelWorld), and [`GridPlanner`] wraps a [`FlatWorld`]
-//! and a [`Pathfinder`] and answers in 2D: cells, [`Action`]s (`U D L R`, and `UL UR DL DR` for
+//! turns it into a [`VoxelWorld`](crate::VoxelWorld), and [`GridPlanner`] wraps a [`FlatWorld`],
+//! its compiled walk graph ([`NavGraph`]) and A* over it ([`GraphSearch`]) and answers in 2D: cells, [`Action`]s (`U D L R`, and `UL UR DL DR` for
 //! diagonals) and octile lengths. The formats are read by
 //! [`parse_robot_grid`](crate::parse_robot_grid), [`parse_movingai_map`](crate::parse_movingai_map)
 //! and [`parse_movingai_scen`](crate::parse_movingai_scen).
@@ -28,7 +28,8 @@ use glam::IVec2;
 
 use crate::error::Result;
 use crate::moves::agent::{Agent, MoveCosts};
-use crate::search::{Pathfinder, SearchOptions, SearchStats, SearchStatus};
+use crate::graph::{GraphSearch, NavGraph};
+use crate::search::{SearchOptions, SearchStats, SearchStatus};
 use crate::world::flat::FlatWorld;
 use crate::world::grid::Grid2d;
 
@@ -166,12 +167,14 @@ impl GridRoute {
     }
 }
 
-/// Plans routes on one 2D grid through the voxel engine's A* ([`Pathfinder`] on a
-/// [`FlatWorld`]), reusing its search state between queries.
+/// Plans routes on one 2D grid through the voxel engine: the walk graph of its
+/// [`FlatWorld`] is compiled once ([`NavGraph`]) and every query runs A* over it
+/// ([`GraphSearch`]), reusing the search state between queries.
 #[derive(Debug, Clone)]
 pub struct GridPlanner {
     world: FlatWorld,
-    pathfinder: Pathfinder,
+    graph: NavGraph,
+    search: GraphSearch,
 }
 
 impl GridPlanner {
@@ -179,12 +182,19 @@ impl GridPlanner {
     /// cutting when `diagonals` is on, 4-connected moves otherwise, at `costs`.
     ///
     /// # Errors
-    /// [`Error::InvalidSetting`](crate::Error::InvalidSetting) when `costs` are out of range ([`MoveCosts::validate`]).
+    /// [`Error::InvalidSetting`](crate::Error::InvalidSetting) when `costs` are out of range
+    /// ([`MoveCosts::validate`]); [`Error::GraphTooLarge`](crate::Error::GraphTooLarge) for a
+    /// grid wider or taller than 65 534 cells or of more than
+    /// [`MAX_GRAPH_COLUMNS`](crate::graph::MAX_GRAPH_COLUMNS) cells.
     pub fn new(grid: Grid2d, diagonals: bool, costs: MoveCosts) -> Result<Self> {
         let agent = Agent::default().with_diagonals(diagonals);
+        let search = GraphSearch::new(costs)?;
+        let world = FlatWorld::new(grid, agent.height)?;
+        let graph = NavGraph::compile(&world, &agent)?;
         Ok(Self {
-            world: FlatWorld::new(grid, agent.height)?,
-            pathfinder: Pathfinder::new(agent, costs)?,
+            world,
+            graph,
+            search,
         })
     }
 
@@ -192,7 +202,7 @@ impl GridPlanner {
     /// diagonal), so with diagonals off every route has the fewest actions.
     ///
     /// # Errors
-    /// None in practice; the signature follows [`GridPlanner::new`].
+    /// As [`GridPlanner::new`] (only a grid too large for the walk graph).
     pub fn robot(grid: Grid2d, diagonals: bool) -> Result<Self> {
         Self::new(grid, diagonals, MoveCosts::default())
     }
@@ -201,7 +211,7 @@ impl GridPlanner {
     /// have optimal octile length (to about `1e-6` per diagonal step).
     ///
     /// # Errors
-    /// None in practice; the signature follows [`GridPlanner::new`].
+    /// As [`GridPlanner::new`] (only a grid too large for the walk graph).
     pub fn octile(grid: Grid2d) -> Result<Self> {
         Self::new(grid, true, MoveCosts::octile())
     }
@@ -218,6 +228,12 @@ impl GridPlanner {
         self.world.grid()
     }
 
+    /// The flat world's compiled walk graph.
+    #[must_use]
+    pub fn graph(&self) -> &NavGraph {
+        &self.graph
+    }
+
     /// The best route from `start` to `goal`.
     ///
     /// # Errors
@@ -225,8 +241,8 @@ impl GridPlanner {
     pub fn plan(&mut self, start: IVec2, goal: IVec2) -> Result<GridRoute> {
         self.grid().check_cell("start", start)?;
         self.grid().check_cell("goal", goal)?;
-        let result = self.pathfinder.find_path(
-            &self.world,
+        let result = self.search.find_path(
+            &self.graph,
             FlatWorld::feet(start),
             FlatWorld::feet(goal),
             &SearchOptions::default(),

@@ -4,7 +4,7 @@ mod astar;
 mod goal;
 pub mod heuristic;
 pub(crate) mod nodes;
-mod open;
+pub(crate) mod open;
 
 use std::time::Duration;
 

@@ -36,6 +36,10 @@ pub enum InvalidFeet {
         /// The first blocked cell, counting up from the feet.
         blocked: IVec3,
     },
+    /// The position is not a node of the compiled walk graph searched
+    /// ([`crate::graph::NavGraph`]): not a valid feet position when the graph was compiled
+    /// or last updated.
+    NotInGraph,
 }
 
 impl std::fmt::Display for InvalidFeet {
@@ -55,6 +59,10 @@ impl std::fmt::Display for InvalidFeet {
                 f,
                 "the agent's body does not fit (cell {},{},{} is not passable)",
                 blocked.x, blocked.y, blocked.z
+            ),
+            InvalidFeet::NotInGraph => write!(
+                f,
+                "it is not a valid feet position of the compiled walk graph (at its last update)"
             ),
         }
     }

@@ -5,10 +5,17 @@
 //! One 3D world serves every 3D set: the default procedural terrain (seed 1337, 512 x 128 x
 //! 512) into which sealed pits, moated islands and an underground cave maze are carved. The
 //! Moving AI set runs on the [`FlatWorld`] of `arena2.map`.
+//!
+//! voxnav runs two ways: `voxnav` is A* over the compiled walk graph ([`NavGraph`], compiled
+//! once per world before any timing, its compile time reported on its own), and
+//! `voxnav-otf` is the on-the-fly [`Pathfinder`], which derives the walking rules per
+//! expansion (the engine for unbounded and streamed worlds).
 
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use pathfinding::prelude::astar;
+use voxnav::graph::{GraphSearch, NavGraph};
 use voxnav::terrain::{SplitMix64, TerrainConfig, generate_terrain, pick_pairs, surface_feet};
 use voxnav::{
     Agent, Block, ChunkedWorld, FlatWorld, Heuristic, IVec3, MoveCosts, OCTILE_SCALE, Pathfinder,
@@ -112,12 +119,66 @@ pub struct QuerySet {
     pub crate_runs: bool,
 }
 
+/// One graph compile, timed.
+#[derive(Debug, Clone, Copy)]
+pub struct Compile {
+    /// The world's name.
+    pub world: &'static str,
+    /// The wall-clock time of [`NavGraph::compile`].
+    pub elapsed: Duration,
+    /// Feet positions (nodes) in the graph.
+    pub nodes: usize,
+    /// Columns of the world.
+    pub columns: u64,
+    /// The graph's memory.
+    pub bytes: usize,
+}
+
+impl Compile {
+    /// Times `NavGraph::compile` of `world` for `agent`.
+    ///
+    /// # Errors
+    /// A message when the graph cannot be compiled.
+    pub fn run<W: VoxelWorld + ?Sized>(
+        name: &'static str,
+        world: &W,
+        agent: &Agent,
+    ) -> Result<(NavGraph, Compile), String> {
+        let started = Instant::now();
+        let graph = NavGraph::compile(world, agent).map_err(|e| format!("{name}: {e}"))?;
+        let elapsed = started.elapsed();
+        let columns = world.bounds().map_or(0, |b| {
+            let size = b.size();
+            size.x as u64 * size.z as u64
+        });
+        let compile = Compile {
+            world: name,
+            elapsed,
+            nodes: graph.node_count(),
+            columns,
+            bytes: graph.memory_bytes(),
+        };
+        Ok((graph, compile))
+    }
+
+    /// Bytes per feet position.
+    pub fn bytes_per_node(&self) -> f64 {
+        self.bytes as f64 / self.nodes.max(1) as f64
+    }
+}
+
 /// Every world and query set.
 pub struct Bench {
     /// The procedural terrain with pits, islands and the cave maze carved in.
     pub terrain: ChunkedWorld,
+    /// The terrain's walk graph for the default agent.
+    pub terrain_graph: NavGraph,
     /// The Moving AI map as a flat world, if its file was found.
     pub flat: Option<FlatWorld>,
+    /// The flat world's walk graph for the default agent.
+    pub flat_graph: Option<NavGraph>,
+    /// The graph compiles, timed.
+    pub compiles: Vec<Compile>,
     /// The sets, in table order.
     pub sets: Vec<QuerySet>,
     /// Notes for the reader, such as a set that was left out.
@@ -125,6 +186,14 @@ pub struct Bench {
 }
 
 impl Bench {
+    /// The walk graph of `set`'s world.
+    pub fn graph_for(&self, set: &QuerySet) -> &NavGraph {
+        match (set.world, &self.flat_graph) {
+            (WorldId::Flat, Some(graph)) => graph,
+            _ => &self.terrain_graph,
+        }
+    }
+
     /// Runs every query of `set` with `engine`, `repeat` times over, through `runner`.
     ///
     /// # Errors
@@ -136,9 +205,17 @@ impl Bench {
         engine: Engine,
         repeat: u32,
     ) -> Result<Vec<Outcome>, String> {
-        match (set.world, &self.flat) {
-            (WorldId::Flat, Some(flat)) => runner.run_queries(engine, flat, &set.queries, repeat),
-            _ => runner.run_queries(engine, &self.terrain, &set.queries, repeat),
+        match (set.world, &self.flat, &self.flat_graph) {
+            (WorldId::Flat, Some(flat), Some(graph)) => {
+                runner.run_queries(engine, flat, graph, &set.queries, repeat)
+            }
+            _ => runner.run_queries(
+                engine,
+                &self.terrain,
+                &self.terrain_graph,
+                &set.queries,
+                repeat,
+            ),
         }
     }
 }
@@ -319,9 +396,22 @@ pub fn build(sizes: &Sizes) -> Result<Bench, String> {
         ));
         None
     };
+    let (terrain_graph, terrain_compile) = Compile::run("terrain", &terrain, &agent)?;
+    let mut compiles = vec![terrain_compile];
+    let flat_graph = match &flat {
+        Some(flat) => {
+            let (graph, compile) = Compile::run("movingai", flat, &agent)?;
+            compiles.push(compile);
+            Some(graph)
+        }
+        None => None,
+    };
     Ok(Bench {
         terrain,
+        terrain_graph,
         flat,
+        flat_graph,
+        compiles,
         sets,
         notes,
     })
@@ -570,8 +660,10 @@ fn movingai(dir: &Path, agent: &Agent, count: usize) -> Result<(FlatWorld, Vec<Q
 /// The engines compared.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Engine {
-    /// voxnav's `Pathfinder`.
+    /// voxnav's `GraphSearch`: A* over the compiled walk graph.
     Voxnav,
+    /// voxnav's `Pathfinder`: A* deriving the walking rules per expansion.
+    VoxnavOnTheFly,
     /// `voxnav::baseline`, the naive 26-neighbour A*.
     Naive26,
     /// The `pathfinding` crate's `astar` over voxnav's neighbour generator and heuristic.
@@ -580,12 +672,18 @@ pub enum Engine {
 
 impl Engine {
     /// Every engine, voxnav first.
-    pub const ALL: [Engine; 3] = [Engine::Voxnav, Engine::Naive26, Engine::PathfindingCrate];
+    pub const ALL: [Engine; 4] = [
+        Engine::Voxnav,
+        Engine::Naive26,
+        Engine::PathfindingCrate,
+        Engine::VoxnavOnTheFly,
+    ];
 
     /// The engine's name in tables.
     pub const fn name(self) -> &'static str {
         match self {
             Engine::Voxnav => "voxnav",
+            Engine::VoxnavOnTheFly => "voxnav-otf",
             Engine::Naive26 => "naive26",
             Engine::PathfindingCrate => "pathfinding",
         }
@@ -611,6 +709,7 @@ pub struct Outcome {
 /// Runs queries of one set with each engine, keeping voxnav's search state between queries
 /// as a server would.
 pub struct Runner {
+    search: GraphSearch,
     pathfinder: Pathfinder,
     options: SearchOptions,
     naive_budget: u64,
@@ -623,18 +722,27 @@ impl Runner {
     /// A message when the set's agent or costs are out of range.
     pub fn new(set: &QuerySet) -> Result<Self, String> {
         let pathfinder = Pathfinder::new(set.agent, set.costs).map_err(|e| e.to_string())?;
+        let search = GraphSearch::new(set.costs).map_err(|e| e.to_string())?;
         let options = match set.budget {
             Some(budget) => SearchOptions::default().with_max_nodes(budget),
             None => SearchOptions::default(),
         };
         Ok(Self {
+            search,
             pathfinder,
             options,
             naive_budget: set.budget.unwrap_or(NAIVE_BUDGET),
         })
     }
 
-    /// Runs `queries` on `world` with `engine`, `repeat` times over.
+    /// Sizes the graph search's memory for `graph`, outside any timing: a server keeps one
+    /// search per thread for all its queries.
+    pub fn reserve_for(&mut self, graph: &NavGraph) {
+        self.search.reserve_for(graph);
+    }
+
+    /// Runs `queries` on `world` (whose walk graph is `graph`) with `engine`, `repeat` times
+    /// over.
     ///
     /// # Errors
     /// A message when the engine rejects a query.
@@ -642,12 +750,13 @@ impl Runner {
         &mut self,
         engine: Engine,
         world: &W,
+        graph: &NavGraph,
         queries: &[Query],
         repeat: u32,
     ) -> Result<Vec<Outcome>, String> {
         let mut outcomes = Vec::with_capacity(queries.len() * repeat as usize);
         for query in (0..repeat).flat_map(|_| queries) {
-            let outcome = self.run(engine, world, query).map_err(|message| {
+            let outcome = self.run(engine, world, graph, query).map_err(|message| {
                 format!(
                     "{} on {} -> {}: {message}",
                     engine.name(),
@@ -664,10 +773,22 @@ impl Runner {
         &mut self,
         engine: Engine,
         world: &W,
+        graph: &NavGraph,
         query: &Query,
     ) -> Result<Outcome, String> {
         match engine {
             Engine::Voxnav => {
+                let result = self
+                    .search
+                    .find_path(graph, query.start, query.goal, &self.options)
+                    .map_err(|e| e.to_string())?;
+                Ok(Outcome {
+                    status: result.status,
+                    cost: result.cost,
+                    expanded: result.stats.expanded,
+                })
+            }
+            Engine::VoxnavOnTheFly => {
                 let result = self
                     .pathfinder
                     .find_path(world, query.start, query.goal, &self.options)

@@ -1,0 +1,154 @@
+//! The compiled walk graph on the default terrain (seed 1337, 512 x 128 x 512), timed in one
+//! run: compile time and memory, A* over the graph against the on-the-fly `Pathfinder` on the
+//! same queries, and local updates after block changes (time per changed block).
+//!
+//! ```sh
+//! cargo bench --bench graph                 # prints one table
+//! cargo bench --bench graph -- --queries 50 # fewer queries
+//! ```
+//!
+//! Not a criterion bench: a compile and a few thousand block changes are one-off events whose
+//! times are printed as measured, next to the searches' ratio from the same run.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use voxnav::graph::{GraphSearch, NavGraph};
+use voxnav::terrain::{SplitMix64, TerrainConfig, generate_terrain, pick_pairs, surface_feet};
+use voxnav::{Agent, Block, IVec3, MoveCosts, Pathfinder, SearchOptions};
+
+/// Block changes timed one by one.
+const SINGLE_CHANGES: usize = 2000;
+/// Explosions timed: a 5 x 5 x 5 cube of air each.
+const EXPLOSIONS: usize = 100;
+
+fn main() -> Result<(), String> {
+    let mut queries = 120;
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        if arg == "--queries" {
+            queries = args
+                .next()
+                .and_then(|n| n.parse().ok())
+                .ok_or("--queries wants a number")?;
+        }
+    }
+    let agent = Agent::default();
+    let costs = MoveCosts::default();
+    let mut world = generate_terrain(&TerrainConfig::default()).map_err(|e| e.to_string())?;
+
+    let started = Instant::now();
+    let mut graph = NavGraph::compile(&world, &agent).map_err(|e| e.to_string())?;
+    let compile = started.elapsed();
+    let columns = 512 * 512;
+    println!(
+        "graph compile: {:.0} ms, {} feet positions over {columns} columns, {:.1} MiB, {:.1} bytes per feet position",
+        compile.as_secs_f64() * 1e3,
+        graph.node_count(),
+        graph.memory_bytes() as f64 / (1024.0 * 1024.0),
+        graph.memory_bytes() as f64 / graph.node_count() as f64
+    );
+
+    let pairs = pick_pairs(&world, &agent, 0x6ea9, queries, 100.0..=300.0);
+    let options = SearchOptions::default();
+    let mut search = GraphSearch::new(costs).map_err(|e| e.to_string())?;
+    search.reserve_for(&graph);
+    let mut pathfinder = Pathfinder::new(agent, costs).map_err(|e| e.to_string())?;
+    // Warm both up on the first query, untimed.
+    if let Some(&(start, goal)) = pairs.first() {
+        black_box(search.find_path(&graph, start, goal, &options).ok());
+        black_box(pathfinder.find_path(&world, start, goal, &options).ok());
+    }
+    let (mut graph_time, mut otf_time, mut expanded) = (Duration::ZERO, Duration::ZERO, 0u64);
+    for &(start, goal) in &pairs {
+        let started = Instant::now();
+        let mine = search
+            .find_path(&graph, start, goal, &options)
+            .map_err(|e| e.to_string())?;
+        graph_time += started.elapsed();
+        let started = Instant::now();
+        let theirs = pathfinder
+            .find_path(&world, start, goal, &options)
+            .map_err(|e| e.to_string())?;
+        otf_time += started.elapsed();
+        if mine.cost != theirs.cost {
+            return Err(format!(
+                "cost mismatch {start} -> {goal}: graph {:?}, pathfinder {:?}",
+                mine.cost, theirs.cost
+            ));
+        }
+        expanded += mine.stats.expanded;
+    }
+    println!(
+        "{} queries of 100-300 blocks, {expanded} expansions: graph A* {:.1} ms ({:.2} M expansions/s), on-the-fly Pathfinder {:.1} ms: {:.2}x",
+        pairs.len(),
+        graph_time.as_secs_f64() * 1e3,
+        expanded as f64 / graph_time.as_secs_f64().max(1e-9) / 1e6,
+        otf_time.as_secs_f64() * 1e3,
+        otf_time.as_secs_f64() / graph_time.as_secs_f64().max(1e-9)
+    );
+
+    // Local updates: single blocks placed or dug on the surface, then explosions.
+    world.track_changes(true);
+    let mut rng = SplitMix64::new(0x0b10_c4a5);
+    let mut spent = Duration::ZERO;
+    let mut changed_nodes = 0usize;
+    for i in 0..SINGLE_CHANGES {
+        let (x, z) = (rng.below(512) as i32, rng.below(512) as i32);
+        let Some(feet) = surface_feet(&world, &agent, x, z) else {
+            continue;
+        };
+        let (cell, block) = if i % 2 == 0 {
+            (feet, Block::Solid)
+        } else {
+            (feet - IVec3::Y, Block::Air)
+        };
+        world.set(cell, block).map_err(|e| e.to_string())?;
+        let changes = world.take_changes();
+        let started = Instant::now();
+        let update = graph
+            .apply_changes(&world, &changes)
+            .map_err(|e| e.to_string())?;
+        spent += started.elapsed();
+        changed_nodes += update.changed.len() + update.removed.len();
+    }
+    println!(
+        "local update, one block at a time: {:.1} us per changed block ({SINGLE_CHANGES} blocks, {:.1} nodes touched each)",
+        spent.as_secs_f64() * 1e6 / SINGLE_CHANGES as f64,
+        changed_nodes as f64 / SINGLE_CHANGES as f64
+    );
+    let (mut spent, mut blocks) = (Duration::ZERO, 0usize);
+    for _ in 0..EXPLOSIONS {
+        let (x, z) = (2 + rng.below(508) as i32, 2 + rng.below(508) as i32);
+        let Some(feet) = surface_feet(&world, &agent, x, z) else {
+            continue;
+        };
+        world
+            .fill(feet - IVec3::splat(2), feet + IVec3::splat(2), Block::Air)
+            .map_err(|e| e.to_string())?;
+        let changes = world.take_changes();
+        blocks += changes.cells.len();
+        let started = Instant::now();
+        graph
+            .apply_changes(&world, &changes)
+            .map_err(|e| e.to_string())?;
+        spent += started.elapsed();
+    }
+    println!(
+        "local update, 5x5x5 explosions: {:.1} us per explosion, {:.2} us per changed block ({blocks} blocks)",
+        spent.as_secs_f64() * 1e6 / EXPLOSIONS as f64,
+        spent.as_secs_f64() * 1e6 / blocks.max(1) as f64
+    );
+    let started = Instant::now();
+    let fresh = NavGraph::compile(&world, &agent).map_err(|e| e.to_string())?;
+    println!(
+        "a fresh compile of the changed world: {:.0} ms ({} feet positions; the updated graph has {})",
+        started.elapsed().as_secs_f64() * 1e3,
+        fresh.node_count(),
+        graph.node_count()
+    );
+    if fresh.node_count() != graph.node_count() {
+        return Err("the updated graph and a fresh compile differ".into());
+    }
+    Ok(())
+}

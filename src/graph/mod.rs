@@ -1,0 +1,705 @@
+//! The compiled walk graph: every valid feet position of a bounded world and the moves
+//! between them, derived once by the neighbour generator of [`crate::moves`] and stored in
+//! flat arrays, so that engines read moves instead of re-deriving the walking rules.
+//!
+//! ## What is stored
+//!
+//! A [`NavGraph`] is compiled for one bounded [`VoxelWorld`] and one [`Agent`]. It calls the
+//! one neighbour generator of [`crate::moves`] for every valid feet position, so every rule
+//! the generator knows (drops, step-ups, corners, ladders, block kinds, and any rule added
+//! there later) flows into the graph with no second statement of the rules.
+//!
+//! - **Nodes** are the valid feet positions, named by [`NodeId`] (a `u32`). Ids are dense
+//!   after a compile and **stable across [`NavGraph::update`]**: a node keeps its id until a
+//!   block change removes it; a removed id may be handed to a new node by a later update
+//!   (never by the same one). Arrays indexed by id need [`NavGraph::id_bound`] slots.
+//! - **Moves** are stored per node as one 6-bit code for each of 10 slots (8 horizontal
+//!   directions, ladder up, ladder down): how far the feet rise or fall and the
+//!   [`MoveKind`]. The target node is found through its column, a short chain of the
+//!   column's nodes from the top down. Incoming moves are read from the same codes of the
+//!   neighbouring columns, so they always agree with the outgoing ones.
+//! - **Costs are priced at query time** from any [`MoveCosts`]: the graph keeps, per node,
+//!   the [`TerrainFlags`] and the [`VoxelWorld::extra_cost`] of entering it; a move costs its
+//!   horizontal step and climb or fall (or the ladder's rung) plus those terms, exactly as the
+//!   generator prices it. So a graph is per world and agent, not per costs: engines may use
+//!   any `MoveCosts` on the same graph.
+//!
+//! Memory: 24 bytes per feet position plus 4 per column ([`NavGraph::memory_bytes`]).
+//!
+//! ## Local updates
+//!
+//! [`NavGraph::update`] (a list of changed cells, for any world) and
+//! [`NavGraph::apply_changes`] (a [`ChunkedWorld`](crate::ChunkedWorld)'s
+//! [`Changes`](crate::Changes)) re-derive only what the changed cells can affect, which
+//! follows from what the neighbour generator reads:
+//!
+//! - whether `(x, y, z)` is a valid feet position reads the cells `y - 1 ..= y + height - 1`
+//!   of its column, so nodes appear or vanish only in a changed cell's column, for feet `y`
+//!   in `p.y - height + 1 ..= p.y + 1`;
+//! - the moves out of a node read the 9 columns around it from `y - max_drop - 1` to
+//!   `y + height + max_step_up - 1` (the generator's window), so they change only for nodes in
+//!   the 9 columns around a changed cell with feet in that window;
+//! - the terms a node charges for entering it ([`TerrainFlags`] and
+//!   [`VoxelWorld::extra_cost`]) read the cells within one block of its feet (lava in the
+//!   3 x 3 x 3 cube around them), which the same columns and heights cover.
+//!
+//! Each changed cell counts as a change of the cells just below and above it as well, since a
+//! block may decide more than its own cell (a fence blocks the cell above it). A world whose
+//! [`VoxelWorld::extra_cost`] depends on cells further away must compile a new graph instead.
+//! The property test in `tests/graph.rs` checks, after each of hundreds of
+//! random block changes of every kind, that the updated graph equals a fresh compile, move
+//! for move, and that surviving nodes keep their ids.
+//!
+//! ## The API engines use
+//!
+//! - [`NavGraph::compile`], [`NavGraph::update`] / [`NavGraph::apply_changes`] (local
+//!   updates, returning a [`GraphUpdate`] of added, removed and changed nodes);
+//! - [`NavGraph::node`] (feet position to id), [`NavGraph::feet`] (id to feet position),
+//!   [`NavGraph::is_live`], [`NavGraph::nodes`], [`NavGraph::node_count`],
+//!   [`NavGraph::id_bound`];
+//! - [`NavGraph::for_each_move`] / [`NavGraph::moves`] (outgoing) and
+//!   [`NavGraph::for_each_incoming`] / [`NavGraph::incoming`] (incoming), each a
+//!   [`GraphMove`] with the node at the other end, its feet, the direction, the kind and the
+//!   cost at the given `MoveCosts`;
+//! - [`GraphSearch`]: A* over the graph with the same [`SearchOptions`](crate::SearchOptions),
+//!   [`Goal`](crate::Goal)s and [`SearchResult`](crate::SearchResult) as
+//!   [`Pathfinder`](crate::Pathfinder).
+//!
+//! ```
+//! use glam::IVec3;
+//! use voxnav::{Agent, Block, ChunkedWorld, MoveCosts, SearchOptions};
+//! use voxnav::graph::{GraphSearch, NavGraph};
+//!
+//! let mut world = ChunkedWorld::with_size(IVec3::new(8, 4, 3))?;
+//! world.fill(IVec3::new(0, 0, 0), IVec3::new(7, 0, 2), Block::Solid)?;
+//! world.fill(IVec3::new(4, 1, 0), IVec3::new(7, 1, 2), Block::Solid)?;
+//! let mut graph = NavGraph::compile(&world, &Agent::default())?;
+//! let start = graph.node(IVec3::new(0, 1, 1)).expect("a valid feet position");
+//! assert_eq!(graph.feet(start), IVec3::new(0, 1, 1));
+//!
+//! let mut search = GraphSearch::new(MoveCosts::default())?;
+//! let result = search.find_path(&graph, IVec3::new(0, 1, 1), IVec3::new(7, 2, 1), &SearchOptions::default())?;
+//! assert_eq!(result.cost, Some(7 * 10 + 10));
+//!
+//! // A wall across the room: only the columns around it are re-derived.
+//! world.track_changes(true);
+//! world.fill(IVec3::new(2, 1, 0), IVec3::new(2, 3, 2), Block::Solid)?;
+//! let changes = world.take_changes();
+//! let update = graph.apply_changes(&world, &changes)?;
+//! assert!(!update.removed.is_empty());
+//! let result = search.find_path(&graph, IVec3::new(0, 1, 1), IVec3::new(7, 2, 1), &SearchOptions::default())?;
+//! assert!(!result.is_found());
+//! # Ok::<(), voxnav::Error>(())
+//! ```
+
+mod astar;
+mod update;
+
+use glam::IVec3;
+
+use crate::error::{Error, Result};
+use crate::moves::agent::{Agent, MoveCosts};
+use crate::moves::{DIRECTIONS, Move, MoveKind, for_each_neighbour, terrain_cost};
+use crate::world::{Bounds, TerrainFlags, VoxelWorld, is_valid_feet};
+
+pub use astar::GraphSearch;
+pub use update::GraphUpdate;
+
+/// A node of a [`NavGraph`]: an index into its flat arrays.
+pub type NodeId = u32;
+
+/// The id no node has (the end of a column's chain, an empty column).
+pub const NO_NODE: NodeId = u32::MAX;
+
+/// The most columns (`size.x * size.z`) a graph accepts: 16 M columns (4096 x 4096) take
+/// 64 MiB of column heads before the first node.
+pub const MAX_GRAPH_COLUMNS: u64 = 1 << 24;
+
+/// The most nodes a graph accepts: 32 M feet positions, about 750 MiB.
+pub const MAX_GRAPH_NODES: u64 = 1 << 25;
+
+/// Move slots per node: the 8 directions of [`DIRECTIONS`], then ladder up and ladder down.
+const SLOTS: usize = 10;
+const SLOT_UP: usize = 8;
+/// Bits per slot in a node's move word: the shape code, 0 for no move.
+const CODE_BITS: u32 = 6;
+const CODE_MASK: u64 = (1 << CODE_BITS) - 1;
+/// Shape codes are 1 ..= 63.
+const MAX_SHAPES: usize = (1 << CODE_BITS) - 1;
+/// The `y` of a removed node's slot.
+const DEAD: u16 = u16::MAX;
+
+/// The direction of each slot.
+const SLOT_DIRECTIONS: [IVec3; SLOTS] = [
+    DIRECTIONS[0],
+    DIRECTIONS[1],
+    DIRECTIONS[2],
+    DIRECTIONS[3],
+    DIRECTIONS[4],
+    DIRECTIONS[5],
+    DIRECTIONS[6],
+    DIRECTIONS[7],
+    IVec3::Y,
+    IVec3::NEG_Y,
+];
+
+/// Columns are numbered tile by tile, [`TILE`] x [`TILE`] columns to a tile, and nodes are
+/// numbered in column order at compile time: the neighbours of a node along z are then a few
+/// hundred bytes away in memory rather than a whole row of the world.
+const TILE_SHIFT: u32 = 3;
+const TILE: i32 = 1 << TILE_SHIFT;
+
+/// One node: everything an expansion reads about the node it expands, and everything a
+/// relaxation reads about its target, in one 24-byte record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Node {
+    /// [`SLOTS`] shape codes of [`CODE_BITS`] bits each, slot `i` at bit `6 i`.
+    pub(crate) out: u64,
+    /// The world's extra cost of entering the node.
+    pub(crate) extra: u32,
+    /// The next node down its column.
+    pub(crate) next: NodeId,
+    /// Feet x and z relative to `bounds.min`.
+    pub(crate) x: u16,
+    pub(crate) z: u16,
+    /// Feet y relative to `bounds.min.y`, [`DEAD`] for a removed node.
+    pub(crate) y: u16,
+    /// The terrain of the feet position, priced on every move into it.
+    pub(crate) terrain: TerrainFlags,
+}
+
+impl Node {
+    const fn new(x: i32, y: i32, z: i32) -> Self {
+        Self {
+            out: 0,
+            extra: 0,
+            next: NO_NODE,
+            x: x as u16,
+            z: z as u16,
+            y: y as u16,
+            terrain: TerrainFlags::PLAIN,
+        }
+    }
+}
+
+/// How a move's feet change: the rise (negative for a fall) and the kind. The direction is
+/// the slot's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct Shape {
+    pub(crate) dy: i32,
+    pub(crate) kind: MoveKind,
+}
+
+/// One move of a [`NavGraph`], seen from one end: the node at the other end with its feet
+/// position (the target of an outgoing move, the source of an incoming one), and the move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct GraphMove {
+    /// The node at the other end.
+    pub node: NodeId,
+    /// Its feet position.
+    pub feet: IVec3,
+    /// The direction of the move (from source to target): one of [`DIRECTIONS`], or `Y` /
+    /// `-Y` for a ladder climb.
+    pub direction: IVec3,
+    /// How the height changed.
+    pub kind: MoveKind,
+    /// The move's cost at the `MoveCosts` asked for, exactly as
+    /// [`neighbours`](crate::neighbours) prices it.
+    pub cost: u32,
+}
+
+/// The compiled walk graph of one bounded world for one agent. See the
+/// [module docs](self).
+#[derive(Debug, Clone)]
+pub struct NavGraph {
+    agent: Agent,
+    bounds: Bounds,
+    /// Tiles of [`TILE`] x [`TILE`] columns per row of tiles.
+    tiles_per_row: u32,
+    /// The first node of each column (see [`NavGraph::column_index`]), highest feet first;
+    /// [`NO_NODE`] for a column without one.
+    head: Vec<NodeId>,
+    /// The nodes, by id.
+    nodes: Vec<Node>,
+    /// Removed ids, free for later updates.
+    free: Vec<NodeId>,
+    /// The move shapes seen; code `c` is `shapes[c - 1]`.
+    shapes: Vec<Shape>,
+    live: usize,
+}
+
+/// The prices of a [`NavGraph`]'s moves at one [`MoveCosts`]: the fixed part of every
+/// (slot, shape) pair, looked up per move.
+#[derive(Debug, Clone)]
+pub(crate) struct Pricing {
+    pub(crate) costs: MoveCosts,
+    /// `base[slot * 64 + code]`.
+    base: Vec<u32>,
+    shapes: usize,
+}
+
+impl Pricing {
+    pub(crate) fn new(graph: &NavGraph, costs: MoveCosts) -> Self {
+        let mut base = vec![0u32; SLOTS << CODE_BITS];
+        for (slot, row) in base.chunks_mut(1 << CODE_BITS).enumerate() {
+            for (code, shape) in graph.shapes.iter().enumerate() {
+                row[code + 1] = base_cost(slot, shape.kind, &costs);
+            }
+        }
+        Self {
+            costs,
+            base,
+            shapes: graph.shapes.len(),
+        }
+    }
+
+    /// Whether this pricing is still right for `graph` at `costs` (an update may add shapes).
+    pub(crate) fn fits(&self, graph: &NavGraph, costs: &MoveCosts) -> bool {
+        self.shapes == graph.shapes.len() && self.costs == *costs
+    }
+
+    #[inline]
+    pub(crate) fn base(&self, slot: usize, code: u64) -> u32 {
+        self.base[(slot << CODE_BITS) | code as usize]
+    }
+}
+
+/// The part of a move's cost fixed by its slot and kind: the horizontal step and the climb
+/// or fall, or a ladder's rung; the terms of the target are added per node.
+fn base_cost(slot: usize, kind: MoveKind, costs: &MoveCosts) -> u32 {
+    let vertical = match kind {
+        MoveKind::Walk => 0,
+        MoveKind::StepUp(k) => k.saturating_mul(costs.ascend),
+        MoveKind::Drop(k) => k.saturating_mul(costs.descend),
+    };
+    let step = if slot >= SLOT_UP {
+        costs.climb
+    } else if slot >= 4 {
+        costs.diagonal
+    } else {
+        costs.straight
+    };
+    step.saturating_add(vertical)
+}
+
+/// The slot of a generated move's direction.
+fn slot_of(direction: IVec3) -> Option<usize> {
+    SLOT_DIRECTIONS.iter().position(|&d| d == direction)
+}
+
+impl NavGraph {
+    /// Compiles the walk graph of `world` for `agent`: finds every valid feet position and
+    /// asks the neighbour generator of [`crate::moves`] for its moves.
+    ///
+    /// # Errors
+    /// [`Error::InvalidSetting`] for an agent out of range; [`Error::GraphNeedsBounds`] for
+    /// a world without [`VoxelWorld::bounds`]; [`Error::GraphTooLarge`] when the world has
+    /// more than [`MAX_GRAPH_COLUMNS`] columns, is more than 65 534 cells along an axis, has
+    /// more than [`MAX_GRAPH_NODES`] feet positions, or its rules produce moves the graph
+    /// cannot encode (more than 63 distinct rises and kinds, or a move outside the 8
+    /// directions and the two ladder climbs).
+    pub fn compile<W: VoxelWorld + ?Sized>(world: &W, agent: &Agent) -> Result<Self> {
+        agent.validate()?;
+        let bounds = world.bounds().ok_or(Error::GraphNeedsBounds)?;
+        let size = bounds.size();
+        if size.x.max(size.y).max(size.z) >= i32::from(DEAD) {
+            return Err(Error::GraphTooLarge(format!(
+                "the world is {} x {} x {} cells; at most 65534 along each axis",
+                size.x, size.y, size.z
+            )));
+        }
+        let columns = size.x as u64 * size.z as u64;
+        if columns > MAX_GRAPH_COLUMNS {
+            return Err(Error::GraphTooLarge(format!(
+                "the world has {columns} columns, more than {MAX_GRAPH_COLUMNS}"
+            )));
+        }
+        let tiles_per_row = (size.x as u32).div_ceil(TILE as u32);
+        let tile_rows = (size.z as u32).div_ceil(TILE as u32);
+        let mut graph = Self {
+            agent: *agent,
+            bounds,
+            tiles_per_row,
+            head: vec![NO_NODE; (tiles_per_row * tile_rows) as usize * (TILE * TILE) as usize],
+            nodes: Vec::new(),
+            free: Vec::new(),
+            shapes: Vec::new(),
+            live: 0,
+        };
+        let mut feet = Vec::new();
+        // Tile by tile, so that node ids follow the column numbering.
+        for tile_z in (0..size.z).step_by(TILE as usize) {
+            for tile_x in (0..size.x).step_by(TILE as usize) {
+                for z in tile_z..(tile_z + TILE).min(size.z) {
+                    for x in tile_x..(tile_x + TILE).min(size.x) {
+                        graph.valid_feet_in_column(world, x, z, 0, size.y - 1, &mut feet);
+                        let column = graph.column_index(x, z);
+                        // Highest first: searches over terrain mostly look for the surface.
+                        for &y in feet.iter().rev() {
+                            let id = graph.push_node(x, y, z)?;
+                            graph.append_to_column(column, id);
+                        }
+                    }
+                }
+            }
+        }
+        let costs = MoveCosts::default();
+        for id in 0..graph.nodes.len() as NodeId {
+            graph.derive_node(world, id, &costs)?;
+        }
+        graph.shrink_to_fit();
+        Ok(graph)
+    }
+
+    /// Gives back the memory the node arrays hold beyond their length.
+    fn shrink_to_fit(&mut self) {
+        self.nodes.shrink_to_fit();
+    }
+
+    /// The agent the graph was compiled for.
+    #[must_use]
+    pub fn agent(&self) -> &Agent {
+        &self.agent
+    }
+
+    /// The world's bounds at compile time.
+    #[must_use]
+    pub fn bounds(&self) -> Bounds {
+        self.bounds
+    }
+
+    /// The number of nodes (valid feet positions).
+    #[must_use]
+    pub fn node_count(&self) -> usize {
+        self.live
+    }
+
+    /// One more than the largest id ever given: the length of an array indexed by
+    /// [`NodeId`].
+    #[must_use]
+    pub fn id_bound(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Whether `id` names a node (it is below [`NavGraph::id_bound`] and was not removed).
+    #[inline]
+    #[must_use]
+    pub fn is_live(&self, id: NodeId) -> bool {
+        self.nodes
+            .get(id as usize)
+            .is_some_and(|node| node.y != DEAD)
+    }
+
+    /// Every node's id, in increasing order.
+    pub fn nodes(&self) -> impl Iterator<Item = NodeId> + '_ {
+        (0..self.nodes.len() as NodeId).filter(|&id| self.nodes[id as usize].y != DEAD)
+    }
+
+    /// The node at the feet position `feet`, if it is a valid feet position of the graph.
+    #[inline]
+    #[must_use]
+    pub fn node(&self, feet: IVec3) -> Option<NodeId> {
+        if !self.bounds.contains(feet) {
+            return None;
+        }
+        let local = feet - self.bounds.min;
+        let id = self.find_in_column(self.column_index(local.x, local.z), local.y as u16);
+        (id != NO_NODE).then_some(id)
+    }
+
+    /// The feet position of node `id`. For an id that is not live (see
+    /// [`NavGraph::is_live`]) the answer is meaningless, though never a panic for ids below
+    /// [`NavGraph::id_bound`].
+    ///
+    /// # Panics
+    /// When `id >= self.id_bound()`.
+    #[inline]
+    #[must_use]
+    pub fn feet(&self, id: NodeId) -> IVec3 {
+        let node = &self.nodes[id as usize];
+        self.bounds.min + IVec3::new(i32::from(node.x), i32::from(node.y), i32::from(node.z))
+    }
+
+    /// The terrain of node `id`'s feet position, as the world reported it.
+    #[must_use]
+    pub fn terrain(&self, id: NodeId) -> TerrainFlags {
+        self.nodes[id as usize].terrain
+    }
+
+    /// The memory the graph holds, in bytes (its arrays' capacities).
+    #[must_use]
+    pub fn memory_bytes(&self) -> usize {
+        self.head.capacity() * 4
+            + self.nodes.capacity() * std::mem::size_of::<Node>()
+            + self.free.capacity() * 4
+    }
+
+    /// Calls `visit` with every move out of node `id`, priced at `costs`, in the order of
+    /// [`neighbours`](crate::neighbours).
+    #[inline]
+    pub fn for_each_move(&self, id: NodeId, costs: &MoveCosts, mut visit: impl FnMut(GraphMove)) {
+        let Some(node) = self.nodes.get(id as usize) else {
+            return;
+        };
+        let (word, x, z) = (node.out, node.x, node.z);
+        let from = self.feet(id);
+        let mut bits = word;
+        while bits != 0 {
+            let slot = (bits.trailing_zeros() / CODE_BITS) as usize;
+            let code = (bits >> (slot as u32 * CODE_BITS)) & CODE_MASK;
+            bits &= !(CODE_MASK << (slot as u32 * CODE_BITS));
+            let shape = self.shapes[code as usize - 1];
+            let direction = SLOT_DIRECTIONS[slot];
+            let to = from + IVec3::new(direction.x, shape.dy, direction.z);
+            let column = self.column_index(i32::from(x) + direction.x, i32::from(z) + direction.z);
+            let target = self.find_in_column(column, (to.y - self.bounds.min.y) as u16);
+            if target == NO_NODE {
+                continue;
+            }
+            visit(GraphMove {
+                node: target,
+                feet: to,
+                direction,
+                kind: shape.kind,
+                cost: self.price(slot, shape.kind, target, costs),
+            });
+        }
+    }
+
+    /// The moves out of node `id`, priced at `costs`, written into `out` (cleared first).
+    pub fn moves(&self, id: NodeId, costs: &MoveCosts, out: &mut Vec<GraphMove>) {
+        out.clear();
+        self.for_each_move(id, costs, |step| out.push(step));
+    }
+
+    /// Calls `visit` with every move into node `id`, priced at `costs`: `node` and `feet` of
+    /// each [`GraphMove`] are the move's source.
+    pub fn for_each_incoming(
+        &self,
+        id: NodeId,
+        costs: &MoveCosts,
+        mut visit: impl FnMut(GraphMove),
+    ) {
+        if !self.is_live(id) {
+            return;
+        }
+        let node = self.nodes[id as usize];
+        let (x, z, y) = (node.x, node.z, i32::from(node.y));
+        let size = self.bounds.size();
+        for (slot, &direction) in SLOT_DIRECTIONS.iter().enumerate() {
+            let (sx, sz) = (i32::from(x) - direction.x, i32::from(z) - direction.z);
+            if sx < 0 || sz < 0 || sx >= size.x || sz >= size.z {
+                continue;
+            }
+            let mut source = self.head[self.column_index(sx, sz)];
+            while source != NO_NODE {
+                let from = &self.nodes[source as usize];
+                let code = (from.out >> (slot as u32 * CODE_BITS)) & CODE_MASK;
+                if code != 0 {
+                    let shape = self.shapes[code as usize - 1];
+                    if i32::from(from.y) + shape.dy == y {
+                        visit(GraphMove {
+                            node: source,
+                            feet: self.feet(source),
+                            direction,
+                            kind: shape.kind,
+                            cost: self.price(slot, shape.kind, id, costs),
+                        });
+                    }
+                }
+                source = from.next;
+            }
+        }
+    }
+
+    /// The moves into node `id`, priced at `costs`, written into `out` (cleared first).
+    pub fn incoming(&self, id: NodeId, costs: &MoveCosts, out: &mut Vec<GraphMove>) {
+        out.clear();
+        self.for_each_incoming(id, costs, |step| out.push(step));
+    }
+
+    /// The cost of a move in `slot` of `kind` into `target`.
+    #[inline]
+    fn price(&self, slot: usize, kind: MoveKind, target: NodeId, costs: &MoveCosts) -> u32 {
+        base_cost(slot, kind, costs).saturating_add(self.entry_cost(target, costs))
+    }
+
+    /// The terms every move into `target` pays: its terrain and the world's extra cost.
+    #[inline]
+    pub(crate) fn entry_cost(&self, target: NodeId, costs: &MoveCosts) -> u32 {
+        let node = &self.nodes[target as usize];
+        if node.terrain.is_plain() {
+            node.extra
+        } else {
+            terrain_cost(node.terrain, costs).saturating_add(node.extra)
+        }
+    }
+
+    /// The index of the column at local `x`, `z` (both in the world): tile by tile, see
+    /// [`TILE_SHIFT`].
+    #[inline]
+    pub(crate) fn column_index(&self, x: i32, z: i32) -> usize {
+        let (x, z) = (x as usize, z as usize);
+        let tile = (z >> TILE_SHIFT) * self.tiles_per_row as usize + (x >> TILE_SHIFT);
+        let mask = TILE as usize - 1;
+        (tile << (2 * TILE_SHIFT)) | ((z & mask) << TILE_SHIFT) | (x & mask)
+    }
+
+    /// The node of `column` at local height `y`, or [`NO_NODE`].
+    #[inline]
+    pub(crate) fn find_in_column(&self, column: usize, y: u16) -> NodeId {
+        let mut id = self.head[column];
+        while id != NO_NODE {
+            let node = &self.nodes[id as usize];
+            if node.y == y {
+                break;
+            }
+            id = node.next;
+        }
+        id
+    }
+
+    /// The local heights `y_low ..= y_high` (clamped to the world) of column `x`, `z` that are
+    /// valid feet positions, ascending, into `out` (cleared first).
+    fn valid_feet_in_column<W: VoxelWorld + ?Sized>(
+        &self,
+        world: &W,
+        x: i32,
+        z: i32,
+        y_low: i32,
+        y_high: i32,
+        out: &mut Vec<i32>,
+    ) {
+        out.clear();
+        let (y_low, y_high) = (y_low.max(0), y_high.min(self.bounds.size().y - 1));
+        let height = self.agent.height;
+        let min = self.bounds.min;
+        let (wx, wz) = (min.x + x, min.z + z);
+        if height > 32 {
+            for y in y_low..=y_high {
+                if is_valid_feet(world, IVec3::new(wx, min.y + y, wz), height) {
+                    out.push(y);
+                }
+            }
+            return;
+        }
+        // Each window of 64 cells starts one below its first feet cell (for the floor) and
+        // holds the body of its last: `64 - height` feet positions per window.
+        let step = 64 - height as i32;
+        let mut first = y_low;
+        while first <= y_high {
+            let bits = world.column(wx, wz, min.y + first - 1, 64);
+            let mut fits = u64::MAX;
+            for k in 0..height {
+                fits &= bits.passable >> k;
+            }
+            let count = step.min(y_high - first + 1) as u32;
+            // Bit j of `valid`: feet at cell `first - 1 + j`, for j in 1 ..= count.
+            let mut valid = (bits.standable << 1) & fits & (((1u64 << count) - 1) << 1);
+            while valid != 0 {
+                let j = valid.trailing_zeros() as i32;
+                valid &= valid - 1;
+                out.push(first - 1 + j);
+            }
+            first += step;
+        }
+    }
+
+    /// A new node at local `x`, `y`, `z`, its moves not derived yet: a free id if there is
+    /// one, else a new one.
+    fn push_node(&mut self, x: i32, y: i32, z: i32) -> Result<NodeId> {
+        self.live += 1;
+        if let Some(id) = self.free.pop() {
+            self.nodes[id as usize] = Node::new(x, y, z);
+            return Ok(id);
+        }
+        if self.nodes.len() as u64 >= MAX_GRAPH_NODES {
+            return Err(Error::GraphTooLarge(format!(
+                "the world has more than {MAX_GRAPH_NODES} valid feet positions"
+            )));
+        }
+        let id = self.nodes.len() as NodeId;
+        self.nodes.push(Node::new(x, y, z));
+        Ok(id)
+    }
+
+    /// Links `id` at the bottom of `column`'s chain (compile order is top down).
+    fn append_to_column(&mut self, column: usize, id: NodeId) {
+        let mut last = self.head[column];
+        if last == NO_NODE {
+            self.head[column] = id;
+            return;
+        }
+        while self.nodes[last as usize].next != NO_NODE {
+            last = self.nodes[last as usize].next;
+        }
+        self.nodes[last as usize].next = id;
+    }
+
+    /// Asks the neighbour generator for the moves of node `id` and records them, with the
+    /// terrain and extra cost of the node's own feet position.
+    fn derive_node<W: VoxelWorld + ?Sized>(
+        &mut self,
+        world: &W,
+        id: NodeId,
+        costs: &MoveCosts,
+    ) -> Result<()> {
+        let feet = self.feet(id);
+        let mut word = 0u64;
+        let mut failure = None;
+        let agent = self.agent;
+        for_each_neighbour(world, &agent, costs, feet, |step: Move| {
+            if failure.is_some() {
+                return;
+            }
+            debug_assert_eq!(
+                u64::from(step.cost),
+                u64::from(
+                    base_cost(slot_of(step.direction).unwrap_or(0), step.kind, costs)
+                        .saturating_add(terrain_cost(world.terrain(step.feet), costs))
+                        .saturating_add(world.extra_cost(step.feet))
+                ),
+                "the graph prices moves as the generator does"
+            );
+            match self.encode(feet, step) {
+                Ok((slot, code)) => word |= code << (slot as u32 * CODE_BITS),
+                Err(error) => failure = Some(error),
+            }
+        });
+        if let Some(error) = failure {
+            return Err(error);
+        }
+        let node = &mut self.nodes[id as usize];
+        node.out = word;
+        node.terrain = world.terrain(feet);
+        node.extra = world.extra_cost(feet);
+        Ok(())
+    }
+
+    /// The slot and shape code of the generated move `step` from `feet`.
+    fn encode(&mut self, feet: IVec3, step: Move) -> Result<(usize, u64)> {
+        let slot = slot_of(step.direction).ok_or_else(|| {
+            Error::GraphTooLarge(format!(
+                "the walking rules produced a move in direction {} the graph cannot store",
+                step.direction
+            ))
+        })?;
+        let shape = Shape {
+            dy: step.feet.y - feet.y,
+            kind: step.kind,
+        };
+        let code = match self.shapes.iter().position(|&s| s == shape) {
+            Some(index) => index + 1,
+            None if self.shapes.len() < MAX_SHAPES => {
+                self.shapes.push(shape);
+                self.shapes.len()
+            }
+            None => {
+                return Err(Error::GraphTooLarge(format!(
+                    "the walking rules produced more than {MAX_SHAPES} kinds of rise and fall"
+                )));
+            }
+        };
+        Ok((slot, code as u64))
+    }
+}

@@ -1,0 +1,455 @@
+//! The compiled walk graph: it holds exactly the neighbour generator's moves, local updates
+//! after random block changes give the same graph as a fresh compile, and A* over it finds the
+//! same costs as `Pathfinder` and an exhaustive Dijkstra, along legal routes.
+
+mod support;
+
+use std::collections::BTreeMap;
+
+use support::oracle::{all_feet, dijkstra_cost, route_cost};
+use support::rng::Rng;
+use support::worlds::random_solids;
+use voxnav::graph::{GraphSearch, NavGraph};
+use voxnav::{
+    Agent, Block, ChunkedWorld, Error, IVec3, InvalidFeet, MoveCosts, Pathfinder, SearchOptions,
+    SearchStatus, VoxelWorld, is_valid_feet, neighbours,
+};
+
+/// Every node of `graph` by feet position, with its moves (target, direction, cost) sorted:
+/// a picture of the graph that does not depend on node ids or compile order.
+type Picture = BTreeMap<[i32; 3], Vec<([i32; 3], [i32; 3], u32)>>;
+
+fn picture(graph: &NavGraph, costs: &MoveCosts) -> Picture {
+    let mut out = Picture::new();
+    let mut moves = Vec::new();
+    for id in graph.nodes() {
+        assert_eq!(graph.node(graph.feet(id)), Some(id), "lookup of node {id}");
+        graph.moves(id, costs, &mut moves);
+        let mut list: Vec<_> = moves
+            .iter()
+            .map(|m| {
+                assert_eq!(graph.feet(m.node), m.feet);
+                (m.feet.to_array(), m.direction.to_array(), m.cost)
+            })
+            .collect();
+        list.sort_unstable();
+        out.insert(graph.feet(id).to_array(), list);
+    }
+    out
+}
+
+/// The same picture straight from the world and the neighbour generator.
+fn generator_picture(world: &ChunkedWorld, agent: &Agent, costs: &MoveCosts) -> Picture {
+    let mut out = Picture::new();
+    let mut moves = Vec::new();
+    for feet in all_feet(world, agent) {
+        neighbours(world, agent, costs, feet, &mut moves);
+        let mut list: Vec<_> = moves
+            .iter()
+            .map(|m| (m.feet.to_array(), m.direction.to_array(), m.cost))
+            .collect();
+        list.sort_unstable();
+        out.insert(feet.to_array(), list);
+    }
+    out
+}
+
+fn random_agent(rng: &mut Rng) -> Agent {
+    Agent::default()
+        .with_height(1 + rng.below(3) as u32)
+        .with_max_step_up(1 + rng.below(2) as u32)
+        .with_max_drop(1 + rng.below(3) as u32)
+        .with_diagonals(rng.below(4) != 0)
+}
+
+fn random_costs(rng: &mut Rng) -> MoveCosts {
+    if rng.chance(50) {
+        MoveCosts::default()
+    } else {
+        MoveCosts::default()
+            .with_ascend(rng.below(30) as u32)
+            .with_descend(rng.below(30) as u32)
+            .with_water(rng.below(30) as u32)
+            .with_danger(rng.below(60) as u32)
+            .with_climb(rng.below(20) as u32)
+    }
+}
+
+/// Every block kind but air and solid.
+const KINDS: [Block; 12] = [
+    Block::Water,
+    Block::Lava,
+    Block::SlowFloor,
+    Block::Ladder,
+    Block::Floor(2),
+    Block::Floor(8),
+    Block::Floor(14),
+    Block::Fence,
+    Block::Door,
+    Block::Barrier,
+    Block::Hazard,
+    Block::Cobweb,
+];
+
+fn random_block(rng: &mut Rng) -> Block {
+    // Mostly air and solid, every other kind often enough to meet the others.
+    match rng.below(10) {
+        0..=3 => Block::Air,
+        4..=6 => Block::Solid,
+        _ => KINDS[rng.below(KINDS.len() as u64) as usize],
+    }
+}
+
+/// A random small world with every block kind.
+fn random_world_with_kinds(rng: &mut Rng) -> ChunkedWorld {
+    let size = IVec3::new(
+        3 + rng.below(6) as i32,
+        3 + rng.below(5) as i32,
+        3 + rng.below(6) as i32,
+    );
+    random_world_with_kinds_of_size(rng, size)
+}
+
+/// A random world of `size`: a mostly solid floor, random solids above it, and up to a dozen
+/// cells of any other kind.
+fn random_world_with_kinds_of_size(rng: &mut Rng, size: IVec3) -> ChunkedWorld {
+    let density = 10 + rng.below(30);
+    let mut world = random_solids(rng, size, 90, density);
+    for _ in 0..rng.below(12) {
+        let p = IVec3::new(
+            rng.below(size.x as u64) as i32,
+            rng.below(size.y as u64) as i32,
+            rng.below(size.z as u64) as i32,
+        );
+        world.set(p, random_block(rng)).unwrap();
+    }
+    world
+}
+
+#[test]
+fn graph_holds_exactly_the_generators_moves_on_random_worlds() {
+    let mut rng = Rng::new(0x6EA9_0001);
+    for _ in 0..300 {
+        let world = random_world_with_kinds(&mut rng);
+        let agent = random_agent(&mut rng);
+        let costs = random_costs(&mut rng);
+        let graph = NavGraph::compile(&world, &agent).unwrap();
+        assert_eq!(graph.node_count(), all_feet(&world, &agent).len());
+        assert_eq!(
+            picture(&graph, &costs),
+            generator_picture(&world, &agent, &costs)
+        );
+    }
+}
+
+#[test]
+fn incoming_moves_are_the_outgoing_moves_seen_from_the_other_end() {
+    let mut rng = Rng::new(0x6EA9_0002);
+    let costs = MoveCosts::default();
+    for _ in 0..100 {
+        let world = random_world_with_kinds(&mut rng);
+        let agent = random_agent(&mut rng);
+        let graph = NavGraph::compile(&world, &agent).unwrap();
+        let mut forward = Vec::new();
+        let mut backward = Vec::new();
+        let mut moves = Vec::new();
+        for id in graph.nodes() {
+            graph.moves(id, &costs, &mut moves);
+            forward.extend(
+                moves
+                    .iter()
+                    .map(|m| (id, m.node, m.direction, m.kind, m.cost)),
+            );
+            graph.incoming(id, &costs, &mut moves);
+            backward.extend(
+                moves
+                    .iter()
+                    .map(|m| (m.node, id, m.direction, m.kind, m.cost)),
+            );
+        }
+        forward.sort_unstable_by_key(|e| (e.0, e.1, e.4));
+        backward.sort_unstable_by_key(|e| (e.0, e.1, e.4));
+        assert_eq!(forward, backward);
+    }
+}
+
+#[test]
+fn local_updates_equal_a_fresh_compile_after_every_random_block_change() {
+    let mut rng = Rng::new(0x6EA9_0003);
+    let mut checked = 0;
+    for _ in 0..40 {
+        let mut world = random_world_with_kinds(&mut rng);
+        let agent = random_agent(&mut rng);
+        let costs = random_costs(&mut rng);
+        let size = world.world_bounds().unwrap().size();
+        let mut graph = NavGraph::compile(&world, &agent).unwrap();
+        world.track_changes(true);
+        for _ in 0..12 {
+            // One to three cells at a time, sometimes a cell written back to what it was.
+            let mut expected_removed = Vec::new();
+            for _ in 0..=rng.below(3) {
+                let p = IVec3::new(
+                    rng.below(size.x as u64) as i32,
+                    rng.below(size.y as u64) as i32,
+                    rng.below(size.z as u64) as i32,
+                );
+                world.set(p, random_block(&mut rng)).unwrap();
+            }
+            let before: Vec<(u32, IVec3)> = graph.nodes().map(|id| (id, graph.feet(id))).collect();
+            let changes = world.take_changes();
+            let update = graph.apply_changes(&world, &changes).unwrap();
+            let fresh = NavGraph::compile(&world, &agent).unwrap();
+            assert_eq!(picture(&graph, &costs), picture(&fresh, &costs));
+            assert_eq!(graph.node_count(), fresh.node_count());
+            // Ids of surviving nodes are stable; removed ids are exactly the lost positions.
+            for (id, feet) in before {
+                if is_valid_feet(&world, feet, agent.height) {
+                    assert_eq!(graph.node(feet), Some(id));
+                } else {
+                    expected_removed.push(id);
+                }
+            }
+            let mut removed = update.removed.clone();
+            removed.sort_unstable();
+            assert_eq!(removed, expected_removed);
+            for &id in &update.added {
+                assert!(graph.is_live(id));
+                assert!(update.changed.contains(&id));
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 400);
+}
+
+#[test]
+fn a_changed_move_is_reported_on_its_source() {
+    let mut rng = Rng::new(0x6EA9_0004);
+    let costs = MoveCosts::default();
+    for _ in 0..60 {
+        let mut world = random_world_with_kinds(&mut rng);
+        let agent = random_agent(&mut rng);
+        let size = world.world_bounds().unwrap().size();
+        let mut graph = NavGraph::compile(&world, &agent).unwrap();
+        world.track_changes(true);
+        for _ in 0..8 {
+            let old = picture(&graph, &costs);
+            let p = IVec3::new(
+                rng.below(size.x as u64) as i32,
+                rng.below(size.y as u64) as i32,
+                rng.below(size.z as u64) as i32,
+            );
+            world.set(p, random_block(&mut rng)).unwrap();
+            let changes = world.take_changes();
+            let update = graph.apply_changes(&world, &changes).unwrap();
+            let new = picture(&graph, &costs);
+            for (feet, moves) in &new {
+                if old.get(feet).is_some_and(|before| before != moves) {
+                    let id = graph.node(IVec3::from_array(*feet)).unwrap();
+                    assert!(update.changed.contains(&id), "{feet:?} changed unreported");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn graph_astar_costs_equal_pathfinder_and_exhaustive_dijkstra_along_legal_routes() {
+    let mut rng = Rng::new(0x6EA9_0005);
+    let (mut found, mut unreachable) = (0, 0);
+    for _ in 0..300 {
+        let size = IVec3::new(
+            4 + rng.below(5) as i32,
+            4 + rng.below(4) as i32,
+            4 + rng.below(5) as i32,
+        );
+        let world = random_world_with_kinds_of_size(&mut rng, size);
+        let agent = random_agent(&mut rng);
+        let costs = random_costs(&mut rng);
+        let positions = all_feet(&world, &agent);
+        if positions.len() < 2 {
+            continue;
+        }
+        let graph = NavGraph::compile(&world, &agent).unwrap();
+        let mut search = GraphSearch::new(costs).unwrap();
+        let mut pathfinder = Pathfinder::new(agent, costs).unwrap();
+        for _ in 0..4 {
+            let start = positions[rng.below(positions.len() as u64) as usize];
+            let goal = positions[rng.below(positions.len() as u64) as usize];
+            let options = SearchOptions::default();
+            let result = search.find_path(&graph, start, goal, &options).unwrap();
+            let reference = pathfinder.find_path(&world, start, goal, &options).unwrap();
+            let exhaustive = dijkstra_cost(&world, &agent, &costs, start, goal);
+            assert_eq!(result.cost, reference.cost, "{start} -> {goal}");
+            assert_eq!(result.cost, exhaustive, "{start} -> {goal}");
+            if result.is_found() {
+                found += 1;
+                assert_eq!(result.path.first(), Some(&start));
+                assert_eq!(result.path.last(), Some(&goal));
+                assert_eq!(
+                    Some(route_cost(&world, &agent, &costs, &result.path)),
+                    result.cost
+                );
+            } else {
+                unreachable += 1;
+                assert_eq!(result.status, SearchStatus::Unreachable);
+            }
+        }
+    }
+    assert!(
+        found > 300 && unreachable > 20,
+        "{found} found, {unreachable} unreachable"
+    );
+}
+
+#[test]
+fn graph_astar_matches_pathfinder_on_worlds_with_every_block_kind() {
+    let mut rng = Rng::new(0x6EA9_0006);
+    let mut moves = Vec::new();
+    for _ in 0..300 {
+        let world = random_world_with_kinds(&mut rng);
+        let agent = random_agent(&mut rng);
+        let costs = random_costs(&mut rng);
+        let positions = all_feet(&world, &agent);
+        if positions.len() < 2 {
+            continue;
+        }
+        let graph = NavGraph::compile(&world, &agent).unwrap();
+        let mut search = GraphSearch::new(costs).unwrap();
+        let mut pathfinder = Pathfinder::new(agent, costs).unwrap();
+        for _ in 0..4 {
+            let start = positions[rng.below(positions.len() as u64) as usize];
+            let goal = positions[rng.below(positions.len() as u64) as usize];
+            let options = SearchOptions::default();
+            let result = search.find_path(&graph, start, goal, &options).unwrap();
+            let reference = pathfinder.find_path(&world, start, goal, &options).unwrap();
+            assert_eq!(result.cost, reference.cost, "{start} -> {goal}");
+            // Each step is one of the generator's moves, and the steps add up to the cost.
+            let mut total = 0u64;
+            for step in result.path.windows(2) {
+                neighbours(&world, &agent, &costs, step[0], &mut moves);
+                let taken = moves
+                    .iter()
+                    .find(|m| m.feet == step[1])
+                    .expect("a legal move");
+                total += u64::from(taken.cost);
+            }
+            if result.is_found() {
+                assert_eq!(Some(total), result.cost);
+            }
+        }
+    }
+}
+
+#[test]
+fn budgets_give_the_same_partial_routes_as_pathfinder() {
+    let mut rng = Rng::new(0x6EA9_0007);
+    for _ in 0..100 {
+        let world = random_solids(&mut rng, IVec3::new(12, 5, 12), 90, 20);
+        let agent = Agent::default();
+        let costs = MoveCosts::default();
+        let positions = all_feet(&world, &agent);
+        if positions.len() < 2 {
+            continue;
+        }
+        let graph = NavGraph::compile(&world, &agent).unwrap();
+        let mut search = GraphSearch::new(costs).unwrap();
+        let start = positions[rng.below(positions.len() as u64) as usize];
+        let goal = positions[rng.below(positions.len() as u64) as usize];
+        let budget = 1 + rng.below(20);
+        let options = SearchOptions::default().with_max_nodes(budget);
+        let result = search.find_path(&graph, start, goal, &options).unwrap();
+        assert!(result.stats.expanded <= budget);
+        if result.status == SearchStatus::Partial {
+            assert_eq!(result.path.first(), Some(&start));
+            assert_eq!(
+                Some(route_cost(&world, &agent, &costs, &result.path)),
+                result.cost
+            );
+        }
+    }
+}
+
+#[test]
+fn bad_input_is_a_typed_error() {
+    let mut world = ChunkedWorld::with_size(IVec3::new(4, 3, 4)).unwrap();
+    world
+        .fill(IVec3::ZERO, IVec3::new(3, 0, 3), Block::Solid)
+        .unwrap();
+    let graph = NavGraph::compile(&world, &Agent::default()).unwrap();
+    let mut search = GraphSearch::new(MoveCosts::default()).unwrap();
+    let options = SearchOptions::default();
+    let good = IVec3::new(0, 1, 0);
+    assert!(matches!(
+        search.find_path(&graph, IVec3::new(0, 2, 0), good, &options),
+        Err(Error::InvalidStart {
+            reason: InvalidFeet::NotInGraph,
+            ..
+        })
+    ));
+    assert!(matches!(
+        search.find_path(&graph, good, IVec3::new(9, 1, 0), &options),
+        Err(Error::InvalidGoal {
+            reason: InvalidFeet::OutOfWorld,
+            ..
+        })
+    ));
+    assert!(matches!(
+        search.find_path(
+            &graph,
+            good,
+            good,
+            &SearchOptions::default().with_max_nodes(0)
+        ),
+        Err(Error::ZeroBudget)
+    ));
+    assert!(matches!(
+        NavGraph::compile(&ChunkedWorld::new(), &Agent::default()),
+        Err(Error::GraphNeedsBounds)
+    ));
+    let huge = ChunkedWorld::with_size(IVec3::new(70_000, 4, 70_000)).unwrap();
+    assert!(matches!(
+        NavGraph::compile(&huge, &Agent::default()),
+        Err(Error::GraphTooLarge(_))
+    ));
+    let other = ChunkedWorld::with_size(IVec3::new(5, 3, 4)).unwrap();
+    let mut graph = graph;
+    assert!(matches!(
+        graph.update(&other, [IVec3::ZERO]),
+        Err(Error::InvalidSetting(_))
+    ));
+    assert!(world.is_standable(IVec3::ZERO));
+}
+
+#[test]
+fn octile_costs_at_scale_stay_exact() {
+    // A long open floor with octile costs: the radix heap must order keys of ~10^7.
+    let mut world = ChunkedWorld::with_size(IVec3::new(64, 3, 64)).unwrap();
+    world
+        .fill(IVec3::ZERO, IVec3::new(63, 0, 63), Block::Solid)
+        .unwrap();
+    world
+        .fill(IVec3::new(20, 1, 0), IVec3::new(20, 2, 50), Block::Solid)
+        .unwrap();
+    let agent = Agent::default().with_max_step_up(0);
+    let graph = NavGraph::compile(&world, &agent).unwrap();
+    let costs = MoveCosts::octile();
+    let mut search = GraphSearch::new(costs).unwrap();
+    let mut pathfinder = Pathfinder::new(agent, costs).unwrap();
+    let options = SearchOptions::default();
+    for (start, goal) in [
+        (IVec3::new(0, 1, 0), IVec3::new(63, 1, 0)),
+        (IVec3::new(5, 1, 30), IVec3::new(40, 1, 10)),
+        (IVec3::new(63, 1, 63), IVec3::new(0, 1, 1)),
+    ] {
+        let mine = search.find_path(&graph, start, goal, &options).unwrap();
+        let theirs = pathfinder.find_path(&world, start, goal, &options).unwrap();
+        assert!(mine.is_found());
+        assert_eq!(mine.cost, theirs.cost);
+        assert_eq!(
+            mine.cost,
+            dijkstra_cost(&world, &agent, &costs, start, goal),
+            "{start} -> {goal}"
+        );
+    }
+}
