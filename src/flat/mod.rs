@@ -27,8 +27,8 @@ use std::fmt;
 use glam::IVec2;
 
 use crate::error::Result;
-use crate::moves::agent::{Agent, MoveCosts};
 use crate::graph::{GraphSearch, NavGraph};
+use crate::moves::agent::{Agent, MoveCosts};
 use crate::search::{SearchOptions, SearchStats, SearchStatus};
 use crate::world::flat::FlatWorld;
 use crate::world::grid::Grid2d;

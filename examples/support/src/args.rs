@@ -12,8 +12,16 @@ use std::process::ExitCode;
 /// `/dev/zero` can make it read.
 pub const MAX_INPUT_BYTES: u64 = 256 * 1024 * 1024;
 
-/// [`MAX_INPUT_BYTES`] for a person: `256 MiB`.
-pub const MAX_INPUT_TEXT: &str = "256 MiB";
+/// A byte count for a person: whole mebibytes as `256 MiB`, anything else in bytes.
+#[must_use]
+pub fn describe_bytes(bytes: u64) -> String {
+    const MIB: u64 = 1024 * 1024;
+    if bytes >= MIB && bytes.is_multiple_of(MIB) {
+        format!("{} MiB", bytes / MIB)
+    } else {
+        format!("{bytes} bytes")
+    }
+}
 
 /// Reads the file at `path` as text, at most `limit` bytes (use [`MAX_INPUT_BYTES`]); bytes
 /// that are not UTF-8 become U+FFFD, so a parser names the line rather than the encoding.
@@ -29,8 +37,9 @@ pub fn read_text(path: &Path, limit: u64) -> Result<String, String> {
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     if bytes.len() as u64 > limit {
         return Err(format!(
-            "{} is larger than the limit of {limit} bytes on input files",
-            path.display()
+            "{} is larger than the limit of {} on input files",
+            path.display(),
+            describe_bytes(limit)
         ));
     }
     Ok(String::from_utf8(bytes)
@@ -95,6 +104,7 @@ mod tests {
         assert_eq!(read_text(&path, 10).unwrap(), "0123456789");
         let error = read_text(&path, 9).unwrap_err();
         assert!(error.contains("limit of 9 bytes"), "{error}");
+        assert_eq!(describe_bytes(MAX_INPUT_BYTES), "256 MiB");
         assert!(
             read_text(&dir.join("missing"), 10)
                 .unwrap_err()
@@ -108,7 +118,7 @@ mod tests {
     fn an_endless_input_is_cut_at_the_limit() {
         if Path::new("/dev/zero").exists() {
             let error = read_text(Path::new("/dev/zero"), 1 << 20).unwrap_err();
-            assert!(error.contains("larger than the limit"), "{error}");
+            assert!(error.contains("larger than the limit of 1 MiB"), "{error}");
         }
     }
 }

@@ -14,6 +14,8 @@
 //! - [`map`] and [`demo`]: the main example's work (route NPCs across the procedural
 //!   terrain) and its top-down picture.
 //! - [`movingai`]: running Moving AI scenarios and comparing the lengths with the optimal ones.
+//! - [`replan`]: the replanning benchmark of `replan_bench` (and `replan --bench`) and the
+//!   helpers the replan demo shares with it.
 //! - [`sets`]: the query sets and engine drivers of `benches/search.rs` and
 //!   `examples/compare.rs`.
 
@@ -22,5 +24,6 @@ pub mod demo;
 pub mod map;
 pub mod movingai;
 pub mod picture;
+pub mod replan;
 pub mod sets;
 pub mod timing;

@@ -229,6 +229,12 @@ pub fn movingai_dir() -> PathBuf {
     )
 }
 
+/// The names of the sets [`build`] makes, in table order: a program can check a name the
+/// user gave before it spends seconds building the worlds.
+pub const SET_NAMES: [&str; 7] = [
+    "short", "medium", "long", "pit", "island", "maze", "movingai",
+];
+
 /// Builds the worlds and every set of `sizes`.
 ///
 /// # Errors
