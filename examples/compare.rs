@@ -23,6 +23,7 @@ use clap::Parser;
 use clap::builder::PossibleValuesParser;
 use voxnav::reach::{Navigator, ReachIndex};
 use voxnav::{SearchOptions, SearchStatus};
+use voxnav_support::flying;
 use voxnav_support::sets::{
     self as common, Bench, Engine, Outcome, QuerySet, Runner, Sizes, WorldId,
 };
@@ -208,6 +209,18 @@ fn main() -> ExitCode {
         return ExitCode::from(1);
     }
     print_table(&bench.sets, &runs);
+    if args.sets.is_empty() && args.engines.is_empty() {
+        // The flying set (issue 13): first Simple problems and a synthetic world of pillars.
+        match flying::build_sets(sizes.movingai * 2, 20, 128)
+            .and_then(|sets| flying::print_section(&sets))
+        {
+            Ok(flying) => mismatches.extend(flying),
+            Err(message) => {
+                eprintln!("compare: flying set: {message}");
+                return ExitCode::from(1);
+            }
+        }
+    }
     if mismatches.is_empty() {
         ExitCode::SUCCESS
     } else {

@@ -88,6 +88,7 @@ fn run(args: &Args) -> Result<(), String> {
         max_step_up: args.max_step_up,
         max_drop: args.max_drop,
         diagonals: !args.no_diagonal,
+        ..Agent::default()
     };
     let mut pathfinder = Pathfinder::new(agent, MoveCosts::default()).map_err(|e| e.to_string())?;
     let mut options = SearchOptions::default();

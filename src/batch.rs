@@ -44,20 +44,35 @@ use crate::reach::{ReachIndex, check_index_agent, indexed_search};
 use crate::search::{BlockGoal, Goal, Pathfinder, SearchOptions, SearchResult};
 use crate::world::VersionedWorld;
 
-/// One query of a batch: a start feet position and a goal.
+/// One query of a batch: a start feet position, a goal, and optionally its own agent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct RouteQuery<G = BlockGoal> {
     /// The start feet position.
     pub start: IVec3,
     /// Where the agent wants to go.
     pub goal: G,
+    /// The agent of this query (a flier in a batch of walkers, say); `None` for the router's
+    /// agent. Defaults to `None`.
+    pub agent: Option<Agent>,
 }
 
 impl<G> RouteQuery<G> {
     /// A query from `start` to `goal`.
     #[must_use]
     pub const fn new(start: IVec3, goal: G) -> Self {
-        Self { start, goal }
+        Self {
+            start,
+            goal,
+            agent: None,
+        }
+    }
+
+    /// Sets [`RouteQuery::agent`]: this query is routed for `agent`, at the router's costs
+    /// and options, and uses the router's index only if it was built for `agent`.
+    #[must_use]
+    pub const fn with_agent(mut self, agent: Agent) -> Self {
+        self.agent = Some(agent);
+        self
     }
 }
 
@@ -65,10 +80,7 @@ impl RouteQuery<BlockGoal> {
     /// A query from the feet position `start` to the feet position `goal`.
     #[must_use]
     pub const fn block(start: IVec3, goal: IVec3) -> Self {
-        Self {
-            start,
-            goal: BlockGoal(goal),
-        }
+        Self::new(start, BlockGoal(goal))
     }
 }
 
@@ -212,9 +224,13 @@ impl BatchRouter {
         W: VersionedWorld + ?Sized,
         G: Goal,
     {
+        let agent = query.agent.unwrap_or(*self.template.agent());
+        if pathfinder.agent() != &agent {
+            pathfinder.set_agent(agent)?;
+        }
         indexed_search(
             pathfinder,
-            self.index.as_ref(),
+            self.index.as_ref().filter(|index| index.agent() == &agent),
             world,
             query.start,
             &query.goal,

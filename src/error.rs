@@ -88,6 +88,15 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
+    /// A Minecraft world or region file cannot be loaded (see [`crate::anvil`]); damaged
+    /// chunks inside a readable file are counted skips, not this error.
+    #[error("{path}: {problem}")]
+    Anvil {
+        /// The file or folder concerned.
+        path: String,
+        /// What is wrong, in words.
+        problem: String,
+    },
     /// A start or goal cell of a 2D grid is outside the grid or blocked.
     #[error("{role} cell [x={}, y={}] {problem}", cell.x, cell.y)]
     InvalidCell {

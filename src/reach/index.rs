@@ -74,10 +74,12 @@ impl ReachIndex {
     /// # Errors
     /// [`Error::IndexNeedsBounds`] for a world without finite bounds,
     /// [`Error::IndexTooLarge`] when the world has more than 2^28 columns or more than
-    /// `u32::MAX` feet positions, [`Error::InvalidSetting`] for an invalid agent.
+    /// `u32::MAX` feet positions, [`Error::InvalidSetting`] for an invalid agent or one that
+    /// does not walk.
     pub fn build<W: VersionedWorld + ?Sized>(world: &W, agent: &Agent) -> Result<Self> {
         let started = Instant::now();
         agent.validate()?;
+        agent.require_walking("the reachability index")?;
         let bounds = world.bounds().ok_or(Error::IndexNeedsBounds)?;
         let size = bounds.size();
         let columns = size.x as u64 * size.z as u64;

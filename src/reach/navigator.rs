@@ -9,7 +9,7 @@ use super::index::ReachIndex;
 use crate::error::{Error, Result};
 use crate::moves::agent::{Agent, MoveCosts};
 use crate::search::{BlockGoal, Goal, Pathfinder, SearchOptions, SearchResult, SearchStats};
-use crate::world::{VersionedWorld, check_feet};
+use crate::world::VersionedWorld;
 
 /// Searches with `pathfinder`, but first asks `index` (when given and the goal names an exact
 /// target): when the index proves the goal unreachable ([`Reach::proves_unreachable`](super::Reach::proves_unreachable): a
@@ -36,12 +36,15 @@ where
     if let (Some(index), Some(target)) = (index, goal.exact_target()) {
         let started = Instant::now();
         let agent = *pathfinder.agent();
-        check_feet(world, start, agent.height)
+        agent
+            .check_position(world, start)
             .map_err(|reason| Error::InvalidStart { pos: start, reason })?;
-        check_feet(world, target, agent.height).map_err(|reason| Error::InvalidGoal {
-            pos: target,
-            reason,
-        })?;
+        agent
+            .check_position(world, target)
+            .map_err(|reason| Error::InvalidGoal {
+                pos: target,
+                reason,
+            })?;
         if options.max_nodes == Some(0) {
             return Err(Error::ZeroBudget);
         }

@@ -263,7 +263,9 @@ impl Goal for AwayFromGoal {
         if !self.horizontal {
             let ascend = estimator.delta(0, 1, 0) as f64;
             let descend = estimator.delta(0, -1, 0) as f64;
-            per_block = per_block.min(ascend).min(descend);
+            // A flier's corner step covers sqrt 3 blocks.
+            let corner = estimator.delta(1, 1, 1) as f64 / 3f64.sqrt();
+            per_block = per_block.min(ascend).min(descend).min(corner);
         }
         // Shaved by a hair so that rounding in the square root never lifts the bound past
         // the true cost.

@@ -13,6 +13,11 @@ pub enum HeuristicKind {
     /// per diagonal step; Manhattan when diagonals are off) plus `ascend` per block the goal is
     /// above and `descend` per block it is below. Admissible and consistent for the walking
     /// rules, so routes are optimal. The default.
+    ///
+    /// For fliers and swimmers, the 3D octile distance: with the axis distances sorted
+    /// `a <= b <= c`, `a` corner steps, `b - a` edge steps and `c - b` face steps, the cost
+    /// of the cheapest route through empty space (see [`Estimator`] for costs that are not
+    /// ordered like 1, sqrt 2, sqrt 3). Admissible and consistent.
     #[default]
     Octile,
     /// The source article's `straight * Manhattan(x, z) + height_weight * |dy|`. Fast, but
@@ -25,6 +30,8 @@ pub enum HeuristicKind {
     /// `straight * sqrt(dx^2 + dz^2)` plus the octile heuristic's height term. Admissible
     /// when `diagonal >= straight * sqrt 2` (it is not for the default 10 / 14, which
     /// overestimates by under 1%), and less informed than octile.
+    /// For fliers and swimmers, `straight * sqrt(dx^2 + dy^2 + dz^2)`, admissible when also
+    /// `corner >= straight * sqrt 3`.
     Euclidean,
     /// Always 0: Dijkstra's algorithm. Optimal, and explores the most.
     Zero,
@@ -111,7 +118,52 @@ impl Heuristic {
             ascend: u64::from(costs.ascend),
             descend: u64::from(costs.descend),
             diagonals: agent.diagonals,
+            free: agent.movement.is_free().then(|| FreeWeights::new(costs)),
         }
+    }
+}
+
+/// The 3D octile distance of a free mover as `gamma * max + beta * mid + alpha * min` of the
+/// sorted axis distances, with `gamma >= beta >= alpha >= 0`.
+///
+/// With that order the distance is a norm (a non-negative sum of the norms "largest axis",
+/// "sum of the two largest" and "sum of all three"), so it obeys the triangle inequality; and
+/// it charges each face, edge and corner step at most that step's cost. Together: consistent
+/// and admissible. For costs ordered like 1, sqrt 2, sqrt 3 (`diagonal <= 2 straight`,
+/// `corner <= 2 diagonal - straight`) it is the exact cost through empty space:
+/// `gamma = straight`, `beta = diagonal - straight`, `alpha = corner - diagonal`. Other costs
+/// get the largest weights in that order that still undercharge every step.
+#[derive(Debug, Clone, Copy)]
+struct FreeWeights {
+    gamma: u64,
+    beta: u64,
+    alpha: u64,
+}
+
+impl FreeWeights {
+    fn new(costs: &MoveCosts) -> Self {
+        let (face, edge, corner) = (
+            u64::from(costs.straight),
+            u64::from(costs.diagonal),
+            u64::from(costs.corner),
+        );
+        let gamma = face.min(edge).min(corner);
+        let beta = gamma.min(edge.min(corner) - gamma);
+        let alpha = beta.min(corner - beta - gamma);
+        Self { gamma, beta, alpha }
+    }
+
+    #[inline]
+    fn distance(self, dx: u64, dy: u64, dz: u64) -> u64 {
+        let (lo, hi) = (dx.min(dz), dx.max(dz));
+        let (min, mid, max) = if dy <= lo {
+            (dy, lo, hi)
+        } else if dy <= hi {
+            (lo, dy, hi)
+        } else {
+            (lo, hi, dy)
+        };
+        self.gamma * max + self.beta * mid + self.alpha * min
     }
 }
 
@@ -125,6 +177,8 @@ pub struct Estimator {
     ascend: u64,
     descend: u64,
     diagonals: bool,
+    /// The 3D octile weights of a flier or swimmer; `None` for a walker.
+    free: Option<FreeWeights>,
 }
 
 impl Estimator {
@@ -142,6 +196,9 @@ impl Estimator {
     #[must_use]
     pub fn delta(&self, dx: u32, dy: i32, dz: u32) -> u64 {
         let (dx, dz) = (u64::from(dx), u64::from(dz));
+        if let Some(free) = self.free {
+            return self.free_delta(free, dx, u64::from(dy.unsigned_abs()), dz);
+        }
         let vertical = if dy >= 0 {
             self.ascend * u64::from(dy.unsigned_abs())
         } else {
@@ -166,10 +223,32 @@ impl Estimator {
             }
             HeuristicKind::Zero => 0,
         };
+        self.weighted(raw)
+    }
+
+    #[inline]
+    fn weighted(&self, raw: u64) -> u64 {
         if self.weight > 1.0 {
             (raw as f64 * self.weight) as u64
         } else {
             raw
         }
+    }
+
+    /// [`Estimator::delta`] for a flier or swimmer: 3D octile, or the kind's formula with a
+    /// vertical block costing `straight` like any face step.
+    #[inline]
+    fn free_delta(&self, free: FreeWeights, dx: u64, dy: u64, dz: u64) -> u64 {
+        let raw = match self.kind {
+            HeuristicKind::Octile => free.distance(dx, dy, dz),
+            HeuristicKind::Manhattan { height_weight } => {
+                self.straight * (dx + dz) + u64::from(height_weight) * dy
+            }
+            HeuristicKind::Euclidean => {
+                (((dx * dx + dy * dy + dz * dz) as f64).sqrt() * free.gamma as f64) as u64
+            }
+            HeuristicKind::Zero => 0,
+        };
+        self.weighted(raw)
     }
 }

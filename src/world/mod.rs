@@ -2,8 +2,11 @@
 //! positions), the storages ([`chunked`], [`grid`], [`flat`]) and the file formats
 //! ([`formats`]).
 
+#[cfg(feature = "anvil")]
+pub mod anvil;
 pub mod bounds;
 pub mod chunked;
+pub mod dense;
 pub mod flat;
 pub mod formats;
 pub mod grid;
@@ -40,6 +43,11 @@ pub enum InvalidFeet {
     /// ([`crate::graph::NavGraph`]): not a valid feet position when the graph was compiled
     /// or last updated.
     NotInGraph,
+    /// A cell of a swimmer's body is not water.
+    NotInWater {
+        /// The first dry cell, counting up from the feet.
+        cell: IVec3,
+    },
 }
 
 impl std::fmt::Display for InvalidFeet {
@@ -63,6 +71,11 @@ impl std::fmt::Display for InvalidFeet {
             InvalidFeet::NotInGraph => write!(
                 f,
                 "it is not a valid feet position of the compiled walk graph (at its last update)"
+            ),
+            InvalidFeet::NotInWater { cell } => write!(
+                f,
+                "a swimmer's body must be in water (cell {},{},{} is not water)",
+                cell.x, cell.y, cell.z
             ),
         }
     }
@@ -94,6 +107,10 @@ impl TerrainFlags {
     pub const IN_LADDER: TerrainFlags = TerrainFlags(1 << 3);
     /// The cell below the feet is a ladder: the agent may climb down from here.
     pub const ON_LADDER: TerrainFlags = TerrainFlags(1 << 4);
+    /// The feet cell is a door or fence gate that the agent opens to pass.
+    pub const IN_DOOR: TerrainFlags = TerrainFlags(1 << 5);
+    /// The feet cell or the cell above it (the head of a two-tall agent) is a cobweb.
+    pub const IN_COBWEB: TerrainFlags = TerrainFlags(1 << 6);
 
     /// Whether every flag of `other` is set.
     #[inline]
@@ -159,6 +176,22 @@ pub trait VoxelWorld {
         TerrainFlags::PLAIN
     }
 
+    /// The top of the collision box of cell `p`, in sixteenths of a block above the cell's
+    /// bottom: [`FULL_BLOCK`] (16) for a full block, `1..=15` for a floor lower than a full
+    /// block (a bottom slab is 8, snow of `n` layers `2 * (n - 1)`), [`FENCE_TOP`] (24) for a
+    /// fence or wall, which reaches half way into the cell above.
+    ///
+    /// The walking rules read it for the floors the agent stands on (standable cells) and to
+    /// find fences (see rule 6 of [`crate::moves`]); for other cells the value is not used.
+    /// Keep [`ColumnBits::partial`] consistent with it when you override
+    /// [`VoxelWorld::column`]. Defaults to [`FULL_BLOCK`] everywhere, so a world without
+    /// partial blocks keeps the rules of whole cells.
+    #[inline]
+    fn floor_top(&self, p: IVec3) -> u8 {
+        let _ = p;
+        FULL_BLOCK
+    }
+
     /// The finite bounds of the world, or `None` for an unbounded (procedural) world.
     ///
     /// Bounded worlds let searches without a budget end, let voxnav tell "outside the world"
@@ -169,13 +202,14 @@ pub trait VoxelWorld {
         None
     }
 
-    /// The passable and standable bits of `count` cells of the column at `x`, `z`, from
-    /// `y0` upward: bit `i` describes cell `(x, y0 + i, z)`. `count` is at most 64.
+    /// The passable, standable and partial bits of `count` cells of the column at `x`, `z`,
+    /// from `y0` upward: bit `i` describes cell `(x, y0 + i, z)`. `count` is at most 64.
     ///
     /// The neighbour generator reads whole columns through this method. The default asks
-    /// [`VoxelWorld::is_passable`] and [`VoxelWorld::is_standable`] cell by cell; override it
-    /// when your storage can answer a column at once (as [`crate::ChunkedWorld`] does), and
-    /// keep it consistent with those two methods.
+    /// [`VoxelWorld::is_passable`], [`VoxelWorld::is_standable`] and
+    /// [`VoxelWorld::floor_top`] cell by cell; override it when your storage can answer a
+    /// column at once (as [`crate::ChunkedWorld`] does), and keep it consistent with those
+    /// three methods.
     #[inline]
     fn column(&self, x: i32, z: i32, y0: i32, count: u32) -> ColumnBits {
         let mut bits = ColumnBits::default();
@@ -183,6 +217,7 @@ pub trait VoxelWorld {
             let p = IVec3::new(x, y0 + i as i32, z);
             bits.passable |= u64::from(self.is_passable(p)) << i;
             bits.standable |= u64::from(self.is_standable(p)) << i;
+            bits.partial |= u64::from(self.floor_top(p) != FULL_BLOCK) << i;
         }
         bits
     }
@@ -216,7 +251,17 @@ pub struct ColumnBits {
     pub passable: u64,
     /// Bit set where the cell is standable.
     pub standable: u64,
+    /// Bit set where [`VoxelWorld::floor_top`] is not [`FULL_BLOCK`] (a partial floor or a
+    /// fence): the neighbour generator takes the cell-by-cell path of rule 6 around such
+    /// cells, and the whole-cell bitmask path everywhere else.
+    pub partial: u64,
 }
+
+/// [`VoxelWorld::floor_top`] of a full block: 16 sixteenths.
+pub const FULL_BLOCK: u8 = 16;
+
+/// [`VoxelWorld::floor_top`] of a fence or wall: 24 sixteenths, 1.5 blocks.
+pub const FENCE_TOP: u8 = 24;
 
 macro_rules! forward_world {
     ($($ty:ty),*) => {$(
@@ -236,6 +281,10 @@ macro_rules! forward_world {
             #[inline]
             fn terrain(&self, feet: IVec3) -> TerrainFlags {
                 (**self).terrain(feet)
+            }
+            #[inline]
+            fn floor_top(&self, p: IVec3) -> u8 {
+                (**self).floor_top(p)
             }
             #[inline]
             fn bounds(&self) -> Option<Bounds> {

@@ -13,6 +13,8 @@
 //! - [`timing`]: the process's CPU time, to tell a busy machine from a slow search.
 //! - [`map`] and [`demo`]: the main example's work (route NPCs across the procedural
 //!   terrain) and its top-down picture.
+//! - [`flying`]: the flying query sets (Moving AI 3D `Simple` problems and a synthetic world
+//!   of pillars) of `benches/fly.rs`, `examples/compare.rs` and `examples/movingai.rs`.
 //! - [`movingai`]: running Moving AI scenarios and comparing the lengths with the optimal ones.
 //! - [`replan`]: the replanning benchmark of `replan_bench` (and `replan --bench`) and the
 //!   helpers the replan demo shares with it.
@@ -21,6 +23,7 @@
 
 pub mod args;
 pub mod demo;
+pub mod flying;
 pub mod map;
 pub mod movingai;
 pub mod picture;

@@ -1,10 +1,12 @@
 //! File formats: the layered text world ([`text`]), the robot grid ([`robot`]), the Moving AI
-//! 2D benchmark maps and scenarios ([`movingai`]).
+//! 2D benchmark maps and scenarios ([`movingai`]), and the maps and scenarios of the Moving
+//! AI 3D voxel benchmark ([`movingai3d`]).
 //!
 //! Every parser reports errors as [`Error::Parse`] with a 1-based line and
 //! column, and quotes at most 40 characters of the offending text.
 
 pub mod movingai;
+pub mod movingai3d;
 pub mod robot;
 pub mod text;
 
