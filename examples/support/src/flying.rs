@@ -49,14 +49,22 @@ pub fn synthetic_world(size: IVec3, density_percent: u32, seed: u64) -> DenseWor
     let pillars = area * u64::from(density_percent) / 100 / 12;
     for _ in 0..pillars {
         let (w, d) = (1 + below(&mut rng, 6), 1 + below(&mut rng, 6));
-        let low = IVec3::new(below(&mut rng, size.x as u32), 0, below(&mut rng, size.z as u32));
+        let low = IVec3::new(
+            below(&mut rng, size.x as u32),
+            0,
+            below(&mut rng, size.z as u32),
+        );
         let top = size.y / 4 + below(&mut rng, (size.y - size.y / 4) as u32);
         fill(&mut world, low, low + IVec3::new(w - 1, top, d - 1));
     }
     // Slabs: mean footprint about 1300 cells.
     let slabs = area * u64::from(density_percent) / 100 / 1300;
     for _ in 0..slabs {
-        let (w, d, t) = (8 + below(&mut rng, 57), 8 + below(&mut rng, 57), 1 + below(&mut rng, 3));
+        let (w, d, t) = (
+            8 + below(&mut rng, 57),
+            8 + below(&mut rng, 57),
+            1 + below(&mut rng, 3),
+        );
         let low = IVec3::new(
             below(&mut rng, size.x as u32),
             2 + below(&mut rng, (size.y - 4) as u32),
