@@ -2,7 +2,7 @@
 //! the helpers the replan demo uses too: the default terrain, its surface, and a long route
 //! across it.
 //!
-//! [`bench`]: on many routes of 200+ blocks, with the NPC part-way along and 1 to 10 blocks
+//! [`bench()`]: on many routes of 200+ blocks, with the NPC part-way along and 1 to 10 blocks
 //! changed near the route ahead, it times a fresh A*, D* Lite's repair and the
 //! [`Replanner`]'s choice, checks that all three costs are equal on every query, and prints a
 //! table. The fresh search's time is the best of three runs; each repair runs once (it
