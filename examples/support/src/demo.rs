@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
 use voxnav::graph::{GraphMove, NavGraph, NodeId};
-use voxnav::terrain::{Terrain, TerrainConfig, generate_terrain_with_hazards, pick_pairs};
+use voxnav::terrain::{Terrain, TerrainConfig, generate_terrain_with_heights, pick_pairs};
 use voxnav::{Agent, Error, IVec3, MoveCosts, Pathfinder, Result, SearchOptions, SearchStatus};
 
 use crate::map::{MapRoute, TopDownMap};
@@ -341,7 +341,7 @@ pub fn run_demo(config: &DemoConfig) -> Result<DemoReport> {
         return Err(Error::ZeroBudget);
     }
     let started = Instant::now();
-    let terrain = generate_terrain_with_hazards(&config.terrain)?;
+    let terrain = generate_terrain_with_heights(&config.terrain)?;
     let generation = started.elapsed();
 
     let agent = Agent::default();

@@ -1,8 +1,9 @@
 //! [`TopDownMap`]: a picture of a terrain seen from above, with the searches' effort, the
 //! routes and their numbered ends drawn over it.
 
+use voxnav::Block;
 use voxnav::IVec3;
-use voxnav::terrain::{Hazard, Terrain};
+use voxnav::terrain::Terrain;
 
 use crate::picture::{BLACK, Picture, Rgb, mix, shade};
 
@@ -48,10 +49,10 @@ pub struct MapRoute {
 /// both labelled with the route's number.
 ///
 /// ```
-/// use voxnav::terrain::{TerrainConfig, generate_terrain_with_hazards};
+/// use voxnav::terrain::{TerrainConfig, generate_terrain_with_heights};
 /// use voxnav_support::map::TopDownMap;
 ///
-/// let terrain = generate_terrain_with_hazards(&TerrainConfig::default().with_size(32, 48, 32))?;
+/// let terrain = generate_terrain_with_heights(&TerrainConfig::default().with_size(32, 48, 32))?;
 /// let map = TopDownMap::new(&terrain, 2);
 /// let picture = map.render();
 /// assert_eq!((picture.width(), picture.height()), (64, 64));
@@ -76,15 +77,14 @@ impl TopDownMap {
         let mut ground = Vec::with_capacity(size.x as usize * size.z as usize);
         for z in 0..size.z {
             for x in 0..size.x {
-                ground.push(match terrain.column_hazard(x, z) {
-                    Some((Hazard::Water, low, high)) => {
+                ground.push(match terrain.column_liquid(x, z) {
+                    Some((Block::Water, low, high)) => {
                         // Deeper water is darker.
                         let depth = (high - low).min(12) as f32 / 12.0;
                         shade([90, 140, 215], 1.0 - 0.4 * depth)
                     }
-                    // Lava, and any hazard a later generator adds: keep clear.
-                    Some(_) => [240, 120, 30],
-                    None => {
+                    Some((Block::Lava, ..)) => [240, 120, 30],
+                    _ => {
                         let top = terrain.top(x, z).unwrap_or(0);
                         // Light from the north-west: slopes facing it are brighter.
                         let west = terrain.top(x - 1, z).unwrap_or(top);
@@ -292,14 +292,14 @@ fn land_colour(level: f32) -> Rgb {
 
 #[cfg(test)]
 mod tests {
-    use voxnav::terrain::{TerrainConfig, generate_terrain_with_hazards};
+    use voxnav::terrain::{TerrainConfig, generate_terrain_with_heights};
 
     use super::*;
 
     #[test]
     fn tints_routes_markers_and_labels_change_their_pixels_only() {
         let terrain =
-            generate_terrain_with_hazards(&TerrainConfig::default().with_size(64, 48, 64)).unwrap();
+            generate_terrain_with_heights(&TerrainConfig::default().with_size(64, 48, 64)).unwrap();
         let mut map = TopDownMap::new(&terrain, 2);
         let plain = map.render();
         map.add_explored([IVec3::new(40, 5, 40), IVec3::new(40, 6, 40)]);
