@@ -8,8 +8,8 @@ use support::oracle::{all_feet, dijkstra_cost, legal_successors, route_cost};
 use support::rng::Rng;
 use support::worlds::{hills_with_kinds, hills_with_real_blocks, random_solids};
 use voxnav::{
-    Agent, FULL_BLOCK, IVec3, MoveCosts, Pathfinder, SearchOptions, SearchStatus, VoxelWorld,
-    neighbours,
+    Agent, FULL_BLOCK, GraphSearch, IVec3, MoveCosts, NavGraph, Pathfinder, SearchOptions,
+    SearchStatus, VoxelWorld, neighbours,
 };
 
 /// How many random worlds the property test covers.
@@ -37,12 +37,17 @@ fn astar_cost_equals_exhaustive_dijkstra_on_random_worlds() {
         let density = 15 + rng.below(30);
         let world = random_solids(&mut rng, size, 90, density);
         let agent = agent_for(&mut rng);
-        let costs = if rng.chance(50) {
-            MoveCosts::default()
-        } else {
-            MoveCosts::default()
+        let costs = match rng.below(3) {
+            0 => MoveCosts::default(),
+            1 => MoveCosts::default()
                 .with_ascend(rng.below(30) as u32)
-                .with_descend(rng.below(30) as u32)
+                .with_descend(rng.below(30) as u32),
+            // Any side and diagonal costs, a diagonal cheaper than a side step included.
+            _ => MoveCosts::default()
+                .with_straight(1 + rng.below(20) as u32)
+                .with_diagonal(1 + rng.below(30) as u32)
+                .with_ascend(rng.below(30) as u32)
+                .with_descend(rng.below(30) as u32),
         };
         let positions = all_feet(&world, &agent);
         if positions.len() < 2 {
@@ -175,7 +180,8 @@ fn on_partial_floor<W: VoxelWorld>(world: &W, feet: IVec3) -> bool {
 #[test]
 fn astar_cost_equals_exhaustive_dijkstra_on_worlds_with_real_blocks() {
     // Slabs, snow, fences, doors, barriers, hazards, cobwebs, shallow and deep water, ladders:
-    // rules 5 to 7 of the `voxnav::moves` docs.
+    // rules 5 to 7 of the `voxnav::moves` docs. The compiled walk graph, built from the same
+    // generator, must agree too (jumps included).
     let mut rng = Rng::new(0x5EED_0004);
     let (mut found, mut unreachable, mut partial_routes) = (0, 0, 0);
     for seed in 0..250 {
@@ -187,6 +193,8 @@ fn astar_cost_equals_exhaustive_dijkstra_on_worlds_with_real_blocks() {
             continue;
         }
         let mut pathfinder = Pathfinder::new(agent, costs).unwrap();
+        let graph = NavGraph::compile(&world, &agent).unwrap();
+        let mut graph_search = GraphSearch::new(costs).unwrap();
         for _ in 0..PAIRS_PER_WORLD {
             let start = rng.pick(&positions);
             let goal = rng.pick(&positions);
@@ -196,6 +204,10 @@ fn astar_cost_equals_exhaustive_dijkstra_on_worlds_with_real_blocks() {
                 .unwrap();
             let context = format!("seed {seed}, {agent:?}, {costs:?}, {start} -> {goal}");
             assert_eq!(result.cost, expected, "{context}");
+            let on_graph = graph_search
+                .find_path(&graph, start, goal, &SearchOptions::default())
+                .unwrap();
+            assert_eq!(on_graph.cost, expected, "graph: {context}");
             if let Some(cost) = expected {
                 assert_eq!(result.status, SearchStatus::Found, "{context}");
                 assert_eq!(

@@ -100,6 +100,11 @@ fn rule6_walk_up_onto_a_bottom_slab_one_cell_higher_needs_no_jump() {
         east(&world, Agent::default(), IVec3::new(0, 1, 0)),
         Some((IVec3::new(1, 2, 0), MoveKind::StepUp(1), 20))
     );
+    assert!(
+        !step(&world, Agent::default(), IVec3::new(0, 1, 0), EAST)
+            .unwrap()
+            .jump
+    );
 }
 
 #[test]
@@ -109,6 +114,11 @@ fn rule6_a_full_block_one_cell_higher_is_a_jump() {
     assert_eq!(
         east(&world, Agent::default(), IVec3::new(0, 1, 0)),
         Some((IVec3::new(1, 2, 0), MoveKind::StepUp(1), 25))
+    );
+    assert!(
+        step(&world, Agent::default(), IVec3::new(0, 1, 0), EAST)
+            .unwrap()
+            .jump
     );
 }
 
@@ -445,4 +455,33 @@ fn world_block_round_trip() {
     }
     world.set(IVec3::new(3, 0, 0), Block::Solid).unwrap();
     assert_eq!(world.floor_top(IVec3::new(3, 0, 0)), FULL_BLOCK);
+}
+
+#[test]
+fn chunks_written_whole_from_a_palette_keep_floor_heights() {
+    // The loader's way in: a whole chunk from a palette, y = 0 solid, a slab and a fence on it.
+    let mut world = ChunkedWorld::new();
+    let palette = [Block::Air, Block::Solid, Block::Floor(8), Block::Fence];
+    let mut indices = [0u16; 4096];
+    indices[..256].fill(1);
+    indices[256 + 1] = 2; // (1, 1, 0)
+    indices[256 + 3] = 3; // (3, 1, 0)
+    world
+        .set_chunk_palette(IVec3::ZERO, &palette, &indices)
+        .unwrap();
+    assert_eq!(world.floor_top(IVec3::new(1, 1, 0)), 8);
+    assert_eq!(world.floor_top(IVec3::new(3, 1, 0)), FENCE_TOP);
+    assert_eq!(world.column(1, 0, 0, 4).partial, 0b10);
+    assert_eq!(world.column(3, 0, 0, 4).partial, 0b10);
+    assert_eq!(world.column(0, 0, 0, 4).partial, 0);
+    assert_eq!(
+        east(&world, Agent::default(), IVec3::new(0, 1, 0)),
+        Some((IVec3::new(1, 2, 0), MoveKind::StepUp(1), 20))
+    );
+    // Off the slab towards the fence: the fence is neither floor nor step.
+    assert_eq!(
+        east(&world, Agent::default(), IVec3::new(1, 2, 0)).map(|m| m.0),
+        Some(IVec3::new(2, 1, 0))
+    );
+    assert_eq!(east(&world, Agent::default(), IVec3::new(2, 1, 0)), None);
 }

@@ -244,6 +244,9 @@ pub struct Move {
     pub direction: IVec3,
     /// How the height changed (a ladder climb is a `StepUp(1)` or a `Drop(1)`).
     pub kind: MoveKind,
+    /// Whether the agent must jump: the floor rises by more than [`STEP_RISE`] (rule 6). A
+    /// jump pays [`MoveCosts::jump`]; a walk up onto a slab is a `StepUp(1)` without a jump.
+    pub jump: bool,
     /// The move's cost, terrain terms and [`VoxelWorld::extra_cost`] included.
     pub cost: u32,
 }
@@ -397,14 +400,15 @@ fn priced_move<W: VoxelWorld + ?Sized>(
         MoveKind::StepUp(k) => k.saturating_mul(costs.ascend),
         MoveKind::Drop(k) => k.saturating_mul(costs.descend),
     };
-    let jump = if jump { costs.jump } else { 0 };
+    let jump_cost = if jump { costs.jump } else { 0 };
     Some(Move {
         feet: to,
         direction,
         kind,
+        jump,
         cost: horizontal
             .saturating_add(vertical)
-            .saturating_add(jump)
+            .saturating_add(jump_cost)
             .saturating_add(terrain_cost(terrain, costs))
             .saturating_add(world.extra_cost(to)),
     })
@@ -450,6 +454,7 @@ pub fn ladder_climb<W: VoxelWorld + ?Sized>(
         } else {
             MoveKind::Drop(1)
         },
+        jump: false,
         cost: vertical
             .saturating_add(costs.climb)
             .saturating_add(terrain_cost(terrain, costs))
@@ -567,6 +572,7 @@ impl Default for MoveBuffer {
             feet: IVec3::ZERO,
             direction: IVec3::ZERO,
             kind: MoveKind::Walk,
+            jump: false,
             cost: 0,
         };
         Self {
