@@ -66,7 +66,7 @@
 //!   [`Pathfinder`](crate::Pathfinder).
 //!
 //! ```
-//! use glam::IVec3;
+//! use voxnav::IVec3;
 //! use voxnav::{Agent, Block, ChunkedWorld, MoveCosts, SearchOptions};
 //! use voxnav::graph::{GraphSearch, NavGraph};
 //!
@@ -182,12 +182,23 @@ impl Node {
     }
 }
 
-/// How a move's feet change: the rise (negative for a fall) and the kind. The direction is
-/// the slot's.
+/// How a move's feet change: the rise (negative for a fall), the kind, and whether the move
+/// needs a jump (pays [`MoveCosts::jump`], rule 6 of [`crate::moves`]). The direction is the
+/// slot's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct Shape {
     pub(crate) dy: i32,
     pub(crate) kind: MoveKind,
+    pub(crate) jump: bool,
+}
+
+/// The costs the graph asks the neighbour generator to price moves at while compiling: the
+/// defaults with a `jump` of 1, so that a move's cost tells whether it needs a jump.
+fn reference_costs() -> MoveCosts {
+    MoveCosts {
+        jump: 1,
+        ..MoveCosts::default()
+    }
 }
 
 /// One move of a [`NavGraph`], seen from one end: the node at the other end with its feet
@@ -243,7 +254,7 @@ impl Pricing {
         let mut base = vec![0u32; SLOTS << CODE_BITS];
         for (slot, row) in base.chunks_mut(1 << CODE_BITS).enumerate() {
             for (code, shape) in graph.shapes.iter().enumerate() {
-                row[code + 1] = base_cost(slot, shape.kind, &costs);
+                row[code + 1] = base_cost(slot, *shape, &costs);
             }
         }
         Self {
@@ -264,10 +275,10 @@ impl Pricing {
     }
 }
 
-/// The part of a move's cost fixed by its slot and kind: the horizontal step and the climb
-/// or fall, or a ladder's rung; the terms of the target are added per node.
-fn base_cost(slot: usize, kind: MoveKind, costs: &MoveCosts) -> u32 {
-    let vertical = match kind {
+/// The part of a move's cost fixed by its slot and shape: the horizontal step and the climb
+/// or fall, or a ladder's rung, and the jump; the terms of the target are added per node.
+fn base_cost(slot: usize, shape: Shape, costs: &MoveCosts) -> u32 {
+    let vertical = match shape.kind {
         MoveKind::Walk => 0,
         MoveKind::StepUp(k) => k.saturating_mul(costs.ascend),
         MoveKind::Drop(k) => k.saturating_mul(costs.descend),
@@ -279,7 +290,8 @@ fn base_cost(slot: usize, kind: MoveKind, costs: &MoveCosts) -> u32 {
     } else {
         costs.straight
     };
-    step.saturating_add(vertical)
+    let jump = if shape.jump { costs.jump } else { 0 };
+    step.saturating_add(vertical).saturating_add(jump)
 }
 
 /// The slot of a generated move's direction.
@@ -345,9 +357,8 @@ impl NavGraph {
                 }
             }
         }
-        let costs = MoveCosts::default();
         for id in 0..graph.nodes.len() as NodeId {
-            graph.derive_node(world, id, &costs)?;
+            graph.derive_node(world, id)?;
         }
         graph.shrink_to_fit();
         Ok(graph)
@@ -463,7 +474,7 @@ impl NavGraph {
                 feet: to,
                 direction,
                 kind: shape.kind,
-                cost: self.price(slot, shape.kind, target, costs),
+                cost: self.price(slot, shape, target, costs),
             });
         }
     }
@@ -505,7 +516,7 @@ impl NavGraph {
                             feet: self.feet(source),
                             direction,
                             kind: shape.kind,
-                            cost: self.price(slot, shape.kind, id, costs),
+                            cost: self.price(slot, shape, id, costs),
                         });
                     }
                 }
@@ -520,10 +531,10 @@ impl NavGraph {
         self.for_each_incoming(id, costs, |step| out.push(step));
     }
 
-    /// The cost of a move in `slot` of `kind` into `target`.
+    /// The cost of a move in `slot` of `shape` into `target`.
     #[inline]
-    fn price(&self, slot: usize, kind: MoveKind, target: NodeId, costs: &MoveCosts) -> u32 {
-        base_cost(slot, kind, costs).saturating_add(self.entry_cost(target, costs))
+    fn price(&self, slot: usize, shape: Shape, target: NodeId, costs: &MoveCosts) -> u32 {
+        base_cost(slot, shape, costs).saturating_add(self.entry_cost(target, costs))
     }
 
     /// The terms every move into `target` pays: its terrain and the world's extra cost.
@@ -640,30 +651,22 @@ impl NavGraph {
 
     /// Asks the neighbour generator for the moves of node `id` and records them, with the
     /// terrain and extra cost of the node's own feet position.
-    fn derive_node<W: VoxelWorld + ?Sized>(
-        &mut self,
-        world: &W,
-        id: NodeId,
-        costs: &MoveCosts,
-    ) -> Result<()> {
+    ///
+    /// The generator prices each move at [`reference_costs`]; the part of the cost that is
+    /// not the slot's step, the kind's climb or fall and the target's terms is the jump, which
+    /// goes into the move's shape. Any other difference means the rules price moves in a way
+    /// the graph cannot reproduce at other costs, which is refused rather than stored wrong.
+    fn derive_node<W: VoxelWorld + ?Sized>(&mut self, world: &W, id: NodeId) -> Result<()> {
         let feet = self.feet(id);
         let mut word = 0u64;
         let mut failure = None;
         let agent = self.agent;
-        for_each_neighbour(world, &agent, costs, feet, |step: Move| {
+        let reference = reference_costs();
+        for_each_neighbour(world, &agent, &reference, feet, |step: Move| {
             if failure.is_some() {
                 return;
             }
-            debug_assert_eq!(
-                u64::from(step.cost),
-                u64::from(
-                    base_cost(slot_of(step.direction).unwrap_or(0), step.kind, costs)
-                        .saturating_add(terrain_cost(world.terrain(step.feet), costs))
-                        .saturating_add(world.extra_cost(step.feet))
-                ),
-                "the graph prices moves as the generator does"
-            );
-            match self.encode(feet, step) {
+            match self.encode(world, &reference, feet, step) {
                 Ok((slot, code)) => word |= code << (slot as u32 * CODE_BITS),
                 Err(error) => failure = Some(error),
             }
@@ -678,17 +681,42 @@ impl NavGraph {
         Ok(())
     }
 
-    /// The slot and shape code of the generated move `step` from `feet`.
-    fn encode(&mut self, feet: IVec3, step: Move) -> Result<(usize, u64)> {
+    /// The slot and shape code of the generated move `step` from `feet`, priced at
+    /// [`reference_costs`].
+    fn encode<W: VoxelWorld + ?Sized>(
+        &mut self,
+        world: &W,
+        reference: &MoveCosts,
+        feet: IVec3,
+        step: Move,
+    ) -> Result<(usize, u64)> {
         let slot = slot_of(step.direction).ok_or_else(|| {
             Error::GraphTooLarge(format!(
                 "the walking rules produced a move in direction {} the graph cannot store",
                 step.direction
             ))
         })?;
-        let shape = Shape {
+        let walked = Shape {
             dy: step.feet.y - feet.y,
             kind: step.kind,
+            jump: false,
+        };
+        let entry = terrain_cost(world.terrain(step.feet), reference)
+            .saturating_add(world.extra_cost(step.feet));
+        let without_jump = base_cost(slot, walked, reference).saturating_add(entry);
+        let shape = match step.cost.checked_sub(without_jump) {
+            Some(0) => walked,
+            Some(extra) if extra == reference.jump => Shape {
+                jump: true,
+                ..walked
+            },
+            _ => {
+                return Err(Error::GraphTooLarge(format!(
+                    "the walking rules priced the move {feet} -> {} at {}, which the graph cannot \
+                     reproduce (expected {without_jump}, or that plus the jump)",
+                    step.feet, step.cost
+                )));
+            }
         };
         let code = match self.shapes.iter().position(|&s| s == shape) {
             Some(index) => index + 1,

@@ -244,10 +244,12 @@ impl Agent {
 /// The defaults follow the source article's 10 / 14 for straight and diagonal steps;
 /// climbing a block costs as much as a step, falling is cheap but not free.
 ///
-/// Terrain terms ([`MoveCosts::water`], [`MoveCosts::slow_floor`], [`MoveCosts::danger`])
-/// are added to a move when the [`VoxelWorld::terrain`] of its
-/// target says so; [`MoveCosts::climb`] is added to each ladder move. In a world of only air
-/// and solid blocks they never apply.
+/// Terrain terms ([`MoveCosts::water`], [`MoveCosts::slow_floor`], [`MoveCosts::danger`],
+/// [`MoveCosts::door`], [`MoveCosts::cobweb`]) are added to a move when the
+/// [`VoxelWorld::terrain`] of its target says so;
+/// [`MoveCosts::climb`] is added to each ladder move and [`MoveCosts::jump`] to each move that
+/// needs a jump (rule 6 of [`crate::moves`]). In a world of only air and solid blocks only
+/// `jump` can apply, and it defaults to 0.
 ///
 /// Fliers and swimmers pay [`MoveCosts::straight`] for a face step (one axis),
 /// [`MoveCosts::diagonal`] for an edge step (two axes) and [`MoveCosts::corner`] for a corner
@@ -260,6 +262,7 @@ impl Agent {
 /// assert_eq!((costs.straight, costs.diagonal, costs.ascend, costs.descend), (10, 14, 10, 2));
 /// assert_eq!(costs.corner, 17);
 /// assert_eq!((costs.water, costs.slow_floor, costs.danger, costs.climb), (10, 15, 40, 10));
+/// assert_eq!((costs.door, costs.cobweb, costs.jump), (10, 30, 0));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct MoveCosts {
@@ -293,6 +296,24 @@ pub struct MoveCosts {
     /// Added to each ladder move, on top of `ascend` (climbing one rung) or `descend`
     /// (climbing down one rung): a rung up costs as much as a step up. Defaults to 10.
     pub climb: u32,
+    /// Added to a move whose target feet cell is a door or fence gate
+    /// ([`TerrainFlags::IN_DOOR`]): the agent stops to open it, about one step's time.
+    /// Defaults to 10.
+    ///
+    /// [`TerrainFlags::IN_DOOR`]: crate::TerrainFlags::IN_DOOR
+    pub door: u32,
+    /// Added to a move whose target has a cobweb at the feet or the head
+    /// ([`TerrainFlags::IN_COBWEB`]): a cobweb cuts a walker's speed to a quarter, so crossing
+    /// one takes three steps longer. Defaults to 30.
+    ///
+    /// [`TerrainFlags::IN_COBWEB`]: crate::TerrainFlags::IN_COBWEB
+    pub cobweb: u32,
+    /// Added to a move that needs a jump: its floor rises by more than a walker's step height
+    /// (more than 9 sixteenths of a block, see rule 6 of [`crate::moves`]). Height gained is
+    /// already paid by [`MoveCosts::ascend`] per block the feet rise; this term is the extra
+    /// time of jumping, which a walk up onto a slab does not pay. Defaults to 0, so that the
+    /// costs of whole-block worlds, where every step up is a jump, stay as they were.
+    pub jump: u32,
 }
 
 impl Default for MoveCosts {
@@ -307,6 +328,9 @@ impl Default for MoveCosts {
             slow_floor: 15,
             danger: 40,
             climb: 10,
+            door: 10,
+            cobweb: 30,
+            jump: 0,
         }
     }
 }
@@ -318,7 +342,7 @@ impl MoveCosts {
     /// Octile costs at a large scale: `straight = 100_000`, `diagonal = 141_421`
     /// (`100_000 * sqrt 2`, rounded down), `corner = 173_205` (`100_000 * sqrt 3`, rounded
     /// down), climbing and falling `100_000` per block, and the terrain terms at `10_000` times
-    /// their defaults.
+    /// their defaults (`jump` stays 0).
     ///
     /// Divide a route's cost by [`OCTILE_SCALE`] to get an octile length accurate to about
     /// `4e-6` per diagonal step (`1e-6` per corner step), enough to reproduce Moving AI
@@ -335,6 +359,9 @@ impl MoveCosts {
             slow_floor: 150_000,
             danger: 400_000,
             climb: OCTILE_SCALE,
+            door: OCTILE_SCALE,
+            cobweb: 300_000,
+            jump: 0,
         }
     }
 
@@ -401,6 +428,27 @@ impl MoveCosts {
         self
     }
 
+    /// Sets [`MoveCosts::door`]. Defaults to 10.
+    #[must_use]
+    pub const fn with_door(mut self, door: u32) -> Self {
+        self.door = door;
+        self
+    }
+
+    /// Sets [`MoveCosts::cobweb`]. Defaults to 30.
+    #[must_use]
+    pub const fn with_cobweb(mut self, cobweb: u32) -> Self {
+        self.cobweb = cobweb;
+        self
+    }
+
+    /// Sets [`MoveCosts::jump`]. Defaults to 0.
+    #[must_use]
+    pub const fn with_jump(mut self, jump: u32) -> Self {
+        self.jump = jump;
+        self
+    }
+
     /// Checks the settings.
     ///
     /// # Errors
@@ -418,7 +466,10 @@ impl MoveCosts {
             + u64::from(self.water)
             + u64::from(self.slow_floor)
             + u64::from(self.danger)
-            + u64::from(self.climb);
+            + u64::from(self.climb)
+            + u64::from(self.door)
+            + u64::from(self.cobweb)
+            + u64::from(self.jump);
         if worst > u64::from(u32::MAX / 2) {
             return Err(Error::InvalidSetting(format!(
                 "move costs are too large ({self:?}): one move could overflow"

@@ -34,7 +34,7 @@ struct Node {
 /// buffer keep their memory between searches.
 ///
 /// ```
-/// use glam::IVec3;
+/// use voxnav::IVec3;
 /// use voxnav::{Agent, Block, ChunkedWorld, MoveCosts, Pathfinder, SearchOptions, SearchStatus};
 ///
 /// // A 8x4x3 room with a floor and a one-block step in the middle.
@@ -173,7 +173,7 @@ impl Pathfinder {
     ) -> SearchResult {
         let estimator = options.heuristic.estimator(&self.agent, &self.costs);
         let max_nodes = options.max_nodes.unwrap_or(u64::MAX);
-        let deadline = options.max_time.map(|t| started + t);
+        let deadline = options.deadline(started);
         self.nodes.clear();
         self.table.clear();
 
