@@ -720,6 +720,24 @@ impl ChunkedWorld {
     /// at most 2 x 2 chunks horizontally) when they lie inside the bounds; otherwise column by
     /// column.
     fn columns_around_bits(&self, x: i32, z: i32, y0: i32, count: u32) -> [ColumnBits; 9] {
+        // Two copies of the loop: worlds without special chunks never look for partial bits.
+        if self.special_chunks == 0 {
+            self.columns_around_runs::<false>(x, z, y0, count)
+        } else {
+            self.columns_around_runs::<true>(x, z, y0, count)
+        }
+    }
+
+    /// [`ChunkedWorld::columns_around_bits`], reading [`ColumnBits::partial`] only when
+    /// `SPECIAL`.
+    #[inline]
+    fn columns_around_runs<const SPECIAL: bool>(
+        &self,
+        x: i32,
+        z: i32,
+        y0: i32,
+        count: u32,
+    ) -> [ColumnBits; 9] {
         let count = count.min(64) as i32;
         let inside = self.bounds.is_none_or(|b| {
             x > b.min.x
@@ -752,7 +770,6 @@ impl ChunkedWorld {
             let run_mask = (1u64 << (end - y)) - 1;
             let shift = (y - y0) as u32;
             let mut slots = [NO_CHUNK; 4];
-            let any_special = self.special_chunks != 0;
             for (i, slot) in slots.iter_mut().enumerate() {
                 let (ix, iz) = ((i / 2) as i32, (i % 2) as i32);
                 if (ix == 0 || spans_x) && (iz == 0 || spans_z) {
@@ -770,7 +787,7 @@ impl ChunkedWorld {
                     let (word, offset) = (index >> 6, index & 63);
                     bits.passable |= ((chunk.passable[word] >> offset) & run_mask) << shift;
                     bits.standable |= ((chunk.standable[word] >> offset) & run_mask) << shift;
-                    if any_special && let Some(extra) = &chunk.extra {
+                    if SPECIAL && let Some(extra) = &chunk.extra {
                         bits.partial |= ((extra.partial[word] >> offset) & run_mask) << shift;
                     }
                 }
