@@ -246,7 +246,7 @@ impl Agent {
 ///
 /// Terrain terms ([`MoveCosts::water`], [`MoveCosts::slow_floor`], [`MoveCosts::danger`],
 /// [`MoveCosts::door`], [`MoveCosts::cobweb`]) are added to a move when the
-/// [`VoxelWorld::terrain`](crate::VoxelWorld::terrain) of its target says so;
+/// [`VoxelWorld::terrain`] of its target says so;
 /// [`MoveCosts::climb`] is added to each ladder move and [`MoveCosts::jump`] to each move that
 /// needs a jump (rule 6 of [`crate::moves`]). In a world of only air and solid blocks only
 /// `jump` can apply, and it defaults to 0.
