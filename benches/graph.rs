@@ -5,6 +5,7 @@
 //! ```sh
 //! cargo bench --bench graph                 # prints one table
 //! cargo bench --bench graph -- --queries 50 # fewer queries
+//! cargo bench --bench graph -- --search-only # no updates (for profiling the searches)
 //! ```
 //!
 //! Not a criterion bench: a compile and a few thousand block changes are one-off events whose
@@ -24,6 +25,7 @@ const EXPLOSIONS: usize = 100;
 
 fn main() -> Result<(), String> {
     let mut queries = 120;
+    let mut search_only = false;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         if arg == "--queries" {
@@ -31,6 +33,8 @@ fn main() -> Result<(), String> {
                 .next()
                 .and_then(|n| n.parse().ok())
                 .ok_or("--queries wants a number")?;
+        } else if arg == "--search-only" {
+            search_only = true;
         }
     }
     let agent = Agent::default();
@@ -88,6 +92,9 @@ fn main() -> Result<(), String> {
         otf_time.as_secs_f64() / graph_time.as_secs_f64().max(1e-9)
     );
 
+    if search_only {
+        return Ok(());
+    }
     // Local updates: single blocks placed or dug on the surface, then explosions.
     world.track_changes(true);
     let mut rng = SplitMix64::new(0x0b10_c4a5);

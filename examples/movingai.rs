@@ -32,6 +32,19 @@
 //! | arena | 49 x 49 | 160 | 160 passed, 0 failed | 4 983 | 2.1 million |
 //! | den312d | 65 x 81 | 320 | 320 passed, 0 failed | 183 065 | 1.6 million |
 //! | arena2 | 281 x 209 | 929 | 929 passed, 0 failed | 5 193 987 | 2.0 million |
+//!
+//! The 3D runs (one run each, on the same machine at a load average near 20, so the wall-clock
+//! rates are about a quarter of an idle core's; the CPU-time rate is user time over
+//! expansions):
+//!
+//! | map | problems | result | expansions | per second (wall) | per second (CPU) |
+//! |---|---|---|---|---|---|
+//! | Simple, 105 x 132 x 105 | 10 000 | 10000 passed, 0 failed | 5 900 659 | 0.54 million | 2.2 million |
+//! | `--synthetic 512 --queries 40` | 40 | 3 of 3 checked against the baseline | 6 525 921 | 0.34 million | 0.70 million |
+//!
+//! Callgrind counts 3 600 instructions per expansion on the first 300 `Simple` problems. The
+//! largest synthetic search generated 6.9 million nodes and grew the peak resident size by
+//! 282 MiB, 43 bytes per generated node (node records of 40 bytes and the open set's buckets).
 
 #[path = "../benches/flying/mod.rs"]
 mod flying;
@@ -349,9 +362,7 @@ fn run_synthetic(side: usize, queries: usize, verify: usize) -> Result<(), Strin
         }
     }
     let verified = verify.min(pairs.len());
-    println!(
-        "{} passed, {failed} failed (costs checked against the naive 26-neighbour A*)",
-        verified - failed
-    );
+    println!("costs of the first {verified} routes checked against the naive 26-neighbour A*");
+    println!("{} passed, {failed} failed", verified - failed);
     Ok(())
 }

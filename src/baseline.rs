@@ -16,7 +16,7 @@
 //! It solves exactly the problem voxnav's flier solves, so the two must agree on every cost.
 //!
 //! ```
-//! use glam::IVec3;
+//! use voxnav::IVec3;
 //! use voxnav::{ChunkedWorld, SearchStatus, baseline};
 //!
 //! let world = ChunkedWorld::with_size(IVec3::new(4, 4, 4))?;
@@ -156,7 +156,7 @@ pub fn find_path<W: VoxelWorld + ?Sized>(
 /// heuristic is the 3D octile distance at those costs.
 ///
 /// ```
-/// use glam::IVec3;
+/// use voxnav::IVec3;
 /// use voxnav::{Agent, ChunkedWorld, MoveCosts, Pathfinder, SearchOptions, baseline};
 ///
 /// let world = ChunkedWorld::with_size(IVec3::new(4, 4, 4))?;

@@ -7,10 +7,13 @@
 //!
 //! [`BatchRouter::route_many`] runs on rayon's thread pool (Cargo feature `rayon`, on by
 //! default); [`BatchRouter::route_many_sequential`] is always there and gives the same
-//! results.
+//! results. Both consult the index, so the world must tell which world it is and when it
+//! changed ([`VersionedWorld`]); [`BatchRouter::search_many`] and
+//! [`BatchRouter::search_many_sequential`] search every query and take any
+//! [`VoxelWorld`].
 //!
 //! ```
-//! use glam::IVec3;
+//! use voxnav::IVec3;
 //! use voxnav::{Agent, Block, ChunkedWorld, MoveCosts, SearchStatus};
 //! use voxnav::batch::{BatchRouter, RouteQuery};
 //!
@@ -39,10 +42,12 @@ use std::sync::{Mutex, PoisonError};
 use glam::IVec3;
 
 use crate::error::Result;
+use crate::graph::{GraphSearch, NavGraph};
 use crate::moves::agent::{Agent, MoveCosts};
-use crate::reach::{ReachIndex, check_index_agent, indexed_search};
+use crate::reach::{IndexSlot, ReachIndex};
 use crate::search::{BlockGoal, Goal, Pathfinder, SearchOptions, SearchResult};
-use crate::world::VersionedWorld;
+use crate::world::chunked::Changes;
+use crate::world::{VersionedWorld, VoxelWorld};
 
 /// One query of a batch: a start feet position, a goal, and optionally its own agent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -90,10 +95,28 @@ impl RouteQuery<BlockGoal> {
 /// workers reuse across queries and across batches.
 #[derive(Debug)]
 pub struct BatchRouter {
-    template: Pathfinder,
+    template: Worker,
     options: SearchOptions,
-    index: Option<ReachIndex>,
-    pool: Mutex<Vec<Pathfinder>>,
+    index: IndexSlot,
+    pool: Mutex<Vec<Worker>>,
+}
+
+/// What one worker searches with: on the world, and over the graph.
+#[derive(Debug, Clone)]
+struct Worker {
+    pathfinder: Pathfinder,
+    graph_search: GraphSearch,
+}
+
+impl Worker {
+    /// Switches the pathfinder to `agent` (a query's own agent, or back to the router's).
+    /// The graph and the index serve only the agent they were built for, which they check.
+    fn use_agent(&mut self, agent: Agent) -> Result<()> {
+        if self.pathfinder.agent() != &agent {
+            self.pathfinder.set_agent(agent)?;
+        }
+        Ok(())
+    }
 }
 
 impl BatchRouter {
@@ -103,9 +126,12 @@ impl BatchRouter {
     /// As [`Pathfinder::new`].
     pub fn new(agent: Agent, costs: MoveCosts) -> Result<Self> {
         Ok(Self {
-            template: Pathfinder::new(agent, costs)?,
+            template: Worker {
+                pathfinder: Pathfinder::new(agent, costs)?,
+                graph_search: GraphSearch::new(costs)?,
+            },
             options: SearchOptions::default(),
-            index: None,
+            index: IndexSlot::new(agent),
             pool: Mutex::new(Vec::new()),
         })
     }
@@ -122,8 +148,7 @@ impl BatchRouter {
     /// # Errors
     /// [`crate::Error::InvalidSetting`] when the index was built for another agent.
     pub fn with_index(mut self, index: ReachIndex) -> Result<Self> {
-        check_index_agent(&index, self.template.agent())?;
-        self.index = Some(index);
+        self.index.set(index)?;
         Ok(self)
     }
 
@@ -136,18 +161,52 @@ impl BatchRouter {
     /// The agent.
     #[must_use]
     pub fn agent(&self) -> &Agent {
-        self.template.agent()
+        self.template.pathfinder.agent()
     }
 
     /// The index, if there is one.
     #[must_use]
     pub fn index(&self) -> Option<&ReachIndex> {
-        self.index.as_ref()
+        self.index.get()
     }
 
     /// Drops the index: batches search every query from then on.
     pub fn clear_index(&mut self) {
-        self.index = None;
+        self.index.clear();
+    }
+
+    /// Compiles the walk graph of `world`: from then on [`BatchRouter::route_many`] answers
+    /// queries on `world` by A* over the graph while it describes the world (same costs,
+    /// fewer reads of the world); a batch never recompiles it by itself.
+    ///
+    /// # Errors
+    /// As [`NavGraph::compile`].
+    pub fn build_graph<W: VersionedWorld + ?Sized>(&mut self, world: &W) -> Result<&NavGraph> {
+        self.index.build_graph(world)
+    }
+
+    /// Updates the graph (and relabels the index) after `changes`; see
+    /// [`IndexSlot::apply_changes`].
+    ///
+    /// # Errors
+    /// As [`IndexSlot::apply_changes`].
+    pub fn apply_changes<W: VersionedWorld + ?Sized>(
+        &mut self,
+        world: &W,
+        changes: &Changes,
+    ) -> Result<bool> {
+        self.index.apply_changes(world, changes)
+    }
+
+    /// The graph, if there is one.
+    #[must_use]
+    pub fn graph(&self) -> Option<&NavGraph> {
+        self.index.graph()
+    }
+
+    /// Drops the graph: batches search the world from then on.
+    pub fn clear_graph(&mut self) {
+        self.index.clear_graph();
     }
 
     /// Builds (or rebuilds) the index from `world` and returns it.
@@ -155,8 +214,7 @@ impl BatchRouter {
     /// # Errors
     /// As [`ReachIndex::build`].
     pub fn build_index<W: VersionedWorld + ?Sized>(&mut self, world: &W) -> Result<&ReachIndex> {
-        let index = ReachIndex::build(world, self.template.agent())?;
-        Ok(self.index.insert(index))
+        self.index.build(world)
     }
 
     /// Rebuilds the index if the world changed since it was built; returns whether it rebuilt
@@ -167,10 +225,7 @@ impl BatchRouter {
     /// # Errors
     /// As [`ReachIndex::build`].
     pub fn refresh_index<W: VersionedWorld + ?Sized>(&mut self, world: &W) -> Result<bool> {
-        match &mut self.index {
-            Some(index) => index.refresh(world),
-            None => Ok(false),
-        }
+        self.index.refresh(world)
     }
 
     /// Answers `queries` on rayon's current thread pool and returns the results in the
@@ -186,14 +241,17 @@ impl BatchRouter {
         W: VersionedWorld + Sync + ?Sized,
         G: Goal + Sync,
     {
-        use rayon::prelude::*;
-        queries
-            .par_iter()
-            .map_init(
-                || self.lease(),
-                |lease, query| self.route_one(lease.pathfinder(), world, query),
+        self.answer_parallel(queries, |worker, query| {
+            worker.use_agent(query.agent.unwrap_or(*self.agent()))?;
+            self.index.search(
+                &mut worker.pathfinder,
+                &mut worker.graph_search,
+                world,
+                query.start,
+                &query.goal,
+                &self.options,
             )
-            .collect()
+        })
     }
 
     /// Answers `queries` one after the other on the calling thread; the same results as
@@ -207,72 +265,128 @@ impl BatchRouter {
         W: VersionedWorld + ?Sized,
         G: Goal,
     {
-        let mut lease = self.lease();
+        self.answer_sequential(queries, |worker, query| {
+            worker.use_agent(query.agent.unwrap_or(*self.agent()))?;
+            self.index.search(
+                &mut worker.pathfinder,
+                &mut worker.graph_search,
+                world,
+                query.start,
+                &query.goal,
+                &self.options,
+            )
+        })
+    }
+
+    /// [`BatchRouter::route_many`] for any world, without the index: every query is
+    /// searched.
+    #[cfg(feature = "rayon")]
+    pub fn search_many<W, G>(
+        &self,
+        world: &W,
+        queries: &[RouteQuery<G>],
+    ) -> Vec<Result<SearchResult>>
+    where
+        W: VoxelWorld + Sync + ?Sized,
+        G: Goal + Sync,
+    {
+        self.answer_parallel(queries, |worker, query| {
+            worker.use_agent(query.agent.unwrap_or(*self.agent()))?;
+            worker
+                .pathfinder
+                .search(world, query.start, &query.goal, &self.options)
+        })
+    }
+
+    /// [`BatchRouter::route_many_sequential`] for any world, without the index: every query
+    /// is searched.
+    pub fn search_many_sequential<W, G>(
+        &self,
+        world: &W,
+        queries: &[RouteQuery<G>],
+    ) -> Vec<Result<SearchResult>>
+    where
+        W: VoxelWorld + ?Sized,
+        G: Goal,
+    {
+        self.answer_sequential(queries, |worker, query| {
+            worker.use_agent(query.agent.unwrap_or(*self.agent()))?;
+            worker
+                .pathfinder
+                .search(world, query.start, &query.goal, &self.options)
+        })
+    }
+
+    #[cfg(feature = "rayon")]
+    fn answer_parallel<G, F>(
+        &self,
+        queries: &[RouteQuery<G>],
+        answer: F,
+    ) -> Vec<Result<SearchResult>>
+    where
+        G: Sync,
+        F: Fn(&mut Worker, &RouteQuery<G>) -> Result<SearchResult> + Sync,
+    {
+        use rayon::prelude::*;
         queries
-            .iter()
-            .map(|query| self.route_one(lease.pathfinder(), world, query))
+            .par_iter()
+            .map_init(
+                || self.lease(),
+                |lease, query| answer(lease.worker(), query),
+            )
             .collect()
     }
 
-    fn route_one<W, G>(
+    fn answer_sequential<G, F>(
         &self,
-        pathfinder: &mut Pathfinder,
-        world: &W,
-        query: &RouteQuery<G>,
-    ) -> Result<SearchResult>
+        queries: &[RouteQuery<G>],
+        answer: F,
+    ) -> Vec<Result<SearchResult>>
     where
-        W: VersionedWorld + ?Sized,
-        G: Goal,
+        F: Fn(&mut Worker, &RouteQuery<G>) -> Result<SearchResult>,
     {
-        let agent = query.agent.unwrap_or(*self.template.agent());
-        if pathfinder.agent() != &agent {
-            pathfinder.set_agent(agent)?;
-        }
-        indexed_search(
-            pathfinder,
-            self.index.as_ref().filter(|index| index.agent() == &agent),
-            world,
-            query.start,
-            &query.goal,
-            &self.options,
-        )
+        let mut lease = self.lease();
+        queries
+            .iter()
+            .map(|query| answer(lease.worker(), query))
+            .collect()
     }
 
-    /// A pathfinder from the pool (or a fresh one), returned to the pool when dropped.
+    /// A worker from the pool (or a fresh one), returned to the pool when dropped.
     fn lease(&self) -> Lease<'_> {
-        let pathfinder = self
+        let worker = self
             .pool
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .pop();
         Lease {
             router: self,
-            pathfinder,
+            worker,
         }
     }
 }
 
-/// A pathfinder borrowed from a [`BatchRouter`]'s pool.
+/// A worker borrowed from a [`BatchRouter`]'s pool.
 struct Lease<'a> {
     router: &'a BatchRouter,
-    pathfinder: Option<Pathfinder>,
+    worker: Option<Worker>,
 }
 
 impl Lease<'_> {
-    fn pathfinder(&mut self) -> &mut Pathfinder {
-        self.pathfinder
+    fn worker(&mut self) -> &mut Worker {
+        self.worker
             .get_or_insert_with(|| self.router.template.clone())
     }
 }
 
 impl Drop for Lease<'_> {
     fn drop(&mut self) {
-        if let Some(pathfinder) = self.pathfinder.take() {
+        if let Some(worker) = self.worker.take() {
             self.router
                 .pool
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
-                .push(pathfinder);
+                .push(worker);
         }
     }
 }

@@ -4,7 +4,7 @@
 //! respect head room, step-ups, safe drops and corners, found by a fast A*.
 //!
 //! ```
-//! use glam::IVec3;
+//! use voxnav::IVec3;
 //! use voxnav::{Agent, MoveCosts, Pathfinder, SearchOptions, SearchStatus, parse_text_world};
 //!
 //! // Layer 0 is the floor; layer 1 has a one-block wall with a gap at z = 2.
@@ -37,6 +37,10 @@
 //! - [`Agent`] and [`MoveCosts`]: the agent's height, step-up and drop limits, and what
 //!   moves cost.
 //! - [`neighbours`]: the walking rules, documented in [`moves`].
+//! - [`Movement`]: walk (the default), fly or swim. Fliers and swimmers move to any of their
+//!   26 neighbouring cells without cutting an edge or corner ([`moves::fly`]), through the
+//!   same [`Pathfinder`]; [`DenseWorld`] and [`parse_movingai_3dmap`] load the Moving AI 3D
+//!   voxel benchmark.
 //! - [`Pathfinder`]: a reusable A* with node and time budgets and [`Goal`]s.
 //! - [`parse_text_world`]: the layered text world format.
 //! - [`flat`]: 2D grids (robot grids, Moving AI maps) as flat voxel worlds.
@@ -95,14 +99,16 @@ pub use world::anvil;
 pub use world::chunked::{Block, BlockChange, CHUNK_SIZE, Changes, ChunkedWorld};
 pub use world::dense::DenseWorld;
 pub use world::flat::FlatWorld;
-pub use world::formats::movingai::{Scenario, parse_movingai_map, parse_movingai_scen};
+pub use world::formats::movingai::{
+    Scenario, load_movingai_map, load_movingai_scen, parse_movingai_map, parse_movingai_scen,
+};
 pub use world::formats::movingai3d::{
     VoxelScenario, VoxelScenarios, parse_movingai_3dmap, parse_movingai_3dscen,
 };
-pub use world::formats::robot::parse_robot_grid;
+pub use world::formats::robot::{load_robot_grid, parse_robot_grid};
 pub use world::formats::text::{load_text_world, parse_text_world, save_text_world, to_text_world};
 pub use world::grid::Grid2d;
 pub use world::{
     AROUND, Bounds, ColumnBits, FENCE_TOP, FULL_BLOCK, InvalidFeet, TerrainFlags, VersionedWorld,
-    VoxelWorld, body_fits, check_feet, is_valid_feet,
+    VoxelWorld, WorldId, WorldIdentity, body_fits, check_feet, is_valid_feet,
 };

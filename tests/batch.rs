@@ -159,3 +159,77 @@ fn routers_and_indexes_can_be_shared_across_threads() {
     shareable::<ChunkedWorld>();
     shareable::<voxnav::AnyOfGoal>();
 }
+
+/// Issue 14: a batch without an index needs no `VersionedWorld`; a world that only implements
+/// `VoxelWorld` (here behind `&dyn`) gets the same answers as single searches.
+#[test]
+fn a_world_without_versions_is_searched_query_by_query() -> voxnav::Result<()> {
+    let agent = Agent::default();
+    let world = hills(14, 16, 12);
+    let batch = queries(&world, &agent, 4, 100);
+    let router = BatchRouter::new(agent, MoveCosts::default())?;
+    let plain: &(dyn voxnav::VoxelWorld + Sync) = &world;
+    let results = router.search_many_sequential(plain, &batch);
+    let mut pathfinder = Pathfinder::new(agent, MoveCosts::default())?;
+    for (query, result) in batch.iter().zip(&results) {
+        let alone =
+            pathfinder.find_path(&world, query.start, query.goal.0, &SearchOptions::default())?;
+        let result = result.as_ref().map_err(ToString::to_string).expect("valid");
+        assert!(same_answer(result, &alone), "{query:?}");
+    }
+    #[cfg(feature = "rayon")]
+    {
+        let parallel = router.search_many(plain, &batch);
+        for (p, s) in parallel.iter().zip(&results) {
+            let (p, s) = (p.as_ref().expect("valid"), s.as_ref().expect("valid"));
+            assert!(same_answer(p, s));
+        }
+    }
+    Ok(())
+}
+
+/// With a walk graph, a batch runs A* over the graph: the same costs and statuses as searches
+/// on the world, before and after block changes brought in with `apply_changes`; a graph
+/// that does not describe the world (changed behind its back) is not used.
+#[test]
+fn over_the_graph_costs_are_those_of_searches_on_the_world() -> voxnav::Result<()> {
+    let agent = Agent::default();
+    let mut world = hills(15, 16, 12);
+    let batch = queries(&world, &agent, 5, 200);
+    let mut router = BatchRouter::new(agent, MoveCosts::default())?;
+    router.build_index(&world)?;
+    router.build_graph(&world)?;
+    let mut pathfinder = Pathfinder::new(agent, MoveCosts::default())?;
+    let check = |router: &BatchRouter, world: &ChunkedWorld, pathfinder: &mut Pathfinder| {
+        for (query, result) in batch
+            .iter()
+            .zip(router.route_many_sequential(world, &batch))
+        {
+            let alone =
+                pathfinder.find_path(world, query.start, query.goal.0, &SearchOptions::default());
+            match (result, alone) {
+                (Ok(result), Ok(alone)) => {
+                    assert_eq!(result.status, alone.status, "{query:?}");
+                    assert_eq!(result.cost, alone.cost, "{query:?}");
+                }
+                (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
+                (a, b) => panic!("{query:?}: {a:?} against {b:?}"),
+            }
+        }
+    };
+    check(&router, &world, &mut pathfinder);
+    world.track_changes(true);
+    let mut rng = Rng::new(15);
+    for _ in 0..30 {
+        let cell = IVec3::new(rng.coord(16), 1 + rng.coord(5), rng.coord(12));
+        world.set(cell, voxnav::Block::Solid)?;
+    }
+    // Changed behind the graph's back: not used, the world is searched.
+    assert!(router.graph().is_some());
+    check(&router, &world, &mut pathfinder);
+    let changes = world.take_changes();
+    assert!(router.apply_changes(&world, &changes)?);
+    assert!(router.index().is_some_and(|index| index.is_current(&world)));
+    check(&router, &world, &mut pathfinder);
+    Ok(())
+}

@@ -484,6 +484,10 @@ fn engines_built_on_the_walking_rules_refuse_fliers() {
         Err(Error::InvalidSetting(_))
     ));
     assert!(matches!(
+        voxnav::NavGraph::compile(&world, &Agent::flier(2)),
+        Err(Error::InvalidSetting(_))
+    ));
+    assert!(matches!(
         DStarLite::new(Agent::swimmer(1), MoveCosts::default()),
         Err(Error::InvalidSetting(_))
     ));

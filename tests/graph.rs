@@ -72,6 +72,9 @@ fn random_costs(rng: &mut Rng) -> MoveCosts {
             .with_water(rng.below(30) as u32)
             .with_danger(rng.below(60) as u32)
             .with_climb(rng.below(20) as u32)
+            .with_jump(rng.below(20) as u32)
+            .with_door(rng.below(20) as u32)
+            .with_cobweb(rng.below(40) as u32)
     }
 }
 

@@ -394,3 +394,175 @@ fn a_ladder_up_a_ledge_joins_it_to_the_floor() -> voxnav::Result<()> {
     assert!(climbs > 0);
     Ok(())
 }
+
+/// Issue 14: an index used with another world whose version happened to be equal answered
+/// unreachable for a reachable goal. The world's id tells them apart: the index is not
+/// current for the other world, says `Unknown`, and a navigator searches (or rebuilds).
+#[test]
+fn an_index_never_answers_for_another_world_with_the_same_version() -> voxnav::Result<()> {
+    let island = island_world();
+    let mut bridged = island.clone();
+    let (start, goal) = (IVec3::new(0, 1, 1), IVec3::new(8, 5, 1));
+    let agent = Agent::default();
+    let index = ReachIndex::build(&island, &agent)?;
+    assert_eq!(index.reach(&island, &agent, start, goal), Reach::Separate);
+
+    // The clone gets stairs up to the island; the original gets as many writes elsewhere, so
+    // both worlds end at the same version with the same bounds.
+    bridged.fill(IVec3::new(4, 1, 1), IVec3::new(4, 1, 1), Block::Solid)?;
+    bridged.fill(IVec3::new(5, 0, 1), IVec3::new(5, 2, 1), Block::Solid)?;
+    bridged.fill(IVec3::new(6, 0, 1), IVec3::new(6, 3, 1), Block::Solid)?;
+    let mut other = island;
+    while other.version() < bridged.version() {
+        let x = (other.version() % 3) as i32;
+        let block = if other.get(IVec3::new(x, 7, 0)) == Some(Block::Air) {
+            Block::Solid
+        } else {
+            Block::Air
+        };
+        other.set(IVec3::new(x, 7, 0), block)?;
+    }
+    assert_eq!(other.version(), bridged.version());
+    assert_ne!(other.world_id(), bridged.world_id());
+    let mut index = ReachIndex::build(&other, &agent)?;
+    assert_eq!(index.reach(&other, &agent, start, goal), Reach::Separate);
+
+    assert!(!index.is_current(&bridged));
+    assert_eq!(index.reach(&bridged, &agent, start, goal), Reach::Unknown);
+    let options = SearchOptions::default();
+    let mut ignoring = Navigator::new(agent, MoveCosts::default())?
+        .with_index(index.clone())?
+        .with_lazy_rebuild(false);
+    let found = ignoring.find_path(&bridged, start, goal, &options)?;
+    assert_eq!(found.status, SearchStatus::Found);
+    let mut router =
+        voxnav::batch::BatchRouter::new(agent, MoveCosts::default())?.with_index(index.clone())?;
+    let routed =
+        router.route_many_sequential(&bridged, &[voxnav::batch::RouteQuery::block(start, goal)]);
+    assert_eq!(
+        routed[0].as_ref().map(|r| r.status).ok(),
+        Some(SearchStatus::Found)
+    );
+    assert!(router.refresh_index(&bridged)?, "another world: rebuilt");
+    assert!(index.refresh(&bridged)?, "another world: rebuilt");
+    assert_eq!(
+        index.reach(&bridged, &agent, start, goal),
+        Reach::SameRegion
+    );
+    Ok(())
+}
+
+/// A world of any bounds, all air, that counts the cells read: for the index's size checks.
+struct Boundless {
+    bounds: voxnav::Bounds,
+    identity: voxnav::WorldIdentity,
+    reads: std::cell::Cell<u64>,
+}
+
+impl Boundless {
+    fn new(min: IVec3, max: IVec3) -> Self {
+        Self {
+            bounds: voxnav::Bounds::new(min, max),
+            identity: voxnav::WorldIdentity::default(),
+            reads: std::cell::Cell::new(0),
+        }
+    }
+}
+
+impl voxnav::VoxelWorld for Boundless {
+    fn is_passable(&self, p: IVec3) -> bool {
+        self.reads.set(self.reads.get() + 1);
+        self.bounds.contains(p)
+    }
+
+    fn is_standable(&self, _: IVec3) -> bool {
+        self.reads.set(self.reads.get() + 1);
+        false
+    }
+
+    fn bounds(&self) -> Option<voxnav::Bounds> {
+        Some(self.bounds)
+    }
+}
+
+impl voxnav::VersionedWorld for Boundless {
+    fn world_id(&self) -> voxnav::WorldId {
+        self.identity.id()
+    }
+
+    fn version(&self) -> u64 {
+        0
+    }
+}
+
+/// Issue 14: bounds across the whole `i32` range made the build panic, and a world
+/// 4 x 2^30 x 4 took 20 s and 2.1 GB; both are refused before any cell is read, and so is
+/// a world within the searchable range with more cells than an index reads.
+#[test]
+fn huge_or_out_of_range_bounds_are_refused_at_once() {
+    let refused = |min: IVec3, max: IVec3| {
+        let world = Boundless::new(min, max);
+        let result = ReachIndex::build(&world, &Agent::default());
+        assert_eq!(world.reads.get(), 0, "refused before reading a cell");
+        matches!(result, Err(Error::IndexTooLarge(_)))
+    };
+    assert!(refused(IVec3::MIN, IVec3::MAX));
+    assert!(refused(IVec3::ZERO, IVec3::new(4, 1 << 30, 4)));
+    assert!(refused(
+        IVec3::new(0, -2048, 0),
+        IVec3::new(1 << 14, 2048, 1 << 14)
+    ));
+    assert!(refused(
+        IVec3::new(0, 0, 0),
+        IVec3::new(1 << 15, 1, 1 << 15)
+    ));
+    // Empty bounds anywhere: an empty index.
+    let empty = Boundless::new(IVec3::MAX, IVec3::MIN);
+    let index = ReachIndex::build(&empty, &Agent::default()).unwrap();
+    assert_eq!(index.feet_count(), 0);
+    assert_eq!(
+        index.reach(&empty, &Agent::default(), IVec3::ZERO, IVec3::ONE),
+        Reach::Unknown
+    );
+}
+
+/// A navigator with a walk graph answers over it while the graph describes the world, and
+/// recompiles a stale one lazily: costs always those of a search on the world.
+#[test]
+fn a_navigator_over_the_graph_keeps_the_costs_of_the_world() -> voxnav::Result<()> {
+    let mut world = island_world();
+    let (start, goal) = (IVec3::new(0, 1, 1), IVec3::new(8, 5, 1));
+    let near = IVec3::new(4, 1, 2);
+    let options = SearchOptions::default();
+    let mut navigator = Navigator::new(Agent::default(), MoveCosts::default())?;
+    navigator.build_index(&world)?;
+    navigator.build_graph(&world)?;
+    let mut plain = Pathfinder::new(Agent::default(), MoveCosts::default())?;
+    let over = navigator.find_path(&world, start, near, &options)?;
+    assert_eq!(
+        over.cost,
+        plain.find_path(&world, start, near, &options)?.cost
+    );
+    assert_eq!(
+        navigator.find_path(&world, start, goal, &options)?.status,
+        SearchStatus::Unreachable
+    );
+
+    // Stairs up to the island: the stale graph and index are rebuilt before the next query.
+    world.fill(IVec3::new(4, 1, 1), IVec3::new(4, 1, 1), Block::Solid)?;
+    world.fill(IVec3::new(5, 0, 1), IVec3::new(5, 2, 1), Block::Solid)?;
+    world.fill(IVec3::new(6, 0, 1), IVec3::new(6, 3, 1), Block::Solid)?;
+    let found = navigator.find_path(&world, start, goal, &options)?;
+    assert_eq!(found.status, SearchStatus::Found);
+    assert_eq!(
+        found.cost,
+        plain.find_path(&world, start, goal, &options)?.cost
+    );
+    assert!(
+        navigator
+            .graph()
+            .is_some_and(|graph| graph.node(IVec3::new(6, 4, 1)).is_some()),
+        "the graph was recompiled with the stairs"
+    );
+    Ok(())
+}

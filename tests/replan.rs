@@ -16,120 +16,237 @@ use voxnav::{
 const SIZE: IVec3 = IVec3::new(10, 6, 10);
 
 fn fresh(world: &ChunkedWorld, from: IVec3, goal: IVec3) -> SearchResult {
-    let mut astar = Pathfinder::new(Agent::default(), MoveCosts::default()).unwrap();
+    fresh_with(world, &Agent::default(), &MoveCosts::default(), from, goal)
+}
+
+fn fresh_with(
+    world: &ChunkedWorld,
+    agent: &Agent,
+    costs: &MoveCosts,
+    from: IVec3,
+    goal: IVec3,
+) -> SearchResult {
+    let mut astar = Pathfinder::new(*agent, *costs).unwrap();
     astar
         .find_path(world, from, goal, &SearchOptions::default())
         .unwrap()
 }
 
-fn assert_route(world: &ChunkedWorld, result: &SearchResult, from: IVec3, goal: IVec3) {
+/// Random settings: every cost term is 0 about a third of the time, and in a third of the
+/// settings ladder rungs are free both ways (zero-cost cycles); random agents.
+fn random_settings(rng: &mut Rng) -> (Agent, MoveCosts) {
+    let mut term = |default: u32| match rng.below(3) {
+        0 => 0,
+        1 => default,
+        _ => 1 + rng.below(u64::from(default) * 2) as u32,
+    };
+    let mut costs = MoveCosts {
+        straight: 1,
+        diagonal: 1,
+        ascend: term(10),
+        descend: term(2),
+        water: term(10),
+        slow_floor: term(15),
+        danger: term(40),
+        climb: term(10),
+        door: term(10),
+        cobweb: term(30),
+        jump: term(2),
+        ..MoveCosts::default()
+    };
+    if rng.below(3) == 0 {
+        costs = costs.with_ascend(0).with_descend(0).with_climb(0);
+    }
+    let straight = 1 + rng.below(12) as u32;
+    let costs = costs
+        .with_straight(straight)
+        .with_diagonal(straight + rng.below(u64::from(straight) * 2) as u32);
+    let agent = Agent::default()
+        .with_height(1 + rng.below(3) as u32)
+        .with_max_step_up(rng.below(3) as u32)
+        .with_max_drop(rng.below(4) as u32)
+        .with_diagonals(rng.below(2) == 0);
+    (agent, costs)
+}
+
+fn assert_route(
+    world: &ChunkedWorld,
+    agent: &Agent,
+    costs: &MoveCosts,
+    result: &SearchResult,
+    from: IVec3,
+    goal: IVec3,
+) {
     if let Some(cost) = result.cost {
         assert_eq!(result.path.first(), Some(&from));
         assert_eq!(result.path.last(), Some(&goal));
-        let check = check_path(
-            world,
-            &Agent::default(),
-            &MoveCosts::default(),
-            &result.path,
-        );
+        let check = check_path(world, agent, costs, &result.path);
         assert_eq!(
             check.cost,
             Some(cost),
             "the route is legal and costs what it says"
         );
         assert_eq!(
-            route_cost(
-                world,
-                &Agent::default(),
-                &MoveCosts::default(),
-                &result.path
-            ),
+            route_cost(world, agent, costs, &result.path),
             cost,
             "the independent rules agree"
         );
     }
 }
 
+/// What [`replan_rounds`] saw: replans compared with a fresh search, and how many of them
+/// changed the route's cost.
+#[derive(Default)]
+struct Tally {
+    compared: u32,
+    changed_routes: u32,
+}
+
+/// Plans on a random world from `seed`, then changes random cells four times and checks after
+/// each change that D* Lite and the replanner answer what a fresh A* answers. `ladders` adds
+/// that many random ladder columns (for zero-cost cycles when climbs are free).
+fn replan_rounds(
+    seed: u64,
+    agent: &Agent,
+    costs: &MoveCosts,
+    budget_factor: f64,
+    ladders: u32,
+    tally: &mut Tally,
+) {
+    let mut rng = Rng::new(seed);
+    // A floor, random hills one to three blocks high, and a sprinkling of every block kind.
+    let mut world = floor_hills_and_blocks(&mut rng, SIZE, 12);
+    for _ in 0..ladders {
+        let (x, z) = (rng.coord(SIZE.x), rng.coord(SIZE.z));
+        let (low, high) = (1 + rng.coord(2), 2 + rng.coord(4));
+        world
+            .fill(IVec3::new(x, low, z), IVec3::new(x, high, z), Block::Ladder)
+            .unwrap();
+    }
+    let feet = all_feet(&world, agent);
+    if feet.len() < 2 {
+        return;
+    }
+    let start = rng.pick(&feet);
+    let goal = rng.pick(&feet);
+    let mut dstar = DStarLite::new(*agent, *costs).unwrap();
+    let mut replanner = Replanner::new(*agent, *costs)
+        .unwrap()
+        .with_budget_factor(budget_factor)
+        .unwrap();
+    let first = dstar.plan(&world, start, goal).unwrap();
+    let expected = fresh_with(&world, agent, costs, start, goal);
+    assert_eq!(
+        first.cost, expected.cost,
+        "seed {seed} {agent:?} {costs:?}: first plan"
+    );
+    assert_eq!(
+        first.cost,
+        dijkstra_cost(&world, agent, costs, start, goal),
+        "seed {seed}: first plan against the oracle"
+    );
+    assert_route(&world, agent, costs, &first, start, goal);
+    let planned = replanner.plan(&world, start, goal).unwrap();
+    assert_eq!(planned.cost, expected.cost, "seed {seed}: replanner's plan");
+    let mut position = start;
+    let mut route = first.path;
+    world.track_changes(true);
+    for round in 0..4 {
+        if route.len() > 1 {
+            position = route[rng.below(route.len() as u64 / 2 + 1) as usize];
+        }
+        let count = 1 + rng.below(6);
+        for _ in 0..count {
+            let p = random_cell(&mut rng, SIZE);
+            let block = random_block(&mut rng);
+            world.set(p, block).unwrap();
+        }
+        let mut changes = world.take_changes();
+        if !is_valid_feet(&world, position, agent.height)
+            || !is_valid_feet(&world, goal, agent.height)
+        {
+            // Keep the agent and its goal standing: undo this round.
+            for change in changes.cells.iter().rev() {
+                world.set(change.pos, change.old).unwrap();
+            }
+            world.take_changes();
+            changes.cells.clear();
+        }
+        let changed: Vec<IVec3> = changes.positions().collect();
+        // D* Lite reads which changes involved lava; the replanner assumes all did.
+        let incremental = dstar.replan_changes(&world, position, &changes).unwrap();
+        let chosen = replanner.replan(&world, position, &changed).unwrap();
+        let expected = fresh_with(&world, agent, costs, position, goal);
+        assert_eq!(
+            incremental.cost, expected.cost,
+            "seed {seed} round {round} {agent:?} {costs:?}: D* Lite after {changed:?}"
+        );
+        assert_eq!(
+            chosen.result.cost, expected.cost,
+            "seed {seed} round {round} {agent:?} {costs:?}: replanner"
+        );
+        assert_route(&world, agent, costs, &incremental, position, goal);
+        assert_route(&world, agent, costs, &chosen.result, position, goal);
+        if incremental.cost != first.cost {
+            tally.changed_routes += 1;
+        }
+        tally.compared += 1;
+        route = incremental.path;
+    }
+}
+
 #[test]
 fn property_incremental_cost_equals_fresh_search_after_random_changes() {
-    let mut compared = 0;
-    let mut changed_routes = 0;
+    let mut tally = Tally::default();
     for seed in 0..300 {
-        let mut rng = Rng::new(seed);
-        // A floor, random hills one to three blocks high, and a sprinkling of every block kind.
-        let mut world = floor_hills_and_blocks(&mut rng, SIZE, 12);
-        let feet = all_feet(&world, &Agent::default());
-        if feet.len() < 2 {
-            continue;
-        }
-        let start = rng.pick(&feet);
-        let goal = rng.pick(&feet);
-        let mut dstar = DStarLite::new(Agent::default(), MoveCosts::default()).unwrap();
-        let mut replanner = Replanner::new(Agent::default(), MoveCosts::default()).unwrap();
-        let first = dstar.plan(&world, start, goal).unwrap();
-        let expected = fresh(&world, start, goal);
-        assert_eq!(first.cost, expected.cost, "seed {seed}: first plan");
-        assert_eq!(
-            first.cost,
-            dijkstra_cost(
-                &world,
-                &Agent::default(),
-                &MoveCosts::default(),
-                start,
-                goal
-            ),
-            "seed {seed}: first plan against the oracle"
+        replan_rounds(
+            seed,
+            &Agent::default(),
+            &MoveCosts::default(),
+            Replanner::DEFAULT_BUDGET_FACTOR,
+            0,
+            &mut tally,
         );
-        assert_route(&world, &first, start, goal);
-        replanner.plan(&world, start, goal).unwrap();
-        let mut position = start;
-        let mut route = first.path;
-        world.track_changes(true);
-        for round in 0..4 {
-            if route.len() > 1 {
-                position = route[rng.below(route.len() as u64 / 2 + 1) as usize];
-            }
-            let count = 1 + rng.below(6);
-            for _ in 0..count {
-                let p = random_cell(&mut rng, SIZE);
-                let block = random_block(&mut rng);
-                world.set(p, block).unwrap();
-            }
-            let mut changes = world.take_changes();
-            if !is_valid_feet(&world, position, 2) || !is_valid_feet(&world, goal, 2) {
-                // Keep the agent and its goal standing: undo this round.
-                for change in changes.cells.iter().rev() {
-                    world.set(change.pos, change.old).unwrap();
-                }
-                world.take_changes();
-                changes.cells.clear();
-            }
-            let changed: Vec<IVec3> = changes.positions().collect();
-            // D* Lite reads which changes involved lava; the replanner assumes all did.
-            let incremental = dstar.replan_changes(&world, position, &changes).unwrap();
-            let chosen = replanner.replan(&world, position, &changed).unwrap();
-            let expected = fresh(&world, position, goal);
-            assert_eq!(
-                incremental.cost, expected.cost,
-                "seed {seed} round {round}: D* Lite after {changed:?}"
-            );
-            assert_eq!(
-                chosen.result.cost, expected.cost,
-                "seed {seed} round {round}"
-            );
-            assert_route(&world, &incremental, position, goal);
-            assert_route(&world, &chosen.result, position, goal);
-            if incremental.cost != first.cost {
-                changed_routes += 1;
-            }
-            compared += 1;
-            route = incremental.path;
-        }
     }
-    assert!(compared > 800, "only {compared} replans compared");
     assert!(
-        changed_routes > 100,
-        "changes rarely mattered: {changed_routes}"
+        tally.compared > 800,
+        "only {} replans compared",
+        tally.compared
+    );
+    assert!(
+        tally.changed_routes > 100,
+        "changes rarely mattered: {}",
+        tally.changed_routes
+    );
+}
+
+#[test]
+fn property_incremental_cost_equals_fresh_search_with_zero_costs_and_other_agents() {
+    let mut tally = Tally::default();
+    let mut zero_cost_ladders = 0;
+    for seed in 0..600 {
+        let (agent, costs) = random_settings(&mut Rng::new(seed ^ 0x5EED));
+        if costs.climb + costs.ascend.max(costs.descend) == 0 {
+            zero_cost_ladders += 1;
+        }
+        // Tiny budgets half the time, so that the replanner's fallback and its pending
+        // repairs are exercised too.
+        let budget_factor = if seed % 2 == 0 { 0.001 } else { 0.5 };
+        replan_rounds(seed, &agent, &costs, budget_factor, 4, &mut tally);
+    }
+    assert!(
+        zero_cost_ladders > 150,
+        "only {zero_cost_ladders} settings with free ladders"
+    );
+    assert!(
+        tally.compared > 1500,
+        "only {} replans compared",
+        tally.compared
+    );
+    assert!(
+        tally.changed_routes > 200,
+        "changes rarely mattered: {}",
+        tally.changed_routes
     );
 }
 
@@ -208,4 +325,95 @@ fn replan_errors_name_the_bad_position_and_leave_the_plan_usable() {
     assert_eq!(again.cost, Some(70));
     let unbounded = ChunkedWorld::new();
     assert!(dstar.plan(&unbounded, start, goal).is_err());
+    // Issue 14: the error names what D* Lite needs, not a search budget it does not have.
+    let unbounded_world = ChunkedWorld::new();
+    let mut floor = unbounded_world;
+    floor
+        .fill(IVec3::new(0, 0, 0), IVec3::new(7, 0, 2), Block::Solid)
+        .unwrap();
+    let error = dstar.plan(&floor, start, goal).unwrap_err();
+    assert!(matches!(error, voxnav::Error::NeedsBounds(_)), "{error}");
+    assert!(!error.to_string().contains("max_nodes"), "{error}");
+}
+
+/// Issue 14: free ladder rungs (ascend, descend and climb all 0) made a zero-cost cycle, up
+/// and down the ladder at x = 4; after the block at x = 6 turned to water, its two rungs kept
+/// vouching for each other's old cost-to-goal and D* Lite answered unreachable.
+#[test]
+fn free_ladder_rungs_do_not_fool_the_repair() {
+    // One row (z = 0): a floor, a ladder at x = 4 and a block at x = 6 to step over.
+    let mut world = ChunkedWorld::with_size(IVec3::new(9, 5, 1)).unwrap();
+    world
+        .fill(IVec3::ZERO, IVec3::new(8, 0, 0), Block::Solid)
+        .unwrap();
+    world.set(IVec3::new(4, 1, 0), Block::Ladder).unwrap();
+    world.set(IVec3::new(6, 1, 0), Block::Solid).unwrap();
+    let agent = Agent::default()
+        .with_height(1)
+        .with_max_step_up(2)
+        .with_max_drop(3)
+        .with_diagonals(false);
+    let costs = MoveCosts::default()
+        .with_straight(6)
+        .with_diagonal(18)
+        .with_ascend(0)
+        .with_descend(0)
+        .with_climb(0);
+    costs.validate().unwrap();
+    let (start, goal) = (IVec3::new(3, 1, 0), IVec3::new(7, 1, 0));
+    let mut dstar = DStarLite::new(agent, costs).unwrap();
+    let mut replanner = Replanner::new(agent, costs).unwrap();
+    assert_eq!(dstar.plan(&world, start, goal).unwrap().cost, Some(4 * 6));
+    assert_eq!(
+        replanner.plan(&world, start, goal).unwrap().cost,
+        Some(4 * 6)
+    );
+
+    world.set(IVec3::new(6, 1, 0), Block::Water).unwrap();
+    let changed = [IVec3::new(6, 1, 0)];
+    // Four steps, the third into water.
+    let expected = Some(4 * 6 + u64::from(costs.water));
+    assert_eq!(
+        fresh_with(&world, &agent, &costs, start, goal).cost,
+        expected
+    );
+    let again = dstar.replan(&world, start, &changed).unwrap();
+    assert_eq!(again.cost, expected);
+    assert_route(&world, &agent, &costs, &again, start, goal);
+    assert_eq!(
+        replanner
+            .replan(&world, start, &changed)
+            .unwrap()
+            .result
+            .cost,
+        expected
+    );
+}
+
+/// Issue 14: changed cells at the ends of `i32` overflowed the neighbourhood arithmetic.
+#[test]
+fn changes_at_extreme_coordinates_are_ignored_without_overflow() {
+    let mut world = ChunkedWorld::with_size(IVec3::new(8, 4, 3)).unwrap();
+    world
+        .fill(IVec3::ZERO, IVec3::new(7, 0, 2), Block::Solid)
+        .unwrap();
+    let (start, goal) = (IVec3::new(0, 1, 1), IVec3::new(7, 1, 1));
+    let mut dstar = DStarLite::new(Agent::default(), MoveCosts::default()).unwrap();
+    let mut replanner = Replanner::new(Agent::default(), MoveCosts::default()).unwrap();
+    dstar.plan(&world, start, goal).unwrap();
+    replanner.plan(&world, start, goal).unwrap();
+    let extremes = [
+        IVec3::MIN,
+        IVec3::MAX,
+        IVec3::new(i32::MIN, 1, 1),
+        IVec3::new(1, i32::MAX, 1),
+        IVec3::new(1, 1, i32::MIN),
+        IVec3::new(i32::MAX, i32::MIN, i32::MAX),
+    ];
+    assert_eq!(
+        dstar.replan(&world, start, &extremes).unwrap().cost,
+        Some(70)
+    );
+    let replan = replanner.replan(&world, start, &extremes).unwrap();
+    assert_eq!(replan.result.cost, Some(70));
 }

@@ -36,7 +36,7 @@ struct Record {
 /// costs are the same, since the graph holds exactly the generator's moves.
 ///
 /// ```
-/// use glam::IVec3;
+/// use voxnav::IVec3;
 /// use voxnav::{Agent, Block, ChunkedWorld, MoveCosts, SearchOptions, SearchStatus};
 /// use voxnav::graph::{GraphSearch, NavGraph};
 ///
@@ -256,13 +256,16 @@ impl GraphSearch {
                 let dy = self.rises[code as usize];
                 let column = graph.column_index(i32::from(here.x) + dx, i32::from(here.z) + dz);
                 let target = graph.find_in_column(column, (i32::from(here.y) + dy) as u16);
-                if target == NO_NODE {
+                // No move back to the parent can improve it: its cost only adds to the
+                // parent's own (costs are never negative).
+                if target == NO_NODE || target == current.parent {
                     continue;
                 }
                 let cost = pricing.base(slot, code) + graph.entry_cost(target, &self.costs);
                 let g = current.g + u64::from(cost);
                 let record = &mut self.records[target as usize];
-                if (record.stamp == open_stamp || record.stamp == closed_stamp) && g >= record.g {
+                // Open and closed stamps differ only in the lowest bit.
+                if record.stamp >> 1 == open_stamp >> 1 && g >= record.g {
                     continue;
                 }
                 *record = Record {

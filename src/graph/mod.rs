@@ -66,7 +66,7 @@
 //!   [`Pathfinder`](crate::Pathfinder).
 //!
 //! ```
-//! use glam::IVec3;
+//! use voxnav::IVec3;
 //! use voxnav::{Agent, Block, ChunkedWorld, MoveCosts, SearchOptions};
 //! use voxnav::graph::{GraphSearch, NavGraph};
 //!
@@ -182,14 +182,23 @@ impl Node {
     }
 }
 
-/// How a move's feet change: the rise (negative for a fall) and the kind. The direction is
-/// the slot's.
+/// How a move's feet change: the rise (negative for a fall), the kind, and whether the move
+/// needs a jump (pays [`MoveCosts::jump`], rule 6 of [`crate::moves`]). The direction is the
+/// slot's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct Shape {
     pub(crate) dy: i32,
     pub(crate) kind: MoveKind,
-    /// Whether the move needs a jump ([`Move::jump`]), which [`MoveCosts::jump`] prices.
     pub(crate) jump: bool,
+}
+
+/// The costs the graph asks the neighbour generator to price moves at while compiling: the
+/// defaults with a `jump` of 1, so that a move's cost tells whether it needs a jump.
+fn reference_costs() -> MoveCosts {
+    MoveCosts {
+        jump: 1,
+        ..MoveCosts::default()
+    }
 }
 
 /// One move of a [`NavGraph`], seen from one end: the node at the other end with its feet
@@ -267,7 +276,7 @@ impl Pricing {
 }
 
 /// The part of a move's cost fixed by its slot and shape: the horizontal step and the climb
-/// or fall (and the jump), or a ladder's rung; the terms of the target are added per node.
+/// or fall, or a ladder's rung, and the jump; the terms of the target are added per node.
 fn base_cost(slot: usize, shape: Shape, costs: &MoveCosts) -> u32 {
     let vertical = match shape.kind {
         MoveKind::Walk => 0,
@@ -295,7 +304,8 @@ impl NavGraph {
     /// asks the neighbour generator of [`crate::moves`] for its moves.
     ///
     /// # Errors
-    /// [`Error::InvalidSetting`] for an agent out of range; [`Error::GraphNeedsBounds`] for
+    /// [`Error::InvalidSetting`] for an agent out of range or one that does not walk;
+    /// [`Error::GraphNeedsBounds`] for
     /// a world without [`VoxelWorld::bounds`]; [`Error::GraphTooLarge`] when the world has
     /// more than [`MAX_GRAPH_COLUMNS`] columns, is more than 65 534 cells along an axis, has
     /// more than [`MAX_GRAPH_NODES`] feet positions, or its rules produce moves the graph
@@ -303,6 +313,7 @@ impl NavGraph {
     /// directions and the two ladder climbs).
     pub fn compile<W: VoxelWorld + ?Sized>(world: &W, agent: &Agent) -> Result<Self> {
         agent.validate()?;
+        agent.require_walking("the compiled walk graph")?;
         let bounds = world.bounds().ok_or(Error::GraphNeedsBounds)?;
         let size = bounds.size();
         if size.x.max(size.y).max(size.z) >= i32::from(DEAD) {
@@ -346,9 +357,8 @@ impl NavGraph {
                 }
             }
         }
-        let costs = MoveCosts::default();
         for id in 0..graph.nodes.len() as NodeId {
-            graph.derive_node(world, id, &costs)?;
+            graph.derive_node(world, id)?;
         }
         graph.shrink_to_fit();
         Ok(graph)
@@ -641,38 +651,22 @@ impl NavGraph {
 
     /// Asks the neighbour generator for the moves of node `id` and records them, with the
     /// terrain and extra cost of the node's own feet position.
-    fn derive_node<W: VoxelWorld + ?Sized>(
-        &mut self,
-        world: &W,
-        id: NodeId,
-        costs: &MoveCosts,
-    ) -> Result<()> {
+    ///
+    /// The generator prices each move at [`reference_costs`]; the part of the cost that is
+    /// not the slot's step, the kind's climb or fall and the target's terms is the jump, which
+    /// goes into the move's shape. Any other difference means the rules price moves in a way
+    /// the graph cannot reproduce at other costs, which is refused rather than stored wrong.
+    fn derive_node<W: VoxelWorld + ?Sized>(&mut self, world: &W, id: NodeId) -> Result<()> {
         let feet = self.feet(id);
         let mut word = 0u64;
         let mut failure = None;
         let agent = self.agent;
-        for_each_neighbour(world, &agent, costs, feet, |step: Move| {
+        let reference = reference_costs();
+        for_each_neighbour(world, &agent, &reference, feet, |step: Move| {
             if failure.is_some() {
                 return;
             }
-            debug_assert_eq!(
-                u64::from(step.cost),
-                u64::from(
-                    base_cost(
-                        slot_of(step.direction).unwrap_or(0),
-                        Shape {
-                            dy: step.feet.y - feet.y,
-                            kind: step.kind,
-                            jump: step.jump,
-                        },
-                        costs
-                    )
-                    .saturating_add(terrain_cost(world.terrain(step.feet), costs))
-                    .saturating_add(world.extra_cost(step.feet))
-                ),
-                "the graph prices moves as the generator does"
-            );
-            match self.encode(feet, step) {
+            match self.encode(world, &reference, feet, step) {
                 Ok((slot, code)) => word |= code << (slot as u32 * CODE_BITS),
                 Err(error) => failure = Some(error),
             }
@@ -687,18 +681,42 @@ impl NavGraph {
         Ok(())
     }
 
-    /// The slot and shape code of the generated move `step` from `feet`.
-    fn encode(&mut self, feet: IVec3, step: Move) -> Result<(usize, u64)> {
+    /// The slot and shape code of the generated move `step` from `feet`, priced at
+    /// [`reference_costs`].
+    fn encode<W: VoxelWorld + ?Sized>(
+        &mut self,
+        world: &W,
+        reference: &MoveCosts,
+        feet: IVec3,
+        step: Move,
+    ) -> Result<(usize, u64)> {
         let slot = slot_of(step.direction).ok_or_else(|| {
             Error::GraphTooLarge(format!(
                 "the walking rules produced a move in direction {} the graph cannot store",
                 step.direction
             ))
         })?;
-        let shape = Shape {
+        let walked = Shape {
             dy: step.feet.y - feet.y,
             kind: step.kind,
-            jump: step.jump,
+            jump: false,
+        };
+        let entry = terrain_cost(world.terrain(step.feet), reference)
+            .saturating_add(world.extra_cost(step.feet));
+        let without_jump = base_cost(slot, walked, reference).saturating_add(entry);
+        let shape = match step.cost.checked_sub(without_jump) {
+            Some(0) => walked,
+            Some(extra) if extra == reference.jump => Shape {
+                jump: true,
+                ..walked
+            },
+            _ => {
+                return Err(Error::GraphTooLarge(format!(
+                    "the walking rules priced the move {feet} -> {} at {}, which the graph cannot \
+                     reproduce (expected {without_jump}, or that plus the jump)",
+                    step.feet, step.cost
+                )));
+            }
         };
         let code = match self.shapes.iter().position(|&s| s == shape) {
             Some(index) => index + 1,

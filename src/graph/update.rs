@@ -140,14 +140,13 @@ impl NavGraph {
             self.rescan_column(world, column, low, high, &mut valid, &mut update)?;
         }
 
-        let costs = MoveCosts::default();
         let mut entry_changed = Vec::new();
         for (&(x, z), &(low, high)) in &rederive {
             let mut id = self.head[self.column_index(x, z)];
             while id != NO_NODE {
                 let before = self.nodes[id as usize];
                 if (low..=high).contains(&i32::from(before.y)) {
-                    self.derive_node(world, id, &costs)?;
+                    self.derive_node(world, id)?;
                     let after = &self.nodes[id as usize];
                     if after.out != before.out {
                         update.changed.push(id);
@@ -161,6 +160,7 @@ impl NavGraph {
         }
         // Moves into a node whose entry terms changed cost something else now. Read after
         // every node was re-derived, so the sources' moves are current.
+        let costs = MoveCosts::default();
         for id in entry_changed {
             let changed = &mut update.changed;
             self.for_each_incoming(id, &costs, |step| changed.push(step.node));

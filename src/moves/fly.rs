@@ -133,13 +133,18 @@ fn priced<W: VoxelWorld + ?Sized>(world: &W, to: IVec3, direction: IVec3, step: 
     Move {
         feet: to,
         direction,
-        kind: match direction.y {
-            1 => MoveKind::StepUp(1),
-            -1 => MoveKind::Drop(1),
-            _ => MoveKind::Walk,
-        },
-        jump: false,
+        kind: height_change(direction),
         cost: step.saturating_add(world.extra_cost(to)),
+    }
+}
+
+/// A free move's [`MoveKind`]: a climb or a fall of one cell when it changes height.
+#[inline]
+const fn height_change(direction: IVec3) -> MoveKind {
+    match direction.y {
+        1 => MoveKind::StepUp(1),
+        -1 => MoveKind::Drop(1),
+        _ => MoveKind::Walk,
     }
 }
 
@@ -233,18 +238,36 @@ fn for_each_free_move<W: VoxelWorld + ?Sized>(
         }
         occupancy |= allowed << (c as u32 * span);
     }
+    // Test all 26 moves without a branch, then visit the legal ones.
+    let mut legal = 0u32;
+    for (i, &required) in REQUIREMENTS[(height - 1) as usize].iter().enumerate() {
+        legal |= u32::from(occupancy & required == required) << i;
+    }
     let steps = [costs.straight, costs.diagonal, costs.corner];
-    for ((&direction, &required), &kind) in FREE_DIRECTIONS
-        .iter()
-        .zip(&REQUIREMENTS[(height - 1) as usize])
-        .zip(&STEP_KIND)
-    {
-        if occupancy & required == required {
-            let step = steps[usize::from(kind)];
-            visit(priced(world, feet + direction, direction, step));
-        }
+    while legal != 0 {
+        let i = legal.trailing_zeros() as usize;
+        legal &= legal - 1;
+        let direction = FREE_DIRECTIONS[i];
+        let to = feet + direction;
+        visit(Move {
+            feet: to,
+            direction,
+            kind: KINDS[i],
+            cost: steps[usize::from(STEP_KIND[i])].saturating_add(world.extra_cost(to)),
+        });
     }
 }
+
+/// [`height_change`] of each move of [`FREE_DIRECTIONS`].
+const KINDS: [MoveKind; 26] = {
+    let mut out = [MoveKind::Walk; 26];
+    let mut i = 0;
+    while i < 26 {
+        out[i] = height_change(FREE_DIRECTIONS[i]);
+        i += 1;
+    }
+    out
+};
 
 /// The bits of `passable` (column `c` of [`AROUND`] around `feet`, bit `r` at height
 /// `base + r`) whose cells are water.

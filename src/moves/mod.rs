@@ -113,6 +113,15 @@
 //! - **Wooden doors and fence gates** are [`Block::Door`](crate::Block::Door), passable at
 //!   [`MoveCosts::door`]; iron doors are barriers (as Baritone: only iron doors are treated
 //!   as shut).
+//!
+//! ## Extreme inputs
+//!
+//! Moves exist only between valid feet positions, and those lie in the searchable key range
+//! ([`crate::world::key`]). So every function here answers "no move" (`false`, `None`, no
+//! moves) for a position outside that range, or for an agent with a span above
+//! [`MAX_AGENT_SPAN`] (which [`Agent::validate`] refuses), instead of overflowing `i32`; and
+//! costs saturate at `u32::MAX` instead of overflowing (settings that [`MoveCosts::validate`]
+//! accepts never get near it).
 
 pub mod agent;
 pub mod fly;
@@ -120,10 +129,11 @@ pub mod pathcheck;
 
 use glam::IVec3;
 
+use crate::world::key::in_key_range;
 use crate::world::{
     AROUND, ColumnBits, FULL_BLOCK, TerrainFlags, VoxelWorld, body_fits, is_valid_feet,
 };
-use agent::{Agent, MoveCosts};
+use agent::{Agent, MAX_AGENT_SPAN, MoveCosts};
 
 /// Rule 6: the largest rise (and fall) of the floor, in sixteenths of a block, that a walker
 /// takes without jumping (or falling): Minecraft's step height is 0.6 block, 9.6 sixteenths.
@@ -234,9 +244,6 @@ pub struct Move {
     pub direction: IVec3,
     /// How the height changed (a ladder climb is a `StepUp(1)` or a `Drop(1)`).
     pub kind: MoveKind,
-    /// Whether the agent must jump: the floor rises by more than [`STEP_RISE`] (rule 6). A
-    /// jump pays [`MoveCosts::jump`]; a walk up onto a slab is a `StepUp(1)` without a jump.
-    pub jump: bool,
     /// The move's cost, terrain terms and [`VoxelWorld::extra_cost`] included.
     pub cost: u32,
 }
@@ -245,7 +252,7 @@ pub struct Move {
 #[inline]
 #[must_use]
 pub fn level_walk<W: VoxelWorld + ?Sized>(world: &W, target: IVec3) -> bool {
-    world.is_standable(target - IVec3::Y)
+    in_key_range(target) && world.is_standable(target - IVec3::Y)
 }
 
 /// Drop: with the body fitting at `top` but no floor below it, the depth `k` of the first
@@ -254,6 +261,9 @@ pub fn level_walk<W: VoxelWorld + ?Sized>(world: &W, target: IVec3) -> bool {
 #[inline]
 #[must_use]
 pub fn drop_depth<W: VoxelWorld + ?Sized>(world: &W, top: IVec3, max_drop: u32) -> Option<u32> {
+    if !in_key_range(top) || max_drop > MAX_AGENT_SPAN {
+        return None;
+    }
     let mut feet = top;
     for k in 1..=max_drop {
         feet.y -= 1;
@@ -278,6 +288,9 @@ pub fn step_up_height<W: VoxelWorld + ?Sized>(
     feet: IVec3,
     target: IVec3,
 ) -> Option<u32> {
+    if !in_rule_range(agent, feet) || !in_key_range(target) {
+        return None;
+    }
     let height = agent.height as i32;
     for k in 1..=agent.max_step_up as i32 {
         if !world.is_passable(feet + IVec3::new(0, height + k - 1, 0)) {
@@ -303,6 +316,10 @@ pub fn corners_clear<W: VoxelWorld + ?Sized>(
     direction: IVec3,
     to_y: i32,
 ) -> bool {
+    let to = IVec3::new(feet.x, to_y, feet.z);
+    if !in_key_range(feet) || !in_key_range(to) || height > MAX_AGENT_SPAN || !is_step(direction) {
+        return false;
+    }
     if direction.x == 0 || direction.z == 0 {
         return true;
     }
@@ -332,6 +349,9 @@ pub fn move_in_direction<W: VoxelWorld + ?Sized>(
     feet: IVec3,
     direction: IVec3,
 ) -> Option<Move> {
+    if !in_rule_range(agent, feet) || !is_step(direction) {
+        return None;
+    }
     let target = feet + direction;
     let (kind, to) = if body_fits(world, target, agent.height) {
         if level_walk(world, target) {
@@ -379,16 +399,16 @@ fn priced_move<W: VoxelWorld + ?Sized>(
     };
     let vertical = match kind {
         MoveKind::Walk => 0,
-        MoveKind::StepUp(k) => k * costs.ascend,
-        MoveKind::Drop(k) => k * costs.descend,
+        MoveKind::StepUp(k) => k.saturating_mul(costs.ascend),
+        MoveKind::Drop(k) => k.saturating_mul(costs.descend),
     };
     let jump_cost = if jump { costs.jump } else { 0 };
     Some(Move {
         feet: to,
         direction,
         kind,
-        jump,
-        cost: (horizontal + vertical)
+        cost: horizontal
+            .saturating_add(vertical)
             .saturating_add(jump_cost)
             .saturating_add(terrain_cost(terrain, costs))
             .saturating_add(world.extra_cost(to)),
@@ -407,6 +427,9 @@ pub fn ladder_climb<W: VoxelWorld + ?Sized>(
     feet: IVec3,
     up: bool,
 ) -> Option<Move> {
+    if !in_rule_range(agent, feet) {
+        return None;
+    }
     let here = world.terrain(feet);
     let (needed, direction, vertical) = if up {
         (TerrainFlags::IN_LADDER, IVec3::Y, costs.ascend)
@@ -432,7 +455,6 @@ pub fn ladder_climb<W: VoxelWorld + ?Sized>(
         } else {
             MoveKind::Drop(1)
         },
-        jump: false,
         cost: vertical
             .saturating_add(costs.climb)
             .saturating_add(terrain_cost(terrain, costs))
@@ -450,7 +472,7 @@ pub fn ladder_climb<W: VoxelWorld + ?Sized>(
 /// each direction.
 ///
 /// ```
-/// use glam::IVec3;
+/// use voxnav::IVec3;
 /// use voxnav::{Agent, ChunkedWorld, Block, MoveCosts, neighbours};
 ///
 /// let mut world = ChunkedWorld::new();
@@ -468,7 +490,21 @@ pub fn neighbours<W: VoxelWorld + ?Sized>(
     out: &mut Vec<Move>,
 ) {
     out.clear();
-    for_each_neighbour(world, agent, costs, feet, |step| out.push(step));
+    if !in_rule_range(agent, feet) {
+        return;
+    }
+    // Moves reach at most one column across and MAX_AGENT_SPAN cells up or down; only from
+    // near the edge of the key range can one land outside it.
+    let reach = IVec3::new(1, MAX_AGENT_SPAN as i32, 1);
+    if in_key_range(feet - reach) && in_key_range(feet + reach) {
+        for_each_neighbour(world, agent, costs, feet, |step| out.push(step));
+    } else {
+        for_each_neighbour(world, agent, costs, feet, |step| {
+            if in_key_range(step.feet) {
+                out.push(step);
+            }
+        });
+    }
 }
 
 /// Calls `visit` with every move from the valid feet position `feet`, in the order of
@@ -489,8 +525,8 @@ pub(crate) fn for_each_neighbour<W: VoxelWorld + ?Sized>(
 }
 
 /// The neighbour generator of one movement mode. An engine that takes it as a type parameter
-/// gets an inner loop specialised to that mode (the move visitor inlined into the rules),
-/// where [`for_each_neighbour`] decides per call.
+/// gets an inner loop specialised to that mode, where [`for_each_neighbour`] decides per
+/// call.
 pub(crate) trait Expansion: Copy {
     /// Calls `visit` with every move of `agent` from the valid position `feet`.
     fn for_each<W: VoxelWorld + ?Sized>(
@@ -501,6 +537,66 @@ pub(crate) trait Expansion: Copy {
         feet: IVec3,
         visit: impl FnMut(Move),
     );
+
+    /// Writes every move of `agent` from the valid position `feet` into `out` (cleared
+    /// first). An engine then walks the moves in a plain loop, its per-move work inlined,
+    /// rather than in a visitor called once per move.
+    #[inline]
+    fn collect<W: VoxelWorld + ?Sized>(
+        self,
+        world: &W,
+        agent: &Agent,
+        costs: &MoveCosts,
+        feet: IVec3,
+        out: &mut MoveBuffer,
+    ) {
+        out.len = 0;
+        self.for_each(world, agent, costs, feet, |step| out.push(step));
+    }
+}
+
+/// The most moves any generator yields from one position: a flier's 26 neighbours (a walker
+/// has at most 8 directions and 2 ladder climbs).
+const MAX_MOVES: usize = 26;
+
+/// A fixed buffer for the moves from one position, reused across expansions.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct MoveBuffer {
+    moves: [Move; MAX_MOVES],
+    len: usize,
+}
+
+impl Default for MoveBuffer {
+    fn default() -> Self {
+        let none = Move {
+            feet: IVec3::ZERO,
+            direction: IVec3::ZERO,
+            kind: MoveKind::Walk,
+            cost: 0,
+        };
+        Self {
+            moves: [none; MAX_MOVES],
+            len: 0,
+        }
+    }
+}
+
+impl MoveBuffer {
+    #[inline]
+    fn push(&mut self, step: Move) {
+        // Generators yield at most MAX_MOVES moves; a further one would be a bug in a
+        // generator, dropped rather than a panic in the search.
+        if let Some(slot) = self.moves.get_mut(self.len) {
+            *slot = step;
+            self.len += 1;
+        }
+    }
+
+    /// The moves written by the last [`Expansion::collect`].
+    #[inline]
+    pub(crate) fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
 }
 
 /// The walking rules of this module as an [`Expansion`].
@@ -628,6 +724,22 @@ fn visit_ladder_climbs<W: VoxelWorld + ?Sized>(
             }
         }
     }
+}
+
+/// Whether the rules can be applied at `feet` for `agent` without leaving the `i32` range:
+/// `feet` lies in the key range and no span of the agent exceeds [`MAX_AGENT_SPAN`].
+#[inline]
+fn in_rule_range(agent: &Agent, feet: IVec3) -> bool {
+    in_key_range(feet)
+        && agent.height <= MAX_AGENT_SPAN
+        && agent.max_drop <= MAX_AGENT_SPAN
+        && agent.max_step_up <= MAX_AGENT_SPAN
+}
+
+/// Whether `direction` is a horizontal step of at most one column along x and along z.
+#[inline]
+fn is_step(direction: IVec3) -> bool {
+    direction.y == 0 && direction.x.unsigned_abs() <= 1 && direction.z.unsigned_abs() <= 1
 }
 
 /// `n` low bits set (`n <= 64`).

@@ -9,6 +9,7 @@ use glam::IVec3;
 use crate::moves::agent::{Agent, MoveCosts};
 use crate::moves::{DIRECTIONS, Move, ladder_climb, move_in_direction};
 use crate::world::VoxelWorld;
+use crate::world::key::in_key_range;
 
 /// What [`check_path`] found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -39,6 +40,8 @@ impl PathCheck {
 /// one: `to - from` must be one of [`DIRECTIONS`] up to a change of height (the move in that
 /// direction must land exactly on `to`), or one block straight up or down (a ladder climb).
 /// For a flier or swimmer, the free move of [`crate::moves::fly::free_move`].
+/// `None` when either position lies outside the searchable key range (no valid feet position
+/// does).
 #[must_use]
 pub fn move_between<W: VoxelWorld + ?Sized>(
     world: &W,
@@ -47,6 +50,9 @@ pub fn move_between<W: VoxelWorld + ?Sized>(
     from: IVec3,
     to: IVec3,
 ) -> Option<Move> {
+    if !in_key_range(from) || !in_key_range(to) {
+        return None;
+    }
     let delta = to - from;
     if agent.movement.is_free() {
         return crate::moves::fly::free_move(world, agent, costs, from, delta);
@@ -74,7 +80,7 @@ pub fn move_between<W: VoxelWorld + ?Sized>(
 /// search: each move is replayed with the walking rules. An empty route is legal and costs 0.
 ///
 /// ```
-/// use glam::IVec3;
+/// use voxnav::IVec3;
 /// use voxnav::{Agent, Block, ChunkedWorld, MoveCosts};
 /// use voxnav::check_path;
 ///
@@ -117,7 +123,7 @@ pub fn check_path<W: VoxelWorld + ?Sized>(
             None
         };
         match (step, first_broken) {
-            (Some(m), _) => cost += u64::from(m.cost),
+            (Some(m), _) => cost = cost.saturating_add(u64::from(m.cost)),
             (None, None) => first_broken = Some(i + 1),
             (None, Some(_)) => {
                 rest_legal = false;

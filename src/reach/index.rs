@@ -5,13 +5,18 @@ use std::time::Instant;
 use glam::IVec3;
 
 use crate::error::{Error, Result};
+use crate::graph::{NavGraph, NodeId};
 use crate::moves::agent::{Agent, MoveCosts};
-use crate::moves::neighbours;
-use crate::world::{Bounds, VersionedWorld, VoxelWorld};
+use crate::world::key::in_key_range;
+use crate::world::{Bounds, VersionedWorld, WorldId};
 
 /// The most columns (x/z cells of the bounds) an index accepts: its column table takes 4
 /// bytes per column, 1 GiB at this limit.
 const MAX_COLUMNS: u64 = 1 << 28;
+
+/// The most cells an index build reads (every cell of the bounds, once): 2^32, a world of
+/// 4096 x 256 x 4096, tens of seconds of reading on one core.
+const MAX_CELLS: u64 = 1 << 32;
 
 /// What an index can say about a start and a goal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -25,8 +30,8 @@ pub enum Reach {
     OneWay,
     /// They lie in the same region and nothing is proved: a route may exist, so search.
     SameRegion,
-    /// The index cannot tell: it is stale (the world changed), it was built for another
-    /// agent, or a position is not one it labelled.
+    /// The index cannot tell: it is stale (the world changed), it was built from another
+    /// world or for another agent, or a position is not one it labelled.
     Unknown,
 }
 
@@ -55,6 +60,7 @@ impl Reach {
 pub struct ReachIndex {
     agent: Agent,
     bounds: Bounds,
+    world: WorldId,
     version: u64,
     /// For each column `(x - min.x) * size.z + (z - min.z)`, where its feet positions start in
     /// `feet_y` and `labels`; one more entry closes the last column.
@@ -68,20 +74,34 @@ pub struct ReachIndex {
 }
 
 impl ReachIndex {
-    /// Labels every valid feet position of `world` for `agent`, in one pass over the columns
-    /// and one pass over the moves.
+    /// Labels every valid feet position of `world` for `agent`: compiles the walk graph
+    /// ([`NavGraph::compile`]) and labels its nodes over its moves ([`ReachIndex::from_graph`]
+    /// does the second half for a graph you keep).
     ///
     /// # Errors
     /// [`Error::IndexNeedsBounds`] for a world without finite bounds,
-    /// [`Error::IndexTooLarge`] when the world has more than 2^28 columns or more than
-    /// `u32::MAX` feet positions, [`Error::InvalidSetting`] for an invalid agent or one that
-    /// does not walk.
+    /// [`Error::IndexTooLarge`] when the bounds reach outside the searchable range (x and z
+    /// within `+-2^25`, y within `+-2^11`: no position outside can be searched, so none is
+    /// labelled), when the world has more than 2^28 columns, more than 2^32 cells or more
+    /// than `u32::MAX` feet positions, [`Error::InvalidSetting`] for an invalid agent or one that does not walk. Each size check comes
+    /// before any cell is read, so an oversized world is refused at once.
     pub fn build<W: VersionedWorld + ?Sized>(world: &W, agent: &Agent) -> Result<Self> {
         let started = Instant::now();
         agent.validate()?;
         agent.require_walking("the reachability index")?;
         let bounds = world.bounds().ok_or(Error::IndexNeedsBounds)?;
-        let size = bounds.size();
+        // `max > min` first, so that `max - 1` cannot overflow.
+        let nonempty = bounds.max.cmpgt(bounds.min).all();
+        if nonempty && !(in_key_range(bounds.min) && in_key_range(bounds.max - IVec3::ONE)) {
+            return Err(Error::IndexTooLarge(format!(
+                "the bounds {:?}..{:?} reach outside the searchable range \
+                 (x and z within +-33554432, y within +-2048)",
+                bounds.min.to_array(),
+                bounds.max.to_array()
+            )));
+        }
+        // Inside the key range, every size fits an `i32`; empty bounds have size 0.
+        let size = if nonempty { bounds.size() } else { IVec3::ZERO };
         let columns = size.x as u64 * size.z as u64;
         if columns > MAX_COLUMNS {
             return Err(Error::IndexTooLarge(format!(
@@ -89,12 +109,74 @@ impl ReachIndex {
                 size.x, size.z
             )));
         }
-        let version = world.version();
-        let (column_start, feet_y) = scan_columns(world, agent, bounds)?;
+        let cells = columns * size.y as u64;
+        if cells > MAX_CELLS {
+            return Err(Error::IndexTooLarge(format!(
+                "{} x {} x {} cells, more than the {MAX_CELLS} an index reads",
+                size.x, size.y, size.z
+            )));
+        }
+        if !nonempty {
+            return Ok(Self::empty(world, agent, bounds, started));
+        }
+        let graph = NavGraph::compile(world, agent)?;
+        let mut index = Self::from_graph(world, &graph)?;
+        index.build_time = started.elapsed();
+        Ok(index)
+    }
+
+    /// Labels the nodes of `graph`, a walk graph of `world` as it is now (compiled or kept up
+    /// to date with [`NavGraph::update`]): the index is built for the graph's agent and
+    /// remembers `world`'s id and version.
+    ///
+    /// # Errors
+    /// [`Error::InvalidSetting`] when the graph's bounds are not `world`'s;
+    /// [`Error::IndexTooLarge`] as in [`ReachIndex::build`].
+    pub fn from_graph<W: VersionedWorld + ?Sized>(world: &W, graph: &NavGraph) -> Result<Self> {
+        let started = Instant::now();
+        let bounds = graph.bounds();
+        if world.bounds() != Some(bounds) {
+            return Err(Error::InvalidSetting(format!(
+                "the walk graph's bounds {bounds:?} are not the world's {:?}",
+                world.bounds()
+            )));
+        }
+        let size = bounds.size();
+        let columns = size.x as usize * size.z as usize;
+        // Count the feet positions of each column, then place them by column and height.
+        let mut column_start = vec![0u32; columns + 1];
+        let column_of = |feet: IVec3| {
+            (feet.x - bounds.min.x) as usize * size.z as usize + (feet.z - bounds.min.z) as usize
+        };
+        for id in graph.nodes() {
+            column_start[column_of(graph.feet(id)) + 1] += 1;
+        }
+        for column in 0..columns {
+            column_start[column + 1] = column_start[column]
+                .checked_add(column_start[column + 1])
+                .ok_or_else(|| {
+                Error::IndexTooLarge(format!("more than {} valid feet positions", u32::MAX))
+            })?;
+        }
+        let count = column_start[columns] as usize;
+        let mut filled = column_start.clone();
+        let mut by_slot = vec![0 as NodeId; count];
+        for id in graph.nodes() {
+            let column = column_of(graph.feet(id));
+            by_slot[filled[column] as usize] = id;
+            filled[column] += 1;
+        }
+        for column in 0..columns {
+            let range = column_start[column] as usize..column_start[column + 1] as usize;
+            by_slot[range].sort_unstable_by_key(|&id| graph.feet(id).y);
+        }
+        // Bounded worlds lie in the key range, so y fits in an i16.
+        let feet_y = by_slot.iter().map(|&id| graph.feet(id).y as i16).collect();
         let mut index = Self {
-            agent: *agent,
+            agent: *graph.agent(),
             bounds,
-            version,
+            world: world.world_id(),
+            version: world.version(),
             column_start,
             labels: Vec::new(),
             ranks: Vec::new(),
@@ -102,9 +184,30 @@ impl ReachIndex {
             region_sizes: Vec::new(),
             build_time: std::time::Duration::ZERO,
         };
-        index.label_regions(world);
+        index.label_regions(graph, &by_slot);
         index.build_time = started.elapsed();
         Ok(index)
+    }
+
+    /// The index of a world with empty bounds: nothing labelled.
+    fn empty<W: VersionedWorld + ?Sized>(
+        world: &W,
+        agent: &Agent,
+        bounds: Bounds,
+        started: Instant,
+    ) -> Self {
+        Self {
+            agent: *agent,
+            bounds,
+            world: world.world_id(),
+            version: world.version(),
+            column_start: vec![0],
+            labels: Vec::new(),
+            ranks: Vec::new(),
+            feet_y: Vec::new(),
+            region_sizes: Vec::new(),
+            build_time: started.elapsed(),
+        }
     }
 
     /// Rebuilds the index from `world` if it is stale; returns whether it rebuilt.
@@ -119,13 +222,20 @@ impl ReachIndex {
         Ok(true)
     }
 
-    /// Whether the index still describes `world`: same bounds, same version.
-    ///
-    /// The version tells only whether the world the index was built from has changed; an
-    /// index used with a different world of equal bounds and version can give wrong answers.
+    /// Whether the index still describes `world`: the same world
+    /// ([`VersionedWorld::world_id`]), unchanged since the build (same version and bounds).
+    /// Another world, a clone included, is never current, whatever its version.
     #[must_use]
     pub fn is_current<W: VersionedWorld + ?Sized>(&self, world: &W) -> bool {
-        world.version() == self.version && world.bounds() == Some(self.bounds)
+        world.world_id() == self.world
+            && world.version() == self.version
+            && world.bounds() == Some(self.bounds)
+    }
+
+    /// The world the index was built from.
+    #[must_use]
+    pub fn world_id(&self) -> WorldId {
+        self.world
     }
 
     /// The agent the index was built for.
@@ -185,8 +295,8 @@ impl ReachIndex {
     /// Whether a route from `start` to `goal` can exist in `world` for `agent`.
     ///
     /// [`Reach::Separate`] and [`Reach::OneWay`] prove that none exists; [`Reach::Unknown`]
-    /// when the index is stale, was built for another agent, or either position is not a labelled feet
-    /// position.
+    /// when the index is stale, was built from another world or for another agent, or either
+    /// position is not a labelled feet position.
     #[must_use]
     pub fn reach<W: VersionedWorld + ?Sized>(
         &self,
@@ -228,11 +338,12 @@ impl ReachIndex {
             .map(|offset| from + offset)
     }
 
-    /// Collects every move between labelled positions, then labels the undirected regions
-    /// (union-find) and ranks the strongly connected parts ([`one_way_ranks`]).
-    fn label_regions<W: VoxelWorld + ?Sized>(&mut self, world: &W) {
-        let count = self.feet_y.len();
-        let moves = self.collect_moves(world);
+    /// Collects the graph's moves between labelled positions (`by_slot[slot]` is the node
+    /// of each slot), then labels the undirected regions (union-find) and ranks the strongly
+    /// connected parts ([`one_way_ranks`]).
+    fn label_regions(&mut self, graph: &NavGraph, by_slot: &[NodeId]) {
+        let count = by_slot.len();
+        let moves = collect_moves(graph, by_slot);
         let mut sets = DisjointSets::new(count);
         for slot in 0..count {
             for &other in moves.from(slot) {
@@ -257,43 +368,29 @@ impl ReachIndex {
         self.region_sizes = region_sizes;
         self.ranks = one_way_ranks(&moves);
     }
+}
 
-    /// The moves out of every labelled position, as slots.
-    fn collect_moves<W: VoxelWorld + ?Sized>(&self, world: &W) -> MoveTable {
-        let count = self.feet_y.len();
-        let mut table = MoveTable {
-            start: Vec::with_capacity(count + 1),
-            to: Vec::with_capacity(count * 6),
-        };
-        table.start.push(0);
-        // Costs do not decide whether a move exists, only what it costs.
-        let costs = MoveCosts::default();
-        let mut moves = Vec::with_capacity(8);
-        let size_z = self.bounds.size().z;
-        let mut column = 0usize;
-        for x in self.bounds.min.x..self.bounds.max.x {
-            for z in self.bounds.min.z..self.bounds.min.z + size_z {
-                let from = self.column_start[column] as usize;
-                let to = self.column_start[column + 1] as usize;
-                for slot in from..to {
-                    let feet = IVec3::new(x, i32::from(self.feet_y[slot]), z);
-                    neighbours(world, &self.agent, &costs, feet, &mut moves);
-                    // A move to a position the scan did not label can only come from a world
-                    // that breaks the `VoxelWorld` contract (cells outside the bounds must be
-                    // neither passable nor standable).
-                    table.to.extend(
-                        moves
-                            .iter()
-                            .filter_map(|step| self.slot_of(step.feet))
-                            .map(|other| other as u32),
-                    );
-                    table.start.push(table.to.len());
-                }
-                column += 1;
-            }
-        }
-        table
+/// The moves out of every slot, as slots, read from the graph.
+fn collect_moves(graph: &NavGraph, by_slot: &[NodeId]) -> MoveTable {
+    let count = by_slot.len();
+    let mut slot_of = vec![u32::MAX; graph.id_bound()];
+    for (slot, &id) in by_slot.iter().enumerate() {
+        slot_of[id as usize] = slot as u32;
     }
+    let mut table = MoveTable {
+        start: Vec::with_capacity(count + 1),
+        to: Vec::with_capacity(count * 6),
+    };
+    table.start.push(0);
+    // Costs do not decide whether a move exists, only what it costs.
+    let costs = MoveCosts::default();
+    for &id in by_slot {
+        graph.for_each_move(id, &costs, |step| {
+            table.to.push(slot_of[step.node as usize]);
+        });
+        table.start.push(table.to.len());
+    }
+    table
 }
 
 /// The moves out of each slot: `to[start[slot]..start[slot + 1]]`.
@@ -368,53 +465,6 @@ fn one_way_ranks(moves: &MoveTable) -> Vec<u32> {
         }
     }
     rank
-}
-
-/// Finds every valid feet position, column by column, each column's cells read once
-/// bottom-up: a cell is a valid feet position when the cell below is standable and the run
-/// of passable cells starting at it is at least `agent.height` long.
-fn scan_columns<W: VoxelWorld + ?Sized>(
-    world: &W,
-    agent: &Agent,
-    bounds: Bounds,
-) -> Result<(Vec<u32>, Vec<i16>)> {
-    let size = bounds.size();
-    let height = agent.height as usize;
-    let mut column_start = Vec::with_capacity(size.x as usize * size.z as usize + 1);
-    let mut feet_y: Vec<i16> = Vec::new();
-    let cells = size.y as usize;
-    let mut passable = vec![false; cells];
-    let mut standable_below = vec![false; cells];
-    column_start.push(0);
-    for x in bounds.min.x..bounds.max.x {
-        for z in bounds.min.z..bounds.max.z {
-            let mut floor = world.is_standable(IVec3::new(x, bounds.min.y - 1, z));
-            for (i, y) in (bounds.min.y..bounds.max.y).enumerate() {
-                let cell = IVec3::new(x, y, z);
-                standable_below[i] = floor;
-                passable[i] = world.is_passable(cell);
-                floor = world.is_standable(cell);
-            }
-            // `run` counts the passable cells from `i` upward (cells above the world are not
-            // passable), so the scan runs top-down over the buffered column.
-            let column_first = feet_y.len();
-            let mut run = 0usize;
-            for i in (0..cells).rev() {
-                run = if passable[i] { run + 1 } else { 0 };
-                if run >= height && standable_below[i] {
-                    // Bounded worlds lie in the key range, so y fits in an i16.
-                    feet_y.push((bounds.min.y + i as i32) as i16);
-                }
-            }
-            feet_y[column_first..].reverse();
-            let end = u32::try_from(feet_y.len()).map_err(|_| {
-                Error::IndexTooLarge(format!("more than {} valid feet positions", u32::MAX))
-            })?;
-            column_start.push(end);
-        }
-    }
-    feet_y.shrink_to_fit();
-    Ok((column_start, feet_y))
 }
 
 /// Union by size with path halving.

@@ -19,7 +19,7 @@
 //! next query.
 //!
 //! ```
-//! use glam::IVec3;
+//! use voxnav::IVec3;
 //! use voxnav::{Agent, Block, ChunkedWorld, MoveCosts, SearchOptions, SearchStatus};
 //! use voxnav::reach::Navigator;
 //!
@@ -44,7 +44,8 @@
 
 mod index;
 mod navigator;
+mod slot;
 
 pub use index::{Reach, ReachIndex};
-pub(crate) use navigator::check_index_agent;
-pub use navigator::{Navigator, indexed_search};
+pub use navigator::Navigator;
+pub use slot::{IndexSlot, indexed_search};

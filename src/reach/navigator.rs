@@ -1,76 +1,23 @@
-//! [`Navigator`]: a [`Pathfinder`] with a [`ReachIndex`] in front of it, and
-//! [`indexed_search`], the one place a query meets the index.
-
-use std::time::Instant;
+//! [`Navigator`]: a [`Pathfinder`] with a [`ReachIndex`] in front of it.
 
 use glam::IVec3;
 
 use super::index::ReachIndex;
-use crate::error::{Error, Result};
+use super::slot::IndexSlot;
+use crate::error::Result;
+use crate::graph::{GraphSearch, NavGraph};
 use crate::moves::agent::{Agent, MoveCosts};
-use crate::search::{BlockGoal, Goal, Pathfinder, SearchOptions, SearchResult, SearchStats};
+use crate::search::{BlockGoal, Goal, Pathfinder, SearchOptions, SearchResult};
 use crate::world::VersionedWorld;
-
-/// Searches with `pathfinder`, but first asks `index` (when given and the goal names an exact
-/// target): when the index proves the goal unreachable ([`Reach::proves_unreachable`](super::Reach::proves_unreachable): a
-/// start and goal in different regions, or one-way moves leading the wrong way), the answer
-/// is [`SearchStatus::Unreachable`](crate::SearchStatus::Unreachable) at once, with zero expansions.
-///
-/// Start, goal and budgets are checked exactly as [`Pathfinder::search`] checks them, so
-/// the index changes only how fast an answer comes, never which answer (or error).
-///
-/// # Errors
-/// As [`Pathfinder::search`].
-pub fn indexed_search<W, G>(
-    pathfinder: &mut Pathfinder,
-    index: Option<&ReachIndex>,
-    world: &W,
-    start: IVec3,
-    goal: &G,
-    options: &SearchOptions,
-) -> Result<SearchResult>
-where
-    W: VersionedWorld + ?Sized,
-    G: Goal + ?Sized,
-{
-    if let (Some(index), Some(target)) = (index, goal.exact_target()) {
-        let started = Instant::now();
-        let agent = *pathfinder.agent();
-        agent
-            .check_position(world, start)
-            .map_err(|reason| Error::InvalidStart { pos: start, reason })?;
-        agent
-            .check_position(world, target)
-            .map_err(|reason| Error::InvalidGoal {
-                pos: target,
-                reason,
-            })?;
-        if options.max_nodes == Some(0) {
-            return Err(Error::ZeroBudget);
-        }
-        if options.max_time.is_some_and(|t| t.is_zero()) {
-            return Err(Error::ZeroTimeBudget);
-        }
-        if index
-            .reach(world, &agent, start, target)
-            .proves_unreachable()
-        {
-            return Ok(SearchResult::unreachable(SearchStats {
-                expanded: 0,
-                generated: 0,
-                elapsed: started.elapsed(),
-            }));
-        }
-    }
-    pathfinder.search(world, start, goal, options)
-}
+use crate::world::chunked::Changes;
 
 /// A [`Pathfinder`] with an optional [`ReachIndex`] in front of it: unreachable exact goals
 /// are answered without searching, and a stale index is rebuilt lazily on the next query.
 #[derive(Debug, Clone)]
 pub struct Navigator {
     pathfinder: Pathfinder,
-    index: Option<ReachIndex>,
+    graph_search: GraphSearch,
+    index: IndexSlot,
     lazy_rebuild: bool,
 }
 
@@ -82,7 +29,8 @@ impl Navigator {
     pub fn new(agent: Agent, costs: MoveCosts) -> Result<Self> {
         Ok(Self {
             pathfinder: Pathfinder::new(agent, costs)?,
-            index: None,
+            graph_search: GraphSearch::new(costs)?,
+            index: IndexSlot::new(agent),
             lazy_rebuild: true,
         })
     }
@@ -90,10 +38,10 @@ impl Navigator {
     /// Uses `index` from now on.
     ///
     /// # Errors
-    /// [`Error::InvalidSetting`] when the index was built for another agent.
+    /// [`Error::InvalidSetting`](crate::Error::InvalidSetting) when the index was built for
+    /// another agent.
     pub fn with_index(mut self, index: ReachIndex) -> Result<Self> {
-        check_index_agent(&index, self.pathfinder.agent())?;
-        self.index = Some(index);
+        self.index.set(index)?;
         Ok(self)
     }
 
@@ -112,8 +60,7 @@ impl Navigator {
     /// # Errors
     /// As [`ReachIndex::build`].
     pub fn build_index<W: VersionedWorld + ?Sized>(&mut self, world: &W) -> Result<&ReachIndex> {
-        let index = ReachIndex::build(world, self.pathfinder.agent())?;
-        Ok(self.index.insert(index))
+        self.index.build(world)
     }
 
     /// Rebuilds the index if it is stale; returns whether it rebuilt (`false` without an
@@ -122,16 +69,42 @@ impl Navigator {
     /// # Errors
     /// As [`ReachIndex::build`].
     pub fn refresh_index<W: VersionedWorld + ?Sized>(&mut self, world: &W) -> Result<bool> {
-        match &mut self.index {
-            Some(index) => index.refresh(world),
-            None => Ok(false),
-        }
+        self.index.refresh(world)
     }
 
     /// The index, if there is one.
     #[must_use]
     pub fn index(&self) -> Option<&ReachIndex> {
-        self.index.as_ref()
+        self.index.get()
+    }
+
+    /// Compiles the walk graph of `world`: from then on queries on `world` run A* over the
+    /// graph ([`IndexSlot::search`]), and a stale graph is recompiled lazily like the index
+    /// (or brought up to date with [`Navigator::apply_changes`]).
+    ///
+    /// # Errors
+    /// As [`NavGraph::compile`].
+    pub fn build_graph<W: VersionedWorld + ?Sized>(&mut self, world: &W) -> Result<&NavGraph> {
+        self.index.build_graph(world)
+    }
+
+    /// Updates the graph (and relabels the index) after `changes`; see
+    /// [`IndexSlot::apply_changes`].
+    ///
+    /// # Errors
+    /// As [`IndexSlot::apply_changes`].
+    pub fn apply_changes<W: VersionedWorld + ?Sized>(
+        &mut self,
+        world: &W,
+        changes: &Changes,
+    ) -> Result<bool> {
+        self.index.apply_changes(world, changes)
+    }
+
+    /// The graph, if there is one.
+    #[must_use]
+    pub fn graph(&self) -> Option<&NavGraph> {
+        self.index.graph()
     }
 
     /// The pathfinder (for [`Pathfinder::explored`] and the agent). A query the index
@@ -168,28 +141,19 @@ impl Navigator {
         goal: &G,
         options: &SearchOptions,
     ) -> Result<SearchResult> {
-        if self.lazy_rebuild && goal.exact_target().is_some() {
-            self.refresh_index(world)?;
+        if self.lazy_rebuild {
+            self.index.refresh_graph(world)?;
+            if goal.exact_target().is_some() {
+                self.refresh_index(world)?;
+            }
         }
-        indexed_search(
+        self.index.search(
             &mut self.pathfinder,
-            self.index.as_ref(),
+            &mut self.graph_search,
             world,
             start,
             goal,
             options,
         )
-    }
-}
-
-/// [`Error::InvalidSetting`] unless `index` was built for `agent`.
-pub(crate) fn check_index_agent(index: &ReachIndex, agent: &Agent) -> Result<()> {
-    if index.agent() == agent {
-        Ok(())
-    } else {
-        Err(Error::InvalidSetting(format!(
-            "the reachability index was built for agent {:?}, not for {agent:?}",
-            index.agent()
-        )))
     }
 }

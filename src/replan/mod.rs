@@ -7,7 +7,10 @@
 //! as the agent walks, the start moves and the old work stays valid (the `km` term of the
 //! keys accounts for the moved heuristic origin). Routes are optimal (the default octile
 //! heuristic is admissible and consistent, also with the terrain and ladder rules) and cost
-//! exactly what a fresh [`Pathfinder`](crate::Pathfinder) search from the same position costs.
+//! exactly what a fresh [`Pathfinder`](crate::Pathfinder) search from the same position costs,
+//! for every [`MoveCosts`](crate::MoveCosts) that validation accepts, also when moves cost
+//! nothing (free ladder rungs): D* Lite compares distances by cost and then by number of moves,
+//! so that positions joined by free moves cannot keep vouching for each other's stale costs.
 //!
 //! # When it pays, and when it does not
 //!
@@ -16,8 +19,8 @@
 //! route whose detour is short, are repaired in a few dozen to a few hundred expansions, far
 //! faster than a fresh search. Changes near the goal, or ones that force a long detour (a
 //! trench across the only pass), can alter most of the settled nodes; then the repair costs
-//! more than a fresh A*, whose expansions are also cheaper (D* Lite finds predecessors as well
-//! as successors: an expansion costs three to five A* expansions). [`Replanner`] therefore gives
+//! more than a fresh A*, whose expansions are also cheaper (D* Lite reads predecessors as well
+//! as successors, and keeps two costs and a key per node). [`Replanner`] therefore gives
 //! each repair a budget of expansions tied to the size of a fresh search; when the repair
 //! runs over, it answers with a fresh A* instead (keeping the unfinished repair for the next
 //! call, so no work is lost) and reports which method answered. The `replan` example's
@@ -34,16 +37,13 @@
 //!
 //! # What a replan re-examines
 //!
-//! After a change, D* Lite recomputes the costs of every position whose moves may read a
-//! changed cell: the valid feet positions of the 3x3 columns around it, from
-//! `max(max_step_up, 1) + height - 1` below to `max(max_drop, 1) + 1` above (5x5 columns and
-//! one cell further each way when lava came or went, for the danger margin), and the
-//! positions whose own body or floor changed. This relies on a world's answers being local:
-//! `is_passable`, `is_standable` and `extra_cost` of a cell depend on that cell only, and
-//! [`VoxelWorld::terrain`](crate::VoxelWorld::terrain) of a feet position on the 3x3x3 cube centred on it, as in
-//! [`ChunkedWorld`](crate::ChunkedWorld). [`DStarLite::replan`] cannot tell which changes
-//! involved lava and assumes all did; [`DStarLite::replan_changes`] reads it from the
-//! [`Changes`](crate::Changes) a `ChunkedWorld` reports.
+//! D* Lite runs over the compiled walk graph ([`NavGraph`](crate::graph::NavGraph)): it
+//! reads each node's moves and the moves into it from the graph, and a replan first updates
+//! the graph from the changed cells ([`NavGraph::update`](crate::graph::NavGraph::update)),
+//! which re-derives only the nodes whose moves those cells can affect. D* Lite then
+//! recomputes the cost of exactly the nodes the update reports as changed (a move appeared,
+//! vanished or changed its price) and forgets removed ones. This relies on a world's answers
+//! being local, as the graph's [local updates](crate::graph#local-updates) describe.
 
 mod dstar;
 mod replanner;

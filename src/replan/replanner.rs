@@ -4,10 +4,11 @@ use std::time::Instant;
 
 use glam::IVec3;
 
-use super::dstar::{DStarLite, lava_aware};
+use super::dstar::DStarLite;
 use crate::error::{Error, Result};
+use crate::graph::{GraphSearch, NavGraph};
 use crate::moves::agent::{Agent, MoveCosts};
-use crate::search::{Pathfinder, SearchOptions, SearchResult};
+use crate::search::{SearchOptions, SearchResult};
 use crate::world::VoxelWorld;
 use crate::world::chunked::Changes;
 
@@ -35,13 +36,15 @@ pub struct Replan {
 /// cheap, a fresh A* when it is not (see the [module docs](super) for when each wins).
 ///
 /// Each repair may expand at most [`Replanner::repair_budget`] nodes: `budget_factor` times
-/// the nodes the last fresh A* from this replanner expanded (its first plan runs one to
-/// measure), and never fewer than 256. D* Lite's expansions cost a few times an A*
+/// the size of a fresh search, and never fewer than 256. The size of a fresh search is what
+/// the last fresh A* from this replanner expanded, or before there was one, what D* Lite's
+/// first plan expanded (a search of the same size from the other end: no route is computed
+/// only to be measured). D* Lite's expansions cost a few times an A*
 /// expansion, so a factor below 1 keeps the worst case (a repair given up, then a fresh A*)
 /// within a small multiple of a fresh search.
 ///
 /// ```
-/// use glam::IVec3;
+/// use voxnav::IVec3;
 /// use voxnav::{Agent, Block, ChunkedWorld, MoveCosts};
 /// use voxnav::Replanner;
 ///
@@ -60,7 +63,7 @@ pub struct Replan {
 #[derive(Debug, Clone)]
 pub struct Replanner {
     dstar: DStarLite,
-    astar: Pathfinder,
+    astar: GraphSearch,
     budget_factor: f64,
     fresh_expansions: u64,
     /// Whether D* Lite's state is complete for its goal (false after a repair given up).
@@ -68,8 +71,13 @@ pub struct Replanner {
 }
 
 impl Replanner {
-    /// The default share of a fresh search's expansions a repair may spend: 0.5.
-    pub const DEFAULT_BUDGET_FACTOR: f64 = 0.5;
+    /// The default share of a fresh search's expansions a repair may spend: 0.15. Over the
+    /// compiled walk graph a D* Lite expansion costs about five to six A* expansions (it
+    /// reads the moves into a node as well as out of it, and keeps two costs and a key per
+    /// node; measured by the `replan` example's `--bench`), so a repair that would expand
+    /// more than about a sixth of a fresh search's nodes is better given up for the fresh
+    /// search.
+    pub const DEFAULT_BUDGET_FACTOR: f64 = 0.15;
 
     /// A replanner for `agent` moving at `costs`.
     ///
@@ -78,14 +86,14 @@ impl Replanner {
     pub fn new(agent: Agent, costs: MoveCosts) -> Result<Self> {
         Ok(Self {
             dstar: DStarLite::new(agent, costs)?,
-            astar: Pathfinder::new(agent, costs)?,
+            astar: GraphSearch::new(costs)?,
             budget_factor: Self::DEFAULT_BUDGET_FACTOR,
             fresh_expansions: 0,
             dstar_pending: false,
         })
     }
 
-    /// Sets the share of a fresh search's expansions a repair may spend. Defaults to 0.5.
+    /// Sets the share of a fresh search's expansions a repair may spend. Defaults to 0.15.
     ///
     /// # Errors
     /// [`Error::InvalidSetting`] unless `factor` is finite and positive.
@@ -105,8 +113,8 @@ impl Replanner {
         ((self.fresh_expansions as f64 * self.budget_factor) as u64).max(256)
     }
 
-    /// Plans a route from `start` to `goal`: a fresh A* (whose size sets the repair budget)
-    /// and D* Lite's first search, whose work later repairs reuse. Returns the A* route.
+    /// Plans a route from `start` to `goal` with D* Lite's first search, whose work later
+    /// repairs reuse and whose size sets the repair budget.
     ///
     /// # Errors
     /// As [`DStarLite::plan`].
@@ -116,13 +124,26 @@ impl Replanner {
         start: IVec3,
         goal: IVec3,
     ) -> Result<SearchResult> {
-        let fresh = self
-            .astar
-            .find_path(world, start, goal, &SearchOptions::default())?;
-        self.fresh_expansions = fresh.stats.expanded;
-        self.dstar.plan(world, start, goal)?;
+        let planned = self.dstar.plan(world, start, goal)?;
+        self.fresh_expansions = planned.stats.expanded;
         self.dstar_pending = false;
-        Ok(fresh)
+        Ok(planned)
+    }
+
+    /// [`Replanner::plan`] over a graph compiled already, as [`DStarLite::plan_with_graph`].
+    ///
+    /// # Errors
+    /// As [`DStarLite::plan_with_graph`].
+    pub fn plan_with_graph(
+        &mut self,
+        graph: NavGraph,
+        start: IVec3,
+        goal: IVec3,
+    ) -> Result<SearchResult> {
+        let planned = self.dstar.plan_with_graph(graph, start, goal)?;
+        self.fresh_expansions = planned.stats.expanded;
+        self.dstar_pending = false;
+        Ok(planned)
     }
 
     /// A new optimal route from `position` to the planned goal after the cells `changed`
@@ -139,8 +160,8 @@ impl Replanner {
     ) -> Result<Replan> {
         let started = Instant::now();
         self.dstar
-            .update(world, position, changed.iter().map(|&cell| (cell, true)))?;
-        self.finish(world, position, started)
+            .update(world, position, changed.iter().copied())?;
+        self.finish(position, started)
     }
 
     /// [`Replanner::replan`] for the changes a [`ChunkedWorld`](crate::ChunkedWorld)
@@ -155,30 +176,33 @@ impl Replanner {
         changes: &Changes,
     ) -> Result<Replan> {
         let started = Instant::now();
-        self.dstar.update(world, position, lava_aware(changes))?;
-        self.finish(world, position, started)
+        self.dstar.update(world, position, changes.positions())?;
+        self.finish(position, started)
     }
 
-    fn finish<W: VoxelWorld + ?Sized>(
-        &mut self,
-        world: &W,
-        position: IVec3,
-        started: Instant,
-    ) -> Result<Replan> {
+    fn finish(&mut self, position: IVec3, started: Instant) -> Result<Replan> {
         let budget = self.repair_budget();
-        let finished = self.dstar.compute(world, budget);
+        let finished = self.dstar.compute(budget);
         let repair_expansions = self.dstar.stats.expanded;
         self.dstar_pending = !finished;
         if finished {
             return Ok(Replan {
-                result: self.dstar.result(world, started),
+                result: self.dstar.result(started),
                 method: ReplanMethod::Incremental,
                 repair_expansions,
             });
         }
-        let mut result =
-            self.astar
-                .find_path(world, position, self.dstar.goal, &SearchOptions::default())?;
+        // The fresh search runs over D* Lite's graph, which the update above brought up to
+        // date.
+        let Some(graph) = self.dstar.graph() else {
+            return Err(Error::InvalidSetting(
+                "D* Lite: call `plan` before `replan`".into(),
+            ));
+        };
+        let goal = self.dstar.goal();
+        let mut result = self
+            .astar
+            .find_path(graph, position, goal, &SearchOptions::default())?;
         self.fresh_expansions = result.stats.expanded;
         result.stats.elapsed = started.elapsed();
         Ok(Replan {
@@ -186,6 +210,12 @@ impl Replanner {
             method: ReplanMethod::Fresh,
             repair_expansions,
         })
+    }
+
+    /// Takes D* Lite's walk graph back, as [`DStarLite::take_graph`].
+    pub fn take_graph(&mut self) -> Option<NavGraph> {
+        self.dstar_pending = false;
+        self.dstar.take_graph()
     }
 
     /// Whether D* Lite holds an unfinished repair (the last replan gave it up).

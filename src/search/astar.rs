@@ -11,7 +11,7 @@ use super::{SearchOptions, SearchResult, SearchStats, SearchStatus};
 use crate::error::{Error, Result};
 use crate::moves::agent::{Agent, MoveCosts};
 use crate::moves::fly::FreeMoves;
-use crate::moves::{Expansion, WalkingMoves};
+use crate::moves::{Expansion, MoveBuffer, WalkingMoves};
 use crate::world::VoxelWorld;
 use crate::world::key::in_key_range;
 
@@ -34,7 +34,7 @@ struct Node {
 /// buffer keep their memory between searches.
 ///
 /// ```
-/// use glam::IVec3;
+/// use voxnav::IVec3;
 /// use voxnav::{Agent, Block, ChunkedWorld, MoveCosts, Pathfinder, SearchOptions, SearchStatus};
 ///
 /// // A 8x4x3 room with a floor and a one-block step in the middle.
@@ -173,7 +173,7 @@ impl Pathfinder {
     ) -> SearchResult {
         let estimator = options.heuristic.estimator(&self.agent, &self.costs);
         let max_nodes = options.max_nodes.unwrap_or(u64::MAX);
-        let deadline = options.max_time.map(|t| started + t);
+        let deadline = options.deadline(started);
         self.nodes.clear();
         self.table.clear();
 
@@ -197,6 +197,7 @@ impl Pathfinder {
             .bounds()
             .is_none_or(|b| !(in_key_range(b.min) && in_key_range(b.max - IVec3::ONE)));
 
+        let mut buffer = MoveBuffer::default();
         while let Some((f, node)) = self.open.pop() {
             let current = self.nodes[node as usize];
             if current.closed || f != current.g + current.h {
@@ -223,9 +224,10 @@ impl Pathfinder {
             let Self {
                 nodes, table, open, ..
             } = self;
-            moves.for_each(world, &agent, &costs, current.feet, |step| {
+            moves.collect(world, &agent, &costs, current.feet, &mut buffer);
+            for &step in buffer.as_slice() {
                 if check_keys && !in_key_range(step.feet) {
-                    return;
+                    continue;
                 }
                 let g = current.g + u64::from(step.cost);
                 let slot = table.slot(step.feet);
@@ -244,7 +246,7 @@ impl Pathfinder {
                     let index = *slot;
                     let known = &mut nodes[index as usize];
                     if g >= known.g {
-                        return;
+                        continue;
                     }
                     known.g = g;
                     known.parent = node;
@@ -257,7 +259,7 @@ impl Pathfinder {
                 if (h, g) < (best_h, best_g) {
                     (best, best_h, best_g) = (index, h, g);
                 }
-            });
+            }
         }
 
         if budget_hit {

@@ -88,25 +88,6 @@ impl NodeTable {
         &mut self.pages[self.last_page as usize][slot_index(p)]
     }
 
-    /// The node at `p`, if there is one (no page is created).
-    #[inline]
-    pub(crate) fn get(&self, p: IVec3) -> Option<u32> {
-        let key = page_key(p);
-        let page = if key == self.last_key {
-            self.last_page
-        } else {
-            *self.directory.get(&key)?
-        };
-        let node = self.pages[page as usize][slot_index(p)];
-        (node != NO_NODE).then_some(node)
-    }
-
-    /// Records `node` as the node at `p`.
-    #[inline]
-    pub(crate) fn insert(&mut self, p: IVec3, node: u32) {
-        *self.slot(p) = node;
-    }
-
     #[cold]
     fn new_page(&mut self, key: u64) -> u32 {
         let page = self.in_use;

@@ -8,12 +8,11 @@ use std::time::{Duration, Instant};
 use glam::IVec3;
 
 use super::map::{GOAL_COLOUR, START_COLOUR, TopDownMap};
-use super::{Terrain, TerrainConfig, generate_terrain_with_hazards, pick_pairs};
+use super::{Terrain, TerrainConfig, generate_terrain_with_heights, pick_pairs};
 use crate::error::Result;
+use crate::graph::{GraphMove, NavGraph, NodeId};
 use crate::moves::agent::{Agent, MoveCosts};
-use crate::moves::{DIRECTIONS, move_in_direction};
 use crate::search::{Pathfinder, SearchOptions, SearchStatus};
-use crate::world::{Bounds, is_valid_feet};
 
 /// Candidate pairs drawn per routed pair, of which the first on open ground is kept.
 const CANDIDATES: usize = 16;
@@ -235,13 +234,14 @@ fn format_rate(rate: f64) -> String {
 ///
 /// # Errors
 /// [`crate::Error::InvalidSetting`] when the terrain config is invalid,
-/// [`crate::Error::ZeroBudget`] when `max_nodes` is zero.
+/// [`crate::Error::ZeroBudget`] when `max_nodes` is zero, [`crate::Error::GraphTooLarge`]
+/// for a world too large for its walk graph (more than 4096 x 4096 columns).
 pub fn run_demo(config: &DemoConfig) -> Result<DemoReport> {
     if config.max_nodes == 0 {
         return Err(crate::Error::ZeroBudget);
     }
     let started = Instant::now();
-    let terrain = generate_terrain_with_hazards(&config.terrain)?;
+    let terrain = generate_terrain_with_heights(&config.terrain)?;
     let generation = started.elapsed();
 
     let agent = Agent::default();
@@ -256,7 +256,7 @@ pub fn run_demo(config: &DemoConfig) -> Result<DemoReport> {
     let size = terrain.size();
     let total_columns = size.x as usize * size.z as usize;
     let mut explored = vec![false; total_columns];
-    let mainland = Mainland::find(&terrain, &agent, config.terrain.seed);
+    let mainland = Mainland::find(&terrain, &agent, config.terrain.seed)?;
     let mut rows = Vec::with_capacity(config.pairs);
     let mut routes = Vec::with_capacity(config.pairs);
     for index in 0..config.pairs {
@@ -317,30 +317,35 @@ pub fn run_demo(config: &DemoConfig) -> Result<DemoReport> {
 
 /// A region of feet positions that can all reach one another under the walking rules (a
 /// strongly connected component: drops are one-way, so "reachable from the same place" is
-/// not enough).
+/// not enough), found over the terrain's compiled walk graph.
 struct Mainland {
-    size: IVec3,
-    reached: Vec<u64>,
+    graph: NavGraph,
+    /// Per node id: whether it is in the region.
+    reached: Vec<bool>,
 }
 
 impl Mainland {
     /// The first region found that covers at least a quarter of the world's columns (or
     /// the largest of a few tries), grown from random open-ground positions.
-    fn find(terrain: &Terrain, agent: &Agent, seed: u64) -> Self {
+    fn find(terrain: &Terrain, agent: &Agent, seed: u64) -> Result<Self> {
+        let graph = NavGraph::compile(terrain, agent)?;
         let size = terrain.size();
         let columns = size.x as usize * size.z as usize;
-        let mut best = Self::empty(size);
+        let mut best = vec![false; graph.id_bound()];
         let mut best_count = 0;
         for (start, _) in pick_pairs(terrain, agent, seed ^ 0x6d61_696e, 8, 0.0..=0.0) {
-            if !terrain.is_on_open_ground(start) || best.contains(start) {
+            let Some(id) = graph.node(start) else {
+                continue;
+            };
+            if !terrain.is_on_open_ground(start) || best[id as usize] {
                 continue;
             }
-            let mut region = Self::flood(terrain, agent, start, false);
-            let backward = Self::flood(terrain, agent, start, true);
-            for (word, back) in region.reached.iter_mut().zip(&backward.reached) {
-                *word &= back;
+            let mut region = flood(&graph, id, false);
+            let backward = flood(&graph, id, true);
+            for (here, back) in region.iter_mut().zip(&backward) {
+                *here &= *back;
             }
-            let count = region.reached.iter().map(|w| w.count_ones() as usize).sum();
+            let count = region.iter().filter(|&&r| r).count();
             if count > best_count {
                 (best, best_count) = (region, count);
             }
@@ -348,87 +353,38 @@ impl Mainland {
                 break;
             }
         }
-        best
-    }
-
-    fn empty(size: IVec3) -> Self {
-        let cells = size.x as usize * size.y as usize * size.z as usize;
-        Self {
-            size,
-            reached: vec![0; cells.div_ceil(64)],
-        }
-    }
-
-    fn index(&self, p: IVec3) -> Option<usize> {
-        Bounds::from_size(self.size)
-            .contains(p)
-            .then(|| ((p.y * self.size.z + p.z) * self.size.x + p.x) as usize)
+        Ok(Self {
+            graph,
+            reached: best,
+        })
     }
 
     fn contains(&self, p: IVec3) -> bool {
-        self.index(p)
-            .is_some_and(|i| self.reached[i / 64] & (1 << (i % 64)) != 0)
-    }
-
-    /// Marks `p`; returns whether it was new.
-    fn insert(&mut self, p: IVec3) -> bool {
-        let Some(i) = self.index(p) else {
-            return false;
-        };
-        let (word, bit) = (i / 64, 1u64 << (i % 64));
-        let new = self.reached[word] & bit == 0;
-        self.reached[word] |= bit;
-        new
-    }
-
-    /// Every feet position reachable from `start` or, `backward`, that can reach `start`.
-    fn flood(terrain: &Terrain, agent: &Agent, start: IVec3, backward: bool) -> Self {
-        let mut region = Self::empty(terrain.size());
-        let costs = MoveCosts::default();
-        let mut stack = vec![start];
-        let mut next = Vec::with_capacity(8);
-        region.insert(start);
-        while let Some(feet) = stack.pop() {
-            next.clear();
-            if backward {
-                predecessors(terrain, agent, &costs, feet, &mut next);
-            } else {
-                next.extend(
-                    DIRECTIONS
-                        .iter()
-                        .filter_map(|&d| move_in_direction(terrain, agent, &costs, feet, d))
-                        .map(|m| m.feet),
-                );
-            }
-            for &p in &next {
-                if region.insert(p) {
-                    stack.push(p);
-                }
-            }
-        }
-        region
+        self.graph
+            .node(p)
+            .is_some_and(|id| self.reached[id as usize])
     }
 }
 
-/// The feet positions with a move to `feet`: a level walk, a drop or a step up ends there
-/// only from a neighbouring column between `max_step_up` below and `max_drop` above.
-fn predecessors(
-    terrain: &Terrain,
-    agent: &Agent,
-    costs: &MoveCosts,
-    feet: IVec3,
-    out: &mut Vec<IVec3>,
-) {
-    let (below, above) = (agent.max_step_up as i32, agent.max_drop as i32);
-    for &direction in &DIRECTIONS {
-        for dy in -below..=above {
-            let from = feet - direction + IVec3::new(0, dy, 0);
-            if is_valid_feet(terrain, from, agent.height)
-                && move_in_direction(terrain, agent, costs, from, direction)
-                    .is_some_and(|m| m.feet == feet)
-            {
-                out.push(from);
+/// Every node reachable from `start` over the graph's moves or, `backward`, that can reach
+/// `start`.
+fn flood(graph: &NavGraph, start: NodeId, backward: bool) -> Vec<bool> {
+    let costs = MoveCosts::default();
+    let mut reached = vec![false; graph.id_bound()];
+    let mut stack = vec![start];
+    reached[start as usize] = true;
+    while let Some(node) = stack.pop() {
+        let mut visit = |step: GraphMove| {
+            if !reached[step.node as usize] {
+                reached[step.node as usize] = true;
+                stack.push(step.node);
             }
+        };
+        if backward {
+            graph.for_each_incoming(node, &costs, &mut visit);
+        } else {
+            graph.for_each_move(node, &costs, &mut visit);
         }
     }
+    reached
 }

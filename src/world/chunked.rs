@@ -5,6 +5,7 @@ use glam::IVec3;
 
 use crate::error::{Error, Result};
 use crate::world::key::in_key_range;
+use crate::world::versioned::{WorldId, WorldIdentity};
 use crate::world::{AROUND, Bounds, ColumnBits, FENCE_TOP, FULL_BLOCK, TerrainFlags, VoxelWorld};
 
 /// The side of a chunk, in cells.
@@ -296,7 +297,7 @@ struct ChangeLog {
 /// for [`ChunkedWorld::take_changes`] to report (for replanning and for indices).
 ///
 /// ```
-/// use glam::IVec3;
+/// use voxnav::IVec3;
 /// use voxnav::{Block, ChunkedWorld, VoxelWorld};
 ///
 /// let mut world = ChunkedWorld::new();
@@ -312,6 +313,7 @@ pub struct ChunkedWorld {
     bounds: Option<Bounds>,
     dense: Option<DenseSlots>,
     version: u64,
+    identity: WorldIdentity,
     /// How many chunks carry per-cell kinds: while 0, [`VoxelWorld::terrain`] is plain
     /// without a look-up.
     special_chunks: usize,
@@ -392,6 +394,12 @@ impl ChunkedWorld {
         self.version
     }
 
+    /// Which world this is: every world gets its own id when made, a clone a new one.
+    #[must_use]
+    pub fn world_id(&self) -> WorldId {
+        self.identity.id()
+    }
+
     /// The number of chunks that hold data.
     #[must_use]
     pub fn chunk_count(&self) -> usize {
@@ -403,7 +411,7 @@ impl ChunkedWorld {
     /// so that building a large world records nothing.
     ///
     /// ```
-    /// use glam::IVec3;
+    /// use voxnav::IVec3;
     /// use voxnav::{Block, ChunkedWorld};
     ///
     /// let mut world = ChunkedWorld::new();
@@ -453,8 +461,15 @@ impl ChunkedWorld {
     fn chunk_slot(&self, chunk: IVec3) -> u32 {
         match &self.dense {
             Some(dense) => dense.slots[dense.index(chunk)],
-            None => self.index.get(&chunk).copied().unwrap_or(NO_CHUNK),
+            None => self.sparse_slot(chunk),
         }
+    }
+
+    /// [`ChunkedWorld::chunk_slot`] of an unbounded world, out of line so that the dense
+    /// look-up of bounded worlds stays small enough to inline into every cell query.
+    #[inline(never)]
+    fn sparse_slot(&self, chunk: IVec3) -> u32 {
+        self.index.get(&chunk).copied().unwrap_or(NO_CHUNK)
     }
 
     #[inline]
@@ -641,7 +656,7 @@ impl ChunkedWorld {
     /// for generators that build worlds column by column (one chunk look-up per 16 cells).
     ///
     /// ```
-    /// use glam::IVec3;
+    /// use voxnav::IVec3;
     /// use voxnav::{Block, ChunkedWorld, VoxelWorld};
     ///
     /// let mut world = ChunkedWorld::with_size(IVec3::new(4, 40, 4))?;
@@ -720,24 +735,6 @@ impl ChunkedWorld {
     /// at most 2 x 2 chunks horizontally) when they lie inside the bounds; otherwise column by
     /// column.
     fn columns_around_bits(&self, x: i32, z: i32, y0: i32, count: u32) -> [ColumnBits; 9] {
-        // Two copies of the loop: worlds without special chunks never look for partial bits.
-        if self.special_chunks == 0 {
-            self.columns_around_runs::<false>(x, z, y0, count)
-        } else {
-            self.columns_around_runs::<true>(x, z, y0, count)
-        }
-    }
-
-    /// [`ChunkedWorld::columns_around_bits`], reading [`ColumnBits::partial`] only when
-    /// `SPECIAL`.
-    #[inline]
-    fn columns_around_runs<const SPECIAL: bool>(
-        &self,
-        x: i32,
-        z: i32,
-        y0: i32,
-        count: u32,
-    ) -> [ColumnBits; 9] {
         let count = count.min(64) as i32;
         let inside = self.bounds.is_none_or(|b| {
             x > b.min.x
@@ -770,6 +767,7 @@ impl ChunkedWorld {
             let run_mask = (1u64 << (end - y)) - 1;
             let shift = (y - y0) as u32;
             let mut slots = [NO_CHUNK; 4];
+            let any_special = self.special_chunks != 0;
             for (i, slot) in slots.iter_mut().enumerate() {
                 let (ix, iz) = ((i / 2) as i32, (i % 2) as i32);
                 if (ix == 0 || spans_x) && (iz == 0 || spans_z) {
@@ -787,7 +785,7 @@ impl ChunkedWorld {
                     let (word, offset) = (index >> 6, index & 63);
                     bits.passable |= ((chunk.passable[word] >> offset) & run_mask) << shift;
                     bits.standable |= ((chunk.standable[word] >> offset) & run_mask) << shift;
-                    if SPECIAL && let Some(extra) = &chunk.extra {
+                    if any_special && let Some(extra) = &chunk.extra {
                         bits.partial |= ((extra.partial[word] >> offset) & run_mask) << shift;
                     }
                 }
@@ -851,10 +849,9 @@ fn set_bit(word: &mut u64, mask: u64, on: bool) {
 }
 
 impl ChunkedWorld {
-    /// [`VoxelWorld::terrain`] for a world that holds special blocks, kept out of the
-    /// inlined test that plain worlds pay per move.
-    fn special_terrain(&self, feet: IVec3) -> TerrainFlags {
-        let slot = self.chunk_slot(chunk_of(feet));
+    /// [`VoxelWorld::terrain`] of `feet` in chunk `slot` of a world that holds special
+    /// blocks, kept out of the inlined test that plain cells pay per move.
+    fn special_terrain(&self, feet: IVec3, slot: u32) -> TerrainFlags {
         let extra = if slot == NO_CHUNK {
             None
         } else {
@@ -931,7 +928,15 @@ impl VoxelWorld for ChunkedWorld {
         if self.special_chunks == 0 || !self.inside(feet) {
             return TerrainFlags::PLAIN;
         }
-        self.special_terrain(feet)
+        // Where special blocks are few (lakes in a terrain), most cells still lie in plain
+        // chunks: answer those here, without a call. A feet cell at the bottom of its chunk
+        // has its floor in the chunk below, so it takes the full look-up.
+        let slot = self.chunk_slot(chunk_of(feet));
+        let plain_chunk = slot == NO_CHUNK || self.chunks[slot as usize].extra.is_none();
+        if plain_chunk && feet.y & CHUNK_MASK != 0 {
+            return TerrainFlags::PLAIN;
+        }
+        self.special_terrain(feet, slot)
     }
 
     #[inline]
@@ -964,7 +969,7 @@ impl ChunkedWorld {
     /// no memory whatever they read as; writing into one first fills it with this block.
     ///
     /// ```
-    /// use glam::IVec3;
+    /// use voxnav::IVec3;
     /// use voxnav::{Block, ChunkedWorld, VoxelWorld};
     ///
     /// let mut world = ChunkedWorld::with_size(IVec3::new(64, 32, 64))?;
@@ -1130,7 +1135,7 @@ impl ChunkedWorld {
     /// order of Minecraft's sections and of the layered text format.
     ///
     /// ```
-    /// use glam::IVec3;
+    /// use voxnav::IVec3;
     /// use voxnav::{Block, ChunkedWorld, VoxelWorld};
     ///
     /// let mut world = ChunkedWorld::new();
@@ -1353,10 +1358,10 @@ fn build_chunk(palette: &[Block], indices: &[u16]) -> Chunk {
                 passable |= p << y;
                 standable |= s << y;
                 if let Some(extra) = extra.as_mut() {
-                    extra.kinds[base | y] = kind;
+                    let index = base | y;
+                    extra.kinds[index] = kind;
                     if floor_top_of_kind(kind) != FULL_BLOCK {
-                        let cell = base | y;
-                        extra.partial[cell >> 6] |= 1u64 << (cell & 63);
+                        extra.partial[index >> 6] |= 1u64 << (index & 63);
                     }
                 }
             }

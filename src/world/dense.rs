@@ -18,7 +18,7 @@ pub const MAX_DENSE_CELLS: u64 = 1 << 33;
 /// (exclusive), one bit per cell.
 ///
 /// ```
-/// use glam::IVec3;
+/// use voxnav::IVec3;
 /// use voxnav::{DenseWorld, VoxelWorld};
 ///
 /// let mut world = DenseWorld::new(IVec3::new(4, 3, 4))?;
@@ -168,11 +168,22 @@ impl DenseWorld {
         }
         let free = self.run(self.column_start(x, z), lo, hi) << (lo - y0);
         let inside = low_bits((hi - lo) as u32) << (lo - y0);
-        ColumnBits {
-            passable: free,
-            standable: inside & !free,
-            partial: 0,
-        }
+        whole_cells(free, inside & !free)
+    }
+}
+
+/// Column bits of cells that are each wholly free or wholly blocked: every other bit
+/// [`ColumnBits`] has (such as partial floors) stays clear.
+#[inline]
+#[allow(
+    clippy::needless_update,
+    reason = "the update keeps every bit a dense world never sets clear, whichever ColumnBits has"
+)]
+fn whole_cells(passable: u64, standable: u64) -> ColumnBits {
+    ColumnBits {
+        passable,
+        standable,
+        ..ColumnBits::default()
     }
 }
 
@@ -237,11 +248,7 @@ impl VoxelWorld for DenseWorld {
                 free |= self.free[word + 1] << (64 - offset);
             }
             free &= all;
-            *bits = ColumnBits {
-                passable: free,
-                standable: all & !free,
-                partial: 0,
-            };
+            *bits = whole_cells(free, all & !free);
         }
         out
     }

@@ -10,6 +10,7 @@ use glam::{IVec2, IVec3};
 use crate::error::{Error, Result};
 use crate::moves::agent::MAX_AGENT_SPAN;
 use crate::world::grid::Grid2d;
+use crate::world::versioned::{WorldId, WorldIdentity};
 use crate::world::{AROUND, Bounds, ColumnBits, VoxelWorld};
 
 /// A [`Grid2d`] seen as a voxel world (DESIGN section 5).
@@ -37,6 +38,7 @@ pub struct FlatWorld {
     grid: Grid2d,
     /// The world's height in cells: agent height + 1.
     top: i32,
+    identity: WorldIdentity,
 }
 
 impl FlatWorld {
@@ -54,7 +56,14 @@ impl FlatWorld {
         Ok(Self {
             grid,
             top: agent_height as i32 + 1,
+            identity: WorldIdentity::default(),
         })
+    }
+
+    /// Which world this is: every world gets its own id when made, a clone a new one.
+    #[must_use]
+    pub fn world_id(&self) -> WorldId {
+        self.identity.id()
     }
 
     /// The grid.

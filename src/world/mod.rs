@@ -14,7 +14,7 @@ pub mod key;
 pub mod versioned;
 
 pub use bounds::Bounds;
-pub use versioned::VersionedWorld;
+pub use versioned::{VersionedWorld, WorldId, WorldIdentity};
 
 use glam::IVec3;
 
@@ -24,7 +24,8 @@ use key::in_key_range;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum InvalidFeet {
-    /// The position lies outside the world's finite bounds.
+    /// The position lies outside the world's finite bounds (or the agent's body would reach
+    /// above `i32::MAX`, outside every world).
     OutOfWorld,
     /// The position lies outside the range that search keys can represent
     /// (x and z in `-2^25 .. 2^25`, y in `-2^11 .. 2^11`).
@@ -305,25 +306,32 @@ macro_rules! forward_world {
 forward_world!(&W, &mut W, Box<W>, std::rc::Rc<W>, std::sync::Arc<W>);
 
 /// Whether the body of an agent `height` cells tall fits with its feet at `feet`: every cell
-/// `feet, feet + Y, ..., feet + (height - 1) * Y` is passable.
+/// `feet, feet + Y, ..., feet + (height - 1) * Y` is passable. A body reaching above
+/// `i32::MAX` never fits (those cells do not exist).
 #[inline]
 #[must_use]
 pub fn body_fits<W: VoxelWorld + ?Sized>(world: &W, feet: IVec3, height: u32) -> bool {
-    (0..height as i32).all(|dy| world.is_passable(feet + IVec3::new(0, dy, 0)))
+    if i64::from(feet.y) + i64::from(height) > i64::from(i32::MAX) + 1 {
+        return false;
+    }
+    (0..height).all(|dy| world.is_passable(IVec3::new(feet.x, feet.y + dy as i32, feet.z)))
 }
 
-/// Whether `feet` is a valid feet position: the cell below is standable and the body fits.
+/// Whether `feet` is a valid feet position: inside the searchable key range, the cell below
+/// is standable and the body fits. Agrees with [`check_feet`] for every position.
 #[inline]
 #[must_use]
 pub fn is_valid_feet<W: VoxelWorld + ?Sized>(world: &W, feet: IVec3, height: u32) -> bool {
-    world.is_standable(feet - IVec3::Y) && body_fits(world, feet, height)
+    in_key_range(feet) && world.is_standable(feet - IVec3::Y) && body_fits(world, feet, height)
 }
 
 /// Like [`is_valid_feet`], but says why a position is not valid.
 ///
 /// # Errors
 /// The first reason found, in this order: out of the searchable key range, outside the
-/// world's bounds, a blocked body cell, no floor.
+/// world's bounds, a blocked body cell, no floor. A body reaching above `i32::MAX` (only an
+/// agent taller than [`Agent::validate`](crate::Agent::validate) allows can) is
+/// [`InvalidFeet::OutOfWorld`].
 pub fn check_feet<W: VoxelWorld + ?Sized>(
     world: &W,
     feet: IVec3,
@@ -335,8 +343,11 @@ pub fn check_feet<W: VoxelWorld + ?Sized>(
     if world.bounds().is_some_and(|bounds| !bounds.contains(feet)) {
         return Err(InvalidFeet::OutOfWorld);
     }
-    for dy in 0..height as i32 {
-        let cell = feet + IVec3::new(0, dy, 0);
+    for dy in 0..height {
+        let Ok(y) = i32::try_from(i64::from(feet.y) + i64::from(dy)) else {
+            return Err(InvalidFeet::OutOfWorld);
+        };
+        let cell = IVec3::new(feet.x, y, feet.z);
         if !world.is_passable(cell) {
             return Err(InvalidFeet::NoHeadRoom { blocked: cell });
         }

@@ -1,21 +1,96 @@
-//! [`VersionedWorld`]: a world that tells when it has changed, the contract an index relies on.
+//! [`VersionedWorld`]: a world that tells which world it is and when it has changed, the
+//! contract an index relies on.
+
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::VoxelWorld;
 use super::chunked::ChunkedWorld;
 
-/// A world that tells when it has changed, so that an index built from it knows when it is
-/// stale.
+/// Which world instance something was built from: unique among the worlds of one process.
+///
+/// A version count alone cannot tell two worlds apart (two worlds, or a world and its clone,
+/// may both be at version 5 with different cells), so an index remembers the world's id too
+/// and trusts itself only for the same id and version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct WorldId(u64);
+
+impl WorldId {
+    /// A new id, different from every id handed out before in this process.
+    #[must_use]
+    pub fn fresh() -> Self {
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        // Relaxed: only uniqueness matters, and a u64 counter does not wrap in practice.
+        Self(NEXT.fetch_add(1, Ordering::Relaxed))
+    }
+
+    /// The id as a number (for logs).
+    #[must_use]
+    pub const fn get(self) -> u64 {
+        self.0
+    }
+}
+
+/// A [`WorldId`] to keep inside a world type: it takes a fresh id when the world is made
+/// ([`Default`]) and when it is cloned ([`Clone`]), since a clone is a world of its own that
+/// may change apart from the original. It compares equal to every other identity and hashes
+/// to nothing, so a world deriving `PartialEq` or `Hash` keeps comparing by content.
+#[derive(Debug)]
+pub struct WorldIdentity(WorldId);
+
+impl WorldIdentity {
+    /// The id.
+    #[must_use]
+    pub const fn id(&self) -> WorldId {
+        self.0
+    }
+}
+
+impl Default for WorldIdentity {
+    fn default() -> Self {
+        Self(WorldId::fresh())
+    }
+}
+
+impl Clone for WorldIdentity {
+    fn clone(&self) -> Self {
+        Self::default()
+    }
+}
+
+impl PartialEq for WorldIdentity {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for WorldIdentity {}
+
+impl std::hash::Hash for WorldIdentity {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
+}
+
+/// A world that tells which world it is and when it has changed, so that an index built from
+/// it knows when it is stale or belongs to another world.
 ///
 /// [`ChunkedWorld`] implements it with [`ChunkedWorld::version`], and a
-/// [`crate::world::flat::FlatWorld`], which never changes, with 0. For your own storage,
-/// return a counter that changes on every write that changes a cell's passability or
-/// standability (a world that never changes may return a constant).
+/// [`crate::world::flat::FlatWorld`], which never changes, with 0. For your own storage, keep
+/// a [`WorldIdentity`] in it for [`VersionedWorld::world_id`], and return from
+/// [`VersionedWorld::version`] a counter that changes on every write that changes a cell's
+/// passability or standability (a world that never changes may return a constant).
 pub trait VersionedWorld: VoxelWorld {
+    /// Which world this is: different for every world instance, clones included.
+    fn world_id(&self) -> WorldId;
+
     /// A number that differs from every earlier value once any cell has changed.
     fn version(&self) -> u64;
 }
 
 impl VersionedWorld for ChunkedWorld {
+    #[inline]
+    fn world_id(&self) -> WorldId {
+        ChunkedWorld::world_id(self)
+    }
+
     #[inline]
     fn version(&self) -> u64 {
         ChunkedWorld::version(self)
@@ -25,6 +100,11 @@ impl VersionedWorld for ChunkedWorld {
 /// A [`crate::world::flat::FlatWorld`] cannot be changed after it is made: its version is always 0.
 impl VersionedWorld for crate::world::flat::FlatWorld {
     #[inline]
+    fn world_id(&self) -> WorldId {
+        crate::world::flat::FlatWorld::world_id(self)
+    }
+
+    #[inline]
     fn version(&self) -> u64 {
         0
     }
@@ -33,6 +113,11 @@ impl VersionedWorld for crate::world::flat::FlatWorld {
 macro_rules! forward_versioned {
     ($($ty:ty),*) => {$(
         impl<W: VersionedWorld + ?Sized> VersionedWorld for $ty {
+            #[inline]
+            fn world_id(&self) -> WorldId {
+                (**self).world_id()
+            }
+
             #[inline]
             fn version(&self) -> u64 {
                 (**self).version()

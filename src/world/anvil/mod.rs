@@ -323,7 +323,7 @@ pub fn load_region(bytes: &[u8], region_x: i32, region_z: i32) -> Result<LoadedW
 fn io_error(path: &Path, source: std::io::Error) -> Error {
     Error::Io {
         path: path.display().to_string(),
-        source,
+        source: source.into(),
     }
 }
 

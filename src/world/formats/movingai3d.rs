@@ -132,7 +132,7 @@ fn parse_number(line: usize, (column, word): (usize, &str), name: &str) -> Resul
 /// Parses a `.3dmap` file into a [`DenseWorld`].
 ///
 /// ```
-/// use glam::IVec3;
+/// use voxnav::IVec3;
 /// use voxnav::{VoxelWorld, parse_movingai_3dmap};
 ///
 /// let world = parse_movingai_3dmap("voxel 3 2 3\n1 0 1\n1 1 1\n")?;
@@ -202,7 +202,7 @@ pub fn parse_movingai_3dmap(text: &str) -> Result<DenseWorld> {
 /// Parses a `.3dscen` file.
 ///
 /// ```
-/// use glam::IVec3;
+/// use voxnav::IVec3;
 /// use voxnav::parse_movingai_3dscen;
 ///
 /// let file = parse_movingai_3dscen("version 1\nSimple.3dmap\n0 0 0 2 1 0 2.41421356 1.000\n")?;
