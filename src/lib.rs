@@ -45,6 +45,9 @@
 //! - [`parse_text_world`]: the layered text world format.
 //! - [`flat`]: 2D grids (robot grids, Moving AI maps) as flat voxel worlds.
 //! - [`BatchRouter`]: many queries at once, on rayon's threads or one ([`batch`]).
+//! - `anvil` (feature `anvil`, on by default): real Minecraft Java Edition worlds (1.18+)
+//!   loaded from their region files, with the block-state table that says what each block
+//!   means for walking.
 //! - [`ReachIndex`] and [`Navigator`]: goals that cannot be reached answered without
 //!   searching ([`reach`]).
 //! - Living worlds: [`Block`] kinds beyond air and solid (water, lava, slow floors, ladders)

@@ -529,6 +529,23 @@ fn a_file_shorter_than_its_header_is_an_error() {
 }
 
 #[test]
+fn a_save_folder_loads_through_its_region_folder() {
+    let save = std::env::temp_dir().join(format!("voxnav-anvil-save-{}", std::process::id()));
+    std::fs::create_dir_all(save.join("region")).unwrap();
+    std::fs::write(save.join("level.dat"), b"not read").unwrap();
+    std::fs::copy(REGION, save.join("region").join("r.1.1.mca")).unwrap();
+    // Files that are not region files are ignored.
+    std::fs::write(save.join("region").join("notes.txt"), b"hello").unwrap();
+    let from_save = load_world(&save).unwrap();
+    assert_eq!(from_save.report.region_files, 1);
+    assert_eq!(from_save.report.chunks_loaded, 203);
+    assert_eq!(from_save.loaded_chunks, loaded().loaded_chunks);
+    let from_folder = load_world(save.join("region")).unwrap();
+    assert_eq!(from_folder.report.chunks_loaded, 203);
+    std::fs::remove_dir_all(&save).unwrap();
+}
+
+#[test]
 fn missing_worlds_and_badly_named_files_are_errors() {
     assert!(matches!(
         load_world("tests/data/minecraft/no-such-world"),
@@ -758,6 +775,12 @@ fn hand_made_chunks_load_or_skip_for_the_right_reason() {
     let unknown = chunk_nbt(6, 0, 4671, "minecraft:full", &["mymod:glowing_rock"], None);
     let misplaced = chunk_nbt(9, 9, 4671, "minecraft:full", &["stone"], None);
     let bad_nbt = vec![10u8, 0, 0, 3, 0, 4, b'D', b'a'];
+    // Compounds nested 100000 deep: refused before the recursive deserializer sees them.
+    let mut too_deep = vec![10u8, 0, 0];
+    for _ in 0..100_000 {
+        too_deep.extend_from_slice(&[10, 0, 1, b'x']);
+    }
+    too_deep.extend(std::iter::repeat_n(0, 100_001));
     let region = region_of(&[
         (0, good),
         (1, bare_status),
@@ -768,17 +791,18 @@ fn hand_made_chunks_load_or_skip_for_the_right_reason() {
         (6, unknown),
         (7, misplaced),
         (8, bad_nbt),
+        (10, too_deep),
     ]);
     let loaded = load_region(&region, 0, 0).unwrap();
     let report = &loaded.report;
-    assert_eq!(report.chunks_stored, 9);
+    assert_eq!(report.chunks_stored, 10);
     assert_eq!(report.chunks_loaded, 3, "{report}");
     assert_eq!(loaded.loaded_chunks, [(0, 0), (1, 0), (6, 0)]);
     assert_eq!(report.skipped(SkipReason::OldFormat), 1);
     assert_eq!(report.skipped(SkipReason::NotFull), 1);
     assert_eq!(report.skipped(SkipReason::BadBlockData), 2);
     assert_eq!(report.skipped(SkipReason::WrongPosition), 1);
-    assert_eq!(report.skipped(SkipReason::BadNbt), 1);
+    assert_eq!(report.skipped(SkipReason::BadNbt), 2);
     assert_eq!(report.unknown_blocks.get("mymod:glowing_rock"), Some(&1));
     assert_eq!(report.data_versions, Some((2860, 4671)));
     let world = &loaded.world;

@@ -37,12 +37,17 @@ fn astar_cost_equals_exhaustive_dijkstra_on_random_worlds() {
         let density = 15 + rng.below(30);
         let world = random_solids(&mut rng, size, 90, density);
         let agent = agent_for(&mut rng);
-        let costs = if rng.chance(50) {
-            MoveCosts::default()
-        } else {
-            MoveCosts::default()
+        let costs = match rng.below(3) {
+            0 => MoveCosts::default(),
+            1 => MoveCosts::default()
                 .with_ascend(rng.below(30) as u32)
-                .with_descend(rng.below(30) as u32)
+                .with_descend(rng.below(30) as u32),
+            // Any side and diagonal costs, a diagonal cheaper than a side step included.
+            _ => MoveCosts::default()
+                .with_straight(1 + rng.below(20) as u32)
+                .with_diagonal(1 + rng.below(30) as u32)
+                .with_ascend(rng.below(30) as u32)
+                .with_descend(rng.below(30) as u32),
         };
         let positions = all_feet(&world, &agent);
         if positions.len() < 2 {

@@ -4,6 +4,7 @@
 
 use std::time::Duration;
 
+use voxnav::graph::{GraphSearch, NavGraph};
 use voxnav::search::heuristic::MAX_ESTIMATE;
 use voxnav::terrain::{MAX_PAIRS, pick_pairs, surface_feet};
 use voxnav::world::formats::{MAX_FILE_BYTES, read_text_file};
@@ -216,6 +217,10 @@ fn a_huge_heuristic_weight_still_finds_a_route() {
             .unwrap();
         assert_eq!(result.status, SearchStatus::Found);
         assert!(result.cost.unwrap() >= optimal);
+        let graph = NavGraph::compile(&world, &Agent::default()).unwrap();
+        let mut search = GraphSearch::new(MoveCosts::default()).unwrap();
+        let over_graph = search.find_path(&graph, start, goal, &options).unwrap();
+        assert_eq!(over_graph.status, SearchStatus::Found);
         assert_eq!(
             check_path(
                 &world,
@@ -234,11 +239,16 @@ fn a_huge_heuristic_weight_still_finds_a_route() {
 #[test]
 fn duration_max_is_no_time_limit() {
     let world = room();
+    let (start, goal) = (IVec3::new(1, 1, 1), IVec3::new(6, 1, 6));
     let options = SearchOptions::default().with_max_time(Duration::MAX);
     let result = pathfinder()
-        .find_path(&world, IVec3::new(1, 1, 1), IVec3::new(6, 1, 6), &options)
+        .find_path(&world, start, goal, &options)
         .unwrap();
     assert_eq!(result.status, SearchStatus::Found);
+    let graph = NavGraph::compile(&world, &Agent::default()).unwrap();
+    let mut search = GraphSearch::new(MoveCosts::default()).unwrap();
+    let over_graph = search.find_path(&graph, start, goal, &options).unwrap();
+    assert_eq!(over_graph.cost, result.cost);
     let started = std::time::Instant::now();
     assert_eq!(options.deadline(started), None);
     let short = SearchOptions::default().with_max_time(Duration::from_secs(1));
@@ -587,4 +597,21 @@ fn doc_examples_use_voxnav_reexports_not_glam() {
         "doc examples must compile without a glam dependency (use voxnav::IVec3):\n{}",
         found.join("\n")
     );
+}
+
+#[test]
+fn an_unbounded_world_reads_and_writes_at_the_ends_of_i32() {
+    let mut world = ChunkedWorld::new();
+    for p in extreme_positions() {
+        world.set(p, Block::Solid).unwrap();
+        assert_eq!(world.get(p), Some(Block::Solid), "{p}");
+        assert!(world.is_standable(p) && !world.is_passable(p));
+        let _ = world.terrain(p);
+    }
+    // The trait's default column readers: cells beyond the ends of i32 do not exist.
+    let open = Everywhere { bounds: None };
+    let top = open.column(0, 0, MAX - 1, 64);
+    assert_eq!((top.passable, top.standable), (0b11, 0b11));
+    let around = open.columns_around(MAX, MIN, 0, 1);
+    assert_eq!(around.iter().filter(|c| c.passable == 1).count(), 4);
 }

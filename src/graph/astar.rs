@@ -198,7 +198,7 @@ impl GraphSearch {
     ) -> SearchResult {
         let estimator = options.heuristic.estimator(&graph.agent, &self.costs);
         let max_nodes = options.max_nodes.unwrap_or(u64::MAX);
-        let deadline = options.max_time.map(|t| started + t);
+        let deadline = options.deadline(started);
         let (open_stamp, closed_stamp) = (self.stamp, self.stamp + 1);
         let min = graph.bounds.min;
 

@@ -134,6 +134,7 @@ fn priced<W: VoxelWorld + ?Sized>(world: &W, to: IVec3, direction: IVec3, step: 
         feet: to,
         direction,
         kind: height_change(direction),
+        jump: false,
         cost: step.saturating_add(world.extra_cost(to)),
     }
 }
@@ -253,6 +254,7 @@ fn for_each_free_move<W: VoxelWorld + ?Sized>(
             feet: to,
             direction,
             kind: KINDS[i],
+            jump: false,
             cost: steps[usize::from(STEP_KIND[i])].saturating_add(world.extra_cost(to)),
         });
     }

@@ -244,6 +244,9 @@ pub struct Move {
     pub direction: IVec3,
     /// How the height changed (a ladder climb is a `StepUp(1)` or a `Drop(1)`).
     pub kind: MoveKind,
+    /// Whether the agent must jump: the floor rises by more than [`STEP_RISE`] (rule 6). A
+    /// jump pays [`MoveCosts::jump`]; a walk up onto a slab is a `StepUp(1)` without a jump.
+    pub jump: bool,
     /// The move's cost, terrain terms and [`VoxelWorld::extra_cost`] included.
     pub cost: u32,
 }
@@ -374,12 +377,7 @@ pub fn move_in_direction<W: VoxelWorld + ?Sized>(
 /// The move to `to` in `direction` with its full cost (the horizontal step, the climb or
 /// fall, the jump when `jump`, the terrain terms and the world's extra cost), or `None` when
 /// rule 7 forbids ending there.
-#[expect(
-    clippy::inline_always,
-    reason = "runs for every move of every expansion; out of line it cost the whole-block path \
-              about 7% more instructions (callgrind, examples/route on a 160 x 12 x 160 world)"
-)]
-#[inline(always)]
+#[inline]
 fn priced_move<W: VoxelWorld + ?Sized>(
     world: &W,
     costs: &MoveCosts,
@@ -407,6 +405,7 @@ fn priced_move<W: VoxelWorld + ?Sized>(
         feet: to,
         direction,
         kind,
+        jump,
         cost: horizontal
             .saturating_add(vertical)
             .saturating_add(jump_cost)
@@ -455,6 +454,7 @@ pub fn ladder_climb<W: VoxelWorld + ?Sized>(
         } else {
             MoveKind::Drop(1)
         },
+        jump: false,
         cost: vertical
             .saturating_add(costs.climb)
             .saturating_add(terrain_cost(terrain, costs))
@@ -572,6 +572,7 @@ impl Default for MoveBuffer {
             feet: IVec3::ZERO,
             direction: IVec3::ZERO,
             kind: MoveKind::Walk,
+            jump: false,
             cost: 0,
         };
         Self {

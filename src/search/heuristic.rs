@@ -237,7 +237,11 @@ impl Estimator {
         let raw = match self.kind {
             HeuristicKind::Octile if self.diagonals => {
                 let (lo, hi) = (dx.min(dz), dx.max(dz));
-                self.diagonal * lo + self.straight * (hi - lo) + vertical
+                // When a diagonal step costs less than a side step, two diagonals in a
+                // zigzag cover two blocks along one axis: each of the `hi - lo` blocks
+                // then costs at least `diagonal`.
+                let side = self.straight.min(self.diagonal);
+                self.diagonal * lo + side * (hi - lo) + vertical
             }
             HeuristicKind::Octile => (self.straight * dx)
                 .saturating_add(self.straight * dz)

@@ -1219,6 +1219,10 @@ impl ChunkedWorld {
     /// ([`Block::is_dangerous`]): every cell with one in the 3x3x3 cube around it. For a
     /// loader that wrote whole chunks with [`ChunkedWorld::set_chunk_palette_deferred`] and
     /// knows which of them hold lava or hazards; costs nothing for the others.
+    #[cfg_attr(
+        not(feature = "anvil"),
+        allow(dead_code, reason = "only the Anvil loader writes chunks in bulk")
+    )]
     pub(crate) fn rebuild_danger_around(&mut self, dangerous_chunks: &[IVec3]) {
         let mut targets: ahash::AHashSet<IVec3> = ahash::AHashSet::new();
         for &chunk in dangerous_chunks {
@@ -1332,15 +1336,17 @@ const CHUNK_CUBE: [IVec3; 27] = {
 /// A chunk from a palette and indices in Minecraft's order (see
 /// [`ChunkedWorld::set_chunk_palette`]); the indices are already checked.
 fn build_chunk(palette: &[Block], indices: &[u16]) -> Chunk {
-    // Per palette entry: passable bit, standable bit, kind code.
-    let parts: Vec<(u16, u16, u8)> = palette
+    // Per palette entry: passable bit, standable bit, partial-floor bit, kind code.
+    let parts: Vec<(u16, u16, u16, u8)> = palette
         .iter()
         .map(|b| {
             let (p, s) = b.bits();
-            (u16::from(p), u16::from(s), b.kind_code())
+            let kind = b.kind_code();
+            let partial = floor_top_of_kind(kind) != FULL_BLOCK;
+            (u16::from(p), u16::from(s), u16::from(partial), kind)
         })
         .collect();
-    let special = parts.iter().any(|&(_, _, kind)| kind != KIND_PLAIN);
+    let special = parts.iter().any(|&(_, _, _, kind)| kind != KIND_PLAIN);
     let mut chunk = Chunk::plain(Block::Barrier);
     let mut extra = special.then(|| {
         Box::new(ChunkExtra {
@@ -1351,22 +1357,22 @@ fn build_chunk(palette: &[Block], indices: &[u16]) -> Chunk {
     });
     for x in 0..16usize {
         for z in 0..16usize {
-            let (mut passable, mut standable) = (0u16, 0u16);
+            let (mut passable, mut standable, mut partial) = (0u16, 0u16, 0u16);
             let base = (x << 8) | (z << 4);
             for y in 0..16usize {
-                let (p, s, kind) = parts[usize::from(indices[(y << 8) | (z << 4) | x])];
+                let (p, s, f, kind) = parts[usize::from(indices[(y << 8) | (z << 4) | x])];
                 passable |= p << y;
                 standable |= s << y;
+                partial |= f << y;
                 if let Some(extra) = extra.as_mut() {
-                    let index = base | y;
-                    extra.kinds[index] = kind;
-                    if floor_top_of_kind(kind) != FULL_BLOCK {
-                        extra.partial[index >> 6] |= 1u64 << (index & 63);
-                    }
+                    extra.kinds[base | y] = kind;
                 }
             }
             chunk.passable[base >> 6] |= u64::from(passable) << (base & 63);
             chunk.standable[base >> 6] |= u64::from(standable) << (base & 63);
+            if let Some(extra) = extra.as_mut() {
+                extra.partial[base >> 6] |= u64::from(partial) << (base & 63);
+            }
         }
     }
     chunk.extra = extra;
@@ -1537,6 +1543,11 @@ mod tests {
             }
         }
         by_chunks.rebuild_danger_around(&dangerous);
+        for z in 0..48 {
+            for x in 0..48 {
+                assert_eq!(by_cells.column(x, z, 0, 48), by_chunks.column(x, z, 0, 48));
+            }
+        }
         for y in 0..48 {
             for z in 0..48 {
                 for x in 0..48 {

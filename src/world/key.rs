@@ -27,13 +27,15 @@ pub fn in_key_range(p: IVec3) -> bool {
         && (-Y_HALF..Y_HALF).contains(&p.y)
 }
 
-/// Packs `p` into a key. Only meaningful when [`in_key_range`] holds.
+/// Packs `p` into a key. Only meaningful when [`in_key_range`] holds; other positions get
+/// some key (never a panic), shared with a position inside the range.
 #[inline]
 #[must_use]
 pub fn pack(p: IVec3) -> u64 {
-    let x = (p.x + XZ_HALF) as u64 & XZ_MASK;
-    let z = (p.z + XZ_HALF) as u64 & XZ_MASK;
-    let y = (p.y + Y_HALF) as u64 & Y_MASK;
+    // Wrapping: the same instruction as `+`, and no overflow panic for positions outside.
+    let x = p.x.wrapping_add(XZ_HALF) as u64 & XZ_MASK;
+    let z = p.z.wrapping_add(XZ_HALF) as u64 & XZ_MASK;
+    let y = p.y.wrapping_add(Y_HALF) as u64 & Y_MASK;
     (x << (XZ_BITS + Y_BITS)) | (z << Y_BITS) | y
 }
 
@@ -64,6 +66,14 @@ mod tests {
             assert_eq!(unpack(pack(p)), p);
         }
         assert!(!in_key_range(IVec3::new(XZ_HALF, 0, 0)));
+        // Outside the range a key is still made, without overflow.
+        for p in [IVec3::splat(i32::MAX), IVec3::splat(i32::MIN)] {
+            assert!(!in_key_range(p));
+            assert!(in_key_range(unpack(pack(p))));
+        }
+        assert_eq!(KEY_MIN, IVec3::new(-XZ_HALF, -Y_HALF, -XZ_HALF));
+        assert!(in_key_range(KEY_MIN) && in_key_range(KEY_MAX));
+        assert!(!in_key_range(KEY_MAX + IVec3::Y) && !in_key_range(KEY_MIN - IVec3::X));
         assert!(!in_key_range(IVec3::new(0, -Y_HALF - 1, 0)));
     }
 }

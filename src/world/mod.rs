@@ -215,7 +215,11 @@ pub trait VoxelWorld {
     fn column(&self, x: i32, z: i32, y0: i32, count: u32) -> ColumnBits {
         let mut bits = ColumnBits::default();
         for i in 0..count.min(64) {
-            let p = IVec3::new(x, y0 + i as i32, z);
+            // Cells above i32::MAX do not exist: their bits stay clear.
+            let Some(y) = y0.checked_add(i as i32) else {
+                break;
+            };
+            let p = IVec3::new(x, y, z);
             bits.passable |= u64::from(self.is_passable(p)) << i;
             bits.standable |= u64::from(self.is_standable(p)) << i;
             bits.partial |= u64::from(self.floor_top(p) != FULL_BLOCK) << i;
@@ -227,7 +231,13 @@ pub trait VoxelWorld {
     /// [`AROUND`]. The default calls [`VoxelWorld::column`] 9 times.
     #[inline]
     fn columns_around(&self, x: i32, z: i32, y0: i32, count: u32) -> [ColumnBits; 9] {
-        std::array::from_fn(|i| self.column(x + AROUND[i].0, z + AROUND[i].1, y0, count))
+        std::array::from_fn(
+            |i| match (x.checked_add(AROUND[i].0), z.checked_add(AROUND[i].1)) {
+                (Some(x), Some(z)) => self.column(x, z, y0, count),
+                // A column beyond the ends of i32 does not exist.
+                _ => ColumnBits::default(),
+            },
+        )
     }
 }
 

@@ -322,6 +322,10 @@ pub fn differential(data: &[u8]) {
             changes.chunks.clear();
         }
         let expected = dijkstra_cost(&world, &agent, &costs, start, goal);
+        let fresh = pathfinder
+            .find_path(&world, start, goal, &SearchOptions::default())
+            .expect("valid feet positions");
+        assert_eq!(fresh.cost, expected, "A* after round {round}: {context}");
         let replanned = dstar
             .replan_changes(&world, start, &changes)
             .expect("valid feet positions");

@@ -2,7 +2,8 @@
 //! the 4-connected robot grid and octile Dijkstra (no corner cutting) for the 8-connected
 //! Moving AI convention.
 
-use std::collections::VecDeque;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
 
 use voxnav::{Grid2d, IVec2};
 
@@ -33,28 +34,21 @@ pub fn bfs(grid: &Grid2d, start: IVec2) -> Vec<Option<usize>> {
 }
 
 /// Shortest 8-connected octile lengths without corner cutting from `start` to every cell,
-/// indexed `y * width + x` (Dijkstra in floating point with a linear scan for the minimum).
+/// indexed `y * width + x` (Dijkstra in floating point; a non-negative `f64`'s bits order as
+/// its value does, so the heap holds them as integers).
 pub fn octile_dijkstra(grid: &Grid2d, start: IVec2) -> Vec<Option<f64>> {
     let (w, h) = (grid.width() as i32, grid.height() as i32);
     let index = |c: IVec2| (c.y * w + c.x) as usize;
     let mut distance: Vec<Option<f64>> = vec![None; (w * h) as usize];
     let mut done = vec![false; (w * h) as usize];
+    let mut heap = BinaryHeap::from([Reverse((0f64.to_bits(), start.x, start.y))]);
     distance[index(start)] = Some(0.0);
-    loop {
-        let mut best: Option<(f64, IVec2)> = None;
-        for y in 0..h {
-            for x in 0..w {
-                let c = IVec2::new(x, y);
-                if let Some(d) = distance[index(c)]
-                    && !done[index(c)]
-                    && best.is_none_or(|(b, _)| d < b)
-                {
-                    best = Some((d, c));
-                }
-            }
+    while let Some(Reverse((bits, x, y))) = heap.pop() {
+        let at = IVec2::new(x, y);
+        if std::mem::replace(&mut done[index(at)], true) {
+            continue;
         }
-        let Some((d, at)) = best else { break };
-        done[index(at)] = true;
+        let d = f64::from_bits(bits);
         for dx in -1..=1 {
             for dy in -1..=1 {
                 let next = at + IVec2::new(dx, dy);
@@ -75,6 +69,7 @@ pub fn octile_dijkstra(grid: &Grid2d, start: IVec2) -> Vec<Option<f64>> {
                 };
                 if distance[index(next)].is_none_or(|known| d + step < known) {
                     distance[index(next)] = Some(d + step);
+                    heap.push(Reverse(((d + step).to_bits(), next.x, next.y)));
                 }
             }
         }

@@ -93,6 +93,122 @@ impl<'de: 'a, 'a> Deserialize<'de> for BorrowedStr<'a> {
     }
 }
 
+/// The deepest nesting of lists and compounds accepted, as in the game (512).
+pub(super) const MAX_NBT_DEPTH: usize = 512;
+
+/// Whether `nbt` is a well-formed NBT document whose lists and compounds nest at most
+/// `max_depth` deep. Checked with an explicit stack before the (recursive) serde
+/// deserializer runs, so that a damaged or hostile chunk cannot overflow the thread's stack.
+pub(super) fn nbt_depth_ok(nbt: &[u8], max_depth: usize) -> bool {
+    walk_nbt(&mut NbtReader { nbt, at: 0 }, max_depth).is_some()
+}
+
+/// A cursor over NBT bytes.
+struct NbtReader<'a> {
+    nbt: &'a [u8],
+    at: usize,
+}
+
+impl<'a> NbtReader<'a> {
+    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+        let bytes = self.nbt.get(self.at..self.at.checked_add(n)?)?;
+        self.at += n;
+        Some(bytes)
+    }
+
+    fn byte(&mut self) -> Option<u8> {
+        Some(self.take(1)?[0])
+    }
+
+    /// Skips a string (u16 length, then the bytes).
+    fn skip_string(&mut self) -> Option<()> {
+        let n = self.take(2)?;
+        self.take(usize::from(u16::from_be_bytes([n[0], n[1]])))?;
+        Some(())
+    }
+
+    /// An i32 length, `None` when negative.
+    fn length(&mut self) -> Option<usize> {
+        let n = self.take(4)?;
+        usize::try_from(i32::from_be_bytes([n[0], n[1], n[2], n[3]])).ok()
+    }
+}
+
+/// A container being walked: a compound (until its end tag) or a list of `left` elements
+/// of one tag type.
+enum NbtFrame {
+    Compound,
+    List { tag: u8, left: usize },
+}
+
+fn walk_nbt(reader: &mut NbtReader<'_>, max_depth: usize) -> Option<()> {
+    // The root: a named compound.
+    if reader.byte()? != 10 {
+        return None;
+    }
+    reader.skip_string()?;
+    let mut stack = vec![NbtFrame::Compound];
+    while let Some(frame) = stack.last_mut() {
+        let tag = match frame {
+            NbtFrame::Compound => {
+                let tag = reader.byte()?;
+                if tag == 0 {
+                    stack.pop();
+                    continue;
+                }
+                reader.skip_string()?;
+                tag
+            }
+            NbtFrame::List { tag, left } => {
+                if *left == 0 {
+                    stack.pop();
+                    continue;
+                }
+                *left -= 1;
+                *tag
+            }
+        };
+        match tag {
+            1 => {
+                reader.take(1)?;
+            }
+            2 => {
+                reader.take(2)?;
+            }
+            3 | 5 => {
+                reader.take(4)?;
+            }
+            4 | 6 => {
+                reader.take(8)?;
+            }
+            7 => {
+                let n = reader.length()?;
+                reader.take(n)?;
+            }
+            8 => reader.skip_string()?,
+            9 => {
+                let element = reader.byte()?;
+                let left = reader.length()?;
+                stack.push(NbtFrame::List { tag: element, left });
+            }
+            10 => stack.push(NbtFrame::Compound),
+            11 => {
+                let n = reader.length()?;
+                reader.take(n.checked_mul(4)?)?;
+            }
+            12 => {
+                let n = reader.length()?;
+                reader.take(n.checked_mul(8)?)?;
+            }
+            _ => return None,
+        }
+        if stack.len() > max_depth {
+            return None;
+        }
+    }
+    Some(())
+}
+
 /// Whether a chunk status means finished terrain.
 pub(super) fn is_full_status(status: &str) -> bool {
     matches!(status, "minecraft:full" | "full")
@@ -192,6 +308,34 @@ pub(super) fn unpack_indices(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn nbt_nesting_is_checked_without_recursion() {
+        // {"": {a: [ {b: 1b} ]}} as bytes.
+        let nested = [
+            10, 0, 0, // root compound, empty name
+            10, 0, 1, b'a', // compound "a"
+            9, 0, 1, b'l', 10, 0, 0, 0, 1, // list "l" of one compound
+            1, 0, 1, b'b', 1, // byte "b" = 1
+            0, // end of the list's compound
+            0, // end of "a"
+            0, // end of the root
+        ];
+        assert!(nbt_depth_ok(&nested, 512));
+        assert!(nbt_depth_ok(&nested, 4));
+        assert!(!nbt_depth_ok(&nested, 3));
+        assert!(!nbt_depth_ok(&nested[..nested.len() - 1], 512), "truncated");
+        let mut deep = vec![10, 0, 0];
+        for _ in 0..100_000 {
+            deep.extend_from_slice(&[10, 0, 1, b'x']);
+        }
+        deep.extend(std::iter::repeat_n(0, 100_001));
+        assert!(!nbt_depth_ok(&deep, MAX_NBT_DEPTH));
+        assert!(nbt_depth_ok(&deep, 200_000));
+        // A list claiming billions of elements ends at the end of the bytes.
+        let huge_list = [10, 0, 0, 9, 0, 1, b'l', 1, 0x7f, 0xff, 0xff, 0xff, 0];
+        assert!(!nbt_depth_ok(&huge_list, 512));
+    }
 
     #[test]
     fn bits_per_index_is_at_least_four_and_fits_the_palette() {

@@ -51,7 +51,7 @@ pub use table::{
     canonical_name, lookup_state, state_count, state_info, state_name, state_property,
 };
 
-use chunk::{ChunkNbt, SECTION_CELLS, is_full_status, unpack_indices};
+use chunk::{ChunkNbt, MAX_NBT_DEPTH, SECTION_CELLS, is_full_status, nbt_depth_ok, unpack_indices};
 use region::{Location, RegionFile};
 
 /// The lowest block y of a 1.18+ overworld chunk.
@@ -434,6 +434,9 @@ impl Loader {
 
     /// Decodes one chunk's NBT and, when it is full terrain, writes it into the world.
     fn chunk(&mut self, nbt: &[u8], cx: i32, cz: i32) -> std::result::Result<(), SkipReason> {
+        if !nbt_depth_ok(nbt, MAX_NBT_DEPTH) {
+            return Err(SkipReason::BadNbt);
+        }
         let opts = fastnbt::DeOpts::new().max_seq_len(MAX_NBT_LIST);
         let chunk: ChunkNbt =
             fastnbt::from_bytes_with_opts(nbt, opts).map_err(|_| SkipReason::BadNbt)?;

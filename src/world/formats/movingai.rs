@@ -276,19 +276,19 @@ fn parse_scenario(line: usize, text: &str) -> Result<Scenario> {
 }
 
 /// Reads a Moving AI `.map` file (see [`parse_movingai_map`]), at most
-/// [`MAX_FILE_BYTES`](super::MAX_FILE_BYTES) bytes.
+/// [`MAX_FILE_BYTES`] bytes.
 ///
 /// # Errors
-/// As [`read_text_file`](super::read_text_file) and [`parse_movingai_map`].
+/// As [`read_text_file`] and [`parse_movingai_map`].
 pub fn load_movingai_map(path: impl AsRef<Path>) -> Result<Grid2d> {
     parse_movingai_map(&read_text_file(path, MAX_FILE_BYTES)?)
 }
 
 /// Reads a Moving AI `.scen` file (see [`parse_movingai_scen`]), at most
-/// [`MAX_FILE_BYTES`](super::MAX_FILE_BYTES) bytes.
+/// [`MAX_FILE_BYTES`] bytes.
 ///
 /// # Errors
-/// As [`read_text_file`](super::read_text_file) and [`parse_movingai_scen`].
+/// As [`read_text_file`] and [`parse_movingai_scen`].
 pub fn load_movingai_scen(path: impl AsRef<Path>) -> Result<Vec<Scenario>> {
     parse_movingai_scen(&read_text_file(path, MAX_FILE_BYTES)?)
 }

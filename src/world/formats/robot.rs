@@ -106,10 +106,10 @@ pub fn parse_robot_grid(text: &str) -> Result<Grid2d> {
 }
 
 /// Reads a robot grid file (see [`parse_robot_grid`]), at most
-/// [`MAX_FILE_BYTES`](super::MAX_FILE_BYTES) bytes.
+/// [`MAX_FILE_BYTES`] bytes.
 ///
 /// # Errors
-/// As [`read_text_file`](super::read_text_file) and [`parse_robot_grid`].
+/// As [`read_text_file`] and [`parse_robot_grid`].
 pub fn load_robot_grid(path: impl AsRef<Path>) -> Result<Grid2d> {
     parse_robot_grid(&read_text_file(path, MAX_FILE_BYTES)?)
 }

@@ -229,7 +229,7 @@ fn parse_size(line: usize, text: &str) -> Result<IVec3> {
 }
 
 /// Reads a world file in the layered text format, at most
-/// [`MAX_FILE_BYTES`](super::MAX_FILE_BYTES) bytes (every world [`to_text_world`] writes).
+/// [`MAX_FILE_BYTES`] bytes (every world [`to_text_world`] writes).
 ///
 /// # Errors
 /// [`Error::Io`] when the file cannot be read or is not UTF-8, [`Error::FileTooLarge`] when it
@@ -243,7 +243,7 @@ pub fn load_text_world(path: impl AsRef<Path>) -> Result<ChunkedWorld> {
 ///
 /// # Errors
 /// [`Error::InvalidSetting`] when the world is unbounded, [`Error::WorldTooLarge`] when its
-/// text would be longer than [`MAX_FILE_BYTES`](super::MAX_FILE_BYTES), the most that
+/// text would be longer than [`MAX_FILE_BYTES`], the most that
 /// [`load_text_world`] reads back (checked before anything is written).
 pub fn to_text_world(world: &ChunkedWorld) -> Result<String> {
     let bounds = world.world_bounds().ok_or_else(|| {
@@ -312,6 +312,21 @@ mod tests {
                 message,
             }) => (line, column, message),
             other => panic!("expected a parse error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_text_length_is_exact() {
+        for size in [
+            IVec3::new(1, 1, 1),
+            IVec3::new(3, 12, 2),
+            IVec3::new(1, 101, 1),
+            IVec3::new(17, 9, 4),
+        ] {
+            let world = ChunkedWorld::with_size(size).unwrap();
+            let text = to_text_world(&world).unwrap();
+            let header = format!("{MAGIC}\nsize {} {} {}\n", size.x, size.y, size.z);
+            assert_eq!(text.len() as u64, text_length(header.len(), size), "{size}");
         }
     }
 
