@@ -17,6 +17,8 @@
 
 #[path = "../benches/common/mod.rs"]
 mod common;
+#[path = "../benches/flying/mod.rs"]
+mod flying;
 
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -218,6 +220,18 @@ fn main() -> ExitCode {
         return ExitCode::from(1);
     }
     print_table(&bench.sets, &runs);
+    if args.sets.is_empty() && args.engines.is_empty() {
+        // The flying set (issue 13): first Simple problems and a synthetic world of pillars.
+        match flying::build_sets(sizes.movingai * 2, 20, 128)
+            .and_then(|sets| flying::print_section(&sets))
+        {
+            Ok(flying) => mismatches.extend(flying),
+            Err(message) => {
+                eprintln!("compare: flying set: {message}");
+                return ExitCode::from(1);
+            }
+        }
+    }
     if mismatches.is_empty() {
         ExitCode::SUCCESS
     } else {

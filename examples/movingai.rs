@@ -3,13 +3,25 @@
 //! ```sh
 //! cargo run --release --example movingai -- tests/data/arena.map.scen
 //! cargo run --release --example movingai -- tests/data/den312d.map.scen --map tests/data/den312d.map
+//! cargo run --release --example movingai -- FILE.3dmap.3dscen --map FILE.3dmap [--limit N]
+//! cargo run --release --example movingai -- --synthetic 512 [--queries N] [--verify K]
 //! ```
 //!
 //! The map is looked for beside the scenario file (`x.map.scen` -> `x.map`) unless `--map`
-//! names it. Every scenario is planned with 8-connected moves without corner cutting at
-//! octile costs; the route's length, computed from its moves (straight 1, diagonal sqrt 2),
-//! is compared with the scenario's optimal length within 1e-4 relative. The summary ends
-//! with `N passed, M failed`. Exit status: 0 whatever the comparison, 2 on bad input.
+//! names it; `--limit N` runs only the first N scenarios. Every 2D scenario is planned with
+//! 8-connected moves without corner cutting at octile costs; the route's length, computed
+//! from its moves (straight 1, diagonal sqrt 2), is compared with the scenario's optimal
+//! length within 1e-4 relative. The summary ends with `N passed, M failed`. Exit status: 0
+//! whatever the comparison, 2 on bad input.
+//!
+//! A `.3dscen` file (the Moving AI 3D voxel benchmark) is routed with a flier of height 1
+//! (26 neighbours, no cut edges or corners, [`MoveCosts::octile`] face, edge and corner
+//! costs); each route's length, summed from its steps (1, sqrt 2, sqrt 3), must be within
+//! 0.01 of the optimal cost. `--synthetic SIDE` builds a SIDE x SIDE/2 x SIDE world of random
+//! pillars and floating slabs instead (fixed seeds, `benches/flying/mod.rs`), routes
+//! `--queries` random pairs (default 200) and checks the first `--verify` of them (default 5)
+//! against the naive 26-neighbour A* under the same rules; it also prints the memory the
+//! searches took per generated node (growth of the peak resident size, Linux only).
 //!
 //! On the public Moving AI maps `arena`, `den312d` (both in `tests/data/`) and `arena2`
 //! (Dragon Age: Origins), the counts are exact; the rates are from one run on a shared 2-core
@@ -21,13 +33,27 @@
 //! | den312d | 65 x 81 | 320 | 320 passed, 0 failed | 183 065 | 1.6 million |
 //! | arena2 | 281 x 209 | 929 | 929 passed, 0 failed | 5 193 987 | 2.0 million |
 
+#[path = "../benches/flying/mod.rs"]
+mod flying;
+
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use voxnav::flat::scenarios::{LENGTH_TOLERANCE, run_scenarios};
-use voxnav::{GridPlanner, parse_movingai_map, parse_movingai_scen};
+use std::time::Duration;
 
-const USAGE: &str = "usage: movingai <x.map.scen> [--map <x.map>]";
+use voxnav::flat::scenarios::{LENGTH_TOLERANCE, run_scenarios};
+use voxnav::world::formats::movingai3d::voxel_route_length;
+use voxnav::{
+    DenseWorld, GridPlanner, IVec3, MoveCosts, OCTILE_SCALE, SearchOptions, SearchStatus,
+    VoxelWorld, baseline, parse_movingai_3dmap, parse_movingai_3dscen, parse_movingai_map,
+    parse_movingai_scen,
+};
+
+const USAGE: &str = "usage: movingai <x.map.scen | x.3dmap.3dscen> [--map <map>] [--limit N] \
+                     | movingai --synthetic SIDE [--queries N] [--verify K]";
+
+/// The largest difference accepted between a 3D route's length and the optimal cost.
+const TOLERANCE_3D: f64 = 0.01;
 
 fn main() -> ExitCode {
     match run() {
@@ -48,7 +74,14 @@ fn run() -> Result<(), String> {
     let mut args = std::env::args().skip(1);
     let mut scen_path = None;
     let mut map_path = None;
+    let mut limit = usize::MAX;
+    let (mut synthetic, mut queries, mut verify) = (None, 200, 5);
     while let Some(arg) = args.next() {
+        let mut number = |flag: &str| -> Result<usize, String> {
+            args.next()
+                .and_then(|n| n.parse().ok())
+                .ok_or_else(|| format!("{flag} needs a number; {USAGE}"))
+        };
         match arg.as_str() {
             "--map" => {
                 let path = args
@@ -56,6 +89,10 @@ fn run() -> Result<(), String> {
                     .ok_or_else(|| format!("--map needs a file; {USAGE}"))?;
                 map_path = Some(PathBuf::from(path));
             }
+            "--limit" => limit = number("--limit")?,
+            "--synthetic" => synthetic = Some(number("--synthetic")?),
+            "--queries" => queries = number("--queries")?,
+            "--verify" => verify = number("--verify")?,
             "-h" | "--help" => {
                 println!("{USAGE}");
                 return Ok(());
@@ -66,25 +103,34 @@ fn run() -> Result<(), String> {
             _ => return Err(format!("unexpected argument `{arg}`; {USAGE}")),
         }
     }
+    if let Some(side) = synthetic {
+        return run_synthetic(side, queries, verify);
+    }
     let scen_path = scen_path.ok_or_else(|| format!("no scenario file given; {USAGE}"))?;
+    let voxel = scen_path.extension().is_some_and(|e| e == "3dscen");
+    let suffix = if voxel { ".3dscen" } else { ".scen" };
     let map_path = match map_path {
         Some(path) => path,
         None => scen_path
             .to_str()
-            .and_then(|s| s.strip_suffix(".scen"))
+            .and_then(|s| s.strip_suffix(suffix))
             .map(PathBuf::from)
             .ok_or_else(|| {
                 format!(
-                    "{} does not end in .scen, so the map cannot be found beside it: give --map",
+                    "{} does not end in {suffix}, so the map cannot be found beside it: give --map",
                     scen_path.display()
                 )
             })?,
     };
 
+    if voxel {
+        return run_voxel(&scen_path, &map_path, limit);
+    }
     let grid = parse_movingai_map(&read(&map_path)?)
         .map_err(|e| format!("{}: {e}", map_path.display()))?;
-    let scenarios = parse_movingai_scen(&read(&scen_path)?)
+    let mut scenarios = parse_movingai_scen(&read(&scen_path)?)
         .map_err(|e| format!("{}: {e}", scen_path.display()))?;
+    scenarios.truncate(limit);
     let (width, height, free) = (grid.width(), grid.height(), grid.free_cells());
     let mut planner = GridPlanner::octile(grid).map_err(|e| e.to_string())?;
     let summary = run_scenarios(&mut planner, &scenarios)
@@ -117,5 +163,195 @@ fn run() -> Result<(), String> {
         summary.expansions_per_second() / 1e6
     );
     println!("{} passed, {} failed", summary.passed, summary.failed);
+    Ok(())
+}
+
+/// Totals of a run of 3D queries.
+#[derive(Default)]
+struct Totals {
+    queries: usize,
+    passed: usize,
+    failed: usize,
+    search_time: Duration,
+    expanded: u64,
+    generated: u64,
+    most_generated: u64,
+}
+
+impl Totals {
+    fn print(&self) {
+        let seconds = self.search_time.as_secs_f64();
+        println!("total search time: {:.3} ms", seconds * 1e3);
+        println!(
+            "mean per query: {:.1} us",
+            if self.queries == 0 {
+                0.0
+            } else {
+                seconds * 1e6 / self.queries as f64
+            }
+        );
+        println!(
+            "node expansions: {} ({:.2} million per second)",
+            self.expanded,
+            if seconds > 0.0 {
+                self.expanded as f64 / seconds / 1e6
+            } else {
+                0.0
+            }
+        );
+        println!(
+            "nodes generated: {} (at most {} in one search)",
+            self.generated, self.most_generated
+        );
+    }
+}
+
+fn run_voxel(scen_path: &Path, map_path: &Path, limit: usize) -> Result<(), String> {
+    let world = parse_movingai_3dmap(&read(map_path)?)
+        .map_err(|e| format!("{}: {e}", map_path.display()))?;
+    let mut file = parse_movingai_3dscen(&read(scen_path)?)
+        .map_err(|e| format!("{}: {e}", scen_path.display()))?;
+    file.scenarios.truncate(limit);
+    let size = world.size();
+    println!(
+        "map {}: {} x {} x {}, {} free voxels",
+        map_path.display(),
+        size.x,
+        size.y,
+        size.z,
+        world.free_cells()
+    );
+    println!(
+        "scenarios run: {} (flier of height 1, 26 neighbours, costs 1 / sqrt 2 / sqrt 3 at scale {OCTILE_SCALE})",
+        file.scenarios.len()
+    );
+    let mut pathfinder = flying::flier();
+    let options = SearchOptions::default();
+    let mut totals = Totals::default();
+    let (mut worst, mut worst_line) = (0.0f64, None);
+    for scenario in &file.scenarios {
+        let result = pathfinder
+            .find_path(&world, scenario.start, scenario.goal, &options)
+            .map_err(|e| format!("{}: line {}: {e}", scen_path.display(), scenario.line))?;
+        let length = if result.status == SearchStatus::Found {
+            voxel_route_length(&result.path).unwrap_or(f64::INFINITY)
+        } else {
+            f64::INFINITY
+        };
+        let difference = (length - scenario.optimal).abs();
+        if difference <= TOLERANCE_3D {
+            totals.passed += 1;
+        } else {
+            totals.failed += 1;
+            if totals.failed <= 10 {
+                println!(
+                    "line {}: {} -> {}: {} with length {length:.6}, optimal {:.6}",
+                    scenario.line, scenario.start, scenario.goal, result.status, scenario.optimal
+                );
+            }
+        }
+        if worst_line.is_none() || difference > worst {
+            (worst, worst_line) = (difference, Some(scenario.line));
+        }
+        totals.add(&result.stats);
+    }
+    match worst_line {
+        Some(line) => println!("worst difference: {worst:.6} (scenario on line {line})"),
+        None => println!("worst difference: none (no scenarios)"),
+    }
+    totals.print();
+    println!("{} passed, {} failed", totals.passed, totals.failed);
+    Ok(())
+}
+
+impl Totals {
+    fn add(&mut self, stats: &voxnav::SearchStats) {
+        self.queries += 1;
+        self.search_time += stats.elapsed;
+        self.expanded += stats.expanded;
+        self.generated += stats.generated;
+        self.most_generated = self.most_generated.max(stats.generated);
+    }
+}
+
+/// The peak resident set size of this process in bytes (Linux), if known.
+fn peak_resident_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+fn run_synthetic(side: usize, queries: usize, verify: usize) -> Result<(), String> {
+    let side = i32::try_from(side)
+        .ok()
+        .filter(|s| (16..=2048).contains(s))
+        .ok_or_else(|| format!("--synthetic takes a side from 16 to 2048; {USAGE}"))?;
+    let size = IVec3::new(side, side / 2, side);
+    let world: DenseWorld = flying::synthetic_world(size, 20, 7);
+    let pairs = flying::random_pairs(&world, queries, side / 4, 11);
+    println!(
+        "synthetic world: {} x {} x {}, {} free voxels, pillars and slabs (seed 7)",
+        size.x,
+        size.y,
+        size.z,
+        world.free_cells()
+    );
+    println!(
+        "queries run: {} (flier of height 1, costs 1 / sqrt 2 / sqrt 3 at scale {OCTILE_SCALE})",
+        pairs.len()
+    );
+    let mut pathfinder = flying::flier();
+    let options = SearchOptions::default();
+    let before = peak_resident_bytes();
+    let mut totals = Totals::default();
+    let mut found = Vec::with_capacity(pairs.len());
+    for &(start, goal) in &pairs {
+        let result = pathfinder
+            .find_path(&world, start, goal, &options)
+            .map_err(|e| e.to_string())?;
+        totals.add(&result.stats);
+        found.push(result);
+    }
+    let after = peak_resident_bytes();
+    let unreachable = found
+        .iter()
+        .filter(|r| r.status == SearchStatus::Unreachable)
+        .count();
+    println!(
+        "found: {}, unreachable: {unreachable}",
+        pairs.len() - unreachable
+    );
+    totals.print();
+    if let (Some(before), Some(after)) = (before, after)
+        && totals.most_generated > 0
+    {
+        println!(
+            "peak memory growth: {:.1} MiB, {:.1} bytes per node of the largest search",
+            (after - before) as f64 / 1_048_576.0,
+            (after - before) as f64 / totals.most_generated as f64
+        );
+    }
+    let costs = MoveCosts::octile();
+    let mut failed = 0;
+    for (&(start, goal), result) in pairs.iter().zip(&found).take(verify) {
+        let naive = baseline::find_flier_path(&world, start, goal, None, &costs)
+            .map_err(|e| e.to_string())?;
+        let legal = result.path.windows(2).all(|w| {
+            voxnav::move_between(&world, pathfinder.agent(), &costs, w[0], w[1]).is_some()
+        }) && result.path.iter().all(|&p| world.is_passable(p));
+        if naive.cost != result.cost || !legal {
+            failed += 1;
+            println!(
+                "{start} -> {goal}: voxnav {:?} (legal {legal}), naive {:?}",
+                result.cost, naive.cost
+            );
+        }
+    }
+    let verified = verify.min(pairs.len());
+    println!(
+        "{} passed, {failed} failed (costs checked against the naive 26-neighbour A*)",
+        verified - failed
+    );
     Ok(())
 }

@@ -21,7 +21,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use voxnav::graph::{GraphSearch, NavGraph};
-use voxnav::terrain::{SplitMix64, Terrain, generate_terrain_with_hazards};
+use voxnav::terrain::{SplitMix64, Terrain, generate_terrain_with_heights};
 use voxnav::{
     Agent, Block, ChunkedWorld, DStarLite, IVec3, MoveCosts, Pathfinder, ReplanMethod, Replanner,
     SearchOptions, TerrainConfig, VoxelWorld, check_path, is_valid_feet, surface_feet,
@@ -90,7 +90,7 @@ fn main() -> ExitCode {
 
 /// The crate's default procedural terrain (512 x 128 x 512) for `seed`.
 fn make_terrain(seed: u64) -> Result<Terrain, String> {
-    generate_terrain_with_hazards(&TerrainConfig::default().with_seed(seed))
+    generate_terrain_with_heights(&TerrainConfig::default().with_seed(seed))
         .map_err(|e| e.to_string())
 }
 

@@ -10,8 +10,13 @@
 //! Its routes are not routes a walking agent can follow (it flies over gaps and up cliffs),
 //! so benchmarks compare only its speed and the nodes it expands with voxnav's.
 //!
+//! [`find_flier_path`] is the same textbook search under a flier's rules (a flier of height
+//! 1, [`crate::moves::fly`]): a diagonal step only when every cell of the box it spans is
+//! passable (checked cell by cell), and the face, edge and corner costs of a [`MoveCosts`].
+//! It solves exactly the problem voxnav's flier solves, so the two must agree on every cost.
+//!
 //! ```
-//! use glam::IVec3;
+//! use voxnav::IVec3;
 //! use voxnav::{ChunkedWorld, SearchStatus, baseline};
 //!
 //! let world = ChunkedWorld::with_size(IVec3::new(4, 4, 4))?;
@@ -30,6 +35,7 @@ use ahash::{AHashMap, AHashSet};
 use glam::IVec3;
 
 use crate::error::{Error, Result};
+use crate::moves::agent::MoveCosts;
 use crate::search::{SearchResult, SearchStats, SearchStatus};
 use crate::world::InvalidFeet;
 use crate::world::VoxelWorld;
@@ -75,11 +81,7 @@ const fn steps() -> [(IVec3, u64); 26] {
 #[inline]
 #[must_use]
 pub fn heuristic(from: IVec3, to: IVec3) -> u64 {
-    let d = (to - from).abs();
-    let mut axes = [d.x as u64, d.y as u64, d.z as u64];
-    axes.sort_unstable();
-    let [a, b, c] = axes;
-    CORNER_COST * a + EDGE_COST * (b - a) + FACE_COST * (c - b)
+    Rules::NAIVE.heuristic(from, to)
 }
 
 /// The passable cells among the 26 neighbours of `cell`, with the cost of each step.
@@ -145,6 +147,98 @@ pub fn find_path<W: VoxelWorld + ?Sized>(
     goal: IVec3,
     max_nodes: Option<u64>,
 ) -> Result<SearchResult> {
+    search(world, start, goal, max_nodes, &Rules::NAIVE)
+}
+
+/// [`find_path`] under a flier's rules: the 26 neighbours of a flier of height 1, a step
+/// legal only when every cell of the box spanned by its two cells is passable, and
+/// `costs.straight`, `costs.diagonal` and `costs.corner` per face, edge and corner step. The
+/// heuristic is the 3D octile distance at those costs.
+///
+/// ```
+/// use voxnav::IVec3;
+/// use voxnav::{Agent, ChunkedWorld, MoveCosts, Pathfinder, SearchOptions, baseline};
+///
+/// let world = ChunkedWorld::with_size(IVec3::new(4, 4, 4))?;
+/// let costs = MoveCosts::octile();
+/// let naive = baseline::find_flier_path(&world, IVec3::ZERO, IVec3::new(3, 3, 2), None, &costs)?;
+/// let mut flier = Pathfinder::new(Agent::flier(1), costs)?;
+/// let fast = flier.find_path(&world, IVec3::ZERO, IVec3::new(3, 3, 2), &SearchOptions::default())?;
+/// assert_eq!(naive.cost, fast.cost);
+/// assert_eq!(naive.cost, Some(2 * 173_205 + 141_421));
+/// # Ok::<(), voxnav::Error>(())
+/// ```
+///
+/// # Errors
+/// As [`find_path`]; also [`Error::InvalidSetting`] for invalid costs.
+pub fn find_flier_path<W: VoxelWorld + ?Sized>(
+    world: &W,
+    start: IVec3,
+    goal: IVec3,
+    max_nodes: Option<u64>,
+    costs: &MoveCosts,
+) -> Result<SearchResult> {
+    costs.validate()?;
+    let rules = Rules {
+        costs: [
+            u64::from(costs.straight),
+            u64::from(costs.diagonal),
+            u64::from(costs.corner),
+        ],
+        whole_box: true,
+    };
+    search(world, start, goal, max_nodes, &rules)
+}
+
+/// What a step may do and cost.
+struct Rules {
+    /// The cost of a face, edge and corner step.
+    costs: [u64; 3],
+    /// Whether every cell of the box a step spans must be passable (no cut corners).
+    whole_box: bool,
+}
+
+impl Rules {
+    const NAIVE: Rules = Rules {
+        costs: [FACE_COST, EDGE_COST, CORNER_COST],
+        whole_box: false,
+    };
+
+    /// The cheapest cost from `from` to `to` through empty space: with the axis distances
+    /// sorted as `a <= b <= c`, `a` corner steps, `b - a` edge steps and `c - b` face steps.
+    fn heuristic(&self, from: IVec3, to: IVec3) -> u64 {
+        let d = (to - from).abs();
+        let mut axes = [d.x as u64, d.y as u64, d.z as u64];
+        axes.sort_unstable();
+        let [a, b, c] = axes;
+        let [face, edge, corner] = self.costs;
+        corner * a + edge * (b - a) + face * (c - b)
+    }
+
+    /// Whether the step from `cell` by `d` is legal: the target is passable, and with
+    /// `whole_box` every other cell of the box between the two cells too.
+    fn allows<W: VoxelWorld + ?Sized>(&self, world: &W, cell: IVec3, d: IVec3) -> bool {
+        if !world.is_passable(cell + d) {
+            return false;
+        }
+        if !self.whole_box {
+            return true;
+        }
+        let (low, high) = (cell.min(cell + d), cell.max(cell + d));
+        (low.x..=high.x).all(|x| {
+            (low.y..=high.y)
+                .all(|y| (low.z..=high.z).all(|z| world.is_passable(IVec3::new(x, y, z))))
+        })
+    }
+}
+
+fn search<W: VoxelWorld + ?Sized>(
+    world: &W,
+    start: IVec3,
+    goal: IVec3,
+    max_nodes: Option<u64>,
+    rules: &Rules,
+) -> Result<SearchResult> {
     let started = Instant::now();
     check_cell(world, start).map_err(|reason| Error::InvalidStart { pos: start, reason })?;
     check_cell(world, goal).map_err(|reason| Error::InvalidGoal { pos: goal, reason })?;
@@ -163,12 +257,12 @@ pub fn find_path<W: VoxelWorld + ?Sized>(
     let mut stats = SearchStats::default();
     reached.insert(start, (0, start));
     open.push(Open {
-        f: heuristic(start, goal),
+        f: rules.heuristic(start, goal),
         g: 0,
         cell: start,
     });
     stats.generated = 1;
-    let mut best = (heuristic(start, goal), 0, start);
+    let mut best = (rules.heuristic(start, goal), 0, start);
 
     while let Some(Open { g, cell, .. }) = open.pop() {
         if closed.contains(&cell) || reached.get(&cell).is_some_and(|&(known, _)| g > known) {
@@ -188,10 +282,13 @@ pub fn find_path<W: VoxelWorld + ?Sized>(
         }
         closed.insert(cell);
         stats.expanded += 1;
-        for (next, step) in neighbours(world, cell) {
-            if closed.contains(&next) {
+        for &(d, _) in &STEPS {
+            let next = cell + d;
+            if closed.contains(&next) || !rules.allows(world, cell, d) {
                 continue;
             }
+            let axes = usize::from(d.x != 0) + usize::from(d.y != 0) + usize::from(d.z != 0);
+            let step = rules.costs[axes - 1];
             let next_g = g + step;
             if reached
                 .get(&next)
@@ -200,7 +297,7 @@ pub fn find_path<W: VoxelWorld + ?Sized>(
                 continue;
             }
             reached.insert(next, (next_g, cell));
-            let h = heuristic(next, goal);
+            let h = rules.heuristic(next, goal);
             open.push(Open {
                 f: next_g + h,
                 g: next_g,

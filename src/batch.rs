@@ -13,7 +13,7 @@
 //! [`VoxelWorld`].
 //!
 //! ```
-//! use glam::IVec3;
+//! use voxnav::IVec3;
 //! use voxnav::{Agent, Block, ChunkedWorld, MoveCosts, SearchStatus};
 //! use voxnav::batch::{BatchRouter, RouteQuery};
 //!
@@ -49,20 +49,35 @@ use crate::search::{BlockGoal, Goal, Pathfinder, SearchOptions, SearchResult};
 use crate::world::chunked::Changes;
 use crate::world::{VersionedWorld, VoxelWorld};
 
-/// One query of a batch: a start feet position and a goal.
+/// One query of a batch: a start feet position, a goal, and optionally its own agent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct RouteQuery<G = BlockGoal> {
     /// The start feet position.
     pub start: IVec3,
     /// Where the agent wants to go.
     pub goal: G,
+    /// The agent of this query (a flier in a batch of walkers, say); `None` for the router's
+    /// agent. Defaults to `None`.
+    pub agent: Option<Agent>,
 }
 
 impl<G> RouteQuery<G> {
     /// A query from `start` to `goal`.
     #[must_use]
     pub const fn new(start: IVec3, goal: G) -> Self {
-        Self { start, goal }
+        Self {
+            start,
+            goal,
+            agent: None,
+        }
+    }
+
+    /// Sets [`RouteQuery::agent`]: this query is routed for `agent`, at the router's costs
+    /// and options, and uses the router's index only if it was built for `agent`.
+    #[must_use]
+    pub const fn with_agent(mut self, agent: Agent) -> Self {
+        self.agent = Some(agent);
+        self
     }
 }
 
@@ -70,10 +85,7 @@ impl RouteQuery<BlockGoal> {
     /// A query from the feet position `start` to the feet position `goal`.
     #[must_use]
     pub const fn block(start: IVec3, goal: IVec3) -> Self {
-        Self {
-            start,
-            goal: BlockGoal(goal),
-        }
+        Self::new(start, BlockGoal(goal))
     }
 }
 
@@ -305,7 +317,11 @@ impl BatchRouter {
             .par_iter()
             .map_init(
                 || self.lease(),
-                |lease, query| answer(lease.worker(), query),
+                |lease, query| {
+                    let worker = lease.worker();
+                    self.use_agent(worker, query)?;
+                    answer(worker, query)
+                },
             )
             .collect()
     }
@@ -321,8 +337,22 @@ impl BatchRouter {
         let mut lease = self.lease();
         queries
             .iter()
-            .map(|query| answer(lease.worker(), query))
+            .map(|query| {
+                let worker = lease.worker();
+                self.use_agent(worker, query)?;
+                answer(worker, query)
+            })
             .collect()
+    }
+
+    /// Sets the worker's pathfinder to the query's agent (the router's when it names none).
+    /// The index and the graph answer only for the agent they were built for.
+    fn use_agent<G>(&self, worker: &mut Worker, query: &RouteQuery<G>) -> Result<()> {
+        let agent = query.agent.unwrap_or(*self.agent());
+        if worker.pathfinder.agent() != &agent {
+            worker.pathfinder.set_agent(agent)?;
+        }
+        Ok(())
     }
 
     /// A worker from the pool (or a fresh one), returned to the pool when dropped.

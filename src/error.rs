@@ -1,5 +1,7 @@
 //! The crate's one error type.
 
+use std::sync::Arc;
+
 use glam::IVec3;
 use thiserror::Error;
 
@@ -7,7 +9,10 @@ use crate::world::{Bounds, InvalidFeet};
 
 /// Everything that can go wrong in voxnav. Malformed input is an error; "no path" is not
 /// (it is [`crate::SearchStatus::Unreachable`]).
-#[derive(Debug, Error)]
+///
+/// Errors are `Clone` (an I/O error is shared behind an [`Arc`]), so a result can be cached
+/// or sent to several threads.
+#[derive(Debug, Clone, Error)]
 #[non_exhaustive]
 pub enum Error {
     /// The start of a search is not a valid feet position.
@@ -90,9 +95,40 @@ pub enum Error {
     Io {
         /// The file concerned.
         path: String,
-        /// The underlying error.
+        /// The underlying error, shared so that the error can be cloned.
         #[source]
-        source: std::io::Error,
+        source: Arc<std::io::Error>,
+    },
+    /// A file is larger than a loader accepts: the loaders read at most
+    /// [`MAX_FILE_BYTES`](crate::world::formats::MAX_FILE_BYTES) bytes, so that a wrong path
+    /// (a device, a huge log) fails fast instead of filling memory.
+    #[error("{path}: the file is larger than the {limit} bytes voxnav reads")]
+    FileTooLarge {
+        /// The file concerned.
+        path: String,
+        /// The limit, in bytes.
+        limit: u64,
+    },
+    /// A world is too large to be written in the layered text format: its text would be
+    /// longer than [`MAX_FILE_BYTES`](crate::world::formats::MAX_FILE_BYTES), the most that
+    /// [`load_text_world`](crate::load_text_world) reads back.
+    #[error(
+        "the world's text would take {bytes} bytes, more than the {limit} that can be loaded again"
+    )]
+    WorldTooLarge {
+        /// The length the text would have, in bytes.
+        bytes: u64,
+        /// The limit, in bytes.
+        limit: u64,
+    },
+    /// A Minecraft world or region file cannot be loaded (see [`crate::anvil`]); damaged
+    /// chunks inside a readable file are counted skips, not this error.
+    #[error("{path}: {problem}")]
+    Anvil {
+        /// The file or folder concerned.
+        path: String,
+        /// What is wrong, in words.
+        problem: String,
     },
     /// A start or goal cell of a 2D grid is outside the grid or blocked.
     #[error("{role} cell [x={}, y={}] {problem}", cell.x, cell.y)]
@@ -107,6 +143,14 @@ pub enum Error {
 }
 
 impl Error {
+    /// An [`Error::Io`] for `path`.
+    pub(crate) fn io(path: &std::path::Path, source: std::io::Error) -> Self {
+        Error::Io {
+            path: path.display().to_string(),
+            source: Arc::new(source),
+        }
+    }
+
     /// Shorthand for a [`Error::Parse`].
     pub(crate) fn parse(line: usize, column: usize, message: impl Into<String>) -> Self {
         Error::Parse {

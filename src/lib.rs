@@ -4,7 +4,7 @@
 //! respect head room, step-ups, safe drops and corners, found by a fast A*.
 //!
 //! ```
-//! use glam::IVec3;
+//! use voxnav::IVec3;
 //! use voxnav::{Agent, MoveCosts, Pathfinder, SearchOptions, SearchStatus, parse_text_world};
 //!
 //! // Layer 0 is the floor; layer 1 has a one-block wall with a gap at z = 2.
@@ -76,7 +76,7 @@ pub use flat::{Action, GridPlanner, GridRoute, format_actions};
 pub use glam::IVec2;
 pub use glam::IVec3;
 pub use graph::{GraphSearch, NavGraph};
-pub use moves::agent::{Agent, MoveCosts, OCTILE_SCALE};
+pub use moves::agent::{Agent, MoveCosts, Movement, OCTILE_SCALE};
 pub use moves::pathcheck::{PathCheck, check_path, move_between};
 pub use moves::{
     DIRECTIONS, Move, MoveKind, ladder_climb, move_in_direction, neighbours, terrain_cost,
@@ -90,13 +90,21 @@ pub use search::{
 };
 #[cfg(feature = "terrain")]
 pub use terrain::{TerrainConfig, generate_terrain, pick_pairs, surface_feet};
+#[cfg(feature = "anvil")]
+pub use world::anvil;
 pub use world::chunked::{Block, BlockChange, CHUNK_SIZE, Changes, ChunkedWorld};
+pub use world::dense::DenseWorld;
 pub use world::flat::FlatWorld;
-pub use world::formats::movingai::{Scenario, parse_movingai_map, parse_movingai_scen};
-pub use world::formats::robot::parse_robot_grid;
+pub use world::formats::movingai::{
+    Scenario, load_movingai_map, load_movingai_scen, parse_movingai_map, parse_movingai_scen,
+};
+pub use world::formats::movingai3d::{
+    VoxelScenario, VoxelScenarios, parse_movingai_3dmap, parse_movingai_3dscen,
+};
+pub use world::formats::robot::{load_robot_grid, parse_robot_grid};
 pub use world::formats::text::{load_text_world, parse_text_world, save_text_world, to_text_world};
 pub use world::grid::Grid2d;
 pub use world::{
-    AROUND, Bounds, ColumnBits, InvalidFeet, TerrainFlags, VersionedWorld, VoxelWorld, WorldId,
-    WorldIdentity, body_fits, check_feet, is_valid_feet,
+    AROUND, Bounds, ColumnBits, FENCE_TOP, FULL_BLOCK, InvalidFeet, TerrainFlags, VersionedWorld,
+    VoxelWorld, WorldId, WorldIdentity, body_fits, check_feet, is_valid_feet,
 };

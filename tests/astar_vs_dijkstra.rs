@@ -6,9 +6,10 @@ mod support;
 
 use support::oracle::{all_feet, dijkstra_cost, legal_successors, route_cost};
 use support::rng::Rng;
-use support::worlds::{hills_with_kinds, random_solids};
+use support::worlds::{hills_with_kinds, hills_with_real_blocks, random_solids};
 use voxnav::{
-    Agent, IVec3, MoveCosts, Pathfinder, SearchOptions, SearchStatus, VoxelWorld, neighbours,
+    Agent, FULL_BLOCK, IVec3, MoveCosts, Pathfinder, SearchOptions, SearchStatus, VoxelWorld,
+    neighbours,
 };
 
 /// How many random worlds the property test covers.
@@ -151,5 +152,107 @@ fn neighbour_generator_matches_the_independent_rules_with_every_block_kind() {
     assert!(
         checked > 5_000 && climbs > 100 && terrain_priced > 500,
         "{checked} positions, {climbs} climbs, {terrain_priced} moves with terrain terms"
+    );
+}
+
+/// Random costs for the real-block worlds: every term of `MoveCosts` drawn, jumps included.
+fn real_block_costs(rng: &mut Rng) -> MoveCosts {
+    MoveCosts::default()
+        .with_ascend(rng.below(30) as u32)
+        .with_descend(rng.below(30) as u32)
+        .with_water(rng.below(40) as u32)
+        .with_danger(rng.below(40) as u32)
+        .with_door(rng.below(40) as u32)
+        .with_cobweb(rng.below(40) as u32)
+        .with_jump(rng.below(20) as u32)
+}
+
+/// Whether the floor under `feet` is lower than a full block.
+fn on_partial_floor<W: VoxelWorld>(world: &W, feet: IVec3) -> bool {
+    world.floor_top(feet - IVec3::Y) != FULL_BLOCK
+}
+
+#[test]
+fn astar_cost_equals_exhaustive_dijkstra_on_worlds_with_real_blocks() {
+    // Slabs, snow, fences, doors, barriers, hazards, cobwebs, shallow and deep water, ladders:
+    // rules 5 to 7 of the `voxnav::moves` docs.
+    let mut rng = Rng::new(0x5EED_0004);
+    let (mut found, mut unreachable, mut partial_routes) = (0, 0, 0);
+    for seed in 0..250 {
+        let world = hills_with_real_blocks(seed, 8, 7);
+        let agent = agent_for(&mut rng);
+        let costs = real_block_costs(&mut rng);
+        let positions = all_feet(&world, &agent);
+        if positions.len() < 2 {
+            continue;
+        }
+        let mut pathfinder = Pathfinder::new(agent, costs).unwrap();
+        for _ in 0..PAIRS_PER_WORLD {
+            let start = rng.pick(&positions);
+            let goal = rng.pick(&positions);
+            let expected = dijkstra_cost(&world, &agent, &costs, start, goal);
+            let result = pathfinder
+                .find_path(&world, start, goal, &SearchOptions::default())
+                .unwrap();
+            let context = format!("seed {seed}, {agent:?}, {costs:?}, {start} -> {goal}");
+            assert_eq!(result.cost, expected, "{context}");
+            if let Some(cost) = expected {
+                assert_eq!(result.status, SearchStatus::Found, "{context}");
+                assert_eq!(
+                    route_cost(&world, &agent, &costs, &result.path),
+                    cost,
+                    "{context}"
+                );
+                found += 1;
+                if result.path.iter().any(|&p| on_partial_floor(&world, p)) {
+                    partial_routes += 1;
+                }
+            } else {
+                assert_eq!(result.status, SearchStatus::Unreachable, "{context}");
+                unreachable += 1;
+            }
+        }
+    }
+    assert!(
+        found > 500 && unreachable > 200 && partial_routes > 150,
+        "found {found}, unreachable {unreachable}, {partial_routes} routes over partial floors"
+    );
+}
+
+#[test]
+fn neighbour_generator_matches_the_independent_rules_with_real_blocks() {
+    let mut rng = Rng::new(0x5EED_0005);
+    let mut moves = Vec::new();
+    let (mut checked, mut from_partial, mut onto_partial) = (0, 0, 0);
+    for seed in 0..120 {
+        let world = hills_with_real_blocks(seed, 9, 8);
+        let agent = agent_for(&mut rng);
+        let costs = real_block_costs(&mut rng).with_jump(7);
+        for feet in all_feet(&world, &agent) {
+            neighbours(&world, &agent, &costs, feet, &mut moves);
+            let mut generated: Vec<_> = moves.iter().map(|m| (m.feet.to_array(), m.cost)).collect();
+            let mut expected: Vec<_> = legal_successors(&world, &agent, &costs, feet)
+                .into_iter()
+                .map(|(p, c)| (p.to_array(), c))
+                .collect();
+            generated.sort_unstable();
+            expected.sort_unstable();
+            assert_eq!(
+                generated, expected,
+                "seed {seed}, {agent:?}, {costs:?} at {feet}"
+            );
+            checked += 1;
+            if on_partial_floor(&world, feet) {
+                from_partial += moves.len();
+            }
+            onto_partial += moves
+                .iter()
+                .filter(|m| on_partial_floor(&world, m.feet))
+                .count();
+        }
+    }
+    assert!(
+        checked > 7_000 && from_partial > 1_500 && onto_partial > 1_500,
+        "{checked} positions, {from_partial} moves from partial floors, {onto_partial} onto them"
     );
 }

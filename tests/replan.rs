@@ -49,6 +49,7 @@ fn random_settings(rng: &mut Rng) -> (Agent, MoveCosts) {
         slow_floor: term(15),
         danger: term(40),
         climb: term(10),
+        ..MoveCosts::default()
     };
     if rng.below(3) == 0 {
         costs = costs.with_ascend(0).with_descend(0).with_climb(0);

@@ -6,10 +6,13 @@ mod support;
 use glam::IVec3;
 use support::oracle::legal_step;
 use voxnav::terrain::{
-    Hazard, Terrain, TerrainConfig, generate_terrain, generate_terrain_with_hazards, pick_pairs,
+    Terrain, TerrainConfig, generate_terrain, generate_terrain_with_heights, pick_pairs,
     surface_feet,
 };
-use voxnav::{Agent, Error, MoveCosts, Pathfinder, SearchOptions, SearchStatus, VoxelWorld};
+use voxnav::{
+    Agent, Block, ChunkedWorld, Error, MoveCosts, Pathfinder, SearchOptions, SearchStatus,
+    TerrainFlags, VoxelWorld,
+};
 
 fn small(seed: u64) -> TerrainConfig {
     TerrainConfig::default()
@@ -17,7 +20,7 @@ fn small(seed: u64) -> TerrainConfig {
         .with_size(64, 64, 64)
 }
 
-/// FNV-1a over every cell: passable and standable bits plus the hazard kind.
+/// FNV-1a over every cell: passable and standable bits plus whether it is water or lava.
 fn world_hash(terrain: &Terrain) -> u64 {
     let size = terrain.size();
     let mut hash = 0xcbf2_9ce4_8422_2325u64;
@@ -27,10 +30,10 @@ fn world_hash(terrain: &Terrain) -> u64 {
                 let p = IVec3::new(x, y, z);
                 let byte = u8::from(terrain.is_passable(p))
                     | (u8::from(terrain.is_standable(p)) << 1)
-                    | match terrain.hazard_at(p) {
-                        None => 0,
-                        Some(Hazard::Water) => 4,
-                        Some(_) => 8,
+                    | match terrain.world().get(p) {
+                        Some(Block::Water) => 4,
+                        Some(Block::Lava) => 8,
+                        _ => 0,
                     };
                 hash = (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3);
             }
@@ -39,24 +42,41 @@ fn world_hash(terrain: &Terrain) -> u64 {
     hash
 }
 
+/// The number of water and of lava cells of a world of `size`.
+fn liquid_cells(world: &ChunkedWorld, size: IVec3) -> (u64, u64) {
+    let mut counts = (0, 0);
+    for y in 0..size.y {
+        for z in 0..size.z {
+            for x in 0..size.x {
+                match world.get(IVec3::new(x, y, z)) {
+                    Some(Block::Water) => counts.0 += 1,
+                    Some(Block::Lava) => counts.1 += 1,
+                    _ => {}
+                }
+            }
+        }
+    }
+    counts
+}
+
 #[test]
 fn same_config_gives_the_same_world_pinned_by_hash() {
-    let a = generate_terrain_with_hazards(&small(2024)).unwrap();
-    let b = generate_terrain_with_hazards(&small(2024)).unwrap();
+    let a = generate_terrain_with_heights(&small(2024)).unwrap();
+    let b = generate_terrain_with_heights(&small(2024)).unwrap();
     assert_eq!(world_hash(&a), world_hash(&b));
     // Pinned: a change here means worlds generated from a seed changed for every user.
     assert_eq!(world_hash(&a), PINNED_HASH, "hash is {:#x}", world_hash(&a));
-    let other = generate_terrain_with_hazards(&small(2025)).unwrap();
+    let other = generate_terrain_with_heights(&small(2025)).unwrap();
     assert_ne!(world_hash(&a), world_hash(&other));
 }
 
-const PINNED_HASH: u64 = 0x4cb5_f132_8b29_1ae3;
+const PINNED_HASH: u64 = 0xb4f8_e3d6_94b8_2e02;
 
 #[test]
 fn generate_terrain_returns_the_same_blocks_as_the_terrain() {
     let config = small(5);
     let world = generate_terrain(&config).unwrap();
-    let terrain = generate_terrain_with_hazards(&config).unwrap();
+    let terrain = generate_terrain_with_heights(&config).unwrap();
     assert_eq!(world.world_bounds(), terrain.world().world_bounds());
     for y in 0..64 {
         for x in 0..64 {
@@ -70,8 +90,8 @@ fn generate_terrain_returns_the_same_blocks_as_the_terrain() {
 fn the_default_world_has_every_feature_in_a_corner() {
     // A 128 x 128 corner of the default world: water, lava, caves, obstacles, cliffs.
     let config = TerrainConfig::default().with_size(128, 128, 128);
-    let terrain = generate_terrain_with_hazards(&config).unwrap();
-    let (water, lava) = terrain.hazard_cells();
+    let terrain = generate_terrain_with_heights(&config).unwrap();
+    let (water, lava) = liquid_cells(terrain.world(), terrain.size());
     assert!(water > 0 && lava > 0, "water {water}, lava {lava}");
     let mut cliffs = 0;
     let mut caves = 0;
@@ -93,31 +113,92 @@ fn the_default_world_has_every_feature_in_a_corner() {
 }
 
 #[test]
-fn hazard_cells_are_neither_passable_nor_standable() {
-    let terrain =
-        generate_terrain_with_hazards(&TerrainConfig::default().with_size(128, 128, 128)).unwrap();
-    let mut seen = 0;
+fn liquids_are_real_blocks_with_the_meaning_every_world_gives_them() {
+    let config = TerrainConfig::default().with_size(128, 128, 128);
+    let terrain = generate_terrain_with_heights(&config).unwrap();
+    let world = generate_terrain(&config).unwrap();
+    let (mut water, mut lava, mut near_lava, mut wading) = (0, 0, 0, 0);
     for z in 0..128 {
         for x in 0..128 {
-            if let Some((kind, low, high)) = terrain.column_hazard(x, z) {
-                for y in low..=high {
-                    let p = IVec3::new(x, y, z);
-                    assert_eq!(terrain.hazard_at(p), Some(kind));
-                    assert!(!terrain.is_passable(p) && !terrain.is_standable(p));
-                    seen += 1;
+            for y in 1..127 {
+                let p = IVec3::new(x, y, z);
+                // The terrain answers as its blocks do, and as generate_terrain's world does.
+                assert_eq!(terrain.world().get(p), world.get(p), "{p}");
+                assert_eq!(terrain.is_passable(p), world.is_passable(p), "{p}");
+                assert_eq!(terrain.is_standable(p), world.is_standable(p), "{p}");
+                assert_eq!(terrain.terrain(p), world.terrain(p), "{p}");
+                match world.get(p) {
+                    Some(Block::Water) => {
+                        // Water: passable, not standable, and feet in it pay the water cost.
+                        assert!(world.is_passable(p) && !world.is_standable(p), "{p}");
+                        assert!(world.terrain(p).contains(TerrainFlags::IN_WATER), "{p}");
+                        water += 1;
+                        if voxnav::is_valid_feet(&world, p, 2) {
+                            wading += 1;
+                        }
+                    }
+                    Some(Block::Lava) => {
+                        // Lava: never entered or stood on; every cell around it is dangerous.
+                        assert!(!world.is_passable(p) && !world.is_standable(p), "{p}");
+                        assert!(
+                            world
+                                .terrain(p + IVec3::Y)
+                                .contains(TerrainFlags::NEAR_DANGER)
+                        );
+                        lava += 1;
+                    }
+                    _ => {}
                 }
-                assert_eq!(terrain.hazard_at(IVec3::new(x, high + 1, z)), None);
+                if world.terrain(p).contains(TerrainFlags::NEAR_DANGER) {
+                    near_lava += 1;
+                }
             }
         }
     }
-    assert!(seen > 0);
-    let dry = generate_terrain_with_hazards(
-        &TerrainConfig::default()
-            .with_size(128, 128, 128)
-            .with_hazards(false),
-    )
-    .unwrap();
-    assert_eq!(dry.hazard_cells(), (0, 0));
+    assert!(water > 0 && lava > 0 && near_lava > lava && wading > 0);
+    // Every liquid column seen from above is a run of one liquid.
+    let mut columns = 0;
+    for z in 0..128 {
+        for x in 0..128 {
+            if let Some((block, low, high)) = terrain.column_liquid(x, z) {
+                assert_eq!(terrain.top(x, z), Some(high));
+                for y in low..=high {
+                    assert_eq!(world.get(IVec3::new(x, y, z)), Some(block));
+                }
+                assert_ne!(world.get(IVec3::new(x, low - 1, z)), Some(block));
+                columns += 1;
+            }
+        }
+    }
+    assert!(columns > 0);
+    let dry = generate_terrain(&config.with_hazards(false)).unwrap();
+    assert_eq!(liquid_cells(&dry, IVec3::splat(128)), (0, 0));
+}
+
+#[test]
+fn routes_wade_through_water_and_never_enter_lava() {
+    let config = TerrainConfig::default()
+        .with_seed(11)
+        .with_size(128, 128, 128);
+    let world = generate_terrain(&config).unwrap();
+    let agent = Agent::default();
+    let costs = MoveCosts::default();
+    let mut pathfinder = Pathfinder::new(agent, costs).unwrap();
+    let options = SearchOptions::default().with_max_nodes(200_000);
+    let mut wet_steps = 0;
+    for (start, goal) in pick_pairs(&world, &agent, 21, 60, 20.0..=80.0) {
+        let route = pathfinder.find_path(&world, start, goal, &options).unwrap();
+        for &feet in &route.path {
+            for dy in 0..2 {
+                assert_ne!(world.get(feet + IVec3::Y * dy), Some(Block::Lava));
+            }
+            assert_ne!(world.get(feet - IVec3::Y), Some(Block::Lava));
+            if world.get(feet) == Some(Block::Water) {
+                wet_steps += 1;
+            }
+        }
+    }
+    assert!(wet_steps > 0, "no route waded through a lake");
 }
 
 #[test]
@@ -134,7 +215,7 @@ fn bad_configs_are_errors_not_panics() {
     ] {
         assert!(
             matches!(
-                generate_terrain_with_hazards(&config),
+                generate_terrain_with_heights(&config),
                 Err(Error::InvalidSetting(_))
             ),
             "{config:?}"
@@ -144,7 +225,7 @@ fn bad_configs_are_errors_not_panics() {
 
 #[test]
 fn surface_feet_is_the_highest_valid_feet_of_the_column() {
-    let terrain = generate_terrain_with_hazards(&small(3)).unwrap();
+    let terrain = generate_terrain_with_heights(&small(3)).unwrap();
     let agent = Agent::default();
     for (x, z) in [(0, 0), (10, 50), (63, 63), (31, 7)] {
         if let Some(feet) = surface_feet(&terrain, &agent, x, z) {
@@ -162,7 +243,7 @@ fn surface_feet_is_the_highest_valid_feet_of_the_column() {
 
 #[test]
 fn pairs_are_deterministic_valid_and_at_the_asked_distance() {
-    let terrain = generate_terrain_with_hazards(&small(8)).unwrap();
+    let terrain = generate_terrain_with_heights(&small(8)).unwrap();
     let agent = Agent::default();
     let pairs = pick_pairs(&terrain, &agent, 77, 30, 12.0..=20.0);
     assert_eq!(pairs.len(), 30);
@@ -183,7 +264,7 @@ fn pairs_are_deterministic_valid_and_at_the_asked_distance() {
 #[test]
 fn most_nearby_surface_pairs_are_reachable() {
     let terrain =
-        generate_terrain_with_hazards(&TerrainConfig::default().with_size(160, 128, 160)).unwrap();
+        generate_terrain_with_heights(&TerrainConfig::default().with_size(160, 128, 160)).unwrap();
     let agent = Agent::default();
     let mut pathfinder = Pathfinder::new(agent, MoveCosts::default()).unwrap();
     let pairs = pick_pairs(&terrain, &agent, 4, 100, 4.0..=32.0);
@@ -206,7 +287,7 @@ fn most_nearby_surface_pairs_are_reachable() {
 
 #[test]
 fn every_route_on_terrain_is_legal_step_by_step_and_costs_what_it_says() {
-    let terrain = generate_terrain_with_hazards(
+    let terrain = generate_terrain_with_heights(
         &TerrainConfig::default()
             .with_seed(11)
             .with_size(128, 128, 128),
@@ -246,7 +327,7 @@ fn every_route_on_terrain_is_legal_step_by_step_and_costs_what_it_says() {
 #[test]
 fn the_legality_checker_rejects_what_the_rules_forbid() {
     // Guard against a checker that accepts everything: teleports and vertical moves fail.
-    let terrain = generate_terrain_with_hazards(&small(3)).unwrap();
+    let terrain = generate_terrain_with_heights(&small(3)).unwrap();
     let agent = Agent::default();
     let costs = MoveCosts::default();
     let (start, goal) = pick_pairs(&terrain, &agent, 5, 1, 6.0..=6.0)[0];
@@ -305,10 +386,10 @@ fn the_main_example_runs_on_a_small_world_and_draws_its_routes() {
 }
 
 #[test]
-fn column_reads_agree_with_cell_reads_hazards_included() {
-    let terrain = generate_terrain_with_hazards(&small(5)).unwrap();
+fn column_reads_agree_with_cell_reads_liquids_included() {
+    let terrain = generate_terrain_with_heights(&small(5)).unwrap();
     let size = terrain.size();
-    let mut checked_hazard_columns = 0;
+    let mut checked_liquid_columns = 0;
     for x in -1..=size.x {
         for z in (-1..=size.z).step_by(3) {
             let y0 = (x * 7 + z * 3).rem_euclid(size.y) - 4;
@@ -326,13 +407,13 @@ fn column_reads_agree_with_cell_reads_hazards_included() {
             for (k, (dx, dz)) in voxnav::AROUND.iter().enumerate() {
                 assert_eq!(around[k], terrain.column(x + dx, z + dz, y0, 12));
             }
-            if terrain.column_hazard(x, z).is_some() {
-                checked_hazard_columns += 1;
+            if terrain.column_liquid(x, z).is_some() {
+                checked_liquid_columns += 1;
             }
         }
     }
     assert!(
-        checked_hazard_columns > 0,
+        checked_liquid_columns > 0,
         "the test world should have pools"
     );
 }

@@ -36,7 +36,7 @@ struct Record {
 /// costs are the same, since the graph holds exactly the generator's moves.
 ///
 /// ```
-/// use glam::IVec3;
+/// use voxnav::IVec3;
 /// use voxnav::{Agent, Block, ChunkedWorld, MoveCosts, SearchOptions, SearchStatus};
 /// use voxnav::graph::{GraphSearch, NavGraph};
 ///

@@ -66,7 +66,7 @@
 //!   [`Pathfinder`](crate::Pathfinder).
 //!
 //! ```
-//! use glam::IVec3;
+//! use voxnav::IVec3;
 //! use voxnav::{Agent, Block, ChunkedWorld, MoveCosts, SearchOptions};
 //! use voxnav::graph::{GraphSearch, NavGraph};
 //!

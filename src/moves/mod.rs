@@ -14,6 +14,10 @@
 //! 3. A diagonal move never cuts a corner: both side columns must be passable from `y` to
 //!    `max(y, y') + height - 1` ([`corners_clear`]).
 //!
+//! Fliers and swimmers ([`Movement::Fly`](crate::Movement::Fly),
+//! [`Movement::Swim`](crate::Movement::Swim)) follow the rules of [`fly`] instead: free moves
+//! to the 26 neighbouring cells.
+//!
 //! Costs: the horizontal step (`straight` or `diagonal`), plus `k * ascend` or `k * descend`,
 //! plus the terrain terms of the target ([`terrain_cost`]), plus the world's
 //! [`VoxelWorld::extra_cost`] of the target feet cell.
@@ -33,21 +37,114 @@
 //!    also walk on and off a ladder column at any rung with the ordinary moves. Cost:
 //!    `ascend + climb` up, `descend + climb` down, plus the target's terrain terms.
 //! 5. **Terrain terms** ([`terrain_cost`]): every move whose target `t` has its feet cell in
-//!    water adds `water`; standing on a slow floor adds `slow_floor`; having danger (lava) in
-//!    the 3x3x3 cube centred on `t` adds `danger`. Water is passable and not standable, like
-//!    air; lava is neither passable nor standable, so no body cell, floor or fall passes
-//!    through it; a slow floor is standable and not passable, like solid.
+//!    water adds `water`; standing on a slow floor adds `slow_floor`; having danger (lava or a
+//!    damaging block, [`Block::Hazard`](crate::Block::Hazard)) in the 3x3x3 cube centred on
+//!    `t` adds `danger`; a door or fence gate in the feet cell adds `door`; a cobweb in the
+//!    feet cell or the cell above it adds `cobweb`. Water, doors and cobwebs are passable and
+//!    not standable, like air; lava and hazards are neither passable nor standable, so no body
+//!    cell, floor or fall passes through them; a slow floor is standable and not passable,
+//!    like solid.
+//!
+//! ## Rules for real Minecraft blocks
+//!
+//! Heights below are in sixteenths of a block, the unit of Minecraft's collision boxes.
+//! [`VoxelWorld::floor_top`] gives the top of a cell's collision box: 16 for a full block,
+//! 1 to 15 for a lower floor ([`Block::Floor`](crate::Block::Floor): bottom slabs 8, snow of
+//! `n` layers `2 * (n - 1)`, beds, ...), 24 for a fence or wall
+//! ([`Block::Fence`](crate::Block::Fence)). In a world whose floor tops are all 16 (the
+//! default) and that has no deep water, rules 6 and 7 change nothing.
+//!
+//! 6. **Floor heights** ([`floor_rise`], [`rise_allowed`]). Nodes stay whole feet cells (the
+//!    cell above whatever the feet stand on), and rules 1-3 pick the target of each direction
+//!    as before; then the real height decides whether the move is made. The rise of a move
+//!    from `f` to `t` is `16 * (t.y - f.y) + floor_top(t - Y) - floor_top(f - Y)`:
+//!    - a rise from `-9` to `9` ([`STEP_RISE`]) is walked, without a jump: Minecraft's step
+//!      height is 0.6 block, 9.6 sixteenths (slab onto slab, a block onto a bottom slab one
+//!      cell up, a bottom slab onto a block in the same cell row);
+//!    - a higher rise needs a jump, which clears 1.25 blocks: it is legal up to
+//!      `16 * max_step_up + 4` ([`JUMP_EXTRA`]), so 20 for the default agent. A bottom slab
+//!      onto a full block one cell up (24, 1.5 blocks) is no move;
+//!    - a deeper fall is legal up to `16 * max_drop` (3 blocks by default, the longest fall
+//!      without damage), so a full block onto a bottom slab three cells down (56) is no move.
+//!
+//!    The move's kind and cost stay those of its feet cells: a walk up onto a slab one cell
+//!    higher is a [`MoveKind::StepUp(1)`](MoveKind::StepUp) and pays `ascend` like any move
+//!    that raises the feet one cell (which keeps the default heuristic, `ascend` per cell of
+//!    height, consistent). "Costs as a walk" means it does not pay [`MoveCosts::jump`], the
+//!    extra added to every move whose rise is more than [`STEP_RISE`] (0 by default).
+//!
+//!    A fence or wall is neither passable nor standable, and it also blocks the cell above it
+//!    (its top is at 1.5 blocks): in rule 3 a side column whose cell below the feet height is
+//!    a fence blocks the diagonal. (Nothing else needs the rule: no feet position stands on a
+//!    fence, so no walk, drop or step up can end in or pass through the cell above one.)
+//! 7. **Deep water** ([`enterable`]): no move ends where both the feet cell and the cell
+//!    above it are water. The agent wades through water one block deep with its head in the
+//!    air (rule 5's `water` term), and it never walks along the bottom of deeper water: an NPC
+//!    there would drown, and in Minecraft it would float up anyway. Swimming across the surface
+//!    is a different way of moving, not a walking move. Moves out of deep water (a start
+//!    placed there) are allowed.
 //!
 //! Every added term is non-negative and a rung up costs at least `ascend`, a rung down at
 //! least `descend`, so the default heuristic stays admissible and consistent.
+//!
+//! ## How real blocks map onto these rules, and why
+//!
+//! The Minecraft loader maps block states onto [`Block`](crate::Block) kinds; the rules above
+//! then decide. Where Baritone, mineflayer-pathfinder and azalea disagree, voxnav follows the
+//! collision boxes, which are what the game itself moves an entity against:
+//!
+//! - **Carpets, snow of 1-2 layers** and anything whose collision top is at most 3/16 are air:
+//!   the step height lifts a walker over them without a jump and the head room they take is
+//!   under 0.2 block. (Baritone walks through carpets and snow below 3 layers; mineflayer
+//!   walks in blocks lower than 0.1 block and on the rest; azalea treats any non-empty
+//!   collision box that is not a slab, stair or full block as a wall.)
+//! - **Deeper snow** is a floor at its collision height, `2 * (layers - 1)` sixteenths, so a
+//!   snow drift is climbed like a slab. (Baritone refuses to walk through 3 or more layers and
+//!   does not stand on them; azalea does not stand on them either.)
+//! - **Cobwebs** are passable at the cost [`MoveCosts::cobweb`]: they have no collision box and
+//!   only slow a walker to a quarter of its speed. (Baritone avoids them entirely; mineflayer
+//!   and azalea pass through them at no extra cost.)
+//! - **Powder snow** and **magma** are [`Block::Hazard`](crate::Block::Hazard): powder snow
+//!   sinks and freezes a walker without leather boots and cannot be jumped out of, magma
+//!   burns whoever stands on it. (Baritone and azalea refuse to stand on magma; azalea refuses
+//!   to enter powder snow; mineflayer treats magma as an ordinary block.)
+//! - **Fences and walls** are [`Block::Fence`](crate::Block::Fence): 1.5 blocks, higher than
+//!   any jump, so never stepped onto or over (all three agree).
+//! - **Wooden doors and fence gates** are [`Block::Door`](crate::Block::Door), passable at
+//!   [`MoveCosts::door`]; iron doors are barriers (as Baritone: only iron doors are treated
+//!   as shut).
+//!
+//! ## Extreme inputs
+//!
+//! Moves exist only between valid feet positions, and those lie in the searchable key range
+//! ([`crate::world::key`]). So every function here answers "no move" (`false`, `None`, no
+//! moves) for a position outside that range, or for an agent with a span above
+//! [`MAX_AGENT_SPAN`] (which [`Agent::validate`] refuses), instead of overflowing `i32`; and
+//! costs saturate at `u32::MAX` instead of overflowing (settings that [`MoveCosts::validate`]
+//! accepts never get near it).
 
 pub mod agent;
+pub mod fly;
 pub mod pathcheck;
 
 use glam::IVec3;
 
-use crate::world::{AROUND, ColumnBits, TerrainFlags, VoxelWorld, body_fits, is_valid_feet};
-use agent::{Agent, MoveCosts};
+use crate::world::key::in_key_range;
+use crate::world::{
+    AROUND, ColumnBits, FULL_BLOCK, TerrainFlags, VoxelWorld, body_fits, is_valid_feet,
+};
+use agent::{Agent, MAX_AGENT_SPAN, MoveCosts};
+
+/// Rule 6: the largest rise (and fall) of the floor, in sixteenths of a block, that a walker
+/// takes without jumping (or falling): Minecraft's step height is 0.6 block, 9.6 sixteenths.
+pub const STEP_RISE: i64 = 9;
+
+/// Rule 6: how much higher than `max_step_up` whole blocks a jump reaches, in sixteenths: a
+/// Minecraft jump clears 1.25 blocks, 4 sixteenths above one block.
+pub const JUMP_EXTRA: i64 = 4;
+
+/// Sixteenths in a block.
+const BLOCK: i64 = FULL_BLOCK as i64;
 
 /// The 8 horizontal directions: the 4 straight ones first, then the 4 diagonals.
 pub const DIRECTIONS: [IVec3; 8] = [
@@ -72,8 +169,8 @@ pub enum MoveKind {
     Drop(u32),
 }
 
-/// The terrain terms of a move whose target has `terrain`: `water`, `slow_floor` and `danger`
-/// from `costs` for each flag that is set; 0 for [`TerrainFlags::PLAIN`].
+/// The terrain terms of a move whose target has `terrain`: `water`, `slow_floor`, `danger`,
+/// `door` and `cobweb` from `costs` for each flag that is set; 0 for [`TerrainFlags::PLAIN`].
 #[inline]
 #[must_use]
 pub fn terrain_cost(terrain: TerrainFlags, costs: &MoveCosts) -> u32 {
@@ -90,7 +187,51 @@ pub fn terrain_cost(terrain: TerrainFlags, costs: &MoveCosts) -> u32 {
     if terrain.contains(TerrainFlags::NEAR_DANGER) {
         cost = cost.saturating_add(costs.danger);
     }
+    if terrain.contains(TerrainFlags::IN_DOOR) {
+        cost = cost.saturating_add(costs.door);
+    }
+    if terrain.contains(TerrainFlags::IN_COBWEB) {
+        cost = cost.saturating_add(costs.cobweb);
+    }
     cost
+}
+
+/// Rule 6: how far the floor rises, in sixteenths of a block, from the feet position `from`
+/// to the feet position `to`: `16 * (to.y - from.y) + floor_top(to - Y) - floor_top(from - Y)`,
+/// negative for a fall.
+#[inline]
+#[must_use]
+pub fn floor_rise<W: VoxelWorld + ?Sized>(world: &W, from: IVec3, to: IVec3) -> i64 {
+    BLOCK * i64::from(to.y - from.y) + i64::from(world.floor_top(to - IVec3::Y))
+        - i64::from(world.floor_top(from - IVec3::Y))
+}
+
+/// Rule 6: whether `agent` may make a move whose floor rises by `rise` sixteenths (falls by
+/// `-rise` when negative), and if so whether it needs a jump: `Some(false)` for a rise or fall
+/// of at most [`STEP_RISE`], `Some(true)` for a higher rise up to
+/// `16 * max_step_up + JUMP_EXTRA`, `Some(false)` for a deeper fall up to `16 * max_drop`;
+/// `None` otherwise.
+#[inline]
+#[must_use]
+pub fn rise_allowed(agent: &Agent, rise: i64) -> Option<bool> {
+    if rise > STEP_RISE {
+        (rise <= BLOCK * i64::from(agent.max_step_up) + JUMP_EXTRA).then_some(true)
+    } else if -rise > STEP_RISE {
+        (-rise <= BLOCK * i64::from(agent.max_drop)).then_some(false)
+    } else {
+        Some(false)
+    }
+}
+
+/// Rule 7: whether a move may end at the feet position `to`, whose terrain is `terrain`: not
+/// when both the feet cell and the cell above it are water.
+#[inline]
+#[must_use]
+pub fn enterable<W: VoxelWorld + ?Sized>(world: &W, to: IVec3, terrain: TerrainFlags) -> bool {
+    !(terrain.contains(TerrainFlags::IN_WATER)
+        && world
+            .terrain(to + IVec3::Y)
+            .contains(TerrainFlags::IN_WATER))
 }
 
 /// One move produced by the neighbour generator.
@@ -98,7 +239,8 @@ pub fn terrain_cost(terrain: TerrainFlags, costs: &MoveCosts) -> u32 {
 pub struct Move {
     /// The feet position after the move.
     pub feet: IVec3,
-    /// The direction taken: one of [`DIRECTIONS`], or `Y` / `-Y` for a ladder climb.
+    /// The direction taken: one of [`DIRECTIONS`], or `Y` / `-Y` for a ladder climb; for a
+    /// flier or swimmer, one of [`fly::FREE_DIRECTIONS`].
     pub direction: IVec3,
     /// How the height changed (a ladder climb is a `StepUp(1)` or a `Drop(1)`).
     pub kind: MoveKind,
@@ -110,7 +252,7 @@ pub struct Move {
 #[inline]
 #[must_use]
 pub fn level_walk<W: VoxelWorld + ?Sized>(world: &W, target: IVec3) -> bool {
-    world.is_standable(target - IVec3::Y)
+    in_key_range(target) && world.is_standable(target - IVec3::Y)
 }
 
 /// Drop: with the body fitting at `top` but no floor below it, the depth `k` of the first
@@ -119,6 +261,9 @@ pub fn level_walk<W: VoxelWorld + ?Sized>(world: &W, target: IVec3) -> bool {
 #[inline]
 #[must_use]
 pub fn drop_depth<W: VoxelWorld + ?Sized>(world: &W, top: IVec3, max_drop: u32) -> Option<u32> {
+    if !in_key_range(top) || max_drop > MAX_AGENT_SPAN {
+        return None;
+    }
     let mut feet = top;
     for k in 1..=max_drop {
         feet.y -= 1;
@@ -143,6 +288,9 @@ pub fn step_up_height<W: VoxelWorld + ?Sized>(
     feet: IVec3,
     target: IVec3,
 ) -> Option<u32> {
+    if !in_rule_range(agent, feet) || !in_key_range(target) {
+        return None;
+    }
     let height = agent.height as i32;
     for k in 1..=agent.max_step_up as i32 {
         if !world.is_passable(feet + IVec3::new(0, height + k - 1, 0)) {
@@ -157,7 +305,8 @@ pub fn step_up_height<W: VoxelWorld + ?Sized>(
 
 /// No corner cutting: for a diagonal move `direction` from feet height `feet.y` to `to_y`,
 /// both side columns are passable at every height from `feet.y` to
-/// `max(feet.y, to_y) + height - 1`. Always true for straight moves.
+/// `max(feet.y, to_y) + height - 1`, and neither has a fence just below `feet.y` (a fence
+/// reaches half way into the cell above it, rule 6). Always true for straight moves.
 #[inline]
 #[must_use]
 pub fn corners_clear<W: VoxelWorld + ?Sized>(
@@ -167,20 +316,30 @@ pub fn corners_clear<W: VoxelWorld + ?Sized>(
     direction: IVec3,
     to_y: i32,
 ) -> bool {
+    let to = IVec3::new(feet.x, to_y, feet.z);
+    if !in_key_range(feet) || !in_key_range(to) || height > MAX_AGENT_SPAN || !is_step(direction) {
+        return false;
+    }
     if direction.x == 0 || direction.z == 0 {
         return true;
     }
     let side_a = feet + IVec3::new(direction.x, 0, 0);
     let side_b = feet + IVec3::new(0, 0, direction.z);
     let top = feet.y.max(to_y) + height as i32 - 1;
-    (feet.y..=top).all(|y| {
-        world.is_passable(IVec3::new(side_a.x, y, side_a.z))
-            && world.is_passable(IVec3::new(side_b.x, y, side_b.z))
-    })
+    world.floor_top(side_a - IVec3::Y) <= FULL_BLOCK
+        && world.floor_top(side_b - IVec3::Y) <= FULL_BLOCK
+        && (feet.y..=top).all(|y| {
+            world.is_passable(IVec3::new(side_a.x, y, side_a.z))
+                && world.is_passable(IVec3::new(side_b.x, y, side_b.z))
+        })
 }
 
 /// The move from `feet` in `direction` (one of [`DIRECTIONS`]), if the walking rules allow
 /// one. `feet` is assumed to be a valid feet position.
+///
+/// This is the one cell-by-cell statement of rules 1-3, 6 and 7; [`neighbours`] applies
+/// rules 1-3 to whole columns at once where no partial floor or fence is near, and calls
+/// this function everywhere else.
 #[inline]
 #[must_use]
 pub fn move_in_direction<W: VoxelWorld + ?Sized>(
@@ -190,6 +349,9 @@ pub fn move_in_direction<W: VoxelWorld + ?Sized>(
     feet: IVec3,
     direction: IVec3,
 ) -> Option<Move> {
+    if !in_rule_range(agent, feet) || !is_step(direction) {
+        return None;
+    }
     let target = feet + direction;
     let (kind, to) = if body_fits(world, target, agent.height) {
         if level_walk(world, target) {
@@ -205,11 +367,13 @@ pub fn move_in_direction<W: VoxelWorld + ?Sized>(
     if !corners_clear(world, agent.height, feet, direction, to.y) {
         return None;
     }
-    Some(priced_move(world, costs, to, direction, kind))
+    let jump = rise_allowed(agent, floor_rise(world, feet, to))?;
+    priced_move(world, costs, to, direction, kind, jump)
 }
 
-/// The move to `to` in `direction` with its full cost: the horizontal step, the climb or
-/// fall, the terrain terms and the world's extra cost.
+/// The move to `to` in `direction` with its full cost (the horizontal step, the climb or
+/// fall, the jump when `jump`, the terrain terms and the world's extra cost), or `None` when
+/// rule 7 forbids ending there.
 #[inline]
 fn priced_move<W: VoxelWorld + ?Sized>(
     world: &W,
@@ -217,7 +381,12 @@ fn priced_move<W: VoxelWorld + ?Sized>(
     to: IVec3,
     direction: IVec3,
     kind: MoveKind,
-) -> Move {
+    jump: bool,
+) -> Option<Move> {
+    let terrain = world.terrain(to);
+    if !enterable(world, to, terrain) {
+        return None;
+    }
     let horizontal = if direction.x != 0 && direction.z != 0 {
         costs.diagonal
     } else {
@@ -225,17 +394,20 @@ fn priced_move<W: VoxelWorld + ?Sized>(
     };
     let vertical = match kind {
         MoveKind::Walk => 0,
-        MoveKind::StepUp(k) => k * costs.ascend,
-        MoveKind::Drop(k) => k * costs.descend,
+        MoveKind::StepUp(k) => k.saturating_mul(costs.ascend),
+        MoveKind::Drop(k) => k.saturating_mul(costs.descend),
     };
-    Move {
+    let jump = if jump { costs.jump } else { 0 };
+    Some(Move {
         feet: to,
         direction,
         kind,
-        cost: (horizontal + vertical)
-            .saturating_add(terrain_cost(world.terrain(to), costs))
+        cost: horizontal
+            .saturating_add(vertical)
+            .saturating_add(jump)
+            .saturating_add(terrain_cost(terrain, costs))
             .saturating_add(world.extra_cost(to)),
-    }
+    })
 }
 
 /// Ladder climb: from the valid feet position `feet`, straight up (`up`) when the feet cell
@@ -250,6 +422,9 @@ pub fn ladder_climb<W: VoxelWorld + ?Sized>(
     feet: IVec3,
     up: bool,
 ) -> Option<Move> {
+    if !in_rule_range(agent, feet) {
+        return None;
+    }
     let here = world.terrain(feet);
     let (needed, direction, vertical) = if up {
         (TerrainFlags::IN_LADDER, IVec3::Y, costs.ascend)
@@ -263,6 +438,10 @@ pub fn ladder_climb<W: VoxelWorld + ?Sized>(
     if !is_valid_feet(world, to, agent.height) {
         return None;
     }
+    let terrain = world.terrain(to);
+    if !enterable(world, to, terrain) {
+        return None;
+    }
     Some(Move {
         feet: to,
         direction,
@@ -273,7 +452,7 @@ pub fn ladder_climb<W: VoxelWorld + ?Sized>(
         },
         cost: vertical
             .saturating_add(costs.climb)
-            .saturating_add(terrain_cost(world.terrain(to), costs))
+            .saturating_add(terrain_cost(terrain, costs))
             .saturating_add(world.extra_cost(to)),
     })
 }
@@ -282,11 +461,13 @@ pub fn ladder_climb<W: VoxelWorld + ?Sized>(
 /// buffer can serve every call without allocating).
 ///
 /// Reads the agent's own column and the 8 neighbouring columns once each through
-/// [`VoxelWorld::column`] and applies the rules to the bitmasks; the result is the same as
-/// calling [`move_in_direction`] for each direction.
+/// [`VoxelWorld::column`] and applies the rules to the bitmasks; when any of those cells is a
+/// partial floor or a fence ([`ColumnBits::partial`]) it calls [`move_in_direction`] for each
+/// direction instead. Either way the result is the same as calling [`move_in_direction`] for
+/// each direction.
 ///
 /// ```
-/// use glam::IVec3;
+/// use voxnav::IVec3;
 /// use voxnav::{Agent, ChunkedWorld, Block, MoveCosts, neighbours};
 ///
 /// let mut world = ChunkedWorld::new();
@@ -304,13 +485,76 @@ pub fn neighbours<W: VoxelWorld + ?Sized>(
     out: &mut Vec<Move>,
 ) {
     out.clear();
-    for_each_neighbour(world, agent, costs, feet, |step| out.push(step));
+    if !in_rule_range(agent, feet) {
+        return;
+    }
+    // Moves reach at most one column across and MAX_AGENT_SPAN cells up or down; only from
+    // near the edge of the key range can one land outside it.
+    let reach = IVec3::new(1, MAX_AGENT_SPAN as i32, 1);
+    if in_key_range(feet - reach) && in_key_range(feet + reach) {
+        for_each_neighbour(world, agent, costs, feet, |step| out.push(step));
+    } else {
+        for_each_neighbour(world, agent, costs, feet, |step| {
+            if in_key_range(step.feet) {
+                out.push(step);
+            }
+        });
+    }
 }
 
 /// Calls `visit` with every move from the valid feet position `feet`, in the order of
-/// [`neighbours`]: the search's way in, with no buffer between the rules and the node table.
+/// [`neighbours`]: the engines' way in, with no buffer between the rules and the node table.
 #[inline]
 pub(crate) fn for_each_neighbour<W: VoxelWorld + ?Sized>(
+    world: &W,
+    agent: &Agent,
+    costs: &MoveCosts,
+    feet: IVec3,
+    visit: impl FnMut(Move),
+) {
+    if agent.movement.is_free() {
+        fly::FreeMoves.for_each(world, agent, costs, feet, visit);
+    } else {
+        WalkingMoves.for_each(world, agent, costs, feet, visit);
+    }
+}
+
+/// The neighbour generator of one movement mode. An engine that takes it as a type parameter
+/// gets an inner loop specialised to that mode (the move visitor inlined into the rules),
+/// where [`for_each_neighbour`] decides per call.
+pub(crate) trait Expansion: Copy {
+    /// Calls `visit` with every move of `agent` from the valid position `feet`.
+    fn for_each<W: VoxelWorld + ?Sized>(
+        self,
+        world: &W,
+        agent: &Agent,
+        costs: &MoveCosts,
+        feet: IVec3,
+        visit: impl FnMut(Move),
+    );
+}
+
+/// The walking rules of this module as an [`Expansion`].
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct WalkingMoves;
+
+impl Expansion for WalkingMoves {
+    #[inline]
+    fn for_each<W: VoxelWorld + ?Sized>(
+        self,
+        world: &W,
+        agent: &Agent,
+        costs: &MoveCosts,
+        feet: IVec3,
+        visit: impl FnMut(Move),
+    ) {
+        for_each_walking_move(world, agent, costs, feet, visit);
+    }
+}
+
+/// The walking rules' moves from the valid feet position `feet`.
+#[inline]
+fn for_each_walking_move<W: VoxelWorld + ?Sized>(
     world: &W,
     agent: &Agent,
     costs: &MoveCosts,
@@ -323,12 +567,15 @@ pub(crate) fn for_each_neighbour<W: VoxelWorld + ?Sized>(
         &DIRECTIONS[..4]
     };
     let window = agent.max_drop + 1 + agent.height + agent.max_step_up;
-    if window > 64 {
+    let cell_by_cell = |visit: &mut dyn FnMut(Move)| {
         for &direction in directions {
             if let Some(step) = move_in_direction(world, agent, costs, feet, direction) {
                 visit(step);
             }
         }
+    };
+    if window > 64 {
+        cell_by_cell(&mut visit);
         visit_ladder_climbs(world, agent, costs, feet, &mut visit);
         return;
     }
@@ -344,6 +591,12 @@ pub(crate) fn for_each_neighbour<W: VoxelWorld + ?Sized>(
         }
         around
     };
+    if around.iter().any(|column| column.partial != 0) {
+        // Rule 6 needs real floor heights: take the cell-by-cell statement of the rules.
+        cell_by_cell(&mut visit);
+        visit_ladder_climbs(world, agent, costs, feet, &mut visit);
+        return;
+    }
     let (own, columns) = (around[0], &around[1..]);
     let rules = ColumnRules {
         feet_bit: agent.max_drop + 1,
@@ -373,7 +626,18 @@ pub(crate) fn for_each_neighbour<W: VoxelWorld + ?Sized>(
             base + bit as i32,
             feet.z + direction.z,
         );
-        visit(priced_move(world, costs, to, direction, kind));
+        // Every floor here is a full block (no partial bit), so the rise is 16 per cell: a
+        // step up is a jump within rule 6's limits, a walk or drop needs no jump.
+        if let Some(step) = priced_move(
+            world,
+            costs,
+            to,
+            direction,
+            kind,
+            matches!(kind, MoveKind::StepUp(_)),
+        ) {
+            visit(step);
+        }
     }
     visit_ladder_climbs(world, agent, costs, feet, &mut visit);
 }
@@ -395,6 +659,22 @@ fn visit_ladder_climbs<W: VoxelWorld + ?Sized>(
             }
         }
     }
+}
+
+/// Whether the rules can be applied at `feet` for `agent` without leaving the `i32` range:
+/// `feet` lies in the key range and no span of the agent exceeds [`MAX_AGENT_SPAN`].
+#[inline]
+fn in_rule_range(agent: &Agent, feet: IVec3) -> bool {
+    in_key_range(feet)
+        && agent.height <= MAX_AGENT_SPAN
+        && agent.max_drop <= MAX_AGENT_SPAN
+        && agent.max_step_up <= MAX_AGENT_SPAN
+}
+
+/// Whether `direction` is a horizontal step of at most one column along x and along z.
+#[inline]
+fn is_step(direction: IVec3) -> bool {
+    direction.y == 0 && direction.x.unsigned_abs() <= 1 && direction.z.unsigned_abs() <= 1
 }
 
 /// `n` low bits set (`n <= 64`).

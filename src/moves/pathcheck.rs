@@ -8,7 +8,8 @@ use glam::IVec3;
 
 use crate::moves::agent::{Agent, MoveCosts};
 use crate::moves::{DIRECTIONS, Move, ladder_climb, move_in_direction};
-use crate::world::{VoxelWorld, is_valid_feet};
+use crate::world::VoxelWorld;
+use crate::world::key::in_key_range;
 
 /// What [`check_path`] found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -38,6 +39,9 @@ impl PathCheck {
 /// The move from the valid feet position `from` to `to` under the walking rules, if there is
 /// one: `to - from` must be one of [`DIRECTIONS`] up to a change of height (the move in that
 /// direction must land exactly on `to`), or one block straight up or down (a ladder climb).
+/// For a flier or swimmer, the free move of [`crate::moves::fly::free_move`].
+/// `None` when either position lies outside the searchable key range (no valid feet position
+/// does).
 #[must_use]
 pub fn move_between<W: VoxelWorld + ?Sized>(
     world: &W,
@@ -46,7 +50,13 @@ pub fn move_between<W: VoxelWorld + ?Sized>(
     from: IVec3,
     to: IVec3,
 ) -> Option<Move> {
+    if !in_key_range(from) || !in_key_range(to) {
+        return None;
+    }
     let delta = to - from;
+    if agent.movement.is_free() {
+        return crate::moves::fly::free_move(world, agent, costs, from, delta);
+    }
     if delta.x == 0 && delta.z == 0 {
         return match delta.y {
             1 => ladder_climb(world, agent, costs, from, true),
@@ -70,7 +80,7 @@ pub fn move_between<W: VoxelWorld + ?Sized>(
 /// search: each move is replayed with the walking rules. An empty route is legal and costs 0.
 ///
 /// ```
-/// use glam::IVec3;
+/// use voxnav::IVec3;
 /// use voxnav::{Agent, Block, ChunkedWorld, MoveCosts};
 /// use voxnav::check_path;
 ///
@@ -100,20 +110,20 @@ pub fn check_path<W: VoxelWorld + ?Sized>(
             cost: Some(0),
         };
     };
-    let mut first_broken = (!is_valid_feet(world, start, agent.height)).then_some(0);
+    let mut first_broken = (!agent.is_valid_position(world, start)).then_some(0);
     let mut rest_legal = true;
     let mut cost = 0u64;
     for (i, pair) in path.windows(2).enumerate() {
         let (from, to) = (pair[0], pair[1]);
         // Before any break, `from` is valid (the start was checked and legal moves land on
         // valid positions); after one, it must be checked.
-        let step = if first_broken.is_none() || is_valid_feet(world, from, agent.height) {
+        let step = if first_broken.is_none() || agent.is_valid_position(world, from) {
             move_between(world, agent, costs, from, to)
         } else {
             None
         };
         match (step, first_broken) {
-            (Some(m), _) => cost += u64::from(m.cost),
+            (Some(m), _) => cost = cost.saturating_add(u64::from(m.cost)),
             (None, None) => first_broken = Some(i + 1),
             (None, Some(_)) => {
                 rest_legal = false;

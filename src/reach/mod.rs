@@ -19,7 +19,7 @@
 //! next query.
 //!
 //! ```
-//! use glam::IVec3;
+//! use voxnav::IVec3;
 //! use voxnav::{Agent, Block, ChunkedWorld, MoveCosts, SearchOptions, SearchStatus};
 //! use voxnav::reach::Navigator;
 //!

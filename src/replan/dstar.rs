@@ -111,7 +111,7 @@ impl PartialOrd for Entry {
 /// re-derived from the walking rules. Only for bounded worlds.
 ///
 /// ```
-/// use glam::IVec3;
+/// use voxnav::IVec3;
 /// use voxnav::{Agent, Block, ChunkedWorld, MoveCosts};
 /// use voxnav::DStarLite;
 ///
@@ -152,9 +152,11 @@ impl DStarLite {
     /// D* Lite for `agent` moving at `costs`, with the default (octile) heuristic.
     ///
     /// # Errors
-    /// [`Error::InvalidSetting`] when the agent or the costs are out of range.
+    /// [`Error::InvalidSetting`] when the agent or the costs are out of range, or the agent
+    /// does not walk.
     pub fn new(agent: Agent, costs: MoveCosts) -> Result<Self> {
         agent.validate()?;
+        agent.require_walking("D* Lite")?;
         costs.validate()?;
         Ok(Self {
             agent,

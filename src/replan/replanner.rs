@@ -44,7 +44,7 @@ pub struct Replan {
 /// within a small multiple of a fresh search.
 ///
 /// ```
-/// use glam::IVec3;
+/// use voxnav::IVec3;
 /// use voxnav::{Agent, Block, ChunkedWorld, MoveCosts};
 /// use voxnav::Replanner;
 ///

@@ -10,9 +10,10 @@ use super::open::OpenSet;
 use super::{SearchOptions, SearchResult, SearchStats, SearchStatus};
 use crate::error::{Error, Result};
 use crate::moves::agent::{Agent, MoveCosts};
-use crate::moves::for_each_neighbour;
+use crate::moves::fly::FreeMoves;
+use crate::moves::{Expansion, WalkingMoves};
+use crate::world::VoxelWorld;
 use crate::world::key::in_key_range;
-use crate::world::{VoxelWorld, check_feet};
 
 /// How many expansions pass between two looks at the clock.
 const CLOCK_INTERVAL: u64 = 256;
@@ -33,7 +34,7 @@ struct Node {
 /// buffer keep their memory between searches.
 ///
 /// ```
-/// use glam::IVec3;
+/// use voxnav::IVec3;
 /// use voxnav::{Agent, Block, ChunkedWorld, MoveCosts, Pathfinder, SearchOptions, SearchStatus};
 ///
 /// // A 8x4x3 room with a floor and a one-block step in the middle.
@@ -86,6 +87,17 @@ impl Pathfinder {
         &self.costs
     }
 
+    /// Searches for `agent` from now on (a flier after a walker, say), keeping the memory.
+    ///
+    /// # Errors
+    /// [`Error::InvalidSetting`] when the agent is out of range (see [`Agent::validate`]); the
+    /// pathfinder keeps its agent then.
+    pub fn set_agent(&mut self, agent: Agent) -> Result<()> {
+        agent.validate()?;
+        self.agent = agent;
+        Ok(())
+    }
+
     /// The feet positions the last search expanded, in no particular order: what it explored
     /// (for pictures and statistics).
     pub fn explored(&self) -> impl Iterator<Item = IVec3> + '_ {
@@ -121,13 +133,16 @@ impl Pathfinder {
         options: &SearchOptions,
     ) -> Result<SearchResult> {
         let started = Instant::now();
-        check_feet(world, start, self.agent.height)
+        self.agent
+            .check_position(world, start)
             .map_err(|reason| Error::InvalidStart { pos: start, reason })?;
         if let Some(target) = goal.exact_target() {
-            check_feet(world, target, self.agent.height).map_err(|reason| Error::InvalidGoal {
-                pos: target,
-                reason,
-            })?;
+            self.agent
+                .check_position(world, target)
+                .map_err(|reason| Error::InvalidGoal {
+                    pos: target,
+                    reason,
+                })?;
         }
         if options.max_nodes == Some(0) {
             return Err(Error::ZeroBudget);
@@ -138,10 +153,27 @@ impl Pathfinder {
         if world.bounds().is_none() && options.max_nodes.is_none() && options.max_time.is_none() {
             return Err(Error::Unbounded);
         }
+        // One search loop per movement mode, each with its rules inlined.
+        Ok(if self.agent.movement.is_free() {
+            self.run(world, start, goal, options, started, FreeMoves)
+        } else {
+            self.run(world, start, goal, options, started, WalkingMoves)
+        })
+    }
 
+    /// The search proper, for checked input.
+    fn run<W: VoxelWorld + ?Sized, G: Goal + ?Sized, E: Expansion>(
+        &mut self,
+        world: &W,
+        start: IVec3,
+        goal: &G,
+        options: &SearchOptions,
+        started: Instant,
+        moves: E,
+    ) -> SearchResult {
         let estimator = options.heuristic.estimator(&self.agent, &self.costs);
         let max_nodes = options.max_nodes.unwrap_or(u64::MAX);
-        let deadline = options.max_time.map(|t| started + t);
+        let deadline = options.deadline(started);
         self.nodes.clear();
         self.table.clear();
 
@@ -171,7 +203,7 @@ impl Pathfinder {
                 continue;
             }
             if goal.is_reached(current.feet) {
-                return Ok(self.finish(SearchStatus::Found, node, stats, started));
+                return self.finish(SearchStatus::Found, node, stats, started);
             }
             if stats.expanded >= max_nodes {
                 budget_hit = true;
@@ -191,7 +223,7 @@ impl Pathfinder {
             let Self {
                 nodes, table, open, ..
             } = self;
-            for_each_neighbour(world, &agent, &costs, current.feet, |step| {
+            moves.for_each(world, &agent, &costs, current.feet, |step| {
                 if check_keys && !in_key_range(step.feet) {
                     return;
                 }
@@ -229,10 +261,10 @@ impl Pathfinder {
         }
 
         if budget_hit {
-            Ok(self.finish(SearchStatus::Partial, best, stats, started))
+            self.finish(SearchStatus::Partial, best, stats, started)
         } else {
             stats.elapsed = started.elapsed();
-            Ok(SearchResult::unreachable(stats))
+            SearchResult::unreachable(stats)
         }
     }
 

@@ -2,7 +2,7 @@
 
 use glam::IVec3;
 
-use crate::search::heuristic::Estimator;
+use crate::search::heuristic::{Estimator, MAX_ESTIMATE};
 
 /// Where a search may end.
 ///
@@ -69,10 +69,10 @@ pub struct RadiusGoal {
 }
 
 impl Goal for RadiusGoal {
+    /// Exact for every centre, radius and position: the squares are summed in 128 bits.
     #[inline]
     fn is_reached(&self, feet: IVec3) -> bool {
-        let d = (feet - self.center).as_i64vec3();
-        d.length_squared() <= i64::from(self.radius) * i64::from(self.radius)
+        distance_squared(feet, self.center, false) <= u128::from(self.radius).pow(2)
     }
 
     /// Admissible: any position within the radius differs from the centre by at most
@@ -80,18 +80,16 @@ impl Goal for RadiusGoal {
     /// `radius` never overestimates.
     #[inline]
     fn estimate(&self, feet: IVec3, estimator: &Estimator) -> u64 {
-        let d = self.center - feet;
-        let r = self.radius;
+        let d = self.center.as_i64vec3() - feet.as_i64vec3();
+        let r = i64::from(self.radius);
         let dy = if d.y >= 0 {
-            d.y.saturating_sub_unsigned(r).max(0)
+            (d.y - r).max(0)
         } else {
-            d.y.saturating_add_unsigned(r).min(0)
+            (d.y + r).min(0)
         };
-        estimator.delta(
-            d.x.unsigned_abs().saturating_sub(r),
-            dy,
-            d.z.unsigned_abs().saturating_sub(r),
-        )
+        // Two i32 coordinates differ by at most 2^32 - 1, which fits u32.
+        let shortened = |along: i64| (along.unsigned_abs().saturating_sub(r as u64)) as u32;
+        estimator.delta(shortened(d.x), dy, shortened(d.z))
     }
 }
 
@@ -111,11 +109,9 @@ impl Goal for ColumnGoal {
     }
     #[inline]
     fn estimate(&self, feet: IVec3, estimator: &Estimator) -> u64 {
-        estimator.delta(
-            (self.x - feet.x).unsigned_abs(),
-            0,
-            (self.z - feet.z).unsigned_abs(),
-        )
+        // The differences of two i32 coordinates fit u32 once taken in 64 bits.
+        let across = |a: i32, b: i32| (i64::from(a) - i64::from(b)).unsigned_abs() as u32;
+        estimator.delta(across(self.x, feet.x), 0, across(self.z, feet.z))
     }
 }
 
@@ -129,7 +125,7 @@ impl Goal for ColumnGoal {
 /// Mixed goal types go in boxes (the default type parameter):
 ///
 /// ```
-/// use glam::IVec3;
+/// use voxnav::IVec3;
 /// use voxnav::{AnyOfGoal, BlockGoal, ColumnGoal, Goal};
 ///
 /// let goal: AnyOfGoal = AnyOfGoal::new(vec![
@@ -198,7 +194,7 @@ impl std::fmt::Debug for dyn Goal + Send + Sync {
 /// zero heuristic makes it 0.
 ///
 /// ```
-/// use glam::IVec3;
+/// use voxnav::IVec3;
 /// use voxnav::{AwayFromGoal, Goal};
 ///
 /// let flee = AwayFromGoal::horizontal(IVec3::new(0, 5, 0), 10);
@@ -235,25 +231,32 @@ impl AwayFromGoal {
             horizontal: true,
         }
     }
+}
 
-    #[inline]
-    fn distance_squared(&self, feet: IVec3) -> i64 {
-        let mut d = (feet - self.point).as_i64vec3();
-        if self.horizontal {
-            d.y = 0;
-        }
-        d.length_squared()
-    }
+/// The squared Euclidean distance between `a` and `b` (over x and z only with `horizontal`),
+/// exact for any two positions: each difference is below 2^32, so the sum of three squares
+/// fits 128 bits.
+#[inline]
+fn distance_squared(a: IVec3, b: IVec3, horizontal: bool) -> u128 {
+    let d = a.as_i64vec3() - b.as_i64vec3();
+    let square = |v: i64| u128::from(v.unsigned_abs()).pow(2);
+    let vertical = if horizontal { 0 } else { square(d.y) };
+    square(d.x) + vertical + square(d.z)
 }
 
 impl Goal for AwayFromGoal {
+    /// Exact for every point, distance and position: the squares are summed in 128 bits.
     #[inline]
     fn is_reached(&self, feet: IVec3) -> bool {
-        self.distance_squared(feet) >= i64::from(self.distance) * i64::from(self.distance)
+        distance_squared(feet, self.point, self.horizontal) >= u128::from(self.distance).pow(2)
     }
 
     fn estimate(&self, feet: IVec3, estimator: &Estimator) -> u64 {
-        let gap = f64::from(self.distance) - (self.distance_squared(feet) as f64).sqrt();
+        // The square root is raised by a relative 2^-50, more than the rounding of the
+        // conversion and of the root, so that far from the point (where one unit of the last
+        // place is many blocks) the gap is never overstated.
+        let distance = (distance_squared(feet, self.point, self.horizontal) as f64).sqrt();
+        let gap = f64::from(self.distance) - distance * (1.0 + f64::EPSILON * 4.0);
         if gap <= 0.0 {
             return 0;
         }
@@ -263,10 +266,12 @@ impl Goal for AwayFromGoal {
         if !self.horizontal {
             let ascend = estimator.delta(0, 1, 0) as f64;
             let descend = estimator.delta(0, -1, 0) as f64;
-            per_block = per_block.min(ascend).min(descend);
+            // A flier's corner step covers sqrt 3 blocks.
+            let corner = estimator.delta(1, 1, 1) as f64 / 3f64.sqrt();
+            per_block = per_block.min(ascend).min(descend).min(corner);
         }
         // Shaved by a hair so that rounding in the square root never lifts the bound past
         // the true cost.
-        (gap * per_block * (1.0 - 1e-9)).floor() as u64
+        ((gap * per_block * (1.0 - 1e-9)).floor() as u64).min(MAX_ESTIMATE)
     }
 }

@@ -13,6 +13,11 @@ pub enum HeuristicKind {
     /// per diagonal step; Manhattan when diagonals are off) plus `ascend` per block the goal is
     /// above and `descend` per block it is below. Admissible and consistent for the walking
     /// rules, so routes are optimal. The default.
+    ///
+    /// For fliers and swimmers, the 3D octile distance: with the axis distances sorted
+    /// `a <= b <= c`, `a` corner steps, `b - a` edge steps and `c - b` face steps, the cost
+    /// of the cheapest route through empty space (see [`Estimator`] for costs that are not
+    /// ordered like 1, sqrt 2, sqrt 3). Admissible and consistent.
     #[default]
     Octile,
     /// The source article's `straight * Manhattan(x, z) + height_weight * |dy|`. Fast, but
@@ -25,6 +30,8 @@ pub enum HeuristicKind {
     /// `straight * sqrt(dx^2 + dz^2)` plus the octile heuristic's height term. Admissible
     /// when `diagonal >= straight * sqrt 2` (it is not for the default 10 / 14, which
     /// overestimates by under 1%), and less informed than octile.
+    /// For fliers and swimmers, `straight * sqrt(dx^2 + dy^2 + dz^2)`, admissible when also
+    /// `corner >= straight * sqrt 3`.
     Euclidean,
     /// Always 0: Dijkstra's algorithm. Optimal, and explores the most.
     Zero,
@@ -58,7 +65,8 @@ impl Heuristic {
         Self { kind, weight: 1.0 }
     }
 
-    /// Sets the weight.
+    /// Sets the weight. Any finite weight is accepted: estimates saturate at
+    /// [`MAX_ESTIMATE`], so even a huge weight cannot overflow a search's costs.
     ///
     /// # Errors
     /// [`Error::InvalidSetting`] unless `weight` is finite and at least 1.
@@ -101,19 +109,84 @@ impl Heuristic {
     }
 
     /// Binds the heuristic to an agent and costs, ready to estimate.
+    ///
+    /// Each unit cost is read as at most [`MAX_UNIT_COST`]; every setting that
+    /// [`MoveCosts::validate`] accepts is below it, so this changes nothing for them, and for
+    /// larger (unvalidated) costs it only lowers the estimate, which stays admissible.
     #[must_use]
     pub fn estimator(&self, agent: &Agent, costs: &MoveCosts) -> Estimator {
+        let unit = |cost: u32| u64::from(cost).min(MAX_UNIT_COST);
         Estimator {
             kind: self.kind,
             weight: self.weight,
-            straight: u64::from(costs.straight),
-            diagonal: u64::from(costs.diagonal.min(costs.straight.saturating_mul(2))),
-            ascend: u64::from(costs.ascend),
-            descend: u64::from(costs.descend),
+            straight: unit(costs.straight),
+            diagonal: unit(costs.diagonal.min(costs.straight.saturating_mul(2))),
+            ascend: unit(costs.ascend),
+            descend: unit(costs.descend),
             diagonals: agent.diagonals,
+            free: agent.movement.is_free().then(|| FreeWeights::new(costs)),
         }
     }
 }
+
+/// The 3D octile distance of a free mover as `gamma * max + beta * mid + alpha * min` of the
+/// sorted axis distances, with `gamma >= beta >= alpha >= 0`.
+///
+/// With that order the distance is a norm (a non-negative sum of the norms "largest axis",
+/// "sum of the two largest" and "sum of all three"), so it obeys the triangle inequality; and
+/// it charges each face, edge and corner step at most that step's cost. Together: consistent
+/// and admissible. For costs ordered like 1, sqrt 2, sqrt 3 (`diagonal <= 2 straight`,
+/// `corner <= 2 diagonal - straight`) it is the exact cost through empty space:
+/// `gamma = straight`, `beta = diagonal - straight`, `alpha = corner - diagonal`. Other costs
+/// get the largest weights in that order that still undercharge every step.
+#[derive(Debug, Clone, Copy)]
+struct FreeWeights {
+    gamma: u64,
+    beta: u64,
+    alpha: u64,
+}
+
+impl FreeWeights {
+    fn new(costs: &MoveCosts) -> Self {
+        let (face, edge, corner) = (
+            u64::from(costs.straight),
+            u64::from(costs.diagonal),
+            u64::from(costs.corner),
+        );
+        let gamma = face.min(edge).min(corner);
+        let beta = gamma.min(edge.min(corner) - gamma);
+        let alpha = beta.min(corner - beta - gamma);
+        Self { gamma, beta, alpha }
+    }
+
+    #[inline]
+    fn distance(self, dx: u64, dy: u64, dz: u64) -> u64 {
+        let (lo, hi) = (dx.min(dz), dx.max(dz));
+        let (min, mid, max) = if dy <= lo {
+            (dy, lo, hi)
+        } else if dy <= hi {
+            (lo, dy, hi)
+        } else {
+            (lo, hi, dy)
+        };
+        // Weights are at most 2^32 and distances below 2^32: each product fits, the sum may not.
+        (self.gamma * max)
+            .saturating_add(self.beta * mid)
+            .saturating_add(self.alpha * min)
+    }
+}
+/// The largest estimate an [`Estimator`] returns: estimates saturate here, so that a
+/// search's `g + h` cannot overflow `u64` for any weight, cost setting or goal distance
+/// (a route's cost `g` stays below `2^63`: at most `2^32` moves of at most `2^31` each).
+/// Lowering an estimate keeps it admissible and consistent, and a weighted search keeps its
+/// bound of `w` times optimal.
+pub const MAX_ESTIMATE: u64 = 1 << 62;
+
+/// The largest unit cost an [`Estimator`] works with: `2^31 - 1`. Every product of a unit
+/// cost and a distance (below `2^32`) is then below `2^63`, and the octile estimate, the sum
+/// of two of them, cannot overflow `u64`: the default heuristic needs no saturating
+/// arithmetic in the search's inner loop.
+pub const MAX_UNIT_COST: u64 = (1 << 31) - 1;
 
 /// A heuristic bound to an agent and its costs. Goals use it to estimate.
 #[derive(Debug, Clone, Copy)]
@@ -125,51 +198,90 @@ pub struct Estimator {
     ascend: u64,
     descend: u64,
     diagonals: bool,
+    /// The 3D octile weights of a flier or swimmer; `None` for a walker.
+    free: Option<FreeWeights>,
 }
 
 impl Estimator {
-    /// The estimate from `from` to `to`.
+    /// The estimate from `from` to `to`, exact for any two positions (the differences are
+    /// taken in 64 bits).
     #[inline]
     #[must_use]
     pub fn between(&self, from: IVec3, to: IVec3) -> u64 {
-        let d = to - from;
-        self.delta(d.x.unsigned_abs(), d.y, d.z.unsigned_abs())
+        let d = to.as_i64vec3() - from.as_i64vec3();
+        // Two i32 coordinates differ by at most 2^32 - 1, which fits u32.
+        self.delta(d.x.unsigned_abs() as u32, d.y, d.z.unsigned_abs() as u32)
     }
 
     /// The estimate for a horizontal distance of `dx` and `dz` blocks and a climb of `dy`
-    /// blocks (negative: a descent).
+    /// blocks (negative: a descent). `dy` is an `i64` so that the difference of any two `i32`
+    /// heights fits. Saturates at [`MAX_ESTIMATE`].
     #[inline]
     #[must_use]
-    pub fn delta(&self, dx: u32, dy: i32, dz: u32) -> u64 {
+    pub fn delta(&self, dx: u32, dy: i64, dz: u32) -> u64 {
+        // Unit costs are below 2^31 and distances below 2^32 (`climb` is the difference of
+        // two i32), so each product is below 2^63; so are the octile terms with diagonals,
+        // each a product or a sum of products over distances that add up to at most 2^32, and
+        // their sum fits u64. The other kinds, with more terms, saturate.
         let (dx, dz) = (u64::from(dx), u64::from(dz));
+        if let Some(free) = self.free {
+            let climb = dy.unsigned_abs().min(u64::from(u32::MAX));
+            return self.free_delta(free, dx, climb, dz);
+        }
+        let climb = dy.unsigned_abs().min(u64::from(u32::MAX));
         let vertical = if dy >= 0 {
-            self.ascend * u64::from(dy.unsigned_abs())
+            self.ascend * climb
         } else {
-            self.descend * u64::from(dy.unsigned_abs())
+            self.descend * climb
         };
         let raw = match self.kind {
-            HeuristicKind::Octile => {
-                let horizontal = if self.diagonals {
-                    let (lo, hi) = (dx.min(dz), dx.max(dz));
-                    self.diagonal * lo + self.straight * (hi - lo)
-                } else {
-                    self.straight * (dx + dz)
-                };
-                horizontal + vertical
+            HeuristicKind::Octile if self.diagonals => {
+                let (lo, hi) = (dx.min(dz), dx.max(dz));
+                self.diagonal * lo + self.straight * (hi - lo) + vertical
             }
-            HeuristicKind::Manhattan { height_weight } => {
-                self.straight * (dx + dz) + u64::from(height_weight) * u64::from(dy.unsigned_abs())
-            }
+            HeuristicKind::Octile => (self.straight * dx)
+                .saturating_add(self.straight * dz)
+                .saturating_add(vertical),
+            HeuristicKind::Manhattan { height_weight } => (self.straight * dx)
+                .saturating_add(self.straight * dz)
+                .saturating_add(u64::from(height_weight) * climb),
             HeuristicKind::Euclidean => {
-                let flat = ((dx * dx + dz * dz) as f64).sqrt() * self.straight as f64;
-                flat as u64 + vertical
+                let squares = u128::from(dx * dx) + u128::from(dz * dz);
+                // A float-to-integer `as` saturates.
+                let flat = ((squares as f64).sqrt() * self.straight as f64) as u64;
+                flat.saturating_add(vertical)
             }
             HeuristicKind::Zero => 0,
         };
-        if self.weight > 1.0 {
+        self.weighted(raw)
+    }
+
+    #[inline]
+    fn weighted(&self, raw: u64) -> u64 {
+        let weighted = if self.weight > 1.0 {
             (raw as f64 * self.weight) as u64
         } else {
             raw
-        }
+        };
+        weighted.min(MAX_ESTIMATE)
+    }
+
+    /// [`Estimator::delta`] for a flier or swimmer: 3D octile, or the kind's formula with a
+    /// vertical block costing `straight` like any face step.
+    #[inline]
+    fn free_delta(&self, free: FreeWeights, dx: u64, dy: u64, dz: u64) -> u64 {
+        let raw = match self.kind {
+            HeuristicKind::Octile => free.distance(dx, dy, dz),
+            HeuristicKind::Manhattan { height_weight } => (self.straight * dx)
+                .saturating_add(self.straight * dz)
+                .saturating_add(u64::from(height_weight) * dy),
+            HeuristicKind::Euclidean => {
+                let squares = u128::from(dx * dx) + u128::from(dy * dy) + u128::from(dz * dz);
+                // A float-to-integer `as` saturates.
+                ((squares as f64).sqrt() * free.gamma as f64) as u64
+            }
+            HeuristicKind::Zero => 0,
+        };
+        self.weighted(raw)
     }
 }

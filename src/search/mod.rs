@@ -6,7 +6,7 @@ pub mod heuristic;
 pub(crate) mod nodes;
 pub(crate) mod open;
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use glam::IVec3;
 
@@ -18,7 +18,7 @@ use crate::search::heuristic::Heuristic;
 /// Limits and heuristic for one search.
 ///
 /// ```
-/// use std::time::Duration;
+/// use std::time::{Duration, Instant};
 /// use voxnav::SearchOptions;
 /// let options = SearchOptions::default()
 ///     .with_max_nodes(50_000)
@@ -32,7 +32,8 @@ pub struct SearchOptions {
     /// world bounds the search; an unbounded world needs a node or time budget).
     pub max_nodes: Option<u64>,
     /// The most wall-clock time the search may take before it returns the best partial
-    /// route. Checked every few hundred expansions. Defaults to `None`.
+    /// route. Checked every few hundred expansions. A limit too far away for the clock to
+    /// represent (such as [`Duration::MAX`]) is no limit. Defaults to `None`.
     pub max_time: Option<Duration>,
     /// The heuristic. Defaults to the admissible octile + height heuristic.
     pub heuristic: Heuristic,
@@ -51,6 +52,13 @@ impl SearchOptions {
     pub const fn with_max_time(mut self, max_time: Duration) -> Self {
         self.max_time = Some(max_time);
         self
+    }
+
+    /// The instant at which a search started at `started` must stop: `None` when there is no
+    /// time limit or the limit lies beyond what [`Instant`] can represent.
+    #[must_use]
+    pub fn deadline(&self, started: Instant) -> Option<Instant> {
+        self.max_time.and_then(|limit| started.checked_add(limit))
     }
 
     /// Sets [`SearchOptions::heuristic`].

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use glam::IVec3;
 
 use super::map::{GOAL_COLOUR, START_COLOUR, TopDownMap};
-use super::{Terrain, TerrainConfig, generate_terrain_with_hazards, pick_pairs};
+use super::{Terrain, TerrainConfig, generate_terrain_with_heights, pick_pairs};
 use crate::error::Result;
 use crate::moves::agent::{Agent, MoveCosts};
 use crate::moves::{DIRECTIONS, move_in_direction};
@@ -241,7 +241,7 @@ pub fn run_demo(config: &DemoConfig) -> Result<DemoReport> {
         return Err(crate::Error::ZeroBudget);
     }
     let started = Instant::now();
-    let terrain = generate_terrain_with_hazards(&config.terrain)?;
+    let terrain = generate_terrain_with_heights(&config.terrain)?;
     let generation = started.elapsed();
 
     let agent = Agent::default();

@@ -2,7 +2,8 @@
 
 use glam::IVec3;
 
-use super::{Hazard, Terrain};
+use super::Terrain;
+use crate::Block;
 
 /// An RGB picture of a [`Terrain`] seen from above: one square of `scale` x `scale` pixels
 /// per column, shaded by the height of its top block, water blue and lava orange. Cells a
@@ -12,8 +13,8 @@ use super::{Hazard, Terrain};
 /// any image encoder; voxnav itself writes no image files.
 ///
 /// ```
-/// use voxnav::terrain::{TerrainConfig, TopDownMap, generate_terrain_with_hazards};
-/// let terrain = generate_terrain_with_hazards(&TerrainConfig::default().with_size(32, 48, 32))?;
+/// use voxnav::terrain::{TerrainConfig, TopDownMap, generate_terrain_with_heights};
+/// let terrain = generate_terrain_with_heights(&TerrainConfig::default().with_size(32, 48, 32))?;
 /// let map = TopDownMap::new(&terrain, 2);
 /// assert_eq!((map.width(), map.height()), (64, 64));
 /// assert_eq!(map.pixels().len(), 64 * 64 * 3);
@@ -52,14 +53,14 @@ impl TopDownMap {
         let span = size.y.max(1) as f32;
         for z in 0..size.z {
             for x in 0..size.x {
-                let colour = match terrain.column_hazard(x, z) {
-                    Some((Hazard::Water, low, high)) => {
+                let colour = match terrain.column_liquid(x, z) {
+                    Some((Block::Water, low, high)) => {
                         // Deeper water is darker.
                         let depth = (high - low).min(12) as f32 / 12.0;
                         shade([70, 130, 225], 1.0 - 0.45 * depth)
                     }
-                    Some((Hazard::Lava, ..)) => [255, 110, 20],
-                    None => {
+                    Some((Block::Lava, ..)) => [255, 110, 20],
+                    _ => {
                         let top = terrain.top(x, z).unwrap_or(0);
                         // Light from the north-west: slopes facing it are brighter.
                         let west = terrain.top(x - 1, z).unwrap_or(top);
@@ -206,12 +207,12 @@ fn shade(colour: [u8; 3], factor: f32) -> [u8; 3] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::terrain::{TerrainConfig, generate_terrain_with_hazards};
+    use crate::terrain::{TerrainConfig, generate_terrain_with_heights};
 
     #[test]
     fn routes_and_markers_and_tints_change_exactly_their_cells() {
         let terrain =
-            generate_terrain_with_hazards(&TerrainConfig::default().with_size(32, 48, 32)).unwrap();
+            generate_terrain_with_heights(&TerrainConfig::default().with_size(32, 48, 32)).unwrap();
         let mut map = TopDownMap::new(&terrain, 2);
         let untouched = map.pixel(60, 60).unwrap();
         let before = map.pixel(20, 2).unwrap();

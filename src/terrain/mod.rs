@@ -1,21 +1,25 @@
 //! Deterministic procedural terrain (fastnoise-lite), and helpers to pick queries on it.
 //!
-//! [`generate_terrain_with_hazards`] turns a [`TerrainConfig`] into a [`Terrain`]: a bounded
-//! [`ChunkedWorld`] with rolling hills, 1-block terraces, plateaus behind real cliffs, caves
-//! and overhangs carved by 3D noise, trees and stone pillars, and water and lava pools that
-//! the agent must not walk into. [`generate_terrain`] returns just the block storage.
-//! [`surface_feet`] and [`pick_pairs`] choose start and goal positions on the surface.
+//! [`generate_terrain`] turns a [`TerrainConfig`] into a bounded [`ChunkedWorld`] with rolling
+//! hills, 1-block terraces, plateaus behind real cliffs, caves and overhangs carved by 3D
+//! noise, trees and stone pillars, lakes of [`Block::Water`] and pools of [`Block::Lava`]:
+//! real blocks, with the meaning every world gives them (the agent wades through water at
+//! [`MoveCosts::water`](crate::MoveCosts::water) a move, never enters lava, and pays
+//! [`MoveCosts::danger`](crate::MoveCosts::danger) next to it).
+//! [`generate_terrain_with_heights`] returns the same blocks as a [`Terrain`], with the
+//! generator's height map. [`surface_feet`] and [`pick_pairs`] choose start and goal
+//! positions on the surface.
 //!
 //! The same config gives the same world on every machine: the noise and the generator use
 //! only basic `f32` arithmetic (no `sin`, `exp` or `powf`, whose last bits vary between
 //! platforms), and every random choice comes from [`SplitMix64`].
 //!
 //! ```
-//! use voxnav::terrain::{TerrainConfig, generate_terrain_with_hazards, pick_pairs};
+//! use voxnav::terrain::{TerrainConfig, generate_terrain_with_heights, pick_pairs};
 //! use voxnav::{Agent, MoveCosts, Pathfinder, SearchOptions};
 //!
 //! let config = TerrainConfig::default().with_seed(7).with_size(64, 48, 64);
-//! let terrain = generate_terrain_with_hazards(&config)?;
+//! let terrain = generate_terrain_with_heights(&config)?;
 //! let agent = Agent::default();
 //! let mut pathfinder = Pathfinder::new(agent, MoveCosts::default())?;
 //! for (start, goal) in pick_pairs(&terrain, &agent, 1, 4, 8.0..=24.0) {
@@ -35,10 +39,10 @@ use glam::IVec3;
 
 use crate::error::{Error, Result};
 use crate::world::chunked::{Block, ChunkedWorld};
-use crate::world::{AROUND, Bounds, ColumnBits, VoxelWorld};
+use crate::world::{Bounds, ColumnBits, TerrainFlags, VoxelWorld};
 
 pub use map::TopDownMap;
-pub use pairs::{UNBOUNDED_SCAN, pick_pairs, surface_feet};
+pub use pairs::{MAX_PAIRS, UNBOUNDED_SCAN, pick_pairs, surface_feet};
 pub use rng::SplitMix64;
 
 /// Settings of the procedural terrain. The defaults make the built-in 512 x 128 x 512 world.
@@ -77,7 +81,8 @@ pub struct TerrainConfig {
     /// The chance that a dry ground column grows a tree or a stone pillar, in `0.0..=1.0`.
     /// Defaults to 0.004.
     pub obstacle_density: f32,
-    /// Whether water lakes and lava pools appear. Defaults to `true`.
+    /// Whether lakes ([`Block::Water`]) and lava pools ([`Block::Lava`]) appear. Defaults to
+    /// `true`.
     pub hazards: bool,
 }
 
@@ -240,31 +245,27 @@ impl TerrainConfig {
     }
 }
 
-/// A liquid the agent must not walk into or stand on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Hazard {
-    /// A lake in a valley, flat at the water level.
-    Water,
-    /// A small pool of lava, flush with the ground around it.
-    Lava,
-}
-
-/// The hazard cells of one column: `kind` from `low` to `high`, both inclusive.
+/// The liquid cells of one column: `block` ([`Block::Water`] or [`Block::Lava`]) from `low` to
+/// `high`, both inclusive.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct HazardSpan {
-    kind: Hazard,
+struct LiquidSpan {
+    block: Block,
     low: i32,
     high: i32,
 }
 
-/// A generated world: its blocks, where its liquids are, and its surface heights.
+/// A generated world, and the height map the generator made it from.
 ///
-/// [`ChunkedWorld`] knows only air and solid blocks, so liquid cells are stored as
-/// [`Block::Solid`] in [`Terrain::world`] (a pool looks like flat ground there). `Terrain`
-/// itself implements [`VoxelWorld`] with the liquids honoured: a hazard cell is neither
-/// passable nor standable, so no route walks into or across a pool. Search `&Terrain`, not
-/// `terrain.world()`, whenever hazards matter.
+/// The blocks are the whole story for walking: lakes are [`Block::Water`] and lava pools
+/// [`Block::Lava`], with the meaning every [`ChunkedWorld`] gives them (see the table of
+/// [`Block`] and the rules of [`crate::moves`]): the agent wades through water, paying
+/// [`MoveCosts::water`](crate::MoveCosts::water) per move, never enters lava, and pays
+/// [`MoveCosts::danger`](crate::MoveCosts::danger) next to it. `Terrain` implements
+/// [`VoxelWorld`] by asking its world, so a search over `&terrain`, over
+/// [`Terrain::world`] or over the [`ChunkedWorld`] of [`generate_terrain`] gives the same
+/// answers. What it adds is what only the generator knows: each column's ground height
+/// before caves and obstacles ([`Terrain::ground`]) and its top block ([`Terrain::top`]),
+/// for choosing where NPCs start and for drawing maps.
 #[derive(Debug, Clone)]
 pub struct Terrain {
     world: ChunkedWorld,
@@ -273,15 +274,10 @@ pub struct Terrain {
     tops: Vec<i32>,
     /// Per column: the height map, the y just above the generated ground.
     grounds: Vec<i32>,
-    /// Per column: its hazard span, if any.
-    hazards: Vec<Option<HazardSpan>>,
-    /// One bit per column, set where `hazards` has a span: searches read 9 columns per
-    /// expansion, and this 32 KiB bitset answers "dry" without touching `hazards`.
-    wet: Vec<u64>,
 }
 
 impl Terrain {
-    /// The block storage (liquids stored as solid blocks).
+    /// The block storage.
     #[must_use]
     pub fn world(&self) -> &ChunkedWorld {
         &self.world
@@ -315,54 +311,44 @@ impl Terrain {
     }
 
     /// The y just above the ground of column `(x, z)` as the height map made it, before
-    /// caves, trees and pillars: where an agent standing on open ground has its feet.
-    /// `None` outside the world.
+    /// caves, liquids, trees and pillars: where an agent standing on open ground has its
+    /// feet. `None` outside the world.
     #[must_use]
     pub fn ground(&self, x: i32, z: i32) -> Option<i32> {
         self.column_index(x, z).map(|c| self.grounds[c])
     }
 
-    /// Whether `feet` stands on open, dry ground (not on a tree, a pillar, a cave floor or
-    /// next to nothing but liquid): the natural place for an NPC to start or end a trip.
+    /// Whether `feet` stands on open, dry ground: on the solid top block of its column at the
+    /// height the height map made (not on a tree, a pillar, a cave floor, in a lake or on
+    /// lava): the natural place for an NPC to start or end a trip.
     #[must_use]
     pub fn is_on_open_ground(&self, feet: IVec3) -> bool {
         self.ground(feet.x, feet.z) == Some(feet.y)
-            && self.column_hazard(feet.x, feet.z).is_none()
             && self.top(feet.x, feet.z) == Some(feet.y - 1)
+            && self.world.get(feet - IVec3::Y) == Some(Block::Solid)
     }
 
-    /// The liquid at cell `p`, if any.
-    #[inline]
+    /// The liquid whose surface is the top block of column `(x, z)`, as seen from above: its
+    /// block ([`Block::Water`] or [`Block::Lava`]) and the y of its lowest and highest cell.
+    /// `None` when the top block is not a liquid (a tree may overhang a lake) or the column
+    /// is outside the world.
     #[must_use]
-    pub fn hazard_at(&self, p: IVec3) -> Option<Hazard> {
-        let span = self.hazards[self.column_index(p.x, p.z)?]?;
-        (span.low..=span.high).contains(&p.y).then_some(span.kind)
-    }
-
-    /// The liquid of column `(x, z)`, if any, with its lowest and highest cell's y.
-    #[must_use]
-    pub fn column_hazard(&self, x: i32, z: i32) -> Option<(Hazard, i32, i32)> {
-        let span = self.hazards[self.column_index(x, z)?]?;
-        Some((span.kind, span.low, span.high))
-    }
-
-    /// The number of hazard cells of each kind: `(water, lava)`.
-    #[must_use]
-    pub fn hazard_cells(&self) -> (u64, u64) {
-        let mut counts = (0, 0);
-        for span in self.hazards.iter().flatten() {
-            let cells = (span.high - span.low + 1) as u64;
-            match span.kind {
-                Hazard::Water => counts.0 += cells,
-                Hazard::Lava => counts.1 += cells,
-            }
+    pub fn column_liquid(&self, x: i32, z: i32) -> Option<(Block, i32, i32)> {
+        let high = self.top(x, z)?;
+        let block = self.world.get(IVec3::new(x, high, z))?;
+        if !matches!(block, Block::Water | Block::Lava) {
+            return None;
         }
-        counts
+        let mut low = high;
+        while low > 0 && self.world.get(IVec3::new(x, low - 1, z)) == Some(block) {
+            low -= 1;
+        }
+        Some((block, low, high))
     }
 }
 
+/// Every question goes to [`Terrain::world`]: the terrain adds nothing to the blocks.
 impl VoxelWorld for Terrain {
-    /// Liquids are stored as solid blocks, so the block storage already says "not passable".
     #[inline]
     fn is_passable(&self, p: IVec3) -> bool {
         self.world.is_passable(p)
@@ -370,78 +356,47 @@ impl VoxelWorld for Terrain {
 
     #[inline]
     fn is_standable(&self, p: IVec3) -> bool {
-        if !self.world.is_standable(p) {
-            return false;
-        }
-        // Standable in the block storage means inside the bounds, so the column is valid.
-        let column = (p.z * self.size.x + p.x) as usize;
-        self.wet[column / 64] & (1 << (column % 64)) == 0 || self.hazard_at(p).is_none()
+        self.world.is_standable(p)
+    }
+
+    #[inline]
+    fn extra_cost(&self, feet: IVec3) -> u32 {
+        self.world.extra_cost(feet)
+    }
+
+    #[inline]
+    fn terrain(&self, feet: IVec3) -> TerrainFlags {
+        self.world.terrain(feet)
     }
 
     #[inline]
     fn bounds(&self) -> Option<Bounds> {
-        Some(Bounds::from_size(self.size))
+        self.world.bounds()
     }
 
     #[inline]
     fn column(&self, x: i32, z: i32, y0: i32, count: u32) -> ColumnBits {
-        let mut bits = self.world.column(x, z, y0, count);
-        self.clear_hazards(x, z, y0, count, &mut bits);
-        bits
+        self.world.column(x, z, y0, count)
     }
 
     #[inline]
     fn columns_around(&self, x: i32, z: i32, y0: i32, count: u32) -> [ColumnBits; 9] {
-        let mut columns = self.world.columns_around(x, z, y0, count);
-        for (bits, (dx, dz)) in columns.iter_mut().zip(AROUND) {
-            self.clear_hazards(x + dx, z + dz, y0, count, bits);
-        }
-        columns
-    }
-}
-
-impl Terrain {
-    /// Clears the standable bits of the liquid cells among `count` cells of column `(x, z)`
-    /// from `y0` up (liquids are stored as solid, so they are already not passable).
-    #[inline]
-    fn clear_hazards(&self, x: i32, z: i32, y0: i32, count: u32, bits: &mut ColumnBits) {
-        let Some(column) = self.column_index(x, z) else {
-            return;
-        };
-        if self.wet[column / 64] & (1 << (column % 64)) == 0 {
-            return;
-        }
-        let Some(span) = self.hazards[column] else {
-            return;
-        };
-        let low = span.low.max(y0);
-        let high = span.high.min(y0 + count as i32 - 1);
-        if low <= high {
-            let run = (high - low + 1) as u32;
-            let mask = if run >= 64 {
-                u64::MAX
-            } else {
-                (1u64 << run) - 1
-            };
-            bits.standable &= !(mask << (low - y0) as u32);
-        }
+        self.world.columns_around(x, z, y0, count)
     }
 }
 
 /// Generates the world described by `config`: a bounded [`ChunkedWorld`] from `(0, 0, 0)`
-/// to `(size_x, size_y, size_z)`.
-///
-/// Liquid cells (when [`TerrainConfig::hazards`] is on) are stored as solid blocks, since
-/// [`ChunkedWorld`] has no liquid kinds yet: a pool is flat ground in this world. Use
-/// [`generate_terrain_with_hazards`] for a world in which pools cannot be walked on.
+/// to `(size_x, size_y, size_z)`, lakes and lava pools included as [`Block::Water`] and
+/// [`Block::Lava`] (when [`TerrainConfig::hazards`] is on).
 ///
 /// # Errors
 /// [`Error::InvalidSetting`] when the config is invalid (see [`TerrainConfig::validate`]).
 pub fn generate_terrain(config: &TerrainConfig) -> Result<ChunkedWorld> {
-    generate_terrain_with_hazards(config).map(Terrain::into_world)
+    generate_terrain_with_heights(config).map(Terrain::into_world)
 }
 
-/// Generates the world described by `config`, with its hazards honoured (see [`Terrain`]).
+/// Generates the world described by `config`, with the generator's height map (see
+/// [`Terrain`]). The blocks are those of [`generate_terrain`].
 ///
 /// The layers, in order: a height map (rolling hills from fractal noise, 1-block terraces
 /// from rounding small bumps, plateaus whose edges are vertical cliffs in some places and
@@ -451,17 +406,20 @@ pub fn generate_terrain(config: &TerrainConfig) -> Result<ChunkedWorld> {
 ///
 /// # Errors
 /// [`Error::InvalidSetting`] when the config is invalid (see [`TerrainConfig::validate`]).
-pub fn generate_terrain_with_hazards(config: &TerrainConfig) -> Result<Terrain> {
+pub fn generate_terrain_with_heights(config: &TerrainConfig) -> Result<Terrain> {
     config.validate()?;
     let mut generator = Generator::new(config)?;
     generator.height_map();
     if config.hazards {
-        generator.liquids();
+        generator.plan_liquids();
     }
     generator.ground();
     if config.obstacle_density > 0.0 {
         generator.obstacles();
     }
+    // Liquids last: once a chunk holds a kind other than air and solid, the world writes
+    // cell by cell, and the solid ground is written fastest column by column.
+    generator.pour_liquids();
     Ok(generator.finish())
 }
 
@@ -484,7 +442,7 @@ struct Generator<'a> {
     /// Per column: the number of ground cells (the top ground block is at `height - 1`).
     heights: Vec<i32>,
     tops: Vec<i32>,
-    hazards: Vec<Option<HazardSpan>>,
+    liquids: Vec<Option<LiquidSpan>>,
 }
 
 /// A noise layer with its own seed derived from the world's seed.
@@ -514,7 +472,7 @@ impl<'a> Generator<'a> {
             world,
             heights: vec![0; columns],
             tops: vec![0; columns],
-            hazards: vec![None; columns],
+            liquids: vec![None; columns],
         })
     }
 
@@ -547,9 +505,10 @@ impl<'a> Generator<'a> {
         }
     }
 
-    /// Lakes fill every column whose ground is below the water level; lava pools replace the
-    /// top block of dry, flat-enough ground where a sparse noise peaks.
-    fn liquids(&mut self) {
+    /// Plans the liquids (written by [`Generator::pour_liquids`]): lakes fill every column
+    /// whose ground is below the water level; lava pools replace the top block of dry,
+    /// flat-enough ground where a sparse noise peaks.
+    fn plan_liquids(&mut self) {
         let c = self.config;
         let water_level = self.water_level();
         let lava = noise(c.seed, 5, 0.03, 1);
@@ -559,9 +518,9 @@ impl<'a> Generator<'a> {
             for x in 0..c.size_x {
                 let column = (z * c.size_x + x) as usize;
                 let height = self.heights[column];
-                self.hazards[column] = if height < water_level {
-                    Some(HazardSpan {
-                        kind: Hazard::Water,
+                self.liquids[column] = if height < water_level {
+                    Some(LiquidSpan {
+                        block: Block::Water,
                         low: height,
                         high: water_level - 1,
                     })
@@ -569,8 +528,8 @@ impl<'a> Generator<'a> {
                     && volcanic.get_noise_2d(x as f32, z as f32) > 0.4
                     && lava.get_noise_2d(x as f32, z as f32) > 0.75
                 {
-                    Some(HazardSpan {
-                        kind: Hazard::Lava,
+                    Some(LiquidSpan {
+                        block: Block::Lava,
                         low: height - 1,
                         high: height - 1,
                     })
@@ -581,7 +540,7 @@ impl<'a> Generator<'a> {
         }
     }
 
-    /// Writes the ground, carving caves, and the liquids above it.
+    /// Writes the ground, carving caves, and records each column's top (its liquid included).
     fn ground(&mut self) {
         let c = self.config;
         let caves = c.caves.then(|| CaveField::new(c));
@@ -590,12 +549,12 @@ impl<'a> Generator<'a> {
             for x in 0..c.size_x {
                 let column = (z * c.size_x + x) as usize;
                 let height = self.heights[column];
-                let hazard = self.hazards[column];
+                let liquid = self.liquids[column];
                 self.set_column(x, z, 0..height);
                 let mut top = height;
                 if let Some(caves) = &caves {
                     // Liquids need a floor: no caves right under a pool.
-                    let roof = if hazard.is_some() {
+                    let roof = if liquid.is_some() {
                         height - 1 - CAVE_ROOF
                     } else {
                         height - 1
@@ -618,8 +577,7 @@ impl<'a> Generator<'a> {
                         }
                     }
                 }
-                if let Some(span) = hazard {
-                    self.set_column(x, z, span.low..span.high + 1);
+                if let Some(span) = liquid {
                     top = top.max(span.high + 1);
                 }
                 self.tops[column] = top;
@@ -636,7 +594,7 @@ impl<'a> Generator<'a> {
                 let mut rng = SplitMix64::new(
                     c.seed ^ rng::mix((u64::from(x as u32) << 32) | u64::from(z as u32)),
                 );
-                if rng.next_f32() >= c.obstacle_density || self.hazards[column].is_some() {
+                if rng.next_f32() >= c.obstacle_density || self.liquids[column].is_some() {
                     continue;
                 }
                 let ground = self.heights[column];
@@ -679,11 +637,29 @@ impl<'a> Generator<'a> {
             return;
         }
         let column = (z * c.size_x + x) as usize;
-        if self.hazards[column].is_some_and(|span| y <= span.high) {
+        if self.liquids[column].is_some_and(|span| y <= span.high) {
             return;
         }
         self.write(IVec3::new(x, y, z), Block::Solid);
         self.tops[column] = self.tops[column].max(y + 1);
+    }
+
+    /// Writes the liquids planned by [`Generator::plan_liquids`].
+    fn pour_liquids(&mut self) {
+        let c = self.config;
+        for z in 0..c.size_z {
+            for x in 0..c.size_x {
+                if let Some(span) = self.liquids[(z * c.size_x + x) as usize] {
+                    let written = self
+                        .world
+                        .set_column(x, z, span.low..span.high + 1, span.block);
+                    debug_assert!(
+                        written.is_ok(),
+                        "terrain wrote outside its world at {x}, {z}"
+                    );
+                }
+            }
+        }
     }
 
     // Every caller of these writers stays inside the bounds the world was made with.
@@ -703,19 +679,11 @@ impl<'a> Generator<'a> {
     }
 
     fn finish(self) -> Terrain {
-        let mut wet = vec![0u64; self.hazards.len().div_ceil(64)];
-        for (column, span) in self.hazards.iter().enumerate() {
-            if span.is_some() {
-                wet[column / 64] |= 1 << (column % 64);
-            }
-        }
         Terrain {
             world: self.world,
             size: self.config.size(),
             tops: self.tops,
             grounds: self.heights,
-            hazards: self.hazards,
-            wet,
         }
     }
 }

@@ -6,6 +6,7 @@ use glam::IVec3;
 
 use super::rng::SplitMix64;
 use crate::moves::agent::Agent;
+use crate::world::key::{KEY_MAX, KEY_MIN};
 use crate::world::{VoxelWorld, is_valid_feet};
 
 /// The y range scanned by [`surface_feet`] in a world without bounds: Minecraft's build
@@ -15,6 +16,11 @@ pub const UNBOUNDED_SCAN: RangeInclusive<i32> = -64..=319;
 /// How many random tries [`pick_pairs`] makes per pair asked for before it gives up.
 const TRIES_PER_PAIR: usize = 400;
 
+/// The most pairs [`pick_pairs`] returns, whatever count is asked for: 2^20 pairs take 24 MiB,
+/// more than any benchmark or crowd needs, and a larger count (up to `usize::MAX`) would only
+/// fill memory.
+pub const MAX_PAIRS: usize = 1 << 20;
+
 /// The highest valid feet position of column `(x, z)` for `agent`, if any.
 ///
 /// Scans the column from the top of the world's bounds down (for a world without bounds,
@@ -23,7 +29,7 @@ const TRIES_PER_PAIR: usize = 400;
 /// [`is_valid_feet`]).
 ///
 /// ```
-/// use glam::IVec3;
+/// use voxnav::IVec3;
 /// use voxnav::{Agent, Block, ChunkedWorld};
 /// use voxnav::terrain::surface_feet;
 ///
@@ -39,6 +45,10 @@ pub fn surface_feet<W: VoxelWorld + ?Sized>(
     x: i32,
     z: i32,
 ) -> Option<IVec3> {
+    // Valid feet positions lie in the key range: no column outside it has one.
+    if !(KEY_MIN.x..=KEY_MAX.x).contains(&x) || !(KEY_MIN.z..=KEY_MAX.z).contains(&z) {
+        return None;
+    }
     let (low, high) = match world.bounds() {
         Some(bounds) => {
             let inside = (bounds.min.x..bounds.max.x).contains(&x)
@@ -47,10 +57,15 @@ pub fn surface_feet<W: VoxelWorld + ?Sized>(
                 return None;
             }
             // The floor must be inside too, so the lowest feet is one above the bottom.
-            (bounds.min.y + 1, bounds.max.y - 1)
+            (
+                bounds.min.y.saturating_add(1),
+                bounds.max.y.saturating_sub(1),
+            )
         }
         None => (*UNBOUNDED_SCAN.start(), *UNBOUNDED_SCAN.end()),
     };
+    // Valid feet positions lie in the key range: scanning beyond it would find none.
+    let (low, high) = (low.max(KEY_MIN.y), high.min(KEY_MAX.y));
     (low..=high)
         .rev()
         .map(|y| IVec3::new(x, y, z))
@@ -68,13 +83,14 @@ pub fn surface_feet<W: VoxelWorld + ?Sized>(
 ///
 /// Returns fewer than `count` pairs only when the world offers too few: after
 /// `400 * count` failed tries it stops, so it never loops forever (an empty or reversed
-/// `distance` range gives no pairs).
+/// `distance` range gives no pairs). At most [`MAX_PAIRS`] pairs are returned. Any range of
+/// distances is accepted: offsets that would leave the `i32` range are simply not drawn.
 ///
 /// ```
 /// use voxnav::Agent;
-/// use voxnav::terrain::{TerrainConfig, generate_terrain_with_hazards, pick_pairs};
+/// use voxnav::terrain::{TerrainConfig, generate_terrain_with_heights, pick_pairs};
 ///
-/// let terrain = generate_terrain_with_hazards(&TerrainConfig::default().with_size(64, 48, 64))?;
+/// let terrain = generate_terrain_with_heights(&TerrainConfig::default().with_size(64, 48, 64))?;
 /// let pairs = pick_pairs(&terrain, &Agent::default(), 9, 5, 10.0..=20.0);
 /// assert_eq!(pairs.len(), 5);
 /// for (start, goal) in pairs {
@@ -90,6 +106,7 @@ pub fn pick_pairs<W: VoxelWorld + ?Sized>(
     count: usize,
     distance: RangeInclusive<f32>,
 ) -> Vec<(IVec3, IVec3)> {
+    let count = count.min(MAX_PAIRS);
     let mut pairs = Vec::with_capacity(count);
     let (near, far) = (*distance.start(), *distance.end());
     if !(near <= far && far >= 0.0 && far.is_finite()) {
@@ -99,7 +116,9 @@ pub fn pick_pairs<W: VoxelWorld + ?Sized>(
         Some(bounds) => (bounds.min, bounds.max),
         None => (IVec3::splat(-512), IVec3::splat(512)),
     };
-    let (width, depth) = ((max.x - min.x) as u64, (max.z - min.z) as u64);
+    // Differences in 64 bits: bounds may span the whole i32 range.
+    let side = |lo: i32, hi: i32| (i64::from(hi) - i64::from(lo)).max(0) as u64;
+    let (width, depth) = (side(min.x, max.x), side(min.z, max.z));
     if width == 0 || depth == 0 {
         return pairs;
     }
@@ -107,15 +126,19 @@ pub fn pick_pairs<W: VoxelWorld + ?Sized>(
     let mut tries = count.saturating_mul(TRIES_PER_PAIR);
     while pairs.len() < count && tries > 0 {
         tries -= 1;
-        let x = min.x + rng.below(width) as i32;
-        let z = min.z + rng.below(depth) as i32;
+        // Below the side, so inside the bounds and inside i32.
+        let x = (i64::from(min.x) + rng.below(width) as i64) as i32;
+        let z = (i64::from(min.z) + rng.below(depth) as i64) as i32;
         let Some((dx, dz)) = random_offset(&mut rng, near.max(0.0), far) else {
+            continue;
+        };
+        let (Some(goal_x), Some(goal_z)) = (x.checked_add(dx), z.checked_add(dz)) else {
             continue;
         };
         let Some(start) = surface_feet(world, agent, x, z) else {
             continue;
         };
-        let Some(goal) = surface_feet(world, agent, x + dx, z + dz) else {
+        let Some(goal) = surface_feet(world, agent, goal_x, goal_z) else {
             continue;
         };
         pairs.push((start, goal));
@@ -137,6 +160,9 @@ fn random_offset(rng: &mut SplitMix64, near: f32, far: f32) -> Option<(i32, i32)
         (u / norm * length).round() as i32,
         (v / norm * length).round() as i32,
     );
-    let rounded = ((dx * dx + dz * dz) as f32).sqrt();
+    // Squared in 64 bits (a far range gives offsets near i32::MAX); below 2^31 the `f32`
+    // conversion rounds exactly as it did from i32, so the pairs drawn do not change.
+    let squared = u64::from(dx.unsigned_abs()).pow(2) + u64::from(dz.unsigned_abs()).pow(2);
+    let rounded = (squared as f32).sqrt();
     (near..=far).contains(&rounded).then_some((dx, dz))
 }

@@ -6,7 +6,7 @@ use glam::IVec3;
 use crate::error::{Error, Result};
 use crate::world::key::in_key_range;
 use crate::world::versioned::{WorldId, WorldIdentity};
-use crate::world::{AROUND, Bounds, ColumnBits, TerrainFlags, VoxelWorld};
+use crate::world::{AROUND, Bounds, ColumnBits, FENCE_TOP, FULL_BLOCK, TerrainFlags, VoxelWorld};
 
 /// The side of a chunk, in cells.
 pub const CHUNK_SIZE: i32 = 16;
@@ -80,6 +80,16 @@ const KIND_HAZARD: u8 = 7;
 const KIND_COBWEB: u8 = 8;
 /// [`Block::Floor`]`(top)` is `KIND_FLOOR + top`, for tops 1 to 15.
 const KIND_FLOOR: u8 = 16;
+
+/// [`VoxelWorld::floor_top`] of a cell of kind `kind`.
+#[inline]
+const fn floor_top_of_kind(kind: u8) -> u8 {
+    match kind {
+        KIND_FENCE => FENCE_TOP,
+        KIND_FLOOR.. => kind - KIND_FLOOR,
+        _ => FULL_BLOCK,
+    }
+}
 
 /// Whether cells next to a block of kind `kind` are dangerous.
 #[inline]
@@ -163,6 +173,9 @@ struct ChunkExtra {
     kinds: [u8; CELLS],
     /// Cells with lava in the 3x3x3 cube centred on them.
     danger: [u64; WORDS],
+    /// Cells whose [`VoxelWorld::floor_top`] is not a full block (partial floors and fences),
+    /// for [`ColumnBits::partial`].
+    partial: [u64; WORDS],
 }
 
 /// One 16x16x16 chunk: a passable bit and a standable bit per cell.
@@ -174,11 +187,15 @@ struct Chunk {
 }
 
 impl Chunk {
-    const AIR: Chunk = Chunk {
-        passable: [u64::MAX; WORDS],
-        standable: [0; WORDS],
-        extra: None,
-    };
+    /// A chunk filled with a block of a plain kind (air, solid, barrier).
+    const fn plain(block: Block) -> Chunk {
+        let (passable, standable) = block.bits();
+        Chunk {
+            passable: [if passable { u64::MAX } else { 0 }; WORDS],
+            standable: [if standable { u64::MAX } else { 0 }; WORDS],
+            extra: None,
+        }
+    }
 
     #[inline]
     fn kind(&self, index: usize) -> u8 {
@@ -280,7 +297,7 @@ struct ChangeLog {
 /// for [`ChunkedWorld::take_changes`] to report (for replanning and for indices).
 ///
 /// ```
-/// use glam::IVec3;
+/// use voxnav::IVec3;
 /// use voxnav::{Block, ChunkedWorld, VoxelWorld};
 ///
 /// let mut world = ChunkedWorld::new();
@@ -301,6 +318,11 @@ pub struct ChunkedWorld {
     /// without a look-up.
     special_chunks: usize,
     changes: Option<ChangeLog>,
+    /// What chunks that hold no data read as (see [`ChunkedWorld::set_absent_block`]).
+    absent: Block,
+    /// Slots of all-air, all-solid or all-barrier chunks shared by many chunk positions
+    /// (see [`ChunkedWorld::fill_chunk`]); written to only after a copy.
+    shared: Vec<u32>,
 }
 
 impl std::fmt::Debug for ChunkedWorld {
@@ -389,7 +411,7 @@ impl ChunkedWorld {
     /// so that building a large world records nothing.
     ///
     /// ```
-    /// use glam::IVec3;
+    /// use voxnav::IVec3;
     /// use voxnav::{Block, ChunkedWorld};
     ///
     /// let mut world = ChunkedWorld::new();
@@ -439,8 +461,15 @@ impl ChunkedWorld {
     fn chunk_slot(&self, chunk: IVec3) -> u32 {
         match &self.dense {
             Some(dense) => dense.slots[dense.index(chunk)],
-            None => self.index.get(&chunk).copied().unwrap_or(NO_CHUNK),
+            None => self.sparse_slot(chunk),
         }
+    }
+
+    /// [`ChunkedWorld::chunk_slot`] of an unbounded world, out of line so that the dense
+    /// look-up of bounded worlds stays small enough to inline into every cell query.
+    #[inline(never)]
+    fn sparse_slot(&self, chunk: IVec3) -> u32 {
+        self.index.get(&chunk).copied().unwrap_or(NO_CHUNK)
     }
 
     #[inline]
@@ -448,15 +477,21 @@ impl ChunkedWorld {
         self.bounds.is_none_or(|b| b.contains(p))
     }
 
-    /// The slot of the chunk holding `p`, creating an all-air chunk when there is none.
+    /// The slot of the chunk holding `p`, ready to be written: a chunk of the absent block
+    /// is created when there is none, and a shared chunk is copied first.
     fn ensure_chunk(&mut self, p: IVec3) -> u32 {
         let chunk_pos = chunk_of(p);
         let slot = self.chunk_slot(chunk_pos);
-        if slot != NO_CHUNK {
+        if slot != NO_CHUNK && !self.shared.contains(&slot) {
             return slot;
         }
+        let chunk = if slot == NO_CHUNK {
+            Chunk::plain(self.absent)
+        } else {
+            self.chunks[slot as usize].clone()
+        };
         let slot = self.chunks.len() as u32;
-        self.chunks.push(Chunk::AIR);
+        self.chunks.push(chunk);
         match &mut self.dense {
             Some(dense) => {
                 let i = dense.index(chunk_pos);
@@ -479,6 +514,7 @@ impl ChunkedWorld {
             Box::new(ChunkExtra {
                 kinds: [KIND_PLAIN; CELLS],
                 danger: [0; WORDS],
+                partial: [0; WORDS],
             })
         })
     }
@@ -504,7 +540,7 @@ impl ChunkedWorld {
         }
         let slot = self.chunk_slot(chunk_of(p));
         if slot == NO_CHUNK {
-            return Some(Block::Air);
+            return Some(self.absent);
         }
         let chunk = &self.chunks[slot as usize];
         let (word, mask) = bit(p);
@@ -528,8 +564,8 @@ impl ChunkedWorld {
                 bounds: self.bounds.unwrap_or(Bounds::new(p, p)),
             });
         }
-        if block == Block::Air && self.chunk_slot(chunk_of(p)) == NO_CHUNK {
-            return Ok(Block::Air);
+        if block == self.absent && self.chunk_slot(chunk_of(p)) == NO_CHUNK {
+            return Ok(block);
         }
         let slot = self.ensure_chunk(p);
         let chunk = &self.chunks[slot as usize];
@@ -545,7 +581,10 @@ impl ChunkedWorld {
         }
         let code = block.kind_code();
         if code != KIND_PLAIN || chunk.extra.is_some() {
-            self.extra_mut(slot).kinds[index] = code;
+            let extra = self.extra_mut(slot);
+            extra.kinds[index] = code;
+            let partial = floor_top_of_kind(code) != FULL_BLOCK;
+            set_bit(&mut extra.partial[word], mask, partial);
         }
         let chunk = &mut self.chunks[slot as usize];
         let (passable, standable) = block.bits();
@@ -617,7 +656,7 @@ impl ChunkedWorld {
     /// for generators that build worlds column by column (one chunk look-up per 16 cells).
     ///
     /// ```
-    /// use glam::IVec3;
+    /// use voxnav::IVec3;
     /// use voxnav::{Block, ChunkedWorld, VoxelWorld};
     ///
     /// let mut world = ChunkedWorld::with_size(IVec3::new(4, 40, 4))?;
@@ -662,7 +701,7 @@ impl ChunkedWorld {
         while y < ys.end {
             let chunk_pos = chunk_of(IVec3::new(x, y, z));
             let chunk_end = ((chunk_pos.y + 1) << CHUNK_SHIFT).min(ys.end);
-            if block == Block::Air && self.chunk_slot(chunk_pos) == NO_CHUNK {
+            if block == self.absent && self.chunk_slot(chunk_pos) == NO_CHUNK {
                 y = chunk_end;
                 continue;
             }
@@ -720,6 +759,7 @@ impl ChunkedWorld {
         let spans_x = (x + 1) >> CHUNK_SHIFT != cx0;
         let spans_z = (z + 1) >> CHUNK_SHIFT != cz0;
         let mut out = [ColumnBits::default(); 9];
+        let (absent_passable, absent_standable) = self.absent_masks();
         let (mut y, hi) = (y0, y0 + count);
         while y < hi {
             let cy = y >> CHUNK_SHIFT;
@@ -727,6 +767,7 @@ impl ChunkedWorld {
             let run_mask = (1u64 << (end - y)) - 1;
             let shift = (y - y0) as u32;
             let mut slots = [NO_CHUNK; 4];
+            let any_special = self.special_chunks != 0;
             for (i, slot) in slots.iter_mut().enumerate() {
                 let (ix, iz) = ((i / 2) as i32, (i % 2) as i32);
                 if (ix == 0 || spans_x) && (iz == 0 || spans_z) {
@@ -736,13 +777,17 @@ impl ChunkedWorld {
             for ((bits, (dx, dz)), &c) in out.iter_mut().zip(AROUND).zip(&corner) {
                 let slot = slots[c];
                 if slot == NO_CHUNK {
-                    bits.passable |= run_mask << shift;
+                    bits.passable |= absent_passable & (run_mask << shift);
+                    bits.standable |= absent_standable & (run_mask << shift);
                 } else {
                     let chunk = &self.chunks[slot as usize];
                     let index = cell_index(IVec3::new(x + dx, y, z + dz));
                     let (word, offset) = (index >> 6, index & 63);
                     bits.passable |= ((chunk.passable[word] >> offset) & run_mask) << shift;
                     bits.standable |= ((chunk.standable[word] >> offset) & run_mask) << shift;
+                    if any_special && let Some(extra) = &chunk.extra {
+                        bits.partial |= ((extra.partial[word] >> offset) & run_mask) << shift;
+                    }
                 }
             }
             y = end;
@@ -762,6 +807,7 @@ impl ChunkedWorld {
             lo = lo.max(b.min.y);
             hi = hi.min(b.max.y);
         }
+        let (absent_passable, absent_standable) = self.absent_masks();
         let mut y = lo;
         while y < hi {
             let chunk_end = ((y >> CHUNK_SHIFT) + 1) << CHUNK_SHIFT;
@@ -775,13 +821,17 @@ impl ChunkedWorld {
             let shift = (y - y0) as u32;
             let slot = self.chunk_slot(chunk_of(IVec3::new(x, y, z)));
             if slot == NO_CHUNK {
-                bits.passable |= run_mask << shift;
+                bits.passable |= absent_passable & (run_mask << shift);
+                bits.standable |= absent_standable & (run_mask << shift);
             } else {
                 let chunk = &self.chunks[slot as usize];
                 let index = cell_index(IVec3::new(x, y, z));
                 let (word, offset) = (index >> 6, index & 63);
                 bits.passable |= ((chunk.passable[word] >> offset) & run_mask) << shift;
                 bits.standable |= ((chunk.standable[word] >> offset) & run_mask) << shift;
+                if let Some(extra) = &chunk.extra {
+                    bits.partial |= ((extra.partial[word] >> offset) & run_mask) << shift;
+                }
             }
             y = end;
         }
@@ -799,10 +849,9 @@ fn set_bit(word: &mut u64, mask: u64, on: bool) {
 }
 
 impl ChunkedWorld {
-    /// [`VoxelWorld::terrain`] for a world that holds special blocks, kept out of the
-    /// inlined test that plain worlds pay per move.
-    fn special_terrain(&self, feet: IVec3) -> TerrainFlags {
-        let slot = self.chunk_slot(chunk_of(feet));
+    /// [`VoxelWorld::terrain`] of `feet` in chunk `slot` of a world that holds special
+    /// blocks, kept out of the inlined test that plain cells pay per move.
+    fn special_terrain(&self, feet: IVec3, slot: u32) -> TerrainFlags {
         let extra = if slot == NO_CHUNK {
             None
         } else {
@@ -821,12 +870,23 @@ impl ChunkedWorld {
             KIND_LADDER => terrain = terrain | TerrainFlags::ON_LADDER,
             _ => {}
         }
+        let head_kind = if feet.y & CHUNK_MASK == CHUNK_MASK {
+            self.kind_at(feet + IVec3::Y)
+        } else {
+            // The head is the next cell of the same chunk column.
+            extra.map_or(KIND_PLAIN, |e| e.kinds[index + 1])
+        };
+        if head_kind == KIND_COBWEB {
+            terrain = terrain | TerrainFlags::IN_COBWEB;
+        }
         let Some(extra) = extra else {
             return terrain;
         };
         match extra.kinds[index] {
             KIND_WATER => terrain = terrain | TerrainFlags::IN_WATER,
             KIND_LADDER => terrain = terrain | TerrainFlags::IN_LADDER,
+            KIND_DOOR => terrain = terrain | TerrainFlags::IN_DOOR,
+            KIND_COBWEB => terrain = terrain | TerrainFlags::IN_COBWEB,
             _ => {}
         }
         if extra.danger[index >> 6] & (1u64 << (index & 63)) != 0 {
@@ -844,7 +904,7 @@ impl VoxelWorld for ChunkedWorld {
         }
         let slot = self.chunk_slot(chunk_of(p));
         if slot == NO_CHUNK {
-            return true;
+            return self.absent.bits().0;
         }
         let (word, mask) = bit(p);
         self.chunks[slot as usize].passable[word] & mask != 0
@@ -857,7 +917,7 @@ impl VoxelWorld for ChunkedWorld {
         }
         let slot = self.chunk_slot(chunk_of(p));
         if slot == NO_CHUNK {
-            return false;
+            return self.absent.bits().1;
         }
         let (word, mask) = bit(p);
         self.chunks[slot as usize].standable[word] & mask != 0
@@ -868,7 +928,20 @@ impl VoxelWorld for ChunkedWorld {
         if self.special_chunks == 0 || !self.inside(feet) {
             return TerrainFlags::PLAIN;
         }
-        self.special_terrain(feet)
+        // Where special blocks are few (lakes in a terrain), most cells still lie in plain
+        // chunks: answer those here, without a call. A feet cell at the bottom of its chunk
+        // has its floor in the chunk below, so it takes the full look-up.
+        let slot = self.chunk_slot(chunk_of(feet));
+        let plain_chunk = slot == NO_CHUNK || self.chunks[slot as usize].extra.is_none();
+        if plain_chunk && feet.y & CHUNK_MASK != 0 {
+            return TerrainFlags::PLAIN;
+        }
+        self.special_terrain(feet, slot)
+    }
+
+    #[inline]
+    fn floor_top(&self, p: IVec3) -> u8 {
+        floor_top_of_kind(self.kind_at(p))
     }
 
     #[inline]
@@ -885,6 +958,419 @@ impl VoxelWorld for ChunkedWorld {
     fn columns_around(&self, x: i32, z: i32, y0: i32, count: u32) -> [ColumnBits; 9] {
         self.columns_around_bits(x, z, y0, count)
     }
+}
+
+/// Bulk writers for loaders (whole chunks at once), the answer for chunks without data, and
+/// memory accounting.
+impl ChunkedWorld {
+    /// Sets what chunks that hold no data read as: [`Block::Air`] (the default: a sparse
+    /// world of written blocks), [`Block::Solid`], or [`Block::Barrier`] (a loaded world
+    /// whose missing chunks are unknown: neither passable nor standable). Absent chunks cost
+    /// no memory whatever they read as; writing into one first fills it with this block.
+    ///
+    /// ```
+    /// use voxnav::IVec3;
+    /// use voxnav::{Block, ChunkedWorld, VoxelWorld};
+    ///
+    /// let mut world = ChunkedWorld::with_size(IVec3::new(64, 32, 64))?;
+    /// world.set_absent_block(Block::Barrier)?;
+    /// world.fill_chunk(IVec3::new(0, 0, 0), Block::Air)?; // a loaded chunk of air
+    /// assert!(world.is_passable(IVec3::new(3, 3, 3)));
+    /// assert!(!world.is_passable(IVec3::new(40, 3, 3))); // not loaded
+    /// assert!(!world.is_standable(IVec3::new(40, 3, 3)));
+    /// # Ok::<(), voxnav::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::InvalidSetting`] for a block with per-cell data (water, ladders, floors...):
+    /// absent chunks store nothing, so only air, solid and barrier can be their answer.
+    pub fn set_absent_block(&mut self, block: Block) -> Result<()> {
+        if block.kind_code() != KIND_PLAIN {
+            return Err(Error::InvalidSetting(format!(
+                "absent chunks can read as air, solid or barrier, not {block:?}"
+            )));
+        }
+        if block != self.absent {
+            self.absent = block;
+            self.version += 1;
+        }
+        Ok(())
+    }
+
+    /// What chunks that hold no data read as (see [`ChunkedWorld::set_absent_block`]).
+    /// Defaults to [`Block::Air`].
+    #[must_use]
+    pub fn absent_block(&self) -> Block {
+        self.absent
+    }
+
+    /// The absent block's passable and standable bits as all-ones or all-zero masks.
+    #[inline]
+    fn absent_masks(&self) -> (u64, u64) {
+        let (passable, standable) = self.absent.bits();
+        (
+            if passable { u64::MAX } else { 0 },
+            if standable { u64::MAX } else { 0 },
+        )
+    }
+
+    /// The slot of chunk `chunk`, or [`NO_CHUNK`] when it holds no data or lies outside the
+    /// dense index.
+    fn chunk_slot_checked(&self, chunk: IVec3) -> u32 {
+        match &self.dense {
+            Some(dense) => {
+                let r = chunk - dense.origin;
+                if r.cmplt(IVec3::ZERO).any() || r.cmpge(dense.dims).any() {
+                    NO_CHUNK
+                } else {
+                    dense.slots[dense.index(chunk)]
+                }
+            }
+            None => self.index.get(&chunk).copied().unwrap_or(NO_CHUNK),
+        }
+    }
+
+    fn point_slot(&mut self, chunk: IVec3, slot: u32) {
+        match &mut self.dense {
+            Some(dense) => {
+                let i = dense.index(chunk);
+                dense.slots[i] = slot;
+            }
+            None => {
+                self.index.insert(chunk, slot);
+            }
+        }
+    }
+
+    /// [`Error::OutOfWorld`] unless every cell of chunk `chunk` lies inside the world and in
+    /// the searchable range.
+    fn check_whole_chunk(&self, chunk: IVec3) -> Result<()> {
+        let lo = chunk * CHUNK_SIZE;
+        let hi = lo + IVec3::splat(CHUNK_MASK);
+        for corner in [lo, hi] {
+            if !self.inside(corner) || !in_key_range(corner) {
+                return Err(Error::OutOfWorld {
+                    pos: corner,
+                    bounds: self.bounds.unwrap_or(Bounds::new(corner, corner)),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Stores `data` as chunk `chunk`, replacing what was there.
+    fn put_chunk(&mut self, chunk: IVec3, data: Chunk) {
+        let slot = self.chunk_slot(chunk);
+        self.special_chunks += usize::from(data.extra.is_some());
+        if slot != NO_CHUNK && !self.shared.contains(&slot) {
+            let old = std::mem::replace(&mut self.chunks[slot as usize], data);
+            self.special_chunks -= usize::from(old.extra.is_some());
+        } else {
+            let slot = self.chunks.len() as u32;
+            self.chunks.push(data);
+            self.point_slot(chunk, slot);
+        }
+        self.version += 1;
+    }
+
+    /// Fills chunk `chunk` (chunk coordinates: cell coordinates divided by [`CHUNK_SIZE`],
+    /// rounded down) with `block`. A chunk that held no data and is filled with air, solid
+    /// or barrier shares one stored chunk with every other such chunk, so a loaded world's
+    /// empty sky costs a slot, not a kilobyte.
+    ///
+    /// # Errors
+    /// [`Error::OutOfWorld`] when part of the chunk lies outside a bounded world or the
+    /// searchable range, [`Error::InvalidSetting`] for a bad [`Block::Floor`] (nothing is
+    /// written then).
+    pub fn fill_chunk(&mut self, chunk: IVec3, block: Block) -> Result<()> {
+        self.fill_chunk_deferred(chunk, block)?;
+        self.rebuild_danger_near(chunk);
+        Ok(())
+    }
+
+    /// [`ChunkedWorld::fill_chunk`] without updating the danger margin (see
+    /// [`ChunkedWorld::set_chunk_palette_deferred`]).
+    pub(crate) fn fill_chunk_deferred(&mut self, chunk: IVec3, block: Block) -> Result<()> {
+        block.check()?;
+        self.check_whole_chunk(chunk)?;
+        if self.changes.is_some() {
+            let lo = chunk * CHUNK_SIZE;
+            return self.fill(lo, lo + IVec3::splat(CHUNK_MASK), block);
+        }
+        let slot = self.chunk_slot(chunk);
+        if block.kind_code() == KIND_PLAIN {
+            if slot == NO_CHUNK || self.shared.contains(&slot) {
+                let shared = self.shared_chunk(block);
+                if slot != shared {
+                    self.point_slot(chunk, shared);
+                    self.version += 1;
+                }
+            } else {
+                self.put_chunk(chunk, Chunk::plain(block));
+            }
+        } else {
+            self.put_chunk(chunk, build_chunk(&[block], &[0; CELLS]));
+        }
+        Ok(())
+    }
+
+    /// The slot of the shared chunk filled with `block` (air, solid or barrier), created on
+    /// first use.
+    fn shared_chunk(&mut self, block: Block) -> u32 {
+        let (passable, standable) = block.bits();
+        let found = self.shared.iter().copied().find(|&slot| {
+            let chunk = &self.chunks[slot as usize];
+            (chunk.passable[0] & 1 != 0, chunk.standable[0] & 1 != 0) == (passable, standable)
+        });
+        found.unwrap_or_else(|| {
+            let slot = self.chunks.len() as u32;
+            self.chunks.push(Chunk::plain(block));
+            self.shared.push(slot);
+            slot
+        })
+    }
+
+    /// Writes a whole chunk from a palette: cell `(x, y, z)` of the chunk (0..16 each,
+    /// relative to its lowest corner) is `palette[indices[(y * 16 + z) * 16 + x]]`, the
+    /// order of Minecraft's sections and of the layered text format.
+    ///
+    /// ```
+    /// use voxnav::IVec3;
+    /// use voxnav::{Block, ChunkedWorld, VoxelWorld};
+    ///
+    /// let mut world = ChunkedWorld::new();
+    /// let mut indices = [0u16; 4096];
+    /// indices[..256].fill(1); // the bottom layer, y = 0
+    /// world.set_chunk_palette(IVec3::new(0, 0, 0), &[Block::Air, Block::Solid], &indices)?;
+    /// assert!(world.is_standable(IVec3::new(5, 0, 9)));
+    /// assert!(world.is_passable(IVec3::new(5, 1, 9)));
+    /// # Ok::<(), voxnav::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::InvalidSetting`] when `indices` does not hold 4096 entries, an index lies
+    /// past the palette, or a [`Block::Floor`] is bad; [`Error::OutOfWorld`] as
+    /// [`ChunkedWorld::fill_chunk`]. Nothing is written then.
+    pub fn set_chunk_palette(
+        &mut self,
+        chunk: IVec3,
+        palette: &[Block],
+        indices: &[u16],
+    ) -> Result<()> {
+        if let Some(&worst) = indices.iter().max()
+            && usize::from(worst) >= palette.len()
+        {
+            return Err(Error::InvalidSetting(format!(
+                "index {worst} lies past the palette of {} blocks",
+                palette.len()
+            )));
+        }
+        self.set_chunk_palette_deferred(chunk, palette, indices)?;
+        self.rebuild_danger_near(chunk);
+        Ok(())
+    }
+
+    /// [`ChunkedWorld::set_chunk_palette`] without updating the danger margin: a loader
+    /// writing many chunks calls [`ChunkedWorld::rebuild_danger_around`] once at the end. The
+    /// caller has checked that every index lies inside the palette.
+    pub(crate) fn set_chunk_palette_deferred(
+        &mut self,
+        chunk: IVec3,
+        palette: &[Block],
+        indices: &[u16],
+    ) -> Result<()> {
+        if indices.len() != CELLS {
+            return Err(Error::InvalidSetting(format!(
+                "a chunk has {CELLS} cells, found {} indices",
+                indices.len()
+            )));
+        }
+        for block in palette {
+            block.check()?;
+        }
+        self.check_whole_chunk(chunk)?;
+        if self.changes.is_some() {
+            let lo = chunk * CHUNK_SIZE;
+            for (i, &index) in indices.iter().enumerate() {
+                let local = IVec3::new(
+                    i as i32 & CHUNK_MASK,
+                    i as i32 >> 8,
+                    (i as i32 >> 4) & CHUNK_MASK,
+                );
+                self.set(lo + local, palette[usize::from(index)])?;
+            }
+            return Ok(());
+        }
+        self.put_chunk(chunk, build_chunk(palette, indices));
+        Ok(())
+    }
+
+    /// Recomputes the danger margin of every chunk within one chunk of `chunk`.
+    fn rebuild_danger_near(&mut self, chunk: IVec3) {
+        for offset in CHUNK_CUBE {
+            let target = chunk + offset;
+            if self.chunk_slot_checked(target) != NO_CHUNK {
+                self.rebuild_danger_of(target, |_| true);
+            }
+        }
+    }
+
+    /// Computes the danger margin around freshly written chunks that hold dangerous blocks
+    /// ([`Block::is_dangerous`]): every cell with one in the 3x3x3 cube around it. For a
+    /// loader that wrote whole chunks with [`ChunkedWorld::set_chunk_palette_deferred`] and
+    /// knows which of them hold lava or hazards; costs nothing for the others.
+    pub(crate) fn rebuild_danger_around(&mut self, dangerous_chunks: &[IVec3]) {
+        let mut targets: ahash::AHashSet<IVec3> = ahash::AHashSet::new();
+        for &chunk in dangerous_chunks {
+            for offset in CHUNK_CUBE {
+                if self.chunk_slot_checked(chunk + offset) != NO_CHUNK {
+                    targets.insert(chunk + offset);
+                }
+            }
+        }
+        let sources: ahash::AHashSet<IVec3> = dangerous_chunks.iter().copied().collect();
+        for chunk in targets {
+            self.rebuild_danger_of(chunk, |c| sources.contains(&c));
+        }
+    }
+
+    /// Recomputes the danger bits of one chunk from the dangerous cells in it and in the
+    /// one-cell shell around it, by dilating an 18 x 18 x 18 bit grid along each axis. Only
+    /// the chunks for which `may_hold_danger` answers true are read.
+    fn rebuild_danger_of(&mut self, chunk: IVec3, may_hold_danger: impl Fn(IVec3) -> bool) {
+        // Bit y + 1 of hazard[x + 1][z + 1]: a dangerous cell at local (x, y, z), -1..=16.
+        let mut hazard = [[0u32; 18]; 18];
+        for offset in CHUNK_CUBE {
+            if !may_hold_danger(chunk + offset) {
+                continue;
+            }
+            let slot = self.chunk_slot_checked(chunk + offset);
+            if slot == NO_CHUNK {
+                continue;
+            }
+            let Some(extra) = self.chunks[slot as usize].extra.as_deref() else {
+                continue;
+            };
+            let span = |d: i32| match d {
+                -1 => 15..16,
+                0 => 0..16,
+                _ => 0..1,
+            };
+            for lx in span(offset.x) {
+                for lz in span(offset.z) {
+                    let gx = (lx + 1 + offset.x * CHUNK_SIZE) as usize;
+                    let gz = (lz + 1 + offset.z * CHUNK_SIZE) as usize;
+                    let base = ((lx << 8) | (lz << 4)) as usize;
+                    for ly in span(offset.y) {
+                        if is_dangerous_kind(extra.kinds[base + ly as usize]) {
+                            hazard[gx][gz] |= 1 << (ly + 1 + offset.y * CHUNK_SIZE);
+                        }
+                    }
+                }
+            }
+        }
+        let mut along_y = [[0u32; 18]; 18];
+        for (out, row) in along_y.iter_mut().zip(&hazard) {
+            for (o, &h) in out.iter_mut().zip(row) {
+                *o = h | (h << 1) | (h >> 1);
+            }
+        }
+        let mut danger = [0u64; WORDS];
+        let mut any = false;
+        for x in 0..16 {
+            for z in 0..16 {
+                let mut column = 0u32;
+                for row in &along_y[x..x + 3] {
+                    column |= row[z] | row[z + 1] | row[z + 2];
+                }
+                let bits = u64::from((column >> 1) & 0xFFFF);
+                any |= bits != 0;
+                let base = (x << 8) | (z << 4);
+                danger[base >> 6] |= bits << (base & 63);
+            }
+        }
+        let slot = self.chunk_slot(chunk);
+        if !any && self.chunks[slot as usize].extra.is_none() {
+            return;
+        }
+        let slot = self.ensure_chunk(chunk * CHUNK_SIZE);
+        self.extra_mut(slot).danger = danger;
+    }
+
+    /// The heap bytes the world's storage holds: chunk bitsets, per-cell kinds and danger
+    /// bits, and the chunk index.
+    #[must_use]
+    pub fn heap_bytes(&self) -> usize {
+        let extras = self
+            .chunks
+            .iter()
+            .filter(|chunk| chunk.extra.is_some())
+            .count();
+        self.chunks.capacity() * std::mem::size_of::<Chunk>()
+            + extras * std::mem::size_of::<ChunkExtra>()
+            + self.dense.as_ref().map_or(0, |d| d.slots.capacity() * 4)
+            + self.index.capacity() * (std::mem::size_of::<(IVec3, u32)>() + 1)
+            + self.shared.capacity() * 4
+    }
+}
+
+/// The 27 chunk offsets of the cube around a chunk.
+const CHUNK_CUBE: [IVec3; 27] = {
+    let mut out = [IVec3::ZERO; 27];
+    let mut i = 0;
+    while i < 27 {
+        out[i] = IVec3::new(
+            (i % 3) as i32 - 1,
+            (i / 9) as i32 - 1,
+            ((i / 3) % 3) as i32 - 1,
+        );
+        i += 1;
+    }
+    out
+};
+
+/// A chunk from a palette and indices in Minecraft's order (see
+/// [`ChunkedWorld::set_chunk_palette`]); the indices are already checked.
+fn build_chunk(palette: &[Block], indices: &[u16]) -> Chunk {
+    // Per palette entry: passable bit, standable bit, kind code.
+    let parts: Vec<(u16, u16, u8)> = palette
+        .iter()
+        .map(|b| {
+            let (p, s) = b.bits();
+            (u16::from(p), u16::from(s), b.kind_code())
+        })
+        .collect();
+    let special = parts.iter().any(|&(_, _, kind)| kind != KIND_PLAIN);
+    let mut chunk = Chunk::plain(Block::Barrier);
+    let mut extra = special.then(|| {
+        Box::new(ChunkExtra {
+            kinds: [KIND_PLAIN; CELLS],
+            danger: [0; WORDS],
+            partial: [0; WORDS],
+        })
+    });
+    for x in 0..16usize {
+        for z in 0..16usize {
+            let (mut passable, mut standable) = (0u16, 0u16);
+            let base = (x << 8) | (z << 4);
+            for y in 0..16usize {
+                let (p, s, kind) = parts[usize::from(indices[(y << 8) | (z << 4) | x])];
+                passable |= p << y;
+                standable |= s << y;
+                if let Some(extra) = extra.as_mut() {
+                    let index = base | y;
+                    extra.kinds[index] = kind;
+                    if floor_top_of_kind(kind) != FULL_BLOCK {
+                        extra.partial[index >> 6] |= 1u64 << (index & 63);
+                    }
+                }
+            }
+            chunk.passable[base >> 6] |= u64::from(passable) << (base & 63);
+            chunk.standable[base >> 6] |= u64::from(standable) << (base & 63);
+        }
+    }
+    chunk.extra = extra;
+    chunk
 }
 
 #[cfg(test)]
@@ -957,5 +1443,131 @@ mod tests {
         let mut huge = ChunkedWorld::with_size(IVec3::new(1 << 24, 2000, 1 << 24)).unwrap();
         huge.set(IVec3::new(1 << 23, 5, 77), Block::Solid).unwrap();
         assert!(huge.is_standable(IVec3::new(1 << 23, 5, 77)));
+    }
+
+    #[test]
+    fn absent_chunks_answer_the_absent_block_and_writes_start_from_it() {
+        let mut world = ChunkedWorld::with_size(IVec3::new(48, 32, 48)).unwrap();
+        world.set_absent_block(Block::Barrier).unwrap();
+        assert!(world.set_absent_block(Block::Water).is_err());
+        let p = IVec3::new(20, 20, 20);
+        assert_eq!(world.get(p), Some(Block::Barrier));
+        assert!(!world.is_passable(p) && !world.is_standable(p));
+        assert_eq!(world.column(20, 20, 0, 32), ColumnBits::default());
+        assert_eq!(world.chunk_count(), 0);
+        // A write into an absent chunk keeps the rest of it unloaded.
+        world.set(p, Block::Air).unwrap();
+        assert!(world.is_passable(p));
+        assert_eq!(world.get(p + IVec3::X), Some(Block::Barrier));
+        let around = world.columns_around(33, 33, 0, 32);
+        assert!(around.iter().all(|c| *c == ColumnBits::default()));
+    }
+
+    #[test]
+    fn shared_uniform_chunks_are_copied_before_a_write() {
+        let mut world = ChunkedWorld::with_size(IVec3::new(64, 32, 64)).unwrap();
+        world.set_absent_block(Block::Barrier).unwrap();
+        for x in 0..4 {
+            world.fill_chunk(IVec3::new(x, 0, 0), Block::Air).unwrap();
+            world.fill_chunk(IVec3::new(x, 1, 0), Block::Solid).unwrap();
+        }
+        assert_eq!(world.chunk_count(), 2, "eight chunks, two stored");
+        world.set(IVec3::new(17, 3, 4), Block::Solid).unwrap();
+        assert_eq!(world.chunk_count(), 3);
+        assert_eq!(world.get(IVec3::new(17, 3, 4)), Some(Block::Solid));
+        assert_eq!(world.get(IVec3::new(1, 3, 4)), Some(Block::Air));
+        assert_eq!(world.get(IVec3::new(33, 3, 4)), Some(Block::Air));
+        assert_eq!(world.get(IVec3::new(33, 20, 4)), Some(Block::Solid));
+        assert!(world.fill_chunk(IVec3::new(4, 0, 0), Block::Air).is_err());
+    }
+
+    /// The danger margin written chunk by chunk equals the one written cell by cell.
+    #[test]
+    fn whole_chunk_writes_agree_with_cell_writes() {
+        let size = IVec3::new(48, 48, 48);
+        let palette = [
+            Block::Air,
+            Block::Solid,
+            Block::Lava,
+            Block::Water,
+            Block::Floor(8),
+            Block::Hazard,
+        ];
+        let mut by_cells = ChunkedWorld::with_size(size).unwrap();
+        let mut by_chunks = ChunkedWorld::with_size(size).unwrap();
+        let mut rng = 0x2545_f491_4f6c_dd1d_u64;
+        let mut dangerous = Vec::new();
+        for cy in 0..3 {
+            for cz in 0..3 {
+                for cx in 0..3 {
+                    let chunk = IVec3::new(cx, cy, cz);
+                    let mut indices = [0u16; CELLS];
+                    for (i, index) in indices.iter_mut().enumerate() {
+                        rng ^= rng << 13;
+                        rng ^= rng >> 7;
+                        rng ^= rng << 17;
+                        // Mostly air and solid, a little of everything else.
+                        *index = match rng % 100 {
+                            0 => 2,
+                            1 => 3,
+                            2 => 4,
+                            3 if cx == 1 => 5,
+                            n if n < 50 => 1,
+                            _ => 0,
+                        };
+                        let local = IVec3::new(
+                            i as i32 & CHUNK_MASK,
+                            i as i32 >> 8,
+                            (i as i32 >> 4) & CHUNK_MASK,
+                        );
+                        by_cells
+                            .set(chunk * CHUNK_SIZE + local, palette[usize::from(*index)])
+                            .unwrap();
+                    }
+                    by_chunks
+                        .set_chunk_palette_deferred(chunk, &palette, &indices)
+                        .unwrap();
+                    if indices
+                        .iter()
+                        .any(|&i| palette[usize::from(i)].is_dangerous())
+                    {
+                        dangerous.push(chunk);
+                    }
+                }
+            }
+        }
+        by_chunks.rebuild_danger_around(&dangerous);
+        for y in 0..48 {
+            for z in 0..48 {
+                for x in 0..48 {
+                    let p = IVec3::new(x, y, z);
+                    assert_eq!(by_cells.get(p), by_chunks.get(p), "{p}");
+                    assert_eq!(by_cells.terrain(p), by_chunks.terrain(p), "{p}");
+                }
+            }
+        }
+        // The public writer keeps the margin right without a rebuild: clearing the lava of
+        // one chunk clears the danger next to it.
+        by_chunks
+            .set_chunk_palette(IVec3::new(1, 1, 1), &[Block::Air], &[0; CELLS])
+            .unwrap();
+        let lo = IVec3::new(1, 1, 1) * CHUNK_SIZE;
+        by_cells
+            .fill(lo, lo + IVec3::splat(CHUNK_MASK), Block::Air)
+            .unwrap();
+        for y in 0..48 {
+            for z in 0..48 {
+                for x in 0..48 {
+                    let p = IVec3::new(x, y, z);
+                    assert_eq!(by_cells.terrain(p), by_chunks.terrain(p), "{p}");
+                }
+            }
+        }
+        assert!(
+            by_chunks
+                .set_chunk_palette(IVec3::ZERO, &[Block::Air], &[1; CELLS])
+                .is_err()
+        );
+        assert!(by_chunks.heap_bytes() > 27 * 1024);
     }
 }

@@ -97,10 +97,12 @@ impl FlatWorld {
             ColumnBits {
                 passable: window_bits(y0, count, 1, top),
                 standable: window_bits(y0, count, 0, 1),
+                partial: 0,
             },
             ColumnBits {
                 passable: 0,
                 standable: window_bits(y0, count, 0, top),
+                partial: 0,
             },
         ]
     }

@@ -13,6 +13,11 @@ const Y_HALF: i32 = 1 << (Y_BITS - 1);
 const XZ_MASK: u64 = (1 << XZ_BITS) - 1;
 const Y_MASK: u64 = (1 << Y_BITS) - 1;
 
+/// The lowest corner of the key range (inclusive).
+pub const KEY_MIN: IVec3 = IVec3::new(-XZ_HALF, -Y_HALF, -XZ_HALF);
+/// The highest corner of the key range (inclusive).
+pub const KEY_MAX: IVec3 = IVec3::new(XZ_HALF - 1, Y_HALF - 1, XZ_HALF - 1);
+
 /// Whether `p` can be packed into a key without loss.
 #[inline]
 #[must_use]

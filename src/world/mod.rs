@@ -2,8 +2,11 @@
 //! positions), the storages ([`chunked`], [`grid`], [`flat`]) and the file formats
 //! ([`formats`]).
 
+#[cfg(feature = "anvil")]
+pub mod anvil;
 pub mod bounds;
 pub mod chunked;
+pub mod dense;
 pub mod flat;
 pub mod formats;
 pub mod grid;
@@ -21,7 +24,8 @@ use key::in_key_range;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum InvalidFeet {
-    /// The position lies outside the world's finite bounds.
+    /// The position lies outside the world's finite bounds (or the agent's body would reach
+    /// above `i32::MAX`, outside every world).
     OutOfWorld,
     /// The position lies outside the range that search keys can represent
     /// (x and z in `-2^25 .. 2^25`, y in `-2^11 .. 2^11`).
@@ -40,6 +44,11 @@ pub enum InvalidFeet {
     /// ([`crate::graph::NavGraph`]): not a valid feet position when the graph was compiled
     /// or last updated.
     NotInGraph,
+    /// A cell of a swimmer's body is not water.
+    NotInWater {
+        /// The first dry cell, counting up from the feet.
+        cell: IVec3,
+    },
 }
 
 impl std::fmt::Display for InvalidFeet {
@@ -63,6 +72,11 @@ impl std::fmt::Display for InvalidFeet {
             InvalidFeet::NotInGraph => write!(
                 f,
                 "it is not a valid feet position of the compiled walk graph (at its last update)"
+            ),
+            InvalidFeet::NotInWater { cell } => write!(
+                f,
+                "a swimmer's body must be in water (cell {},{},{} is not water)",
+                cell.x, cell.y, cell.z
             ),
         }
     }
@@ -94,6 +108,10 @@ impl TerrainFlags {
     pub const IN_LADDER: TerrainFlags = TerrainFlags(1 << 3);
     /// The cell below the feet is a ladder: the agent may climb down from here.
     pub const ON_LADDER: TerrainFlags = TerrainFlags(1 << 4);
+    /// The feet cell is a door or fence gate that the agent opens to pass.
+    pub const IN_DOOR: TerrainFlags = TerrainFlags(1 << 5);
+    /// The feet cell or the cell above it (the head of a two-tall agent) is a cobweb.
+    pub const IN_COBWEB: TerrainFlags = TerrainFlags(1 << 6);
 
     /// Whether every flag of `other` is set.
     #[inline]
@@ -159,6 +177,22 @@ pub trait VoxelWorld {
         TerrainFlags::PLAIN
     }
 
+    /// The top of the collision box of cell `p`, in sixteenths of a block above the cell's
+    /// bottom: [`FULL_BLOCK`] (16) for a full block, `1..=15` for a floor lower than a full
+    /// block (a bottom slab is 8, snow of `n` layers `2 * (n - 1)`), [`FENCE_TOP`] (24) for a
+    /// fence or wall, which reaches half way into the cell above.
+    ///
+    /// The walking rules read it for the floors the agent stands on (standable cells) and to
+    /// find fences (see rule 6 of [`crate::moves`]); for other cells the value is not used.
+    /// Keep [`ColumnBits::partial`] consistent with it when you override
+    /// [`VoxelWorld::column`]. Defaults to [`FULL_BLOCK`] everywhere, so a world without
+    /// partial blocks keeps the rules of whole cells.
+    #[inline]
+    fn floor_top(&self, p: IVec3) -> u8 {
+        let _ = p;
+        FULL_BLOCK
+    }
+
     /// The finite bounds of the world, or `None` for an unbounded (procedural) world.
     ///
     /// Bounded worlds let searches without a budget end, let voxnav tell "outside the world"
@@ -169,13 +203,14 @@ pub trait VoxelWorld {
         None
     }
 
-    /// The passable and standable bits of `count` cells of the column at `x`, `z`, from
-    /// `y0` upward: bit `i` describes cell `(x, y0 + i, z)`. `count` is at most 64.
+    /// The passable, standable and partial bits of `count` cells of the column at `x`, `z`,
+    /// from `y0` upward: bit `i` describes cell `(x, y0 + i, z)`. `count` is at most 64.
     ///
     /// The neighbour generator reads whole columns through this method. The default asks
-    /// [`VoxelWorld::is_passable`] and [`VoxelWorld::is_standable`] cell by cell; override it
-    /// when your storage can answer a column at once (as [`crate::ChunkedWorld`] does), and
-    /// keep it consistent with those two methods.
+    /// [`VoxelWorld::is_passable`], [`VoxelWorld::is_standable`] and
+    /// [`VoxelWorld::floor_top`] cell by cell; override it when your storage can answer a
+    /// column at once (as [`crate::ChunkedWorld`] does), and keep it consistent with those
+    /// three methods.
     #[inline]
     fn column(&self, x: i32, z: i32, y0: i32, count: u32) -> ColumnBits {
         let mut bits = ColumnBits::default();
@@ -183,6 +218,7 @@ pub trait VoxelWorld {
             let p = IVec3::new(x, y0 + i as i32, z);
             bits.passable |= u64::from(self.is_passable(p)) << i;
             bits.standable |= u64::from(self.is_standable(p)) << i;
+            bits.partial |= u64::from(self.floor_top(p) != FULL_BLOCK) << i;
         }
         bits
     }
@@ -216,7 +252,17 @@ pub struct ColumnBits {
     pub passable: u64,
     /// Bit set where the cell is standable.
     pub standable: u64,
+    /// Bit set where [`VoxelWorld::floor_top`] is not [`FULL_BLOCK`] (a partial floor or a
+    /// fence): the neighbour generator takes the cell-by-cell path of rule 6 around such
+    /// cells, and the whole-cell bitmask path everywhere else.
+    pub partial: u64,
 }
+
+/// [`VoxelWorld::floor_top`] of a full block: 16 sixteenths.
+pub const FULL_BLOCK: u8 = 16;
+
+/// [`VoxelWorld::floor_top`] of a fence or wall: 24 sixteenths, 1.5 blocks.
+pub const FENCE_TOP: u8 = 24;
 
 macro_rules! forward_world {
     ($($ty:ty),*) => {$(
@@ -238,6 +284,10 @@ macro_rules! forward_world {
                 (**self).terrain(feet)
             }
             #[inline]
+            fn floor_top(&self, p: IVec3) -> u8 {
+                (**self).floor_top(p)
+            }
+            #[inline]
             fn bounds(&self) -> Option<Bounds> {
                 (**self).bounds()
             }
@@ -256,25 +306,32 @@ macro_rules! forward_world {
 forward_world!(&W, &mut W, Box<W>, std::rc::Rc<W>, std::sync::Arc<W>);
 
 /// Whether the body of an agent `height` cells tall fits with its feet at `feet`: every cell
-/// `feet, feet + Y, ..., feet + (height - 1) * Y` is passable.
+/// `feet, feet + Y, ..., feet + (height - 1) * Y` is passable. A body reaching above
+/// `i32::MAX` never fits (those cells do not exist).
 #[inline]
 #[must_use]
 pub fn body_fits<W: VoxelWorld + ?Sized>(world: &W, feet: IVec3, height: u32) -> bool {
-    (0..height as i32).all(|dy| world.is_passable(feet + IVec3::new(0, dy, 0)))
+    if i64::from(feet.y) + i64::from(height) > i64::from(i32::MAX) + 1 {
+        return false;
+    }
+    (0..height).all(|dy| world.is_passable(IVec3::new(feet.x, feet.y + dy as i32, feet.z)))
 }
 
-/// Whether `feet` is a valid feet position: the cell below is standable and the body fits.
+/// Whether `feet` is a valid feet position: inside the searchable key range, the cell below
+/// is standable and the body fits. Agrees with [`check_feet`] for every position.
 #[inline]
 #[must_use]
 pub fn is_valid_feet<W: VoxelWorld + ?Sized>(world: &W, feet: IVec3, height: u32) -> bool {
-    world.is_standable(feet - IVec3::Y) && body_fits(world, feet, height)
+    in_key_range(feet) && world.is_standable(feet - IVec3::Y) && body_fits(world, feet, height)
 }
 
 /// Like [`is_valid_feet`], but says why a position is not valid.
 ///
 /// # Errors
 /// The first reason found, in this order: out of the searchable key range, outside the
-/// world's bounds, a blocked body cell, no floor.
+/// world's bounds, a blocked body cell, no floor. A body reaching above `i32::MAX` (only an
+/// agent taller than [`Agent::validate`](crate::Agent::validate) allows can) is
+/// [`InvalidFeet::OutOfWorld`].
 pub fn check_feet<W: VoxelWorld + ?Sized>(
     world: &W,
     feet: IVec3,
@@ -286,8 +343,11 @@ pub fn check_feet<W: VoxelWorld + ?Sized>(
     if world.bounds().is_some_and(|bounds| !bounds.contains(feet)) {
         return Err(InvalidFeet::OutOfWorld);
     }
-    for dy in 0..height as i32 {
-        let cell = feet + IVec3::new(0, dy, 0);
+    for dy in 0..height {
+        let Ok(y) = i32::try_from(i64::from(feet.y) + i64::from(dy)) else {
+            return Err(InvalidFeet::OutOfWorld);
+        };
+        let cell = IVec3::new(feet.x, y, feet.z);
         if !world.is_passable(cell) {
             return Err(InvalidFeet::NoHeadRoom { blocked: cell });
         }

@@ -1,7 +1,8 @@
 //! What the integration tests share: one seeded generator ([`rng`]), one set of world
 //! builders ([`worlds`]), and the oracles the crate is checked against ([`oracle`]: the
 //! walking rules restated independently of `voxnav::moves`, and exhaustive Dijkstra over them;
-//! [`grid_oracle`]: breadth-first search and octile Dijkstra over 2D grids).
+//! [`grid_oracle`]: breadth-first search and octile Dijkstra over 2D grids), and the bodies of
+//! the fuzz targets ([`fuzz`]), which `fuzz/` and `tests/fuzz_replay.rs` share.
 //!
 //! Each test file includes this module with `mod support;` and uses a different part of it.
 
@@ -10,6 +11,7 @@
     reason = "each test file uses a different part of the support module"
 )]
 
+pub mod fuzz;
 pub mod grid_oracle;
 pub mod oracle;
 pub mod rng;

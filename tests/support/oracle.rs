@@ -1,12 +1,13 @@
 //! THE oracle: the walking rules written out again, independently of `voxnav::moves`, and
 //! exhaustive Dijkstra over them.
 //!
-//! The rules are the ones the docs of `voxnav::moves` state (rules 1 to 5: level walk, drop,
-//! step up, no corner cutting, ladder climbs, terrain terms). The code here asks the world
-//! only the questions of the `VoxelWorld` contract (`is_passable`, `is_standable`, `terrain`,
-//! `extra_cost`, `bounds`) and decides every move itself, cell by cell, by trying every
-//! candidate target rather than generating moves; so a test that compares the crate with it
-//! compares two statements of the rules, not one with itself.
+//! The rules are the ones the docs of `voxnav::moves` state (rules 1 to 7: level walk, drop,
+//! step up, no corner cutting, ladder climbs, terrain terms, floor heights, deep water). The
+//! code here asks the world only the questions of the `VoxelWorld` contract (`is_passable`,
+//! `is_standable`, `floor_top`, `terrain`, `extra_cost`, `bounds`) and decides every move
+//! itself, cell by cell, by trying every candidate target rather than generating moves; so a
+//! test that compares the crate with it compares two statements of the rules, not one with
+//! itself.
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, HashSet};
@@ -23,8 +24,8 @@ pub fn valid<W: VoxelWorld + ?Sized>(world: &W, feet: IVec3, height: u32) -> boo
     world.is_standable(feet - IVec3::Y) && fits(world, feet, height)
 }
 
-/// The terrain terms of entering `to`: `water`, `slow_floor` and `danger` for each flag the
-/// world reports there (rule 5).
+/// The terrain terms of entering `to`: `water`, `slow_floor`, `danger`, `door` and `cobweb`
+/// for each flag the world reports there (rule 5).
 fn terrain_terms<W: VoxelWorld + ?Sized>(world: &W, costs: &MoveCosts, to: IVec3) -> u64 {
     let flags = world.terrain(to);
     let mut cost = 0;
@@ -32,6 +33,8 @@ fn terrain_terms<W: VoxelWorld + ?Sized>(world: &W, costs: &MoveCosts, to: IVec3
         (TerrainFlags::IN_WATER, costs.water),
         (TerrainFlags::ON_SLOW_FLOOR, costs.slow_floor),
         (TerrainFlags::NEAR_DANGER, costs.danger),
+        (TerrainFlags::IN_DOOR, costs.door),
+        (TerrainFlags::IN_COBWEB, costs.cobweb),
     ] {
         if flags.contains(flag) {
             cost += u64::from(term);
@@ -45,6 +48,37 @@ fn terrain_terms<W: VoxelWorld + ?Sized>(world: &W, costs: &MoveCosts, to: IVec3
 fn priced<W: VoxelWorld + ?Sized>(world: &W, costs: &MoveCosts, to: IVec3, own: u64) -> u32 {
     let total = own + terrain_terms(world, costs, to) + u64::from(world.extra_cost(to));
     u32::try_from(total).unwrap_or(u32::MAX)
+}
+
+/// Rule 7: a move may not end with the feet in water whose surface is above the feet cell
+/// (the cell above the feet is water too).
+fn drowns<W: VoxelWorld + ?Sized>(world: &W, to: IVec3) -> bool {
+    let wet = |p: IVec3| world.terrain(p).contains(TerrainFlags::IN_WATER);
+    wet(to) && wet(to + IVec3::Y)
+}
+
+/// The height of the floor under the feet at `feet`, in sixteenths of a block above y = 0.
+fn floor_height<W: VoxelWorld + ?Sized>(world: &W, feet: IVec3) -> i64 {
+    16 * i64::from(feet.y - 1) + i64::from(world.floor_top(feet - IVec3::Y))
+}
+
+/// Rule 6 for the walk from `from` to `to`: `None` when the floor rises higher than a jump
+/// (1.25 blocks above `max_step_up - 1` blocks) or falls deeper than `max_drop` blocks;
+/// otherwise whether the move needs a jump (the floor rises more than the step height,
+/// 0.6 block, which in sixteenths is 9).
+fn needs_jump<W: VoxelWorld + ?Sized>(
+    world: &W,
+    agent: &Agent,
+    from: IVec3,
+    to: IVec3,
+) -> Option<bool> {
+    let (start, end) = (floor_height(world, from), floor_height(world, to));
+    let highest_jump = start + (16 * i64::from(agent.max_step_up) + 4).max(9);
+    let deepest_fall = start - (16 * i64::from(agent.max_drop)).max(9);
+    match end {
+        e if e > highest_jump || e < deepest_fall => None,
+        e => Some(e - start >= 10),
+    }
 }
 
 /// Rule 4, ladder climbs: up from a valid `from` whose feet cell is a ladder, down from one
@@ -64,7 +98,7 @@ fn ladder_step<W: VoxelWorld + ?Sized>(
     } else {
         return None;
     };
-    valid(world, to, agent.height).then(|| priced(world, costs, to, own))
+    (valid(world, to, agent.height) && !drowns(world, to)).then(|| priced(world, costs, to, own))
 }
 
 /// The cost of the move from `from` to `to`, or `None` when the rules give no such move.
@@ -119,9 +153,19 @@ pub fn legal_step<W: VoxelWorld + ?Sized>(
     if picked_y != to.y {
         return None;
     }
+    if drowns(world, to) {
+        return None;
+    }
+    let jump = needs_jump(world, agent, from, to)?;
     if diagonal {
-        // Rule 3: both side columns clear over the whole swept height.
+        // Rule 3: both side columns clear over the whole swept height, and no fence (whose
+        // top is at 24 sixteenths) just below it pokes into the swept cells.
         let top = from.y.max(to.y) + h as i32 - 1;
+        if world.floor_top(IVec3::new(to.x, from.y - 1, from.z)) > 16
+            || world.floor_top(IVec3::new(from.x, from.y - 1, to.z)) > 16
+        {
+            return None;
+        }
         for y in from.y..=top {
             if !world.is_passable(IVec3::new(to.x, y, from.z))
                 || !world.is_passable(IVec3::new(from.x, y, to.z))
@@ -141,7 +185,13 @@ pub fn legal_step<W: VoxelWorld + ?Sized>(
     } else {
         u64::from(dy.unsigned_abs()) * u64::from(costs.descend)
     };
-    Some(priced(world, costs, to, u64::from(horizontal) + vertical))
+    let jump = if jump { u64::from(costs.jump) } else { 0 };
+    Some(priced(
+        world,
+        costs,
+        to,
+        u64::from(horizontal) + vertical + jump,
+    ))
 }
 
 /// Every position the rules allow moving to from `from`, with its cost, found by trying

@@ -101,6 +101,63 @@ pub fn hills_with_kinds(seed: u64, sx: i32, sz: i32) -> ChunkedWorld {
     world
 }
 
+/// [`hills`] with the blocks of real Minecraft worlds sprinkled in: partial floors (slabs and
+/// snow, any top from 1 to 15 sixteenths, often on top of a hill), fences, two-high doors,
+/// barriers, hazards, cobwebs, water one or two deep, and ladder columns.
+pub fn hills_with_real_blocks(seed: u64, sx: i32, sz: i32) -> ChunkedWorld {
+    let mut world = hills(seed, sx, sz);
+    let mut rng = Rng::new(seed ^ 0x5ab5);
+    for _ in 0..(sx * sz / 4) {
+        let (x, z) = (rng.coord(sx), rng.coord(sz));
+        // The first air cell above the ground of this column: where real blocks sit.
+        let ground = (1..9)
+            .find(|&y| world.get(IVec3::new(x, y, z)) == Some(Block::Air))
+            .unwrap_or(8);
+        let y = if rng.chance(70) {
+            ground
+        } else {
+            1 + rng.coord(5)
+        };
+        let p = IVec3::new(x, y, z);
+        match rng.below(10) {
+            0..=3 => {
+                let top = 1 + rng.below(15) as u8;
+                world.set(p, Block::Floor(top)).expect("inside");
+            }
+            4 => set_here(&mut world, p, Block::Fence),
+            5 => {
+                set_here(&mut world, p, Block::Door);
+                set_here(&mut world, p + IVec3::Y, Block::Door);
+            }
+            6 => set_here(
+                &mut world,
+                p,
+                rng.pick(&[Block::Barrier, Block::Hazard, Block::Cobweb]),
+            ),
+            7 => {
+                set_here(&mut world, p, Block::Water);
+                if rng.chance(50) {
+                    set_here(&mut world, p + IVec3::Y, Block::Water);
+                }
+            }
+            8 => set_here(&mut world, p + IVec3::Y, Block::Cobweb),
+            _ => {
+                for dy in 0..3 {
+                    set_here(&mut world, p + IVec3::Y * dy, Block::Ladder);
+                }
+            }
+        }
+    }
+    world
+}
+
+/// Sets `p` to `block` when `p` lies inside the world.
+fn set_here(world: &mut ChunkedWorld, p: IVec3, block: Block) {
+    if world.get(p).is_some() {
+        world.set(p, block).expect("inside");
+    }
+}
+
 fn set_one(world: &mut ChunkedWorld, rng: &mut Rng, x: i32, z: i32, block: Block) {
     world
         .set(IVec3::new(x, 1 + rng.coord(4), z), block)

@@ -5,7 +5,11 @@
 
 use glam::IVec2;
 
-use super::{parse_side, reject_trailing, shorten, words};
+use std::path::Path;
+
+use super::{
+    MAX_FILE_BYTES, parse_side, read_text_file, reject_trailing, shorten, strip_bom, words,
+};
 use crate::error::{Error, Result};
 use crate::world::grid::{Grid2d, MAX_GRID_SIDE};
 
@@ -28,7 +32,7 @@ use crate::world::grid::{Grid2d, MAX_GRID_SIDE};
 /// `octile`, sizes that are not whole numbers from 1 to [`MAX_GRID_SIDE`], a row of the wrong
 /// length, too few rows, or text after the last row.
 pub fn parse_movingai_map(text: &str) -> Result<Grid2d> {
-    let mut lines = text.lines();
+    let mut lines = strip_bom(text).lines();
     let mut line = 0usize;
     let mut next_header = |expected: &str| -> Result<(usize, Vec<(usize, &str)>)> {
         line += 1;
@@ -177,7 +181,7 @@ pub struct Scenario {
 /// without exactly 9 fields, a field that is not a number of the right kind (coordinates
 /// below [`MAX_GRID_SIDE`], a finite non-negative length).
 pub fn parse_movingai_scen(text: &str) -> Result<Vec<Scenario>> {
-    let mut lines = text.lines();
+    let mut lines = strip_bom(text).lines();
     let header: Vec<(usize, &str)> = words(lines.next().unwrap_or("")).collect();
     match header[..] {
         [(_, "version"), (_, "1" | "1.0")] => {}
@@ -269,4 +273,22 @@ fn parse_scenario(line: usize, text: &str) -> Result<Scenario> {
         goal: IVec2::new(number(6, "goal x")? as i32, number(7, "goal y")? as i32),
         optimal_length,
     })
+}
+
+/// Reads a Moving AI `.map` file (see [`parse_movingai_map`]), at most
+/// [`MAX_FILE_BYTES`](super::MAX_FILE_BYTES) bytes.
+///
+/// # Errors
+/// As [`read_text_file`](super::read_text_file) and [`parse_movingai_map`].
+pub fn load_movingai_map(path: impl AsRef<Path>) -> Result<Grid2d> {
+    parse_movingai_map(&read_text_file(path, MAX_FILE_BYTES)?)
+}
+
+/// Reads a Moving AI `.scen` file (see [`parse_movingai_scen`]), at most
+/// [`MAX_FILE_BYTES`](super::MAX_FILE_BYTES) bytes.
+///
+/// # Errors
+/// As [`read_text_file`](super::read_text_file) and [`parse_movingai_scen`].
+pub fn load_movingai_scen(path: impl AsRef<Path>) -> Result<Vec<Scenario>> {
+    parse_movingai_scen(&read_text_file(path, MAX_FILE_BYTES)?)
 }

@@ -1,7 +1,11 @@
 //! The robot grid text format: first line `width height`, then `height` lines of `width`
 //! space- or tab-separated `0` (free) / `1` (blocked); `[0, 0]` is the top-left cell.
 
-use super::{parse_side, reject_trailing, shorten, words};
+use std::path::Path;
+
+use super::{
+    MAX_FILE_BYTES, parse_side, read_text_file, reject_trailing, shorten, strip_bom, words,
+};
 use crate::error::{Error, Result};
 use crate::world::grid::Grid2d;
 
@@ -27,7 +31,7 @@ use crate::world::grid::Grid2d;
 /// 1 to [`MAX_GRID_SIDE`](crate::world::grid::MAX_GRID_SIDE), a row with too few or too many values, a value other than `0` or
 /// `1`, too few rows, or text after the last row.
 pub fn parse_robot_grid(text: &str) -> Result<Grid2d> {
-    let mut lines = text.lines();
+    let mut lines = strip_bom(text).lines();
     let header = lines.next().unwrap_or("");
     let fields: Vec<(usize, &str)> = words(header).collect();
     let [(width_column, width_word), (height_column, height_word)] = fields[..] else {
@@ -99,4 +103,13 @@ pub fn parse_robot_grid(text: &str) -> Result<Grid2d> {
     }
     reject_trailing(lines, height as usize + 2, height)?;
     Grid2d::from_blocked(width, height, blocked)
+}
+
+/// Reads a robot grid file (see [`parse_robot_grid`]), at most
+/// [`MAX_FILE_BYTES`](super::MAX_FILE_BYTES) bytes.
+///
+/// # Errors
+/// As [`read_text_file`](super::read_text_file) and [`parse_robot_grid`].
+pub fn load_robot_grid(path: impl AsRef<Path>) -> Result<Grid2d> {
+    parse_robot_grid(&read_text_file(path, MAX_FILE_BYTES)?)
 }

@@ -34,6 +34,7 @@ use std::path::Path;
 
 use glam::IVec3;
 
+use super::{MAX_FILE_BYTES, read_text_file, shorten, strip_bom};
 use crate::error::{Error, Result};
 use crate::world::chunked::{Block, ChunkedWorld};
 
@@ -47,13 +48,14 @@ pub const MAX_TEXT_WORLD_HEIGHT: i32 = 2048;
 ///
 /// ```
 /// let world = voxnav::parse_text_world("voxnav-world 1\nsize 2 1 1\nlayer 0\n#.\n")?;
-/// assert_eq!(world.get(glam::IVec3::new(0, 0, 0)), Some(voxnav::Block::Solid));
+/// assert_eq!(world.get(voxnav::IVec3::new(0, 0, 0)), Some(voxnav::Block::Solid));
 /// # Ok::<(), voxnav::Error>(())
 /// ```
 ///
 /// # Errors
 /// [`Error::Parse`] naming the line and column of the first problem.
 pub fn parse_text_world(text: &str) -> Result<ChunkedWorld> {
+    let text = strip_bom(text);
     let mut lines = text
         .lines()
         .enumerate()
@@ -73,7 +75,7 @@ pub fn parse_text_world(text: &str) -> Result<ChunkedWorld> {
         return Err(Error::parse(
             line,
             1,
-            format!("expected the header `{MAGIC}`, found `{header}`"),
+            format!("expected the header `{MAGIC}`, found `{}`", shorten(header)),
         ));
     }
     let (line, size_line) = next("`size <sx> <sy> <sz>`")?;
@@ -87,7 +89,7 @@ pub fn parse_text_world(text: &str) -> Result<ChunkedWorld> {
             return Err(Error::parse(
                 line,
                 1,
-                format!("expected `layer {y}`, found `{layer}`"),
+                format!("expected `layer {y}`, found `{}`", shorten(layer)),
             ));
         }
         for z in 0..size.z {
@@ -130,7 +132,10 @@ pub fn parse_text_world(text: &str) -> Result<ChunkedWorld> {
             return Err(Error::parse(
                 line,
                 1,
-                format!("unexpected content after the last layer: `{rest}`"),
+                format!(
+                    "unexpected content after the last layer: `{}`",
+                    shorten(rest)
+                ),
             ));
         }
     }
@@ -180,7 +185,7 @@ fn parse_size(line: usize, text: &str) -> Result<IVec3> {
         return Err(Error::parse(
             line,
             1,
-            format!("expected `size <sx> <sy> <sz>`, found `{text}`"),
+            format!("expected `size <sx> <sy> <sz>`, found `{}`", shorten(text)),
         ));
     }
     let mut dims = [0i32; 3];
@@ -204,7 +209,10 @@ fn parse_size(line: usize, text: &str) -> Result<IVec3> {
                 return Err(Error::parse(
                     line,
                     column,
-                    format!("{axis} must be a whole number from 1 to {max}, found `{word}`"),
+                    format!(
+                        "{axis} must be a whole number from 1 to {max}, found `{}`",
+                        shorten(word)
+                    ),
                 ));
             }
         };
@@ -214,36 +222,44 @@ fn parse_size(line: usize, text: &str) -> Result<IVec3> {
         return Err(Error::parse(
             line,
             column,
-            format!("unexpected `{extra}` after the size"),
+            format!("unexpected `{}` after the size", shorten(extra)),
         ));
     }
     Ok(IVec3::from_array(dims))
 }
 
-/// Reads a world file in the layered text format.
+/// Reads a world file in the layered text format, at most
+/// [`MAX_FILE_BYTES`](super::MAX_FILE_BYTES) bytes (every world [`to_text_world`] writes).
 ///
 /// # Errors
-/// [`Error::Io`] when the file cannot be read, [`Error::Parse`] when it is malformed.
+/// [`Error::Io`] when the file cannot be read or is not UTF-8, [`Error::FileTooLarge`] when it
+/// is longer than the limit, [`Error::Parse`] when it is malformed.
 pub fn load_text_world(path: impl AsRef<Path>) -> Result<ChunkedWorld> {
-    let path = path.as_ref();
-    let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
-        path: path.display().to_string(),
-        source,
-    })?;
-    parse_text_world(&text)
+    parse_text_world(&read_text_file(path, MAX_FILE_BYTES)?)
 }
 
 /// Writes a bounded world in the layered text format (cells from the world's bounds' minimum
 /// corner become `(0, 0, 0)`).
 ///
 /// # Errors
-/// [`Error::InvalidSetting`] when the world is unbounded.
+/// [`Error::InvalidSetting`] when the world is unbounded, [`Error::WorldTooLarge`] when its
+/// text would be longer than [`MAX_FILE_BYTES`](super::MAX_FILE_BYTES), the most that
+/// [`load_text_world`] reads back (checked before anything is written).
 pub fn to_text_world(world: &ChunkedWorld) -> Result<String> {
     let bounds = world.world_bounds().ok_or_else(|| {
         Error::InvalidSetting("only a bounded world can be written as text".into())
     })?;
     let size = bounds.size();
-    let mut out = format!("{MAGIC}\nsize {} {} {}\n", size.x, size.y, size.z);
+    let header = format!("{MAGIC}\nsize {} {} {}\n", size.x, size.y, size.z);
+    let bytes = text_length(header.len(), size);
+    if bytes > MAX_FILE_BYTES {
+        return Err(Error::WorldTooLarge {
+            bytes,
+            limit: MAX_FILE_BYTES,
+        });
+    }
+    let mut out = String::with_capacity(bytes as usize);
+    out.push_str(&header);
     for y in 0..size.y {
         let _ = writeln!(out, "layer {y}");
         for z in 0..size.z {
@@ -257,16 +273,31 @@ pub fn to_text_world(world: &ChunkedWorld) -> Result<String> {
     Ok(out)
 }
 
+/// The length in bytes of the text of a world of `size` whose header takes `header` bytes:
+/// a `layer <y>` line per layer and `sx` characters and a newline per row. Exact, and free of
+/// overflow for every size (each factor is below 2^32).
+fn text_length(header: usize, size: IVec3) -> u64 {
+    let [sx, sy, sz] = size.to_array().map(|v| u64::try_from(v).unwrap_or(0));
+    // The digits of the layer numbers 0 .. sy: those with d digits lie in 10^(d-1) .. 10^d.
+    let (mut digits, mut from, mut to, mut width) = (0u64, 0u64, 10u64, 1u64);
+    while from < sy {
+        digits += (sy.min(to) - from) * width;
+        (from, to, width) = (to, to * 10, width + 1);
+    }
+    let layer_lines = sy * "layer \n".len() as u64 + digits;
+    let rows = sy.saturating_mul(sz).saturating_mul(sx + 1);
+    (header as u64)
+        .saturating_add(layer_lines)
+        .saturating_add(rows)
+}
+
 /// Writes a bounded world to a file in the layered text format.
 ///
 /// # Errors
 /// As [`to_text_world`], and [`Error::Io`] when the file cannot be written.
 pub fn save_text_world(world: &ChunkedWorld, path: impl AsRef<Path>) -> Result<()> {
     let path = path.as_ref();
-    std::fs::write(path, to_text_world(world)?).map_err(|source| Error::Io {
-        path: path.display().to_string(),
-        source,
-    })
+    std::fs::write(path, to_text_world(world)?).map_err(|source| Error::io(path, source))
 }
 
 #[cfg(test)]

@@ -1,0 +1,263 @@
+//! The flying set, shared by `benches/fly.rs`, `examples/compare.rs` and
+//! `examples/movingai.rs`: voxnav's flier (26 neighbours, no cut edges or corners, costs
+//! 1 / sqrt 2 / sqrt 3 at [`voxnav::OCTILE_SCALE`]) against the naive 26-neighbour A*
+//! ([`voxnav::baseline::find_flier_path`]) solving the same problem.
+//!
+//! Two worlds: the Moving AI 3D `Simple` map with its first problems
+//! (`tests/data/movingai3d/`), and a synthetic world of random pillars and floating slabs
+//! ([`synthetic_world`]) built from a fixed seed, with random free start and goal pairs.
+
+#![allow(dead_code, reason = "each of the three programs uses a different part")]
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use voxnav::IVec3;
+use voxnav::{
+    Agent, DenseWorld, MoveCosts, Pathfinder, SearchOptions, SearchStatus, VoxelScenario,
+    VoxelWorld, baseline, parse_movingai_3dmap, parse_movingai_3dscen,
+};
+
+/// A small deterministic generator (splitmix64), so the same seed gives the same world.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        Self(seed)
+    }
+
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0 .. n` (`n > 0`).
+    pub fn below(&mut self, n: u32) -> i32 {
+        (self.next() % u64::from(n)) as i32
+    }
+}
+
+/// A world of `size` with random pillars (1 to 6 cells wide, standing on the ground, up to
+/// the full height) and floating slabs (8 to 64 cells across, 1 to 3 thick) covering about
+/// `density_percent` of the ground area each, from `seed`.
+pub fn synthetic_world(size: IVec3, density_percent: u32, seed: u64) -> DenseWorld {
+    let mut world = DenseWorld::new(size).expect("the synthetic size is small enough");
+    let mut rng = Rng::new(seed);
+    let area = size.x as u64 * size.z as u64;
+    let fill = |world: &mut DenseWorld, low: IVec3, high: IVec3| {
+        let (low, high) = (low.max(IVec3::ZERO), high.min(size - IVec3::ONE));
+        for x in low.x..=high.x {
+            for z in low.z..=high.z {
+                for y in low.y..=high.y {
+                    world
+                        .set_blocked(IVec3::new(x, y, z), true)
+                        .expect("clipped to the world");
+                }
+            }
+        }
+    };
+    // Pillars: mean footprint 12.25 cells.
+    let pillars = area * u64::from(density_percent) / 100 / 12;
+    for _ in 0..pillars {
+        let (w, d) = (1 + rng.below(6), 1 + rng.below(6));
+        let low = IVec3::new(rng.below(size.x as u32), 0, rng.below(size.z as u32));
+        let top = size.y / 4 + rng.below((size.y - size.y / 4) as u32);
+        fill(&mut world, low, low + IVec3::new(w - 1, top, d - 1));
+    }
+    // Slabs: mean footprint about 1300 cells.
+    let slabs = area * u64::from(density_percent) / 100 / 1300;
+    for _ in 0..slabs {
+        let (w, d, t) = (8 + rng.below(57), 8 + rng.below(57), 1 + rng.below(3));
+        let low = IVec3::new(
+            rng.below(size.x as u32),
+            2 + rng.below((size.y - 4) as u32),
+            rng.below(size.z as u32),
+        );
+        fill(&mut world, low, low + IVec3::new(w - 1, t - 1, d - 1));
+    }
+    world
+}
+
+/// `count` pairs of free cells, drawn from `seed`, at least `min_distance` apart along some
+/// axis.
+pub fn random_pairs(
+    world: &DenseWorld,
+    count: usize,
+    min_distance: i32,
+    seed: u64,
+) -> Vec<(IVec3, IVec3)> {
+    let size = world.size();
+    let mut rng = Rng::new(seed);
+    let mut free = || loop {
+        let p = IVec3::new(
+            rng.below(size.x as u32),
+            rng.below(size.y as u32),
+            rng.below(size.z as u32),
+        );
+        if world.is_passable(p) {
+            return p;
+        }
+    };
+    let mut pairs = Vec::with_capacity(count);
+    while pairs.len() < count {
+        let (a, b) = (free(), free());
+        if (a - b).abs().max_element() >= min_distance {
+            pairs.push((a, b));
+        }
+    }
+    pairs
+}
+
+/// The `Simple` map and its problems from `tests/data/movingai3d/`, at most `limit` of them.
+pub fn load_simple(limit: usize) -> Result<(DenseWorld, Vec<VoxelScenario>), String> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/movingai3d");
+    let read =
+        |name: &str| std::fs::read_to_string(dir.join(name)).map_err(|e| format!("{name}: {e}"));
+    let world = parse_movingai_3dmap(&read("Simple.3dmap")?).map_err(|e| e.to_string())?;
+    let mut scenarios = parse_movingai_3dscen(&read("Simple.3dmap.3dscen")?)
+        .map_err(|e| e.to_string())?
+        .scenarios;
+    scenarios.truncate(limit);
+    Ok((world, scenarios))
+}
+
+/// A flying query set.
+pub struct FlyingSet {
+    pub name: &'static str,
+    pub about: String,
+    pub world: DenseWorld,
+    pub queries: Vec<(IVec3, IVec3)>,
+}
+
+/// The two flying sets: `simple` problems of `Simple` and `synthetic` pairs on a synthetic
+/// world of `side` x `side / 2` x `side` cells.
+pub fn build_sets(simple: usize, synthetic: usize, side: i32) -> Result<Vec<FlyingSet>, String> {
+    let (world, scenarios) = load_simple(simple)?;
+    let simple_set = FlyingSet {
+        name: "fly-simple",
+        about: format!(
+            "the first {} Moving AI 3D problems of Simple",
+            scenarios.len()
+        ),
+        world,
+        queries: scenarios.iter().map(|s| (s.start, s.goal)).collect(),
+    };
+    let size = IVec3::new(side, side / 2, side);
+    let world = synthetic_world(size, 20, 7);
+    let queries = random_pairs(&world, synthetic, side / 4, 11);
+    let synthetic_set = FlyingSet {
+        name: "fly-pillars",
+        about: format!(
+            "{synthetic} random pairs in a {} x {} x {} world of pillars and slabs",
+            size.x, size.y, size.z
+        ),
+        world,
+        queries,
+    };
+    Ok(vec![simple_set, synthetic_set])
+}
+
+/// What one engine did on one set.
+#[derive(Debug, Clone, Default)]
+pub struct FlyingRun {
+    pub costs: Vec<Option<u64>>,
+    pub expanded: u64,
+    pub elapsed: Duration,
+}
+
+/// Runs `set` with voxnav's flier.
+pub fn run_voxnav(set: &FlyingSet, pathfinder: &mut Pathfinder) -> Result<FlyingRun, String> {
+    let mut run = FlyingRun::default();
+    let options = SearchOptions::default();
+    let started = Instant::now();
+    for &(start, goal) in &set.queries {
+        let result = pathfinder
+            .find_path(&set.world, start, goal, &options)
+            .map_err(|e| e.to_string())?;
+        run.expanded += result.stats.expanded;
+        run.costs.push(
+            (result.status == SearchStatus::Found)
+                .then_some(result.cost)
+                .flatten(),
+        );
+    }
+    run.elapsed = started.elapsed();
+    Ok(run)
+}
+
+/// Runs `set` with the naive baseline under the flier's rules.
+pub fn run_baseline(set: &FlyingSet) -> Result<FlyingRun, String> {
+    let mut run = FlyingRun::default();
+    let costs = MoveCosts::octile();
+    let started = Instant::now();
+    for &(start, goal) in &set.queries {
+        let result = baseline::find_flier_path(&set.world, start, goal, None, &costs)
+            .map_err(|e| e.to_string())?;
+        run.expanded += result.stats.expanded;
+        run.costs.push(
+            (result.status == SearchStatus::Found)
+                .then_some(result.cost)
+                .flatten(),
+        );
+    }
+    run.elapsed = started.elapsed();
+    Ok(run)
+}
+
+/// voxnav's flier of height 1 at octile costs.
+pub fn flier() -> Pathfinder {
+    Pathfinder::new(Agent::flier(1), MoveCosts::octile()).expect("valid settings")
+}
+
+/// The queries on which the two runs disagree, as messages.
+pub fn mismatches(set: &FlyingSet, voxnav: &FlyingRun, naive: &FlyingRun) -> Vec<String> {
+    set.queries
+        .iter()
+        .zip(voxnav.costs.iter().zip(&naive.costs))
+        .filter(|(_, (a, b))| a != b)
+        .map(|(&(start, goal), (a, b))| {
+            format!("{}: {start} -> {goal}: voxnav {a:?}, naive {b:?}", set.name)
+        })
+        .collect()
+}
+
+/// Runs both engines on every set, prints one table with the speed-up, and returns the cost
+/// mismatches (none expected: both solve the same problem).
+pub fn print_section(sets: &[FlyingSet]) -> Result<Vec<String>, String> {
+    println!();
+    println!(
+        "Flying: voxnav's flier (height 1) against the naive 26-neighbour A* under the same \
+         rules (no cut edges or corners, costs 1 / sqrt 2 / sqrt 3 at scale {})",
+        voxnav::OCTILE_SCALE
+    );
+    println!(
+        "{:<12} {:>7} {:<8} {:>12} {:>11} {:>14} {:>9}",
+        "set", "queries", "engine", "expansions", "time ms", "expansions/s", "speed-up"
+    );
+    let mut mismatched = Vec::new();
+    let mut pathfinder = flier();
+    for set in sets {
+        println!("  {}: {}", set.name, set.about);
+        let ours = run_voxnav(set, &mut pathfinder)?;
+        let naive = run_baseline(set)?;
+        let speed_up = naive.elapsed.as_secs_f64() / ours.elapsed.as_secs_f64().max(1e-9);
+        for (engine, run, ratio) in [("voxnav", &ours, Some(speed_up)), ("naive26", &naive, None)] {
+            let seconds = run.elapsed.as_secs_f64();
+            println!(
+                "{:<12} {:>7} {:<8} {:>12} {:>11.1} {:>14.0} {:>9}",
+                set.name,
+                set.queries.len(),
+                engine,
+                run.expanded,
+                seconds * 1e3,
+                run.expanded as f64 / seconds.max(1e-9),
+                ratio.map_or(String::new(), |r| format!("{r:.1}x")),
+            );
+        }
+        mismatched.extend(mismatches(set, &ours, &naive));
+    }
+    Ok(mismatched)
+}

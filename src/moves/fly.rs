@@ -1,0 +1,300 @@
+//! The flying and swimming rules: free movement to the 26 neighbouring cells.
+//!
+//! An agent with [`Movement::Fly`] or [`Movement::Swim`] that is `height` cells tall and has
+//! its lowest body cell (its "feet") at `p` occupies the cells `p, p + Y, ..., p + (height - 1) Y`.
+//! These are the rules of the Moving AI 3D voxel benchmark (Brewer and Sturtevant, `SoCS` 2018),
+//! extended to tall bodies:
+//!
+//! 1. **Valid position** ([`body_allowed`]): every body cell is passable (flier) or water
+//!    (swimmer: passable and [`TerrainFlags::IN_WATER`]). No floor is needed.
+//! 2. **Moves** ([`free_move`]): from a valid position `p` to `p + d` for each of the 26
+//!    offsets `d` in [`FREE_DIRECTIONS`] (every component in `-1..=1`, not all zero). A move
+//!    is legal only when every cell of the axis-aligned box spanned by the body at `p` and at
+//!    `p + d` is allowed: x from `min(p.x, p.x + d.x)` to `max(..)`, the same for z, and y from
+//!    `min(p.y, p.y + d.y)` to `max(p.y, p.y + d.y) + height - 1`. So a diagonal move never
+//!    cuts an edge or a corner, and a tall body needs head room on the way up.
+//! 3. **Costs**: [`MoveCosts::straight`] for a face step (one axis changes),
+//!    [`MoveCosts::diagonal`] for an edge step (two axes), [`MoveCosts::corner`] for a corner
+//!    step (three axes), plus the world's [`VoxelWorld::extra_cost`] of the target. The
+//!    walker's climbing, falling and terrain terms do not apply.
+//!
+//! Legality is symmetric: a move from `p` to `q` is legal exactly when the move back is.
+//!
+//! The search uses a fast form of the rules: it reads the 3 x (`height` + 2)
+//! x 3 neighbourhood once per expansion through [`VoxelWorld::columns_around`] into one
+//! occupancy bitmask and tests each of the 26 moves against a requirement mask computed at
+//! compile time. It gives the same moves as [`free_move`] in the order of
+//! [`FREE_DIRECTIONS`].
+
+use glam::IVec3;
+
+use crate::moves::agent::{Agent, MoveCosts, Movement};
+use crate::moves::{Expansion, Move, MoveKind};
+use crate::world::{AROUND, TerrainFlags, VoxelWorld};
+
+/// The 26 offsets of a free mover's neighbours, layer by layer: `dy = -1` first, then
+/// `dy = 0`, then `dy = 1`, and within a layer by `dx`, then `dz`. Consecutive moves land
+/// next to each other, so the search's node table finds them in the page it used last.
+pub const FREE_DIRECTIONS: [IVec3; 26] = free_directions();
+
+const fn free_directions() -> [IVec3; 26] {
+    let mut out = [IVec3::ZERO; 26];
+    let mut i = 0;
+    let mut n = 0;
+    while n < 27 {
+        let d = IVec3::new(n / 3 % 3 - 1, n / 9 - 1, n % 3 - 1);
+        if n != 13 {
+            out[i] = d;
+            i += 1;
+        }
+        n += 1;
+    }
+    out
+}
+
+/// The number of axes each move of [`FREE_DIRECTIONS`] changes, less one: an index into
+/// `[straight, diagonal, corner]`.
+const STEP_KIND: [u8; 26] = step_kinds();
+
+const fn step_kinds() -> [u8; 26] {
+    let mut out = [0u8; 26];
+    let mut i = 0;
+    while i < 26 {
+        out[i] = axes(FREE_DIRECTIONS[i]) as u8 - 1;
+        i += 1;
+    }
+    out
+}
+
+/// How many axes the offset `d` changes: 1 (face), 2 (edge) or 3 (corner).
+#[inline]
+const fn axes(d: IVec3) -> u32 {
+    (d.x != 0) as u32 + (d.y != 0) as u32 + (d.z != 0) as u32
+}
+
+/// The cost of the step `d` (one of [`FREE_DIRECTIONS`]) before the world's extra cost.
+#[inline]
+#[must_use]
+pub const fn step_cost(costs: &MoveCosts, d: IVec3) -> u32 {
+    match axes(d) {
+        1 => costs.straight,
+        2 => costs.diagonal,
+        _ => costs.corner,
+    }
+}
+
+/// Whether the cell `p` may hold part of the body of a free mover: passable for a flier,
+/// passable water for a swimmer. A walker's cells are passable ones.
+#[inline]
+#[must_use]
+pub fn cell_allowed<W: VoxelWorld + ?Sized>(world: &W, movement: Movement, p: IVec3) -> bool {
+    world.is_passable(p)
+        && (movement != Movement::Swim || world.terrain(p).contains(TerrainFlags::IN_WATER))
+}
+
+/// Rule 1: whether a free mover `agent.height` cells tall fits with its lowest cell at `feet`.
+#[inline]
+#[must_use]
+pub fn body_allowed<W: VoxelWorld + ?Sized>(world: &W, agent: &Agent, feet: IVec3) -> bool {
+    (0..agent.height as i32).all(|dy| cell_allowed(world, agent.movement, feet + dy * IVec3::Y))
+}
+
+/// Rule 2, cell by cell: the move from the valid position `feet` by the offset `direction`
+/// (one of [`FREE_DIRECTIONS`]) with its cost, when every cell of the box spanned by the body
+/// at both ends is allowed. `None` for an illegal move or an offset that is not a neighbour.
+#[must_use]
+pub fn free_move<W: VoxelWorld + ?Sized>(
+    world: &W,
+    agent: &Agent,
+    costs: &MoveCosts,
+    feet: IVec3,
+    direction: IVec3,
+) -> Option<Move> {
+    if direction == IVec3::ZERO || direction.abs().max_element() > 1 {
+        return None;
+    }
+    let to = feet + direction;
+    let low = feet.min(to);
+    let high = feet.max(to) + (agent.height as i32 - 1) * IVec3::Y;
+    for y in low.y..=high.y {
+        for z in low.z..=high.z {
+            for x in low.x..=high.x {
+                if !cell_allowed(world, agent.movement, IVec3::new(x, y, z)) {
+                    return None;
+                }
+            }
+        }
+    }
+    Some(priced(world, to, direction, step_cost(costs, direction)))
+}
+
+#[inline]
+fn priced<W: VoxelWorld + ?Sized>(world: &W, to: IVec3, direction: IVec3, step: u32) -> Move {
+    Move {
+        feet: to,
+        direction,
+        kind: match direction.y {
+            1 => MoveKind::StepUp(1),
+            -1 => MoveKind::Drop(1),
+            _ => MoveKind::Walk,
+        },
+        cost: step.saturating_add(world.extra_cost(to)),
+    }
+}
+
+/// The tallest body the occupancy bitmask holds: 9 columns of `height + 2` cells in 64 bits.
+const MASK_HEIGHT: u32 = 5;
+
+/// Requirement masks: entry `[height - 1][i]` has a bit set for every cell of the box swept
+/// by the move [`FREE_DIRECTIONS`]`[i]` of a body `height` cells tall. Column `c` (in the
+/// order of [`AROUND`]) takes bits `c * (height + 2) ..`, and row `r` of a column is the cell
+/// at `feet.y - 1 + r`.
+const REQUIREMENTS: [[u64; 26]; MASK_HEIGHT as usize] = requirements();
+
+const fn requirements() -> [[u64; 26]; MASK_HEIGHT as usize] {
+    let mut out = [[0u64; 26]; MASK_HEIGHT as usize];
+    let mut h = 1;
+    while h <= MASK_HEIGHT {
+        let span = h + 2;
+        let mut i = 0;
+        while i < 26 {
+            let d = FREE_DIRECTIONS[i];
+            // Rows 1 ..= h hold the body; a move up adds row h + 1, a move down row 0.
+            let low = if d.y < 0 { 0 } else { 1 };
+            let high = if d.y > 0 { h + 1 } else { h };
+            let rows = ((1u64 << (high + 1)) - 1) & !((1u64 << low) - 1);
+            let mut mask = 0u64;
+            let mut c = 0;
+            while c < 9 {
+                let (cx, cz) = AROUND[c];
+                let x_ok = cx == 0 || cx == d.x;
+                let z_ok = cz == 0 || cz == d.z;
+                if x_ok && z_ok {
+                    mask |= rows << (c as u32 * span);
+                }
+                c += 1;
+            }
+            out[(h - 1) as usize][i] = mask;
+            i += 1;
+        }
+        h += 1;
+    }
+    out
+}
+
+/// The rules of this module as an [`Expansion`].
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct FreeMoves;
+
+impl Expansion for FreeMoves {
+    #[inline]
+    fn for_each<W: VoxelWorld + ?Sized>(
+        self,
+        world: &W,
+        agent: &Agent,
+        costs: &MoveCosts,
+        feet: IVec3,
+        visit: impl FnMut(Move),
+    ) {
+        for_each_free_move(world, agent, costs, feet, visit);
+    }
+}
+
+/// Calls `visit` with every legal move of the free mover `agent` from the valid position
+/// `feet`, in the order of [`FREE_DIRECTIONS`]: the same moves as [`free_move`], read from
+/// one occupancy bitmask of the neighbourhood.
+#[inline]
+fn for_each_free_move<W: VoxelWorld + ?Sized>(
+    world: &W,
+    agent: &Agent,
+    costs: &MoveCosts,
+    feet: IVec3,
+    mut visit: impl FnMut(Move),
+) {
+    let height = agent.height;
+    if height > MASK_HEIGHT {
+        for &direction in &FREE_DIRECTIONS {
+            if let Some(step) = free_move(world, agent, costs, feet, direction) {
+                visit(step);
+            }
+        }
+        return;
+    }
+    let span = height + 2;
+    let base = feet.y - 1;
+    let columns = world.columns_around(feet.x, feet.z, base, span);
+    let rows = (1u64 << span) - 1;
+    let mut occupancy = 0u64;
+    for (c, column) in columns.iter().enumerate() {
+        let mut allowed = column.passable & rows;
+        if agent.movement == Movement::Swim {
+            allowed = water_bits(world, feet, c, base, allowed);
+        }
+        occupancy |= allowed << (c as u32 * span);
+    }
+    let steps = [costs.straight, costs.diagonal, costs.corner];
+    for ((&direction, &required), &kind) in FREE_DIRECTIONS
+        .iter()
+        .zip(&REQUIREMENTS[(height - 1) as usize])
+        .zip(&STEP_KIND)
+    {
+        if occupancy & required == required {
+            let step = steps[usize::from(kind)];
+            visit(priced(world, feet + direction, direction, step));
+        }
+    }
+}
+
+/// The bits of `passable` (column `c` of [`AROUND`] around `feet`, bit `r` at height
+/// `base + r`) whose cells are water.
+fn water_bits<W: VoxelWorld + ?Sized>(
+    world: &W,
+    feet: IVec3,
+    c: usize,
+    base: i32,
+    passable: u64,
+) -> u64 {
+    let (dx, dz) = AROUND[c];
+    let mut water = 0u64;
+    let mut rest = passable;
+    while rest != 0 {
+        let r = rest.trailing_zeros();
+        rest &= rest - 1;
+        let p = IVec3::new(feet.x + dx, base + r as i32, feet.z + dz);
+        if world.terrain(p).contains(TerrainFlags::IN_WATER) {
+            water |= 1 << r;
+        }
+    }
+    water
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn directions_are_the_26_offsets_layer_by_layer() {
+        let mut seen = std::collections::HashSet::new();
+        for (i, d) in FREE_DIRECTIONS.iter().enumerate() {
+            assert!(seen.insert(*d));
+            assert!(d.abs().max_element() == 1, "{d}");
+            assert_eq!(u32::from(STEP_KIND[i]) + 1, axes(*d), "{d}");
+        }
+        assert_eq!(seen.len(), 26);
+        assert!(FREE_DIRECTIONS.windows(2).all(|w| w[0].y <= w[1].y));
+    }
+
+    #[test]
+    fn a_corner_step_needs_the_whole_2x2x2_box_for_a_one_tall_body() {
+        let at = |d: IVec3| FREE_DIRECTIONS.iter().position(|e| *e == d).unwrap();
+        assert_eq!(REQUIREMENTS[0][at(IVec3::ONE)].count_ones(), 8);
+        assert_eq!(REQUIREMENTS[0][at(IVec3::X)].count_ones(), 2);
+        assert_eq!(REQUIREMENTS[0][at(IVec3::NEG_Y)].count_ones(), 2);
+        // A two-tall body stepping up along an edge sweeps 2 columns of 3 cells.
+        let up_edge = FREE_DIRECTIONS
+            .iter()
+            .position(|d| *d == IVec3::new(1, 1, 0))
+            .unwrap();
+        assert_eq!(REQUIREMENTS[1][up_edge].count_ones(), 6);
+    }
+}

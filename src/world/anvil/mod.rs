@@ -1,0 +1,545 @@
+//! Real Minecraft Java Edition worlds (feature `anvil`): Anvil region files loaded into a
+//! [`ChunkedWorld`] in the game's own coordinates.
+//!
+//! ```no_run
+//! use voxnav::anvil::load_world;
+//!
+//! // A save folder (with `region/`), a region folder, or one `r.X.Z.mca` file.
+//! let loaded = load_world("saves/MyWorld")?;
+//! println!("{}", loaded.report);
+//! # Ok::<(), voxnav::Error>(())
+//! ```
+//!
+//! What is loaded:
+//! - chunks written by Minecraft 1.18 or later (data version 2860 and up), whose status is
+//!   full (`minecraft:full`, or `full`): finished terrain. Their 24 sections (y from -64 to
+//!   319) become chunks of the world; every block state becomes a [`Block`] through the
+//!   generated block table ([`block_for_state`] says how);
+//! - everything else is *unloaded*: chunks not yet fully generated, chunks absent from the
+//!   files, chunks that could not be read. Unloaded cells are [`Block::Barrier`]: neither
+//!   passable nor standable, so no route enters or stands on what the loader does not know.
+//!
+//! What is skipped, counted in the [`LoadReport`] by [`SkipReason`] and never a panic: a chunk
+//! that is not full, older than 1.18, damaged in the file (location, length, compression),
+//! whose NBT does not parse or lacks its sections, whose packed block data does not match its
+//! palette, or that claims another position than its slot. A region file too short for its
+//! header is an error when it is the only file asked for, and a counted bad file in a
+//! folder. A block name the table does not know (a newer or modded block) is loaded as
+//! [`Block::Barrier`], the conservative answer (never walked through, never stood on), and
+//! counted by name; an unknown property value takes the block's default value and is counted.
+
+#[rustfmt::skip]
+mod block_table;
+mod chunk;
+mod region;
+mod table;
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use glam::IVec3;
+
+use crate::error::{Error, Result};
+use crate::world::Bounds;
+use crate::world::chunked::{Block, CHUNK_SIZE, ChunkedWorld};
+
+pub use chunk::MIN_DATA_VERSION;
+pub use table::{
+    BLOCK_ALIASES, StateInfo, StateLookup, TABLE_SOURCE, TableSource, block_for_state,
+    canonical_name, lookup_state, state_count, state_info, state_name, state_property,
+};
+
+use chunk::{ChunkNbt, SECTION_CELLS, is_full_status, unpack_indices};
+use region::{Location, RegionFile};
+
+/// The lowest block y of a 1.18+ overworld chunk.
+pub const MIN_Y: i32 = -64;
+/// One past the highest block y of a 1.18+ overworld chunk.
+pub const MAX_Y: i32 = 320;
+/// The sections of a chunk column: y from [`MIN_Y`] to [`MAX_Y`], 16 blocks each.
+const SECTIONS: usize = ((MAX_Y - MIN_Y) / CHUNK_SIZE) as usize;
+const MIN_SECTION: i32 = MIN_Y / CHUNK_SIZE;
+/// The side of a region in chunks.
+const REGION_CHUNKS: i32 = 32;
+/// The largest NBT list accepted: far above any real chunk's, low enough that a damaged
+/// length cannot ask for gigabytes.
+const MAX_NBT_LIST: usize = 1 << 16;
+
+/// Why a chunk stored in a region file was not loaded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
+pub enum SkipReason {
+    /// Its status is not full: the game has not finished generating it. Normal at the edge
+    /// of explored land.
+    NotFull,
+    /// Written before Minecraft 1.18 (data version below [`MIN_DATA_VERSION`]), or without
+    /// a data version.
+    OldFormat,
+    /// Its location-table entry or length is impossible (inside the header, zero sectors,
+    /// a length larger than its sectors).
+    BadLocation,
+    /// The file ends before the chunk does.
+    Truncated,
+    /// Stored in an external `.mcc` file (chunks over 1 MiB), which voxnav does not read.
+    External,
+    /// An unknown compression type, or a payload that does not decompress.
+    BadCompression,
+    /// The NBT does not parse, or lacks a field voxnav needs.
+    BadNbt,
+    /// A section's packed block indices do not match its palette.
+    BadBlockData,
+    /// Its `xPos`/`zPos` name another chunk than the slot it is stored in.
+    WrongPosition,
+}
+
+impl SkipReason {
+    /// Every reason, in report order.
+    pub const ALL: [SkipReason; 9] = [
+        SkipReason::NotFull,
+        SkipReason::OldFormat,
+        SkipReason::BadLocation,
+        SkipReason::Truncated,
+        SkipReason::External,
+        SkipReason::BadCompression,
+        SkipReason::BadNbt,
+        SkipReason::BadBlockData,
+        SkipReason::WrongPosition,
+    ];
+
+    /// A short name for reports.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            SkipReason::NotFull => "not full",
+            SkipReason::OldFormat => "pre-1.18",
+            SkipReason::BadLocation => "bad location",
+            SkipReason::Truncated => "truncated",
+            SkipReason::External => "external .mcc",
+            SkipReason::BadCompression => "bad compression",
+            SkipReason::BadNbt => "bad NBT",
+            SkipReason::BadBlockData => "bad block data",
+            SkipReason::WrongPosition => "wrong position",
+        }
+    }
+}
+
+/// What a load did: chunks loaded and skipped, unknown blocks, time and memory.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LoadReport {
+    /// Region files read.
+    pub region_files: usize,
+    /// Region files that could not be read at all, with the reason.
+    pub bad_region_files: Vec<(PathBuf, String)>,
+    /// Chunks stored in the files (slots with a location entry).
+    pub chunks_stored: usize,
+    /// Chunks loaded as terrain.
+    pub chunks_loaded: usize,
+    /// Chunks not loaded, by reason.
+    pub skipped: BTreeMap<SkipReason, usize>,
+    /// Up to ten messages about damaged chunks (not about chunks that are merely not full or
+    /// old), to say what was wrong where.
+    pub problems: Vec<String>,
+    /// Palette entries whose block name the table does not know, by name (loaded as
+    /// [`Block::Barrier`]).
+    pub unknown_blocks: BTreeMap<String, usize>,
+    /// Palette entries with a property the table does not know, or without one it expects
+    /// (each took the block's default value).
+    pub defaulted_properties: usize,
+    /// Non-air sections outside y -64..320 in loaded chunks, which the world cannot hold.
+    pub sections_outside: usize,
+    /// The lowest and highest data version among loaded chunks.
+    pub data_versions: Option<(i32, i32)>,
+    /// Wall-clock time of the load.
+    pub elapsed: Duration,
+    /// Heap bytes the loaded world holds ([`ChunkedWorld::heap_bytes`]).
+    pub bytes_held: usize,
+}
+
+impl LoadReport {
+    /// Chunks skipped for `reason`.
+    #[must_use]
+    pub fn skipped(&self, reason: SkipReason) -> usize {
+        self.skipped.get(&reason).copied().unwrap_or(0)
+    }
+
+    /// Chunks skipped for any reason.
+    #[must_use]
+    pub fn skipped_total(&self) -> usize {
+        self.skipped.values().sum()
+    }
+
+    fn skip(&mut self, reason: SkipReason, at: impl FnOnce() -> String) {
+        *self.skipped.entry(reason).or_insert(0) += 1;
+        let damage = !matches!(reason, SkipReason::NotFull | SkipReason::OldFormat);
+        if damage && self.problems.len() < 10 {
+            self.problems.push(format!("{}: {}", at(), reason.name()));
+        }
+    }
+}
+
+impl fmt::Display for LoadReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "loaded {} of {} stored chunks from {} region files in {:.1} ms, {:.1} MiB held \
+             ({:.1} KiB per loaded chunk)",
+            self.chunks_loaded,
+            self.chunks_stored,
+            self.region_files,
+            self.elapsed.as_secs_f64() * 1e3,
+            self.bytes_held as f64 / (1024.0 * 1024.0),
+            self.bytes_held as f64 / 1024.0 / self.chunks_loaded.max(1) as f64,
+        )?;
+        let skipped: Vec<String> = self
+            .skipped
+            .iter()
+            .map(|(reason, n)| format!("{n} {}", reason.name()))
+            .collect();
+        if !skipped.is_empty() {
+            write!(f, "; skipped {}", skipped.join(", "))?;
+        }
+        if !self.bad_region_files.is_empty() {
+            write!(
+                f,
+                "; {} unreadable region files",
+                self.bad_region_files.len()
+            )?;
+        }
+        if !self.unknown_blocks.is_empty() {
+            let names: Vec<&str> = self.unknown_blocks.keys().map(String::as_str).collect();
+            write!(f, "; unknown blocks (as barriers): {}", names.join(", "))?;
+        }
+        if self.defaulted_properties > 0 {
+            write!(
+                f,
+                "; {} palette entries with defaulted properties",
+                self.defaulted_properties
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// A loaded world and the report of its load.
+#[derive(Debug, Clone)]
+pub struct LoadedWorld {
+    /// The world, in Minecraft's world coordinates; unloaded chunks read as
+    /// [`Block::Barrier`].
+    pub world: ChunkedWorld,
+    /// The chunk columns loaded as terrain, as chunk coordinates `(x, z)` (block
+    /// coordinates divided by 16, rounded down), in load order.
+    pub loaded_chunks: Vec<(i32, i32)>,
+    /// What the load did.
+    pub report: LoadReport,
+}
+
+/// Loads a Minecraft Java Edition world: a save folder (holding `region/`), a folder of
+/// region files, or one region file `r.X.Z.mca`.
+///
+/// The world's bounds are the regions found (x and z), y from [`MIN_Y`] to [`MAX_Y`].
+///
+/// # Errors
+/// [`Error::Io`] when the path cannot be read; [`Error::Anvil`] when it holds no region
+/// file, when a single region file is named that its name does not place (`r.X.Z.mca`) or
+/// that is too short for its header, or when the regions lie outside voxnav's coordinate
+/// range. Damaged chunks are counted skips, not errors (see the module docs).
+pub fn load_world(path: impl AsRef<Path>) -> Result<LoadedWorld> {
+    let started = Instant::now();
+    let path = path.as_ref();
+    let metadata = std::fs::metadata(path).map_err(|source| io_error(path, source))?;
+    let single = metadata.is_file();
+    let files = if single {
+        let Some(coords) = region_coords(path) else {
+            return Err(anvil_error(
+                path,
+                "a region file must be named r.X.Z.mca (X and Z its region coordinates)",
+            ));
+        };
+        vec![(path.to_path_buf(), coords)]
+    } else {
+        let folder = if path.join("region").is_dir() {
+            path.join("region")
+        } else {
+            path.to_path_buf()
+        };
+        let entries = std::fs::read_dir(&folder).map_err(|source| io_error(&folder, source))?;
+        let mut files: Vec<(PathBuf, (i32, i32))> = entries
+            .filter_map(|entry| {
+                let file = entry.ok()?.path();
+                let coords = region_coords(&file)?;
+                Some((file, coords))
+            })
+            .collect();
+        files.sort_by_key(|(_, coords)| *coords);
+        if files.is_empty() {
+            return Err(anvil_error(
+                &folder,
+                "no region files (r.X.Z.mca) here or in a region/ folder below",
+            ));
+        }
+        files
+    };
+    let coords: Vec<(i32, i32)> = files.iter().map(|(_, c)| *c).collect();
+    let mut loader = Loader::new(&coords).map_err(|e| anvil_error(path, e))?;
+    for (file, (rx, rz)) in &files {
+        let bytes = match std::fs::read(file) {
+            Ok(bytes) => bytes,
+            Err(source) if single => return Err(io_error(file, source)),
+            Err(e) => {
+                loader
+                    .report
+                    .bad_region_files
+                    .push((file.clone(), e.to_string()));
+                continue;
+            }
+        };
+        if let Err(problem) = loader.region(&bytes, *rx, *rz, file) {
+            if single {
+                return Err(anvil_error(file, problem));
+            }
+            loader.report.bad_region_files.push((file.clone(), problem));
+        }
+    }
+    Ok(loader.finish(started))
+}
+
+/// Loads one region from its bytes (the contents of `r.{region_x}.{region_z}.mca`).
+///
+/// # Errors
+/// [`Error::Anvil`] when the bytes are too short for a region header or the region lies
+/// outside voxnav's coordinate range. Damaged chunks are counted skips.
+pub fn load_region(bytes: &[u8], region_x: i32, region_z: i32) -> Result<LoadedWorld> {
+    let started = Instant::now();
+    let name = PathBuf::from(format!("r.{region_x}.{region_z}.mca"));
+    let mut loader = Loader::new(&[(region_x, region_z)]).map_err(|e| anvil_error(&name, e))?;
+    loader
+        .region(bytes, region_x, region_z, &name)
+        .map_err(|e| anvil_error(&name, e))?;
+    Ok(loader.finish(started))
+}
+
+fn io_error(path: &Path, source: std::io::Error) -> Error {
+    Error::Io {
+        path: path.display().to_string(),
+        source: source.into(),
+    }
+}
+
+fn anvil_error(path: &Path, problem: impl Into<String>) -> Error {
+    Error::Anvil {
+        path: path.display().to_string(),
+        problem: problem.into(),
+    }
+}
+
+/// The region coordinates in a file name `r.X.Z.mca`.
+fn region_coords(path: &Path) -> Option<(i32, i32)> {
+    let name = path.file_name()?.to_str()?;
+    let rest = name.strip_prefix("r.")?.strip_suffix(".mca")?;
+    let (x, z) = rest.split_once('.')?;
+    Some((x.parse().ok()?, z.parse().ok()?))
+}
+
+/// The state of a load: the world being filled, the report, and reused buffers.
+struct Loader {
+    world: ChunkedWorld,
+    loaded_chunks: Vec<(i32, i32)>,
+    /// Chunks (sections) holding lava or a hazard, for the danger margin at the end.
+    dangerous_chunks: Vec<IVec3>,
+    report: LoadReport,
+    /// Per section of the chunk column being decoded: its palette as blocks (empty when the
+    /// section is absent, which reads as air) ...
+    palettes: Vec<Vec<Block>>,
+    /// ... and its palette indices in Minecraft's order (unused for one-entry palettes).
+    indices: Vec<[u16; SECTION_CELLS]>,
+    longs: Vec<i64>,
+}
+
+impl Loader {
+    fn new(regions: &[(i32, i32)]) -> std::result::Result<Self, String> {
+        let (mut lo, mut hi) = (
+            IVec3::new(i32::MAX, MIN_Y, i32::MAX),
+            IVec3::new(i32::MIN, MAX_Y, i32::MIN),
+        );
+        for &(rx, rz) in regions {
+            let size = REGION_CHUNKS * CHUNK_SIZE;
+            let (x, z) = (
+                i64::from(rx) * i64::from(size),
+                i64::from(rz) * i64::from(size),
+            );
+            let (Ok(x0), Ok(z0), Ok(x1), Ok(z1)) = (
+                i32::try_from(x),
+                i32::try_from(z),
+                i32::try_from(x + i64::from(size)),
+                i32::try_from(z + i64::from(size)),
+            ) else {
+                return Err(format!(
+                    "region {rx},{rz} lies outside the coordinate range"
+                ));
+            };
+            lo = lo.min(IVec3::new(x0, MIN_Y, z0));
+            hi = hi.max(IVec3::new(x1, MAX_Y, z1));
+        }
+        let mut world =
+            ChunkedWorld::with_bounds(Bounds::new(lo, hi)).map_err(|e| e.to_string())?;
+        world
+            .set_absent_block(Block::Barrier)
+            .map_err(|e| e.to_string())?;
+        Ok(Self {
+            world,
+            loaded_chunks: Vec::new(),
+            dangerous_chunks: Vec::new(),
+            report: LoadReport::default(),
+            palettes: vec![Vec::new(); SECTIONS],
+            indices: vec![[0; SECTION_CELLS]; SECTIONS],
+            longs: Vec::new(),
+        })
+    }
+
+    /// Loads the chunks of one region file.
+    fn region(
+        &mut self,
+        bytes: &[u8],
+        rx: i32,
+        rz: i32,
+        file: &Path,
+    ) -> std::result::Result<(), String> {
+        let mut region = RegionFile::new(bytes).map_err(|e| e.to_string())?;
+        self.report.region_files += 1;
+        let locations: Vec<Location> = region.locations().collect();
+        for at in locations {
+            self.report.chunks_stored += 1;
+            let cx = rx * REGION_CHUNKS + at.local_x as i32;
+            let cz = rz * REGION_CHUNKS + at.local_z as i32;
+            let place = || format!("{} chunk {cx},{cz}", file.display());
+            let nbt = match region.read(at) {
+                Ok(nbt) => nbt,
+                Err(reason) => {
+                    self.report.skip(reason, place);
+                    continue;
+                }
+            };
+            match self.chunk(&nbt, cx, cz) {
+                Ok(()) => {
+                    self.report.chunks_loaded += 1;
+                    self.loaded_chunks.push((cx, cz));
+                }
+                Err(reason) => self.report.skip(reason, place),
+            }
+        }
+        Ok(())
+    }
+
+    /// Decodes one chunk's NBT and, when it is full terrain, writes it into the world.
+    fn chunk(&mut self, nbt: &[u8], cx: i32, cz: i32) -> std::result::Result<(), SkipReason> {
+        let opts = fastnbt::DeOpts::new().max_seq_len(MAX_NBT_LIST);
+        let chunk: ChunkNbt =
+            fastnbt::from_bytes_with_opts(nbt, opts).map_err(|_| SkipReason::BadNbt)?;
+        let data_version = chunk.data_version.ok_or(SkipReason::OldFormat)?;
+        if data_version < MIN_DATA_VERSION {
+            return Err(SkipReason::OldFormat);
+        }
+        if !chunk.status.as_deref().is_some_and(is_full_status) {
+            return Err(SkipReason::NotFull);
+        }
+        if chunk.x_pos.is_some_and(|x| x != cx) || chunk.z_pos.is_some_and(|z| z != cz) {
+            return Err(SkipReason::WrongPosition);
+        }
+        for palette in &mut self.palettes {
+            palette.clear();
+        }
+        let mut outside = 0;
+        for section in &chunk.sections {
+            let Some(states) = &section.block_states else {
+                continue;
+            };
+            let index = i32::from(section.y) - MIN_SECTION;
+            let Some(slot) = usize::try_from(index).ok().filter(|&s| s < SECTIONS) else {
+                let all_air = states.palette.iter().all(|p| {
+                    matches!(
+                        canonical_name(&p.name),
+                        Some("air" | "cave_air" | "void_air")
+                    )
+                });
+                outside += usize::from(!all_air);
+                continue;
+            };
+            if states.palette.is_empty() {
+                return Err(SkipReason::BadBlockData);
+            }
+            let mut palette = std::mem::take(&mut self.palettes[slot]);
+            palette.clear();
+            for entry in &states.palette {
+                palette.push(self.resolve(&entry.name, &entry.properties.0));
+            }
+            self.palettes[slot] = palette;
+            self.longs.clear();
+            if let Some(data) = &states.data {
+                self.longs.extend(data.iter());
+            }
+            let data = states.data.as_ref().map(|_| self.longs.as_slice());
+            unpack_indices(states.palette.len(), data, &mut self.indices[slot])
+                .map_err(|_| SkipReason::BadBlockData)?;
+        }
+        self.report.sections_outside += outside;
+        for (slot, (palette, indices)) in self.palettes.iter().zip(&self.indices).enumerate() {
+            let chunk_pos = IVec3::new(cx, MIN_SECTION + slot as i32, cz);
+            let written = match palette.as_slice() {
+                [] => self.world.fill_chunk_deferred(chunk_pos, Block::Air),
+                [block] => self.world.fill_chunk_deferred(chunk_pos, *block),
+                _ => self
+                    .world
+                    .set_chunk_palette_deferred(chunk_pos, palette, indices),
+            };
+            if palette.iter().any(|b| b.is_dangerous()) {
+                self.dangerous_chunks.push(chunk_pos);
+            }
+            // The bounds cover every slot of every region read, so this cannot fail; a
+            // failure would be a loader bug, reported as damaged data rather than a panic.
+            written.map_err(|_| SkipReason::BadBlockData)?;
+        }
+        self.report.data_versions = Some(match self.report.data_versions {
+            Some((lo, hi)) => (lo.min(data_version), hi.max(data_version)),
+            None => (data_version, data_version),
+        });
+        Ok(())
+    }
+
+    /// The block of a palette entry, counting unknown names and defaulted properties.
+    fn resolve(
+        &mut self,
+        name: &str,
+        properties: &[(std::borrow::Cow<'_, str>, std::borrow::Cow<'_, str>)],
+    ) -> Block {
+        let props = properties.iter().map(|(k, v)| (k.as_ref(), v.as_ref()));
+        match lookup_state(name, props) {
+            Some(found) => {
+                if found.defaulted > 0 {
+                    self.report.defaulted_properties += 1;
+                }
+                block_for_state(found.id).unwrap_or(Block::Barrier)
+            }
+            None => {
+                *self
+                    .report
+                    .unknown_blocks
+                    .entry(name.to_string())
+                    .or_insert(0) += 1;
+                Block::Barrier
+            }
+        }
+    }
+
+    fn finish(mut self, started: Instant) -> LoadedWorld {
+        self.world.rebuild_danger_around(&self.dangerous_chunks);
+        self.report.elapsed = started.elapsed();
+        self.report.bytes_held = self.world.heap_bytes();
+        LoadedWorld {
+            world: self.world,
+            loaded_chunks: self.loaded_chunks,
+            report: self.report,
+        }
+    }
+}

@@ -1,0 +1,300 @@
+//! [`DenseWorld`]: a bounded world of free and blocked cells, one bit per cell, stored
+//! column by column so that a run of up to 64 cells of a column is one or two word reads.
+//!
+//! The storage for maps given as a list of blocked cells, such as the Moving AI 3D benchmark
+//! ([`crate::world::formats::movingai3d`]): a blocked cell is solid (standable, not
+//! passable), a free cell is air. Memory: one bit per cell, rounded up to whole 64-cell words
+//! per column (a 512 x 256 x 512 world takes 8 MiB).
+
+use glam::IVec3;
+
+use crate::error::{Error, Result};
+use crate::world::{AROUND, Bounds, ColumnBits, VoxelWorld};
+
+/// The most cells a [`DenseWorld`] may hold: 2^33 bits is 1 GiB of memory.
+pub const MAX_DENSE_CELLS: u64 = 1 << 33;
+
+/// A bounded world of free (air) and blocked (solid) cells from the origin to `size`
+/// (exclusive), one bit per cell.
+///
+/// ```
+/// use voxnav::IVec3;
+/// use voxnav::{DenseWorld, VoxelWorld};
+///
+/// let mut world = DenseWorld::new(IVec3::new(4, 3, 4))?;
+/// world.set_blocked(IVec3::new(1, 2, 3), true)?;
+/// assert!(!world.is_passable(IVec3::new(1, 2, 3)));
+/// assert!(world.is_passable(IVec3::new(1, 1, 3)));
+/// assert!(!world.is_passable(IVec3::new(4, 0, 0))); // outside
+/// assert_eq!(world.free_cells(), 4 * 3 * 4 - 1);
+/// # Ok::<(), voxnav::Error>(())
+/// ```
+#[derive(Clone, PartialEq, Eq)]
+pub struct DenseWorld {
+    size: IVec3,
+    /// Words per column: `ceil(size.y / 64)`.
+    words: usize,
+    /// Bit `y % 64` of word `(x * size.z + z) * words + y / 64` is set when the cell is free.
+    free: Vec<u64>,
+}
+
+impl std::fmt::Debug for DenseWorld {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DenseWorld")
+            .field("size", &self.size)
+            .field("free_cells", &self.free_cells())
+            .finish_non_exhaustive()
+    }
+}
+
+impl DenseWorld {
+    /// A world of `size` cells, all free.
+    ///
+    /// # Errors
+    /// [`Error::InvalidSetting`] when a side is not positive or the world would hold more
+    /// than [`MAX_DENSE_CELLS`] cells (checked before anything is allocated).
+    pub fn new(size: IVec3) -> Result<Self> {
+        Self::check_size(size)?;
+        let words = (size.y as usize).div_ceil(64);
+        let mut free = vec![u64::MAX; size.x as usize * size.z as usize * words];
+        // Bits above the top of each column stay clear: outside the world nothing is free.
+        let rest = size.y as usize % 64;
+        if rest != 0 {
+            for column in free.chunks_exact_mut(words) {
+                column[words - 1] = (1u64 << rest) - 1;
+            }
+        }
+        Ok(Self { size, words, free })
+    }
+
+    /// Checks a size for [`DenseWorld::new`] without allocating.
+    ///
+    /// # Errors
+    /// As [`DenseWorld::new`].
+    pub fn check_size(size: IVec3) -> Result<()> {
+        if size.min_element() <= 0 {
+            return Err(Error::InvalidSetting(format!(
+                "a dense world needs positive sides, not {} x {} x {}",
+                size.x, size.y, size.z
+            )));
+        }
+        let cells = Bounds::from_size(size).volume();
+        if cells > MAX_DENSE_CELLS {
+            return Err(Error::InvalidSetting(format!(
+                "a dense world of {} x {} x {} cells is larger than the {MAX_DENSE_CELLS} cells allowed",
+                size.x, size.y, size.z
+            )));
+        }
+        Ok(())
+    }
+
+    /// The size along each axis.
+    #[must_use]
+    pub fn size(&self) -> IVec3 {
+        self.size
+    }
+
+    /// The number of free cells.
+    #[must_use]
+    pub fn free_cells(&self) -> u64 {
+        self.free.iter().map(|w| u64::from(w.count_ones())).sum()
+    }
+
+    #[inline]
+    fn inside(&self, p: IVec3) -> bool {
+        p.cmpge(IVec3::ZERO).all() && p.cmplt(self.size).all()
+    }
+
+    /// The first word of the column at `x`, `z` (inside the world).
+    #[inline]
+    fn column_start(&self, x: i32, z: i32) -> usize {
+        (x as usize * self.size.z as usize + z as usize) * self.words
+    }
+
+    /// Marks the cell `p` blocked (`true`) or free (`false`).
+    ///
+    /// # Errors
+    /// [`Error::OutOfWorld`] when `p` is outside the world.
+    pub fn set_blocked(&mut self, p: IVec3, blocked: bool) -> Result<()> {
+        if !self.inside(p) {
+            return Err(Error::OutOfWorld {
+                pos: p,
+                bounds: Bounds::from_size(self.size),
+            });
+        }
+        let word = self.column_start(p.x, p.z) + (p.y as usize >> 6);
+        let mask = 1u64 << (p.y & 63);
+        if blocked {
+            self.free[word] &= !mask;
+        } else {
+            self.free[word] |= mask;
+        }
+        Ok(())
+    }
+
+    /// Whether the cell `p` is blocked; cells outside the world are.
+    #[inline]
+    #[must_use]
+    pub fn is_blocked(&self, p: IVec3) -> bool {
+        !self.is_passable(p)
+    }
+
+    /// Free bits of cells `lo .. hi` (`0 <= lo < hi <= size.y`, `hi - lo <= 64`) of the column
+    /// starting at word `start`, bit 0 for cell `lo`.
+    #[inline]
+    fn run(&self, start: usize, lo: i32, hi: i32) -> u64 {
+        let (word, offset) = (start + (lo as usize >> 6), lo as u32 & 63);
+        let mut bits = self.free[word] >> offset;
+        if offset != 0 && (lo as usize >> 6) + 1 < self.words {
+            bits |= self.free[word + 1] << (64 - offset);
+        }
+        let count = (hi - lo) as u32;
+        if count < 64 {
+            bits &= (1u64 << count) - 1;
+        }
+        bits
+    }
+
+    /// [`VoxelWorld::column`], clipped to the world.
+    #[inline]
+    fn column_bits(&self, x: i32, z: i32, y0: i32, count: u32) -> ColumnBits {
+        let count = count.min(64) as i32;
+        if x < 0 || z < 0 || x >= self.size.x || z >= self.size.z {
+            return ColumnBits::default();
+        }
+        let (lo, hi) = (y0.max(0), y0.saturating_add(count).min(self.size.y));
+        if lo >= hi {
+            return ColumnBits::default();
+        }
+        let free = self.run(self.column_start(x, z), lo, hi) << (lo - y0);
+        let inside = low_bits((hi - lo) as u32) << (lo - y0);
+        ColumnBits {
+            passable: free,
+            standable: inside & !free,
+            partial: 0,
+        }
+    }
+}
+
+#[inline]
+fn low_bits(n: u32) -> u64 {
+    if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
+}
+
+impl VoxelWorld for DenseWorld {
+    #[inline]
+    fn is_passable(&self, p: IVec3) -> bool {
+        self.inside(p)
+            && self.free[self.column_start(p.x, p.z) + (p.y as usize >> 6)] & (1u64 << (p.y & 63))
+                != 0
+    }
+
+    #[inline]
+    fn is_standable(&self, p: IVec3) -> bool {
+        self.inside(p) && !self.is_passable(p)
+    }
+
+    #[inline]
+    fn bounds(&self) -> Option<Bounds> {
+        Some(Bounds::from_size(self.size))
+    }
+
+    #[inline]
+    fn column(&self, x: i32, z: i32, y0: i32, count: u32) -> ColumnBits {
+        self.column_bits(x, z, y0, count)
+    }
+
+    /// Nine runs read at fixed strides when the 3 x 3 columns and the run lie inside the
+    /// world; otherwise column by column.
+    #[inline]
+    fn columns_around(&self, x: i32, z: i32, y0: i32, count: u32) -> [ColumnBits; 9] {
+        let count = count.min(64) as i32;
+        let inside = x > 0
+            && z > 0
+            && x + 1 < self.size.x
+            && z + 1 < self.size.z
+            && y0 >= 0
+            && y0 <= self.size.y - count;
+        if !inside {
+            return std::array::from_fn(|i| {
+                self.column_bits(x + AROUND[i].0, z + AROUND[i].1, y0, count as u32)
+            });
+        }
+        let centre = self.column_start(x, z) as isize;
+        let (step_x, step_z) = (
+            (self.size.z as usize * self.words) as isize,
+            self.words as isize,
+        );
+        let all = low_bits(count as u32);
+        // The run's words and shift are the same in every column.
+        let (first, offset) = (y0 as usize >> 6, y0 as u32 & 63);
+        let second = offset != 0 && first + 1 < self.words;
+        let mut out = [ColumnBits::default(); 9];
+        for (bits, &(dx, dz)) in out.iter_mut().zip(&AROUND) {
+            let word = (centre + dx as isize * step_x + dz as isize * step_z) as usize + first;
+            let mut free = self.free[word] >> offset;
+            if second {
+                free |= self.free[word + 1] << (64 - offset);
+            }
+            free &= all;
+            *bits = ColumnBits {
+                passable: free,
+                standable: all & !free,
+                partial: 0,
+            };
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn columns_agree_with_cells_across_word_boundaries_and_edges() {
+        let size = IVec3::new(4, 150, 3);
+        let mut world = DenseWorld::new(size).unwrap();
+        let mut state = 99u64;
+        for x in 0..size.x {
+            for y in 0..size.y {
+                for z in 0..size.z {
+                    state = state
+                        .wrapping_mul(6_364_136_223_846_793_005)
+                        .wrapping_add(1);
+                    if state >> 62 == 0 {
+                        world.set_blocked(IVec3::new(x, y, z), true).unwrap();
+                    }
+                }
+            }
+        }
+        for (x, z) in [(1, 1), (0, 0), (3, 2), (2, 1)] {
+            for y0 in [-3, 0, 1, 60, 63, 64, 100, 130, 149, 200] {
+                for count in [1, 3, 7, 64] {
+                    let around = world.columns_around(x, z, y0, count);
+                    for (i, (dx, dz)) in AROUND.iter().enumerate() {
+                        for bit in 0..count {
+                            let p = IVec3::new(x + dx, y0 + bit as i32, z + dz);
+                            assert_eq!(
+                                around[i].passable >> bit & 1 == 1,
+                                world.is_passable(p),
+                                "{p}"
+                            );
+                            assert_eq!(
+                                around[i].standable >> bit & 1 == 1,
+                                world.is_standable(p),
+                                "{p}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn huge_sizes_fail_before_allocating() {
+        assert!(DenseWorld::new(IVec3::new(1 << 20, 1 << 20, 1 << 20)).is_err());
+        assert!(DenseWorld::new(IVec3::new(5, 0, 5)).is_err());
+    }
+}

@@ -1,0 +1,491 @@
+//! Fliers and swimmers: A* against an exhaustive Dijkstra over an independent statement of
+//! the box rule on random small worlds, and the mode working with goals, budgets, errors, the
+//! batch router, route checks and the naive baseline.
+
+mod support;
+
+use std::collections::{BinaryHeap, HashMap};
+
+use support::rng::Rng;
+use voxnav::batch::{BatchRouter, RouteQuery};
+use voxnav::{
+    Agent, Block, ChunkedWorld, DStarLite, Error, IVec3, InvalidFeet, MoveCosts, Movement,
+    Pathfinder, RadiusGoal, ReachIndex, SearchOptions, SearchStatus, VoxelWorld, baseline,
+    check_path,
+};
+
+/// The rule, restated: a cell may hold part of the body when it is passable and, for a
+/// swimmer, water.
+fn cell_ok(world: &ChunkedWorld, movement: Movement, p: IVec3) -> bool {
+    match world.get(p) {
+        Some(Block::Water) => true,
+        Some(Block::Air | Block::Ladder) => movement == Movement::Fly,
+        _ => false,
+    }
+}
+
+fn body_ok(world: &ChunkedWorld, agent: &Agent, p: IVec3) -> bool {
+    (0..agent.height as i32).all(|dy| cell_ok(world, agent.movement, p + IVec3::new(0, dy, 0)))
+}
+
+/// A step from `from` to `to` is legal when they are neighbours and every cell of the box
+/// holding both bodies is allowed; its cost is by the number of axes that change.
+fn step_cost(
+    world: &ChunkedWorld,
+    agent: &Agent,
+    costs: &MoveCosts,
+    from: IVec3,
+    to: IVec3,
+) -> Option<u64> {
+    let d = to - from;
+    if d == IVec3::ZERO || d.abs().max_element() != 1 {
+        return None;
+    }
+    let top = agent.height as i32 - 1;
+    for x in from.x.min(to.x)..=from.x.max(to.x) {
+        for z in from.z.min(to.z)..=from.z.max(to.z) {
+            for y in from.y.min(to.y)..=from.y.max(to.y) + top {
+                if !cell_ok(world, agent.movement, IVec3::new(x, y, z)) {
+                    return None;
+                }
+            }
+        }
+    }
+    Some(u64::from(
+        match d.abs().to_array().iter().filter(|&&c| c != 0).count() {
+            1 => costs.straight,
+            2 => costs.diagonal,
+            _ => costs.corner,
+        },
+    ))
+}
+
+fn oracle(
+    world: &ChunkedWorld,
+    agent: &Agent,
+    costs: &MoveCosts,
+    start: IVec3,
+    goal: IVec3,
+) -> Option<u64> {
+    let mut best: HashMap<IVec3, u64> = HashMap::new();
+    let mut open = BinaryHeap::new();
+    best.insert(start, 0);
+    open.push(std::cmp::Reverse((0u64, start.to_array())));
+    while let Some(std::cmp::Reverse((g, p))) = open.pop() {
+        let p = IVec3::from_array(p);
+        if best.get(&p).is_some_and(|&b| b < g) {
+            continue;
+        }
+        if p == goal {
+            return Some(g);
+        }
+        for dx in -1..=1 {
+            for dy in -1..=1 {
+                for dz in -1..=1 {
+                    let q = p + IVec3::new(dx, dy, dz);
+                    if let Some(c) = step_cost(world, agent, costs, p, q) {
+                        let next = g + c;
+                        if best.get(&q).is_none_or(|&b| next < b) {
+                            best.insert(q, next);
+                            open.push(std::cmp::Reverse((next, q.to_array())));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+fn random_world(rng: &mut Rng, size: IVec3, solid: u64, water: u64) -> ChunkedWorld {
+    let mut world = ChunkedWorld::with_size(size).unwrap();
+    for x in 0..size.x {
+        for y in 0..size.y {
+            for z in 0..size.z {
+                let r = rng.below(100);
+                let block = if r < solid {
+                    Block::Solid
+                } else if r < solid + water {
+                    Block::Water
+                } else {
+                    Block::Air
+                };
+                world.set(IVec3::new(x, y, z), block).unwrap();
+            }
+        }
+    }
+    world
+}
+
+fn positions(world: &ChunkedWorld, agent: &Agent, size: IVec3) -> Vec<IVec3> {
+    let mut out = Vec::new();
+    for x in 0..size.x {
+        for y in 0..size.y {
+            for z in 0..size.z {
+                let p = IVec3::new(x, y, z);
+                if body_ok(world, agent, p) {
+                    out.push(p);
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn fliers_and_swimmers_match_exhaustive_dijkstra_on_random_worlds() {
+    let mut rng = Rng::new(0xF1E5_0013);
+    let (mut found, mut unreachable) = (0, 0);
+    for world_index in 0..400 {
+        let size = IVec3::new(
+            3 + rng.below(5) as i32,
+            3 + rng.below(6) as i32,
+            3 + rng.below(5) as i32,
+        );
+        let movement = if rng.chance(50) {
+            Movement::Fly
+        } else {
+            Movement::Swim
+        };
+        let (solid, water) = match movement {
+            Movement::Swim => (10 + rng.below(20), 40 + rng.below(30)),
+            _ => (15 + rng.below(35), rng.below(10)),
+        };
+        let world = random_world(&mut rng, size, solid, water);
+        // Heights beyond 5 take the cell-by-cell path of the generator.
+        let height = [1, 1, 1, 2, 3, 6][rng.below(6) as usize];
+        let agent = Agent::flier(height).with_movement(movement);
+        let costs = if rng.chance(50) {
+            MoveCosts::octile()
+        } else {
+            MoveCosts::default()
+                .with_straight(1 + rng.below(20) as u32)
+                .with_diagonal(1 + rng.below(30) as u32)
+                .with_corner(1 + rng.below(40) as u32)
+        };
+        let cells = positions(&world, &agent, size);
+        if cells.len() < 2 {
+            continue;
+        }
+        let mut pathfinder = Pathfinder::new(agent, costs).unwrap();
+        for _ in 0..4 {
+            let start = cells[rng.below(cells.len() as u64) as usize];
+            let goal = cells[rng.below(cells.len() as u64) as usize];
+            let context = format!("world {world_index}, {agent:?}, {costs:?}, {start} -> {goal}");
+            let expected = oracle(&world, &agent, &costs, start, goal);
+            let result = pathfinder
+                .find_path(&world, start, goal, &SearchOptions::default())
+                .unwrap();
+            match expected {
+                Some(cost) => {
+                    found += 1;
+                    assert_eq!(result.status, SearchStatus::Found, "{context}");
+                    assert_eq!(result.cost, Some(cost), "{context}");
+                    assert_eq!(result.path.first(), Some(&start), "{context}");
+                    assert_eq!(result.path.last(), Some(&goal), "{context}");
+                    let replayed: Option<u64> = result
+                        .path
+                        .windows(2)
+                        .map(|w| step_cost(&world, &agent, &costs, w[0], w[1]))
+                        .sum();
+                    assert_eq!(
+                        replayed,
+                        Some(cost),
+                        "{context}: a step breaks the box rule"
+                    );
+                    assert_eq!(
+                        check_path(&world, &agent, &costs, &result.path).cost,
+                        Some(cost)
+                    );
+                }
+                None => {
+                    unreachable += 1;
+                    assert_eq!(result.status, SearchStatus::Unreachable, "{context}");
+                    assert!(result.path.is_empty(), "{context}");
+                }
+            }
+        }
+    }
+    assert!(
+        found > 300 && unreachable > 50,
+        "found {found}, unreachable {unreachable}"
+    );
+}
+
+#[test]
+fn the_naive_baseline_solves_the_same_flying_problem() {
+    let mut rng = Rng::new(0xBA5E_0013);
+    for _ in 0..60 {
+        let size = IVec3::new(6, 6, 6);
+        let solid = 25 + rng.below(20);
+        let world = random_world(&mut rng, size, solid, 0);
+        let agent = Agent::flier(1);
+        let costs = MoveCosts::octile();
+        let cells = positions(&world, &agent, size);
+        if cells.len() < 2 {
+            continue;
+        }
+        let mut pathfinder = Pathfinder::new(agent, costs).unwrap();
+        for _ in 0..5 {
+            let start = cells[rng.below(cells.len() as u64) as usize];
+            let goal = cells[rng.below(cells.len() as u64) as usize];
+            let naive = baseline::find_flier_path(&world, start, goal, None, &costs).unwrap();
+            let ours = pathfinder
+                .find_path(&world, start, goal, &SearchOptions::default())
+                .unwrap();
+            assert_eq!(naive.status, ours.status, "{start} -> {goal}");
+            assert_eq!(naive.cost, ours.cost, "{start} -> {goal}");
+            assert_eq!(naive.cost, oracle(&world, &agent, &costs, start, goal));
+        }
+    }
+}
+
+/// A 5 x 5 x 5 box of air with a solid wall at x = 2 but for one hole at (2, 4, 4).
+fn walled() -> ChunkedWorld {
+    let mut world = ChunkedWorld::with_size(IVec3::splat(5)).unwrap();
+    world
+        .fill(IVec3::new(2, 0, 0), IVec3::new(2, 4, 4), Block::Solid)
+        .unwrap();
+    world.set(IVec3::new(2, 4, 4), Block::Air).unwrap();
+    world
+}
+
+#[test]
+fn a_flier_needs_no_floor_and_never_cuts_an_edge() {
+    let world = walled();
+    let mut flier = Pathfinder::new(Agent::flier(1), MoveCosts::default()).unwrap();
+    let route = flier
+        .find_path(
+            &world,
+            IVec3::new(0, 0, 0),
+            IVec3::new(4, 0, 0),
+            &SearchOptions::default(),
+        )
+        .unwrap();
+    assert_eq!(route.status, SearchStatus::Found);
+    // Through the hole: the hole's neighbours in the wall are solid, so the route enters and
+    // leaves it straight along x.
+    let hole = route
+        .path
+        .iter()
+        .position(|&p| p == IVec3::new(2, 4, 4))
+        .unwrap();
+    assert_eq!(route.path[hole - 1], IVec3::new(1, 4, 4));
+    assert_eq!(route.path[hole + 1], IVec3::new(3, 4, 4));
+    // A walker cannot even start in mid-air.
+    let mut walker = Pathfinder::new(Agent::default(), MoveCosts::default()).unwrap();
+    let error = walker
+        .find_path(
+            &world,
+            IVec3::new(0, 2, 0),
+            IVec3::new(0, 2, 1),
+            &SearchOptions::default(),
+        )
+        .unwrap_err();
+    assert!(matches!(
+        error,
+        Error::InvalidStart {
+            reason: InvalidFeet::NoFloor { .. },
+            ..
+        }
+    ));
+}
+
+#[test]
+fn a_tall_flier_needs_head_room_along_the_whole_move() {
+    // A 3 x 4 x 1 slot: a flier 2 tall at (0, 0, 0) moving up-right to (1, 1, 0) sweeps
+    // (0..=1, 0..=2): block (0, 2, 0) and the diagonal is gone, the straight route stays.
+    let mut world = ChunkedWorld::with_size(IVec3::new(3, 4, 1)).unwrap();
+    let agent = Agent::flier(2);
+    let mut flier = Pathfinder::new(agent, MoveCosts::default()).unwrap();
+    let (start, goal) = (IVec3::ZERO, IVec3::new(1, 1, 0));
+    let open = flier
+        .find_path(&world, start, goal, &SearchOptions::default())
+        .unwrap();
+    assert_eq!(open.cost, Some(14));
+    world.set(IVec3::new(0, 2, 0), Block::Solid).unwrap();
+    let blocked = flier
+        .find_path(&world, start, goal, &SearchOptions::default())
+        .unwrap();
+    assert_eq!(blocked.cost, Some(20), "{:?}", blocked.path);
+}
+
+#[test]
+fn a_swimmer_stays_in_water() {
+    // Air everywhere but a water channel along z = 0 and a second one along z = 2, joined by
+    // water at x = 4 only.
+    let mut world = ChunkedWorld::with_size(IVec3::new(5, 1, 3)).unwrap();
+    world
+        .fill(IVec3::new(0, 0, 0), IVec3::new(4, 0, 0), Block::Water)
+        .unwrap();
+    world
+        .fill(IVec3::new(0, 0, 2), IVec3::new(4, 0, 2), Block::Water)
+        .unwrap();
+    world.set(IVec3::new(4, 0, 1), Block::Water).unwrap();
+    let mut swimmer = Pathfinder::new(Agent::swimmer(1), MoveCosts::default()).unwrap();
+    let route = swimmer
+        .find_path(
+            &world,
+            IVec3::new(0, 0, 0),
+            IVec3::new(0, 0, 2),
+            &SearchOptions::default(),
+        )
+        .unwrap();
+    assert_eq!(route.cost, Some(4 * 10 + 2 * 10 + 4 * 10));
+    let mut flier = Pathfinder::new(Agent::flier(1), MoveCosts::default()).unwrap();
+    let flown = flier
+        .find_path(
+            &world,
+            IVec3::new(0, 0, 0),
+            IVec3::new(0, 0, 2),
+            &SearchOptions::default(),
+        )
+        .unwrap();
+    assert_eq!(flown.cost, Some(20));
+    let error = swimmer
+        .find_path(
+            &world,
+            IVec3::new(0, 0, 0),
+            IVec3::new(0, 0, 1),
+            &SearchOptions::default(),
+        )
+        .unwrap_err();
+    assert!(
+        matches!(error, Error::InvalidGoal { reason: InvalidFeet::NotInWater { cell }, .. } if cell == IVec3::new(0, 0, 1)),
+        "{error}"
+    );
+}
+
+#[test]
+fn goals_budgets_partial_routes_and_unbounded_worlds_work_for_fliers() {
+    let world = walled();
+    let mut flier = Pathfinder::new(Agent::flier(1), MoveCosts::default()).unwrap();
+    let start = IVec3::new(0, 0, 0);
+    let near = flier
+        .search(
+            &world,
+            start,
+            &RadiusGoal {
+                center: IVec3::new(4, 0, 0),
+                radius: 1,
+            },
+            &SearchOptions::default(),
+        )
+        .unwrap();
+    assert_eq!(near.status, SearchStatus::Found);
+    assert!((near.path.last().unwrap() - IVec3::new(4, 0, 0)).length_squared() <= 1);
+
+    let partial = flier
+        .find_path(
+            &world,
+            start,
+            IVec3::new(4, 0, 0),
+            &SearchOptions::default().with_max_nodes(5),
+        )
+        .unwrap();
+    assert_eq!(partial.status, SearchStatus::Partial);
+    assert_eq!(partial.stats.expanded, 5);
+    assert!(check_path(&world, flier.agent(), flier.costs(), &partial.path).is_legal());
+
+    // An unbounded world of air with one solid cell: the budget ends the search.
+    let mut open_sky = ChunkedWorld::new();
+    open_sky.set(IVec3::new(3, 0, 0), Block::Solid).unwrap();
+    let far = flier
+        .find_path(
+            &open_sky,
+            IVec3::ZERO,
+            IVec3::new(30, 5, -7),
+            &SearchOptions::default().with_max_nodes(10_000),
+        )
+        .unwrap();
+    assert_eq!(far.status, SearchStatus::Found);
+    assert_eq!(far.cost, Some(5 * 17 + 2 * 14 + 23 * 10));
+    assert!(matches!(
+        flier.find_path(
+            &open_sky,
+            IVec3::ZERO,
+            IVec3::new(3, 0, 0),
+            &SearchOptions::default().with_max_nodes(10)
+        ),
+        Err(Error::InvalidGoal {
+            reason: InvalidFeet::NoHeadRoom { .. },
+            ..
+        })
+    ));
+    assert!(matches!(
+        flier.find_path(&open_sky, IVec3::ZERO, IVec3::X, &SearchOptions::default()),
+        Err(Error::Unbounded)
+    ));
+}
+
+#[test]
+fn one_batch_mixes_walkers_fliers_and_swimmers() {
+    let mut world = ChunkedWorld::with_size(IVec3::new(8, 6, 8)).unwrap();
+    world
+        .fill(IVec3::new(0, 0, 0), IVec3::new(7, 0, 7), Block::Solid)
+        .unwrap();
+    world
+        .fill(IVec3::new(4, 1, 0), IVec3::new(4, 5, 6), Block::Solid)
+        .unwrap();
+    world
+        .fill(IVec3::new(0, 1, 0), IVec3::new(2, 3, 2), Block::Water)
+        .unwrap();
+    let costs = MoveCosts::default();
+    let mut router = BatchRouter::new(Agent::default(), costs).unwrap();
+    router.build_index(&world).unwrap();
+    let queries = [
+        RouteQuery::block(IVec3::new(0, 1, 4), IVec3::new(7, 1, 4)),
+        RouteQuery::block(IVec3::new(0, 4, 4), IVec3::new(7, 4, 4)).with_agent(Agent::flier(1)),
+        RouteQuery::block(IVec3::new(0, 1, 0), IVec3::new(2, 3, 2)).with_agent(Agent::swimmer(1)),
+        RouteQuery::block(IVec3::new(0, 1, 0), IVec3::new(0, 5, 0)).with_agent(Agent::swimmer(1)),
+    ];
+    let results = router.route_many_sequential(&world, &queries);
+    for (query, result) in queries.iter().zip(&results) {
+        let agent = query.agent.unwrap_or_default();
+        let alone = Pathfinder::new(agent, costs).unwrap().find_path(
+            &world,
+            query.start,
+            query.goal.0,
+            &SearchOptions::default(),
+        );
+        match (result, alone) {
+            (Ok(batch), Ok(alone)) => {
+                assert_eq!(batch.cost, alone.cost, "{query:?}");
+                assert_eq!(batch.status, SearchStatus::Found, "{query:?}");
+            }
+            (Err(batch), Err(alone)) => assert_eq!(batch.to_string(), alone.to_string()),
+            (batch, alone) => panic!("{query:?}: batch {batch:?}, alone {alone:?}"),
+        }
+    }
+    assert!(matches!(
+        results[3],
+        Err(Error::InvalidGoal {
+            reason: InvalidFeet::NotInWater { .. },
+            ..
+        })
+    ));
+    #[cfg(feature = "rayon")]
+    {
+        let parallel = router.route_many(&world, &queries);
+        for (a, b) in parallel.iter().zip(&results) {
+            assert_eq!(
+                a.as_ref().ok().map(|r| r.cost),
+                b.as_ref().ok().map(|r| r.cost)
+            );
+        }
+    }
+}
+
+#[test]
+fn engines_built_on_the_walking_rules_refuse_fliers() {
+    let world = ChunkedWorld::with_size(IVec3::splat(4)).unwrap();
+    assert!(matches!(
+        ReachIndex::build(&world, &Agent::flier(1)),
+        Err(Error::InvalidSetting(_))
+    ));
+    assert!(matches!(
+        DStarLite::new(Agent::swimmer(1), MoveCosts::default()),
+        Err(Error::InvalidSetting(_))
+    ));
+    assert!(world.is_passable(IVec3::ZERO));
+}

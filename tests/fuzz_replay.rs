@@ -1,0 +1,56 @@
+//! Replays every fuzz target's corpus and every crash the fuzzer ever found (`fuzz/corpus/` and
+//! `fuzz/regressions/`, one folder per target) through the same checks the targets run, so
+//! that `cargo test` on stable keeps them passing without nightly or libFuzzer.
+
+mod support;
+
+use std::path::Path;
+
+use support::fuzz;
+
+/// Runs `check` on every file of `fuzz/corpus/<target>` and `fuzz/regressions/<target>`;
+/// returns how many files it read.
+fn replay(target: &str, check: fn(&[u8])) -> usize {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz");
+    let mut replayed = 0;
+    for folder in ["corpus", "regressions"] {
+        let dir = root.join(folder).join(target);
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        let mut files: Vec<_> = entries.map(|e| e.expect("readable entry").path()).collect();
+        files.sort();
+        for file in files {
+            let data = std::fs::read(&file).expect("readable corpus file");
+            let outcome = std::panic::catch_unwind(|| check(&data));
+            assert!(outcome.is_ok(), "{target} fails on {}", file.display());
+            replayed += 1;
+        }
+    }
+    replayed
+}
+
+#[test]
+fn text_world_corpus() {
+    assert!(replay("text_world", fuzz::text_world) > 5);
+}
+
+#[test]
+fn robot_grid_corpus() {
+    assert!(replay("robot_grid", fuzz::robot_grid) > 5);
+}
+
+#[test]
+fn movingai_map_corpus() {
+    assert!(replay("movingai_map", fuzz::movingai_map) > 5);
+}
+
+#[test]
+fn movingai_scen_corpus() {
+    assert!(replay("movingai_scen", fuzz::movingai_scen) > 5);
+}
+
+#[test]
+fn differential_corpus() {
+    assert!(replay("differential", fuzz::differential) > 5);
+}

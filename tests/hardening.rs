@@ -1,0 +1,590 @@
+//! Regression tests for issue 14's hardening items: extreme values, huge inputs and hostile
+//! files give a correct answer or a typed error, never a panic (these tests also run in debug
+//! builds, with overflow checks on), a wrong answer or an endless run.
+
+use std::time::Duration;
+
+use voxnav::search::heuristic::MAX_ESTIMATE;
+use voxnav::terrain::{MAX_PAIRS, pick_pairs, surface_feet};
+use voxnav::world::formats::{MAX_FILE_BYTES, read_text_file};
+use voxnav::world::key::in_key_range;
+use voxnav::{
+    Agent, AnyOfGoal, AwayFromGoal, Block, BlockGoal, Bounds, ChunkedWorld, ColumnGoal, Error,
+    Goal, Heuristic, HeuristicKind, IVec3, InvalidFeet, MoveCosts, Pathfinder, RadiusGoal,
+    SearchOptions, SearchStatus, VoxelWorld, body_fits, check_feet, check_path, is_valid_feet,
+    load_movingai_map, load_movingai_scen, load_robot_grid, load_text_world, move_between,
+    neighbours, parse_movingai_map, parse_movingai_scen, parse_robot_grid, parse_text_world,
+    to_text_world,
+};
+
+const MIN: i32 = i32::MIN;
+const MAX: i32 = i32::MAX;
+/// The largest difference of two `i32` coordinates.
+const SPAN: u64 = u32::MAX as u64;
+
+/// An 8 x 4 x 8 room with a floor at y = 0.
+fn room() -> ChunkedWorld {
+    let mut world = ChunkedWorld::with_size(IVec3::new(8, 4, 8)).unwrap();
+    world
+        .fill(IVec3::ZERO, IVec3::new(7, 0, 7), Block::Solid)
+        .unwrap();
+    world
+}
+
+fn pathfinder() -> Pathfinder {
+    Pathfinder::new(Agent::default(), MoveCosts::default()).unwrap()
+}
+
+/// Every cell is passable and standable, out to the ends of `i32`, inside `bounds`.
+struct Everywhere {
+    bounds: Option<Bounds>,
+}
+
+impl VoxelWorld for Everywhere {
+    fn is_passable(&self, p: IVec3) -> bool {
+        self.bounds.is_none_or(|b| b.contains(p))
+    }
+    fn is_standable(&self, p: IVec3) -> bool {
+        self.bounds.is_none_or(|b| b.contains(p))
+    }
+    fn bounds(&self) -> Option<Bounds> {
+        self.bounds
+    }
+}
+
+/// Solid below y = 0, air from y = 0 up, inside the whole `i32` box.
+struct Plain;
+
+impl VoxelWorld for Plain {
+    fn is_passable(&self, p: IVec3) -> bool {
+        p.y >= 0 && p.y < MAX
+    }
+    fn is_standable(&self, p: IVec3) -> bool {
+        p.y < 0 && p.y > MIN
+    }
+    fn bounds(&self) -> Option<Bounds> {
+        Some(Bounds::new(IVec3::splat(MIN), IVec3::splat(MAX)))
+    }
+}
+
+/// The corners and edges of the `i32` range, where any unchecked `+ 1` or `- 1` overflows.
+fn extreme_positions() -> Vec<IVec3> {
+    let values = [MIN, MIN + 1, -1, 0, MAX - 1, MAX];
+    let mut out = Vec::new();
+    for x in values {
+        for y in values {
+            for z in [MIN, 0, MAX] {
+                out.push(IVec3::new(x, y, z));
+            }
+        }
+    }
+    out
+}
+
+// Item 2: goals are exact for every value their types admit.
+
+#[test]
+fn away_from_u32_max_is_not_reached_at_the_start() {
+    let world = room();
+    let start = IVec3::new(1, 1, 1);
+    for goal in [
+        AwayFromGoal::new(start, u32::MAX),
+        AwayFromGoal::horizontal(start, u32::MAX),
+    ] {
+        assert!(!goal.is_reached(start));
+        let result = pathfinder()
+            .search(&world, start, &goal, &SearchOptions::default())
+            .unwrap();
+        // Nothing in an 8-block room is 4 billion blocks away.
+        assert_eq!(result.status, SearchStatus::Unreachable, "{goal:?}");
+    }
+    // Exactly at the distance counts as reached, even at the far ends of i32.
+    let far = AwayFromGoal::horizontal(IVec3::new(MIN, 0, 0), u32::MAX);
+    assert!(far.is_reached(IVec3::new(MAX, 0, 0)));
+    assert!(!far.is_reached(IVec3::new(MAX - 1, 0, 0)));
+}
+
+#[test]
+fn radius_u32_max_is_reached_at_the_start() {
+    let world = room();
+    let start = IVec3::new(1, 1, 1);
+    let goal = RadiusGoal {
+        center: IVec3::new(5, 1, 5),
+        radius: u32::MAX,
+    };
+    assert!(goal.is_reached(start));
+    let estimator = Heuristic::default().estimator(&Agent::default(), &MoveCosts::default());
+    assert_eq!(goal.estimate(start, &estimator), 0);
+    let result = pathfinder()
+        .search(&world, start, &goal, &SearchOptions::default())
+        .unwrap();
+    assert_eq!(result.status, SearchStatus::Found);
+    assert_eq!((result.path, result.cost), (vec![start], Some(0)));
+    // The whole i32 box is within u32::MAX * sqrt 3 of its centre, but not within u32::MAX
+    // of one corner seen from the other.
+    let corner = RadiusGoal {
+        center: IVec3::splat(MIN),
+        radius: u32::MAX,
+    };
+    assert!(!corner.is_reached(IVec3::splat(MAX)));
+    assert!(corner.is_reached(IVec3::new(MAX, MIN, MIN)));
+}
+
+#[test]
+fn goal_estimates_are_exact_at_the_ends_of_i32() {
+    let costs = MoveCosts::default();
+    let estimator = Heuristic::default().estimator(&Agent::default(), &costs);
+    let (low, high) = (IVec3::splat(MIN), IVec3::splat(MAX));
+    // Octile: SPAN diagonal steps and SPAN blocks of descent (the goal is below).
+    let down = SPAN * u64::from(costs.diagonal) + SPAN * u64::from(costs.descend);
+    let up = SPAN * u64::from(costs.diagonal) + SPAN * u64::from(costs.ascend);
+    assert_eq!(estimator.between(high, low), down);
+    assert_eq!(estimator.between(low, high), up);
+    assert_eq!(BlockGoal(low).estimate(high, &estimator), down);
+    let column = ColumnGoal { x: MIN, z: MAX };
+    assert_eq!(
+        column.estimate(IVec3::new(MAX, 0, MIN), &estimator),
+        SPAN * u64::from(costs.diagonal)
+    );
+    assert!(column.is_reached(IVec3::new(MIN, MAX, MAX)));
+    // A radius shortens each axis: 10 blocks less on x, z and y.
+    let radius = RadiusGoal {
+        center: low,
+        radius: 10,
+    };
+    assert_eq!(
+        radius.estimate(high, &estimator),
+        (SPAN - 10) * u64::from(costs.diagonal) + (SPAN - 10) * u64::from(costs.descend)
+    );
+    let any: AnyOfGoal<BlockGoal> = AnyOfGoal::new(vec![BlockGoal(low), BlockGoal(high)]);
+    assert_eq!(any.estimate(high, &estimator), 0);
+    assert_eq!(any.estimate(low, &estimator), 0);
+    // Fleeing from one end of i32 to the other: the estimate stays a lower bound.
+    let flee = AwayFromGoal::horizontal(IVec3::new(MIN, 0, 0), u32::MAX);
+    let h = flee.estimate(IVec3::new(MIN, 0, 0), &estimator);
+    let per_block = f64::from(costs.diagonal) / std::f64::consts::SQRT_2;
+    assert!(h > 0 && (h as f64) <= SPAN as f64 * per_block, "{h}");
+}
+
+#[test]
+fn every_estimate_stays_below_the_cap_for_any_weight_and_cost() {
+    let costs = MoveCosts {
+        straight: u32::MAX,
+        diagonal: u32::MAX,
+        ascend: u32::MAX,
+        descend: u32::MAX,
+        ..MoveCosts::default()
+    };
+    let (low, high) = (IVec3::splat(MIN), IVec3::splat(MAX));
+    for kind in [
+        HeuristicKind::Octile,
+        HeuristicKind::Euclidean,
+        HeuristicKind::Manhattan {
+            height_weight: u32::MAX,
+        },
+    ] {
+        for weight in [1.0, 1.5, 1e17, f64::MAX] {
+            let heuristic = Heuristic::new(kind).with_weight(weight).unwrap();
+            for agent in [Agent::default(), Agent::default().with_diagonals(false)] {
+                let estimator = heuristic.estimator(&agent, &costs);
+                assert_eq!(
+                    estimator.between(low, high),
+                    MAX_ESTIMATE,
+                    "{kind:?} {weight}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_huge_heuristic_weight_still_finds_a_route() {
+    let world = room();
+    let (start, goal) = (IVec3::new(1, 1, 1), IVec3::new(6, 1, 6));
+    let optimal = pathfinder()
+        .find_path(&world, start, goal, &SearchOptions::default())
+        .unwrap()
+        .cost
+        .unwrap();
+    for weight in [1e17, f64::MAX] {
+        let heuristic = Heuristic::new(HeuristicKind::Octile)
+            .with_weight(weight)
+            .unwrap();
+        let options = SearchOptions::default().with_heuristic(heuristic);
+        let result = pathfinder()
+            .find_path(&world, start, goal, &options)
+            .unwrap();
+        assert_eq!(result.status, SearchStatus::Found);
+        assert!(result.cost.unwrap() >= optimal);
+        assert_eq!(
+            check_path(
+                &world,
+                &Agent::default(),
+                &MoveCosts::default(),
+                &result.path
+            )
+            .cost,
+            result.cost
+        );
+    }
+}
+
+// Item 4: "no time limit" works.
+
+#[test]
+fn duration_max_is_no_time_limit() {
+    let world = room();
+    let options = SearchOptions::default().with_max_time(Duration::MAX);
+    let result = pathfinder()
+        .find_path(&world, IVec3::new(1, 1, 1), IVec3::new(6, 1, 6), &options)
+        .unwrap();
+    assert_eq!(result.status, SearchStatus::Found);
+    let started = std::time::Instant::now();
+    assert_eq!(options.deadline(started), None);
+    let short = SearchOptions::default().with_max_time(Duration::from_secs(1));
+    assert_eq!(
+        short.deadline(started),
+        Some(started + Duration::from_secs(1))
+    );
+}
+
+// Item 5: bounds spanning the whole i32 range.
+
+#[test]
+fn bounds_spanning_i32_measure_exactly() {
+    let wide = Bounds::new(IVec3::new(MIN, 0, 0), IVec3::new(MAX, 1, 2));
+    assert_eq!(wide.volume(), 2 * SPAN);
+    assert_eq!(wide.size(), IVec3::new(MAX, 1, 2));
+    assert!(!wide.is_empty());
+    let whole = Bounds::new(IVec3::splat(MIN), IVec3::splat(MAX));
+    assert_eq!(whole.volume(), u64::MAX, "saturates: (2^32 - 1)^3 cells");
+    assert!(Bounds::new(IVec3::splat(MAX), IVec3::splat(MIN)).is_empty());
+    assert_eq!(
+        Bounds::new(IVec3::splat(MAX), IVec3::splat(MIN)).volume(),
+        0
+    );
+    let err = ChunkedWorld::with_bounds(whole).unwrap_err();
+    assert!(matches!(err, Error::InvalidSetting(_)));
+    assert!(err.to_string().contains("searchable range"), "{err}");
+    let err = ChunkedWorld::with_bounds(Bounds::new(IVec3::ONE, IVec3::ONE)).unwrap_err();
+    assert!(err.to_string().contains("empty"), "{err}");
+}
+
+// Item 6: the public rule functions at the ends of i32.
+
+#[test]
+fn feet_checks_are_total_at_the_ends_of_i32() {
+    let worlds: [&dyn VoxelWorld; 4] = [
+        &Everywhere { bounds: None },
+        &Everywhere {
+            bounds: Some(Bounds::new(IVec3::splat(MIN), IVec3::splat(MAX))),
+        },
+        &Plain,
+        &ChunkedWorld::new(),
+    ];
+    for world in worlds {
+        for feet in extreme_positions() {
+            for height in [0, 1, 2, 64, 1000, u32::MAX] {
+                if in_key_range(feet) && height > 64 {
+                    // Correct, but a body 2^32 cells tall in open air takes 2^32 look-ups.
+                    continue;
+                }
+                let valid = is_valid_feet(world, feet, height);
+                let checked = check_feet(world, feet, height);
+                assert_eq!(valid, checked.is_ok(), "{feet} height {height}");
+                if !in_key_range(feet) {
+                    assert_eq!(checked, Err(InvalidFeet::OutOfKeyRange), "{feet}");
+                }
+            }
+            // The body ends at i32::MAX: one cell more does not exist.
+            let top = IVec3::new(feet.x, MAX, feet.z);
+            assert!(!body_fits(world, top, 2));
+        }
+    }
+    let open = Everywhere { bounds: None };
+    assert!(body_fits(&open, IVec3::new(0, MAX, 0), 1));
+    assert!(body_fits(&open, IVec3::new(0, MAX - 1, 0), 2));
+    assert!(!body_fits(&open, IVec3::new(0, MAX - 1, 0), 3));
+    assert!(!body_fits(&open, IVec3::new(0, 1 << 30, 0), u32::MAX));
+    // A body that would reach past i32::MAX is outside every world.
+    let tall = Everywhere {
+        bounds: Some(Bounds::new(IVec3::ZERO, IVec3::new(1, 4, 1))),
+    };
+    assert_eq!(
+        check_feet(&tall, IVec3::new(0, 1, 0), u32::MAX),
+        Err(InvalidFeet::NoHeadRoom {
+            blocked: IVec3::new(0, 4, 0)
+        })
+    );
+}
+
+#[test]
+fn moves_are_total_at_the_ends_of_i32() {
+    let costs = MoveCosts::default();
+    let agents = [
+        Agent::default(),
+        Agent::default().with_max_drop(64).with_max_step_up(64),
+        Agent::default().with_height(u32::MAX),
+        Agent::default().with_max_drop(u32::MAX),
+        Agent::default().with_max_step_up(u32::MAX),
+    ];
+    let worlds: [&dyn VoxelWorld; 3] = [&Everywhere { bounds: None }, &Plain, &ChunkedWorld::new()];
+    let mut moves = Vec::new();
+    for world in worlds {
+        for agent in &agents {
+            for feet in extreme_positions() {
+                if in_key_range(feet) {
+                    continue;
+                }
+                neighbours(world, agent, &costs, feet, &mut moves);
+                assert!(moves.is_empty(), "{feet}: {moves:?}");
+                for to in [IVec3::ZERO, IVec3::splat(MAX), IVec3::splat(MIN)] {
+                    assert_eq!(move_between(world, agent, &costs, feet, to), None);
+                    assert_eq!(move_between(world, agent, &costs, to, feet), None);
+                }
+                let path = [feet, IVec3::new(1, 1, 1), IVec3::splat(MIN)];
+                let check = check_path(world, agent, &costs, &path);
+                assert_eq!(check.first_broken, Some(0), "{feet}");
+                assert_eq!(check.cost, None);
+            }
+        }
+    }
+}
+
+#[test]
+fn moves_at_the_edge_of_the_key_range_stay_inside_it() {
+    // The key range ends at x = 2^25 - 1: from its last column no move leads east.
+    let edge = (1 << 25) - 1;
+    let world = Everywhere { bounds: None };
+    let mut moves = Vec::new();
+    let (agent, costs) = (Agent::default(), MoveCosts::default());
+    neighbours(&world, &agent, &costs, IVec3::new(edge, 0, 0), &mut moves);
+    assert_eq!(moves.len(), 5, "{moves:?}");
+    assert!(
+        moves
+            .iter()
+            .all(|m| m.feet.x <= edge && is_valid_feet(&world, m.feet, 2))
+    );
+    neighbours(
+        &world,
+        &agent,
+        &costs,
+        IVec3::new(edge - 1, 0, 0),
+        &mut moves,
+    );
+    assert_eq!(moves.len(), 8);
+}
+
+#[test]
+fn unvalidated_costs_saturate_instead_of_overflowing() {
+    // A one-block step: the climb costs more than u32 can hold, so the move costs u32::MAX.
+    let mut world = room();
+    world.set(IVec3::new(2, 1, 1), Block::Solid).unwrap();
+    let costs = MoveCosts::default()
+        .with_ascend(u32::MAX)
+        .with_straight(u32::MAX);
+    let mut moves = Vec::new();
+    neighbours(
+        &world,
+        &Agent::default(),
+        &costs,
+        IVec3::new(1, 1, 1),
+        &mut moves,
+    );
+    let up = moves
+        .iter()
+        .find(|m| m.feet == IVec3::new(2, 2, 1))
+        .expect("the step up");
+    assert_eq!(up.cost, u32::MAX);
+    let path = [
+        IVec3::new(1, 1, 1),
+        IVec3::new(2, 2, 1),
+        IVec3::new(3, 1, 1),
+    ];
+    let check = check_path(&world, &Agent::default(), &costs, &path);
+    assert_eq!(check.first_broken, None, "{check:?}");
+    assert_eq!(check.cost, Some(2 * u64::from(u32::MAX)));
+}
+
+#[test]
+fn pick_pairs_accepts_any_count_and_range() {
+    let world = room();
+    let agent = Agent::default();
+    // An empty range asks for nothing, whatever the count.
+    assert!(pick_pairs(&world, &agent, 1, usize::MAX, 5.0..=1.0).is_empty());
+    // A range far beyond i32: no pair fits, and none overflows.
+    assert!(pick_pairs(&world, &agent, 1, 5, 0.0..=f32::MAX).len() <= 5);
+    assert!(pick_pairs(&world, &agent, 1, 5, 1e12..=1e30).is_empty());
+    // Bounds spanning all of i32.
+    for (start, goal) in pick_pairs(&Plain, &agent, 3, 4, 0.0..=8.0) {
+        assert!(is_valid_feet(&Plain, start, 2) && is_valid_feet(&Plain, goal, 2));
+    }
+    assert_eq!(
+        surface_feet(&Plain, &agent, 5, -7),
+        Some(IVec3::new(5, 0, -7))
+    );
+    assert_eq!(surface_feet(&Plain, &agent, MAX, 0), None);
+    // At most MAX_PAIRS pairs (a 1-column room: every try lands on the same column).
+    let mut column = ChunkedWorld::with_size(IVec3::new(1, 3, 1)).unwrap();
+    column.set(IVec3::ZERO, Block::Solid).unwrap();
+    let pairs = pick_pairs(&column, &agent, 1, MAX_PAIRS + 5, 0.0..=0.0);
+    assert_eq!(pairs.len(), MAX_PAIRS);
+}
+
+// Item 8: parse errors quote at most 40 characters; a byte-order mark is accepted.
+
+#[test]
+fn parse_errors_never_echo_a_whole_line() {
+    let long = "x".repeat(5 << 20);
+    let texts = [
+        format!("{long}\n"),
+        format!("voxnav-world 1\n{long}\n"),
+        format!("voxnav-world 1\nsize {long} 1 1\n"),
+        format!("voxnav-world 1\nsize 1 1 1 {long}\n"),
+        format!("voxnav-world 1\nsize 1 1 1\n{long}\n"),
+        format!("voxnav-world 1\nsize 1 1 1\nlayer 0\n.\n{long}\n"),
+        format!("voxnav-world 1\nsize 1 1 1\nlayer 0\n{long}\n"),
+    ];
+    for text in &texts {
+        let err = parse_text_world(text).unwrap_err();
+        assert!(
+            err.to_string().len() < 200,
+            "{} bytes",
+            err.to_string().len()
+        );
+    }
+    for result in [
+        parse_robot_grid(&format!("{long} 1\n")).map(|_| ()),
+        parse_robot_grid(&format!("1 1\n{long}\n")).map(|_| ()),
+        parse_movingai_map(&format!("type {long}\n")).map(|_| ()),
+        parse_movingai_map(&format!("type octile\nheight 1\nwidth 1\nmap\n{long}\n")).map(|_| ()),
+        parse_movingai_scen(&format!("version {long}\n")).map(|_| ()),
+        parse_movingai_scen(&format!("version 1\n{long}\n")).map(|_| ()),
+    ] {
+        let err = result.unwrap_err();
+        assert!(
+            err.to_string().len() < 200,
+            "{} bytes",
+            err.to_string().len()
+        );
+    }
+}
+
+#[test]
+fn every_parser_accepts_a_byte_order_mark() {
+    const BOM: &str = "\u{feff}";
+    let world =
+        parse_text_world(&format!("{BOM}voxnav-world 1\nsize 2 1 1\nlayer 0\n#.\n")).unwrap();
+    assert_eq!(world.get(IVec3::ZERO), Some(Block::Solid));
+    let grid = parse_robot_grid(&format!("{BOM}2 1\n0 1\n")).unwrap();
+    assert_eq!((grid.width(), grid.height()), (2, 1));
+    let map =
+        parse_movingai_map(&format!("{BOM}type octile\nheight 1\nwidth 2\nmap\n.@\n")).unwrap();
+    assert_eq!(map.free_cells(), 1);
+    let scen =
+        parse_movingai_scen(&format!("{BOM}version 1\n0\ta.map\t2\t1\t0\t0\t0\t0\t0\n")).unwrap();
+    assert_eq!(scen.len(), 1);
+}
+
+// Items 7 and 9: loaders read with a cap; the text writer refuses what could not be loaded.
+
+#[test]
+fn loaders_refuse_files_over_the_cap() {
+    let dir = std::env::temp_dir().join(format!("voxnav-hardening-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // A sparse file one byte over the cap: refused by its length, without reading it.
+    let big = dir.join("big.txt");
+    std::fs::File::create(&big)
+        .unwrap()
+        .set_len(MAX_FILE_BYTES + 1)
+        .unwrap();
+    for err in [
+        load_text_world(&big).unwrap_err(),
+        load_robot_grid(&big).unwrap_err(),
+        load_movingai_map(&big).unwrap_err(),
+        load_movingai_scen(&big).unwrap_err(),
+    ] {
+        assert!(
+            matches!(err, Error::FileTooLarge { limit, .. } if limit == MAX_FILE_BYTES),
+            "{err:?}"
+        );
+        assert!(err.to_string().contains("big.txt"), "{err}");
+    }
+    // A file within the cap loads.
+    let small = dir.join("small.txt");
+    std::fs::write(&small, "\u{feff}2 1\n0 0\n").unwrap();
+    assert_eq!(load_robot_grid(&small).unwrap().free_cells(), 2);
+    assert!(matches!(
+        read_text_file(&small, 3),
+        Err(Error::FileTooLarge { limit: 3, .. })
+    ));
+    std::fs::write(&small, [0xff, 0xfe, b'1']).unwrap();
+    let err = read_text_file(&small, 100).unwrap_err();
+    assert!(err.to_string().contains("not UTF-8"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+    // A device that never ends is cut at the limit.
+    if std::path::Path::new("/dev/zero").exists() {
+        assert!(matches!(
+            read_text_file("/dev/zero", 4096),
+            Err(Error::FileTooLarge { limit: 4096, .. })
+        ));
+    }
+}
+
+#[test]
+fn to_text_world_refuses_a_world_too_large_to_load_again() {
+    let world = ChunkedWorld::with_size(IVec3::new(65536, 2048, 65536)).unwrap();
+    let err = to_text_world(&world).unwrap_err();
+    assert!(
+        matches!(err, Error::WorldTooLarge { limit, bytes } if limit == MAX_FILE_BYTES && bytes > limit),
+        "{err:?}"
+    );
+}
+
+// Item 13: errors are Clone; doc examples use voxnav's own re-exports.
+
+#[test]
+fn errors_are_clone() {
+    let err = load_text_world("/nonexistent/voxnav/world.txt").unwrap_err();
+    let copy = err.clone();
+    assert_eq!(copy.to_string(), err.to_string());
+    assert!(std::error::Error::source(&copy).is_some());
+}
+
+#[test]
+fn doc_examples_use_voxnav_reexports_not_glam() {
+    fn visit(dir: &std::path::Path, found: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                visit(&path, found);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                for (i, line) in text.lines().enumerate() {
+                    let doc = line.trim_start();
+                    if (doc.starts_with("///") || doc.starts_with("//!")) && doc.contains("glam::")
+                    {
+                        found.push(format!("{}:{}: {line}", path.display(), i + 1));
+                    }
+                }
+            }
+        }
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut found = Vec::new();
+    visit(&root.join("src"), &mut found);
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let mut in_rust = false;
+    for (i, line) in readme.lines().enumerate() {
+        if line.starts_with("```") {
+            in_rust = line.starts_with("```rust");
+        } else if in_rust && line.contains("glam::") {
+            found.push(format!("README.md:{}: {line}", i + 1));
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "doc examples must compile without a glam dependency (use voxnav::IVec3):\n{}",
+        found.join("\n")
+    );
+}
