@@ -118,7 +118,8 @@ pub use world::formats::movingai::{
     Scenario, load_movingai_map, load_movingai_scen, parse_movingai_map, parse_movingai_scen,
 };
 pub use world::formats::movingai3d::{
-    VoxelScenario, VoxelScenarios, parse_movingai_3dmap, parse_movingai_3dscen,
+    VoxelScenario, VoxelScenarios, load_movingai_3dmap, load_movingai_3dscen, parse_movingai_3dmap,
+    parse_movingai_3dscen,
 };
 pub use world::formats::robot::{load_robot_grid, parse_robot_grid};
 pub use world::formats::text::{load_text_world, parse_text_world, save_text_world, to_text_world};

@@ -5,17 +5,20 @@
 use std::time::Duration;
 
 use voxnav::graph::{GraphSearch, NavGraph};
+use voxnav::moves::floor_rise;
+use voxnav::moves::fly::free_move;
 use voxnav::search::heuristic::MAX_ESTIMATE;
 use voxnav::terrain::{MAX_PAIRS, pick_pairs, surface_feet};
 use voxnav::world::formats::{MAX_FILE_BYTES, read_text_file};
 use voxnav::world::key::in_key_range;
 use voxnav::{
     Agent, AnyOfGoal, AwayFromGoal, Block, BlockGoal, Bounds, ChunkedWorld, ColumnGoal, Error,
-    Goal, Heuristic, HeuristicKind, IVec3, InvalidFeet, MoveCosts, Pathfinder, RadiusGoal,
-    SearchOptions, SearchStatus, VoxelWorld, body_fits, check_feet, check_path, is_valid_feet,
-    load_movingai_map, load_movingai_scen, load_robot_grid, load_text_world, move_between,
-    neighbours, parse_movingai_map, parse_movingai_scen, parse_robot_grid, parse_text_world,
-    to_text_world,
+    Goal, Heuristic, HeuristicKind, IVec3, InvalidFeet, MoveCosts, Movement, Pathfinder,
+    RadiusGoal, SearchOptions, SearchStatus, VoxelWorld, body_fits, check_feet, check_path,
+    is_valid_feet, load_movingai_3dmap, load_movingai_3dscen, load_movingai_map,
+    load_movingai_scen, load_robot_grid, load_text_world, move_between, neighbours,
+    parse_movingai_3dmap, parse_movingai_3dscen, parse_movingai_map, parse_movingai_scen,
+    parse_robot_grid, parse_text_world, to_text_world,
 };
 
 const MIN: i32 = i32::MIN;
@@ -470,6 +473,10 @@ fn parse_errors_never_echo_a_whole_line() {
         parse_movingai_map(&format!("type octile\nheight 1\nwidth 1\nmap\n{long}\n")).map(|_| ()),
         parse_movingai_scen(&format!("version {long}\n")).map(|_| ()),
         parse_movingai_scen(&format!("version 1\n{long}\n")).map(|_| ()),
+        parse_movingai_3dmap(&format!("{long}\n")).map(|_| ()),
+        parse_movingai_3dmap(&format!("voxel 2 2 2\n{long}\n")).map(|_| ()),
+        parse_movingai_3dscen(&format!("{long}\n")).map(|_| ()),
+        parse_movingai_3dscen(&format!("version 1\na\n{long}\n")).map(|_| ()),
     ] {
         let err = result.unwrap_err();
         assert!(
@@ -494,6 +501,11 @@ fn every_parser_accepts_a_byte_order_mark() {
     let scen =
         parse_movingai_scen(&format!("{BOM}version 1\n0\ta.map\t2\t1\t0\t0\t0\t0\t0\n")).unwrap();
     assert_eq!(scen.len(), 1);
+    let voxels = parse_movingai_3dmap(&format!("{BOM}voxel 2 2 2\n0 0 0\n")).unwrap();
+    assert!(!voxels.is_passable(IVec3::ZERO));
+    let problems =
+        parse_movingai_3dscen(&format!("{BOM}version 1\na.3dmap\n0 0 0 1 1 1 1.7 1.7\n")).unwrap();
+    assert_eq!(problems.scenarios.len(), 1);
 }
 
 // Items 7 and 9: loaders read with a cap; the text writer refuses what could not be loaded.
@@ -513,6 +525,8 @@ fn loaders_refuse_files_over_the_cap() {
         load_robot_grid(&big).unwrap_err(),
         load_movingai_map(&big).unwrap_err(),
         load_movingai_scen(&big).unwrap_err(),
+        load_movingai_3dmap(&big).unwrap_err(),
+        load_movingai_3dscen(&big).unwrap_err(),
     ] {
         assert!(
             matches!(err, Error::FileTooLarge { limit, .. } if limit == MAX_FILE_BYTES),
@@ -614,4 +628,63 @@ fn an_unbounded_world_reads_and_writes_at_the_ends_of_i32() {
     assert_eq!((top.passable, top.standable), (0b11, 0b11));
     let around = open.columns_around(MAX, MIN, 0, 1);
     assert_eq!(around.iter().filter(|c| c.passable == 1).count(), 4);
+}
+
+#[test]
+fn fliers_and_floor_heights_are_total_at_the_ends_of_i32() {
+    let costs = MoveCosts::default();
+    let open = Everywhere { bounds: None };
+    for movement in [Movement::Fly, Movement::Swim] {
+        for agent in [
+            Agent::default().with_movement(movement),
+            Agent::default()
+                .with_movement(movement)
+                .with_height(u32::MAX),
+        ] {
+            for feet in extreme_positions() {
+                if in_key_range(feet) {
+                    continue;
+                }
+                assert!(!agent.is_valid_position(&open, feet), "{feet}");
+                for direction in [IVec3::ONE, IVec3::NEG_ONE, IVec3::splat(MIN)] {
+                    assert_eq!(free_move(&open, &agent, &costs, feet, direction), None);
+                }
+                assert_eq!(move_between(&open, &agent, &costs, feet, IVec3::ZERO), None);
+                assert_eq!(
+                    check_path(&open, &agent, &costs, &[feet]).first_broken,
+                    Some(0)
+                );
+            }
+        }
+    }
+    for (from, to) in [
+        (IVec3::splat(MIN), IVec3::splat(MAX)),
+        (IVec3::splat(MAX), IVec3::splat(MIN)),
+    ] {
+        let rise = floor_rise(&open, from, to);
+        assert_eq!(
+            rise,
+            16 * (i64::from(to.y) - i64::from(from.y)),
+            "{from} -> {to}"
+        );
+    }
+}
+
+#[cfg(feature = "anvil")]
+#[test]
+fn a_region_file_over_the_cap_is_refused_unread() {
+    use voxnav::anvil::{MAX_REGION_BYTES, load_world};
+    let dir = std::env::temp_dir().join(format!("voxnav-hardening-mca-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let region = dir.join("r.0.0.mca");
+    std::fs::File::create(&region)
+        .unwrap()
+        .set_len(MAX_REGION_BYTES + 1)
+        .unwrap();
+    let err = load_world(&region).unwrap_err();
+    assert!(
+        matches!(err, Error::FileTooLarge { limit, .. } if limit == MAX_REGION_BYTES),
+        "{err:?}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -28,8 +28,9 @@
 
 use glam::IVec3;
 
-use crate::moves::agent::{Agent, MoveCosts, Movement};
+use crate::moves::agent::{Agent, MAX_AGENT_SPAN, MoveCosts, Movement};
 use crate::moves::{Expansion, Move, MoveKind};
+use crate::world::key::in_key_range;
 use crate::world::{AROUND, TerrainFlags, VoxelWorld};
 
 /// The 26 offsets of a free mover's neighbours, layer by layer: `dy = -1` first, then
@@ -96,7 +97,17 @@ pub fn cell_allowed<W: VoxelWorld + ?Sized>(world: &W, movement: Movement, p: IV
 #[inline]
 #[must_use]
 pub fn body_allowed<W: VoxelWorld + ?Sized>(world: &W, agent: &Agent, feet: IVec3) -> bool {
-    (0..agent.height as i32).all(|dy| cell_allowed(world, agent.movement, feet + dy * IVec3::Y))
+    // Positions outside the key range are never valid (as for walkers), and a body reaching
+    // above i32::MAX does not fit: those cells do not exist.
+    in_key_range(feet)
+        && i64::from(feet.y) + i64::from(agent.height) <= i64::from(i32::MAX) + 1
+        && (0..agent.height).all(|dy| {
+            cell_allowed(
+                world,
+                agent.movement,
+                IVec3::new(feet.x, feet.y + dy as i32, feet.z),
+            )
+        })
 }
 
 /// Rule 2, cell by cell: the move from the valid position `feet` by the offset `direction`
@@ -110,7 +121,11 @@ pub fn free_move<W: VoxelWorld + ?Sized>(
     feet: IVec3,
     direction: IVec3,
 ) -> Option<Move> {
-    if direction == IVec3::ZERO || direction.abs().max_element() > 1 {
+    let neighbour =
+        direction != IVec3::ZERO && direction.to_array().iter().all(|d| d.unsigned_abs() <= 1);
+    // Moves exist only between positions of the key range, for agents Agent::validate
+    // accepts: outside those the arithmetic below could leave i32.
+    if !neighbour || !in_key_range(feet) || agent.height > MAX_AGENT_SPAN {
         return None;
     }
     let to = feet + direction;

@@ -202,8 +202,13 @@ pub fn terrain_cost(terrain: TerrainFlags, costs: &MoveCosts) -> u32 {
 #[inline]
 #[must_use]
 pub fn floor_rise<W: VoxelWorld + ?Sized>(world: &W, from: IVec3, to: IVec3) -> i64 {
-    BLOCK * i64::from(to.y - from.y) + i64::from(world.floor_top(to - IVec3::Y))
-        - i64::from(world.floor_top(from - IVec3::Y))
+    // In 64 bits, and a floor below i32::MIN (which does not exist) counts as a full block,
+    // so that no position overflows.
+    let top = |p: IVec3| {
+        p.y.checked_sub(1)
+            .map_or(FULL_BLOCK, |y| world.floor_top(IVec3::new(p.x, y, p.z)))
+    };
+    BLOCK * (i64::from(to.y) - i64::from(from.y)) + i64::from(top(to)) - i64::from(top(from))
 }
 
 /// Rule 6: whether `agent` may make a move whose floor rises by `rise` sixteenths (falls by

@@ -44,6 +44,7 @@ use glam::IVec3;
 use crate::error::{Error, Result};
 use crate::world::Bounds;
 use crate::world::chunked::{Block, CHUNK_SIZE, ChunkedWorld};
+use crate::world::formats::read_file;
 
 pub use chunk::MIN_DATA_VERSION;
 pub use table::{
@@ -284,9 +285,9 @@ pub fn load_world(path: impl AsRef<Path>) -> Result<LoadedWorld> {
     let coords: Vec<(i32, i32)> = files.iter().map(|(_, c)| *c).collect();
     let mut loader = Loader::new(&coords).map_err(|e| anvil_error(path, e))?;
     for (file, (rx, rz)) in &files {
-        let bytes = match std::fs::read(file) {
+        let bytes = match read_file(file, MAX_REGION_BYTES) {
             Ok(bytes) => bytes,
-            Err(source) if single => return Err(io_error(file, source)),
+            Err(e) if single => return Err(e),
             Err(e) => {
                 loader
                     .report
@@ -304,6 +305,12 @@ pub fn load_world(path: impl AsRef<Path>) -> Result<LoadedWorld> {
     }
     Ok(loader.finish(started))
 }
+
+/// The most bytes [`load_world`] reads from one region file: the 8 KiB header and 1024
+/// chunks of 255 sectors of 4 KiB each, the most a region holds (a larger chunk lives in an
+/// external `.mcc` file, which voxnav does not read). A larger file is refused (a single file)
+/// or reported in [`LoadReport::bad_region_files`] (a folder) without being read.
+pub const MAX_REGION_BYTES: u64 = 8192 + 1024 * 255 * 4096;
 
 /// Loads one region from its bytes (the contents of `r.{region_x}.{region_z}.mca`).
 ///

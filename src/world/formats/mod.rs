@@ -40,6 +40,27 @@ pub const MAX_FILE_BYTES: u64 = 256 << 20;
 /// all: a regular file by its length, anything else after `limit + 1` bytes).
 pub fn read_text_file(path: impl AsRef<Path>, limit: u64) -> Result<String> {
     let path = path.as_ref();
+    let bytes = read_file(path, limit)?;
+    String::from_utf8(bytes).map_err(|e| {
+        let offset = e.utf8_error().valid_up_to();
+        Error::io(
+            path,
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!("not UTF-8 text (an invalid byte at offset {offset})"),
+            ),
+        )
+    })
+}
+
+/// The bytes of the file at `path`, at most `limit` of them.
+///
+/// # Errors
+/// [`Error::Io`] when the file cannot be opened or read, [`Error::FileTooLarge`] when it holds
+/// more than `limit` bytes (a regular file is judged by its length before anything is read;
+/// anything else, such as a device or a pipe, after `limit + 1` bytes).
+pub fn read_file(path: impl AsRef<Path>, limit: u64) -> Result<Vec<u8>> {
+    let path = path.as_ref();
     let too_large = || Error::FileTooLarge {
         path: path.display().to_string(),
         limit,
@@ -58,16 +79,7 @@ pub fn read_text_file(path: impl AsRef<Path>, limit: u64) -> Result<String> {
     if bytes.len() as u64 > limit {
         return Err(too_large());
     }
-    String::from_utf8(bytes).map_err(|e| {
-        let offset = e.utf8_error().valid_up_to();
-        Error::io(
-            path,
-            std::io::Error::new(
-                std::io::ErrorKind::InvalidData,
-                format!("not UTF-8 text (an invalid byte at offset {offset})"),
-            ),
-        )
-    })
+    Ok(bytes)
 }
 
 /// `text` without the UTF-8 byte-order mark it may start with.

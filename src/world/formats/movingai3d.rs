@@ -19,6 +19,7 @@
 
 use glam::IVec3;
 
+use super::{MAX_FILE_BYTES, read_text_file, shorten, strip_bom};
 use crate::error::{Error, Result};
 use crate::world::dense::DenseWorld;
 
@@ -44,15 +45,6 @@ pub struct VoxelScenarios {
     pub map: String,
     /// The problems, in file order.
     pub scenarios: Vec<VoxelScenario>,
-}
-
-/// `text` for an error message: at most 40 characters, marked when cut.
-fn shorten(text: &str) -> String {
-    const LIMIT: usize = 40;
-    match text.char_indices().nth(LIMIT) {
-        Some((end, _)) => format!("{}...", &text[..end]),
-        None => text.to_owned(),
-    }
 }
 
 /// The whitespace-separated words of `line`, each with its 1-based character column.
@@ -147,7 +139,7 @@ fn parse_number(line: usize, (column, word): (usize, &str), name: &str) -> Resul
 /// large ([`crate::world::dense::MAX_DENSE_CELLS`]), a voxel line that is not three
 /// integers, or a voxel outside the size.
 pub fn parse_movingai_3dmap(text: &str) -> Result<DenseWorld> {
-    let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l));
+    let mut lines = strip_bom(text).lines().enumerate().map(|(i, l)| (i + 1, l));
     let (line, header) = lines
         .next()
         .ok_or_else(|| Error::parse(1, 1, "empty file: expected `voxel X Y Z`"))?;
@@ -216,7 +208,7 @@ pub fn parse_movingai_3dmap(text: &str) -> Result<DenseWorld> {
 /// [`Error::Parse`] when the first line is not `version 1`, the map line is missing, or a
 /// problem line is not six integers and two non-negative numbers.
 pub fn parse_movingai_3dscen(text: &str) -> Result<VoxelScenarios> {
-    let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l));
+    let mut lines = strip_bom(text).lines().enumerate().map(|(i, l)| (i + 1, l));
     let (line, header) = lines
         .next()
         .ok_or_else(|| Error::parse(1, 1, "empty file: expected `version 1`"))?;
@@ -269,6 +261,24 @@ pub fn parse_movingai_3dscen(text: &str) -> Result<VoxelScenarios> {
         map: map.to_owned(),
         scenarios,
     })
+}
+
+/// Reads a Moving AI `.3dmap` file (see [`parse_movingai_3dmap`]), at most
+/// [`MAX_FILE_BYTES`] bytes.
+///
+/// # Errors
+/// As [`read_text_file`] and [`parse_movingai_3dmap`].
+pub fn load_movingai_3dmap(path: impl AsRef<std::path::Path>) -> Result<DenseWorld> {
+    parse_movingai_3dmap(&read_text_file(path, MAX_FILE_BYTES)?)
+}
+
+/// Reads a Moving AI `.3dscen` file (see [`parse_movingai_3dscen`]), at most
+/// [`MAX_FILE_BYTES`] bytes.
+///
+/// # Errors
+/// As [`read_text_file`] and [`parse_movingai_3dscen`].
+pub fn load_movingai_3dscen(path: impl AsRef<std::path::Path>) -> Result<VoxelScenarios> {
+    parse_movingai_3dscen(&read_text_file(path, MAX_FILE_BYTES)?)
 }
 
 /// The length of a flier's route of unit steps: 1, sqrt 2 or sqrt 3 per step by the number
