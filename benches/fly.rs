@@ -5,10 +5,9 @@
 //! set. Before timing, the two engines must agree on every cost. `cargo bench --bench fly`;
 //! `examples/compare.rs` prints the same comparison as a table.
 
-mod flying;
-
 use std::hint::black_box;
 use std::time::Duration;
+use voxnav_support::flying;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 

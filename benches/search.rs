@@ -1,4 +1,4 @@
-//! Criterion benches: for every query set of `common` (terrain routes of three lengths, pits,
+//! Criterion benches: for every query set of `voxnav_support::sets` (terrain routes of three lengths, pits,
 //! islands, the cave maze, a Moving AI map), voxnav's A* against the naive 26-neighbour
 //! baseline and the `pathfinding` crate's `astar` over voxnav's own neighbour generator.
 //!
@@ -7,16 +7,14 @@
 //! as `cargo bench --bench search -- long/` for one set. `examples/compare.rs` runs the same
 //! sets once and prints one table.
 
-mod common;
-
 use std::hint::black_box;
 use std::time::Duration;
 
-use common::{Bench, Engine, Outcome, QuerySet, Runner, Sizes};
 use criterion::{Criterion, criterion_group, criterion_main};
+use voxnav_support::sets::{self, Bench, Engine, Outcome, QuerySet, Runner, Sizes};
 
 fn search(c: &mut Criterion) {
-    let bench = match common::build(&Sizes::BENCH) {
+    let bench = match sets::build(&Sizes::BENCH) {
         Ok(bench) => bench,
         Err(message) => panic!("cannot build the query sets: {message}"),
     };
@@ -87,7 +85,7 @@ fn check(bench: &Bench, set: &QuerySet) {
     let generic = Engine::PathfindingCrate
         .runs_on(set)
         .then(|| run(Engine::PathfindingCrate));
-    let mismatches = common::mismatches(set, &voxnav, generic.as_deref());
+    let mismatches = sets::mismatches(set, &voxnav, generic.as_deref());
     assert!(mismatches.is_empty(), "cost mismatches: {mismatches:#?}");
 }
 

@@ -8,24 +8,26 @@
 //! ```
 //!
 //! `--set NAME` and `--engine NAME` (each may be repeated) keep only those sets and engines,
-//! and `--repeat N` runs every set N times, which makes the searches dominate a profile.
+//! and `--repeat N` runs every set N times, which makes the searches dominate a profile;
+//! `--help` lists the options and the names they accept.
 //!
-//! The sets are built by `benches/common/mod.rs`, shared with `benches/search.rs`. While it
-//! runs it checks that voxnav and the `pathfinding` crate, which search the same graph, give
+//! The sets are built by `voxnav_support::sets` (`examples/support/src/sets.rs`), shared with
+//! `benches/search.rs`. While it runs it checks that voxnav and the `pathfinding` crate, which search the same graph, give
 //! the same cost on every query, and that voxnav matches the published optimal lengths of
 //! the Moving AI scenarios; any mismatch is printed and the example exits with code 1.
-
-#[path = "../benches/common/mod.rs"]
-mod common;
-#[path = "../benches/flying/mod.rs"]
-mod flying;
 
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use common::{Bench, Engine, Outcome, QuerySet, Runner, Sizes, WorldId};
+use clap::Parser;
+use clap::builder::PossibleValuesParser;
 use voxnav::reach::{Navigator, ReachIndex};
 use voxnav::{SearchOptions, SearchStatus};
+use voxnav_support::flying;
+use voxnav_support::sets::{
+    self as common, Bench, Engine, Outcome, QuerySet, Runner, Sizes, WorldId,
+};
+use voxnav_support::timing::Stopwatch;
 
 /// The full sets: the whole run stays under a minute on two cores.
 const COMPARE: Sizes = Sizes {
@@ -56,6 +58,27 @@ impl Run {
     }
 }
 
+/// voxnav against the naive 26-neighbour A* and the `pathfinding` crate on the same worlds
+/// and queries, in one table; exits with code 1 on any cost mismatch.
+#[derive(Parser)]
+#[command(name = "compare")]
+struct Cli {
+    /// The small sets of the criterion benches instead of the full ones.
+    #[arg(long)]
+    quick: bool,
+    /// Keep only this set (repeat the option for several).
+    #[arg(long = "set", value_name = "NAME",
+          value_parser = PossibleValuesParser::new(common::SET_NAMES))]
+    sets: Vec<String>,
+    /// Keep only this engine (repeat the option for several).
+    #[arg(long = "engine", value_name = "NAME",
+          value_parser = PossibleValuesParser::new(Engine::ALL.map(Engine::name)))]
+    engines: Vec<String>,
+    /// Run every set this many times (1 to 1000), so that the searches dominate a profile.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    repeat: u32,
+}
+
 /// The command line.
 struct Args {
     sizes: Sizes,
@@ -64,44 +87,20 @@ struct Args {
     repeat: u32,
 }
 
-const USAGE: &str = "expected [--quick] [--set NAME]... [--engine voxnav|voxnav-otf|naive26|pathfinding]... \
-                     [--repeat N]";
-
+/// Parses the command line; `--help` and argument errors (naming the argument and the
+/// allowed values, before any world is built) end the program here.
+#[expect(
+    clippy::unnecessary_wraps,
+    reason = "main handles parse errors the same way whatever reports them"
+)]
 fn parse_args() -> Result<Args, String> {
-    let mut args = Args {
-        sizes: COMPARE,
-        sets: Vec::new(),
-        engines: Vec::new(),
-        repeat: 1,
-    };
-    let mut words = std::env::args().skip(1);
-    while let Some(word) = words.next() {
-        let mut value = |flag: &str| {
-            words
-                .next()
-                .ok_or_else(|| format!("{flag} needs a value; {USAGE}"))
-        };
-        match word.as_str() {
-            "--quick" => args.sizes = Sizes::BENCH,
-            "--set" => args.sets.push(value("--set")?),
-            "--engine" => {
-                let name = value("--engine")?;
-                if !Engine::ALL.iter().any(|e| e.name() == name) {
-                    return Err(format!("unknown engine `{name}`; {USAGE}"));
-                }
-                args.engines.push(name);
-            }
-            "--repeat" => {
-                let text = value("--repeat")?;
-                args.repeat =
-                    text.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
-                        format!("--repeat wants a whole number from 1, not `{text}`")
-                    })?;
-            }
-            _ => return Err(format!("unknown argument `{word}`; {USAGE}")),
-        }
-    }
-    Ok(args)
+    let cli = Cli::parse();
+    Ok(Args {
+        sizes: if cli.quick { Sizes::BENCH } else { COMPARE },
+        sets: cli.sets,
+        engines: cli.engines,
+        repeat: cli.repeat,
+    })
 }
 
 fn main() -> ExitCode {
@@ -165,7 +164,7 @@ fn main() -> ExitCode {
         );
     }
 
-    let timing = (Instant::now(), cpu_seconds());
+    let timing = Stopwatch::start();
     let mut runs = Vec::new();
     let mut mismatches = Vec::new();
     for (index, set) in bench.sets.iter().enumerate() {
@@ -200,18 +199,8 @@ fn main() -> ExitCode {
         check(set, &runs, index, &mut mismatches);
     }
 
-    if let (Some(before), Some(after)) = (timing.1, cpu_seconds()) {
-        let wall = timing.0.elapsed().as_secs_f64();
-        let share = (after - before) / wall.max(1e-9);
-        if share < 0.9 {
-            println!(
-                "note: the timed part got {:.0}% of a core ({:.1} s CPU in {:.1} s): the machine is \
-                 busy, so the times below are inflated and the ratios noisy",
-                share * 100.0,
-                after - before,
-                wall
-            );
-        }
+    if let Some(note) = timing.busy_note() {
+        println!("{note}");
     }
     if (args.engines.is_empty() || args.engines.iter().any(|e| e == "voxnav"))
         && let Err(message) = print_index_section(&bench)
@@ -317,17 +306,6 @@ fn check(set: &QuerySet, runs: &[Run], index: usize, mismatches: &mut Vec<String
             of(Engine::PathfindingCrate),
         ));
     }
-}
-
-/// The CPU time this process has used, from `/proc/self/stat` (Linux; `None` elsewhere), to
-/// tell a busy machine from a slow search.
-fn cpu_seconds() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    // The fields after the command name, which is in parentheses: utime and stime are the
-    // 12th and 13th, in clock ticks of 1/100 s.
-    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
-    let ticks = |i: usize| fields.get(i)?.parse::<u64>().ok();
-    Some((ticks(11)? + ticks(12)?) as f64 / 100.0)
 }
 
 /// Totals of one engine over several sets.

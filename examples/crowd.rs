@@ -12,19 +12,51 @@
 //! the machine may be shared), what the searches found, and for the queries the index proves
 //! unreachable the mean answer time and expansions. The run without the index goes once on
 //! 1 thread; the runs with it go `--repeat` times (default 3) on 1 and 2 threads, and the
-//! fastest of each is shown. Bad input prints one line on stderr and exits with code 2.
+//! fastest of each is shown. Bad input prints one line on stderr and exits with code 2;
+//! `--help` lists the options and their ranges.
 
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+use clap::Parser;
 use voxnav::terrain::{SplitMix64, TerrainConfig, generate_terrain, pick_pairs};
 use voxnav::{
     Agent, BatchRouter, ChunkedWorld, IVec3, MoveCosts, Reach, ReachIndex, RouteQuery,
     SearchOptions, SearchResult, SearchStatus,
 };
+use voxnav_support::args::finish;
+use voxnav_support::timing::cpu_time;
 
-const USAGE: &str =
-    "usage: crowd [--npcs N] [--seed N] [--size SX SY SZ] [--max-nodes N] [--repeat N]";
+/// The most cells `--size` may ask for: 4096 x 128 x 4096, the largest world the `terrain`
+/// example makes. The world, its reachability index and the searches took 1 to 1.5 bytes
+/// per cell (1024 x 128 x 1024 peaked at 190 MB, 8192 x 128 x 8192 at 7.3 GB), so this is
+/// about 3 GB.
+const MAX_CELLS: i64 = 4096 * 128 * 4096;
+
+/// Routes a crowd of NPCs on the procedural terrain at once, 10% of them toward goals they
+/// cannot reach, without and with the reachability index, on 1 and 2 threads.
+#[derive(Parser)]
+#[command(name = "crowd")]
+struct Cli {
+    /// How many NPCs (10 to 1000000); a tenth of them get unreachable goals.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(10..=1_000_000))]
+    npcs: u32,
+    /// The world's seed.
+    #[arg(long, default_value_t = 1337)]
+    seed: u64,
+    /// The world's size in blocks: x and z from 8 to 4096, y from 16 to 512, at most
+    /// 4096 x 128 x 4096 cells in all (about 3 GB of memory). Defaults to 512 128 512.
+    #[arg(long, num_args = 3, value_names = ["SX", "SY", "SZ"],
+          value_parser = clap::value_parser!(i32).range(8..=4096))]
+    size: Option<Vec<i32>>,
+    /// The node budget of each search (at least 1). Defaults to none: a search toward an
+    /// unreachable goal then explores its whole region.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    max_nodes: Option<u64>,
+    /// How often each run with the index is repeated (1 to 100); the fastest is shown.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=100))]
+    repeat: u32,
+}
 
 struct Args {
     npcs: usize,
@@ -34,47 +66,32 @@ struct Args {
     repeat: usize,
 }
 
-fn parse_number<T: std::str::FromStr>(what: &str, text: Option<&String>) -> Result<T, String> {
-    let text = text.ok_or_else(|| format!("{what} needs a value"))?;
-    text.parse()
-        .map_err(|_| format!("{what} must be a whole number, found `{text}`"))
-}
-
-fn parse_args(raw: &[String]) -> Result<Args, String> {
-    let mut args = Args {
-        npcs: 1000,
-        seed: 1337,
-        size: None,
-        max_nodes: None,
-        repeat: 3,
-    };
-    let mut rest = raw.iter();
-    while let Some(arg) = rest.next() {
-        match arg.as_str() {
-            "--npcs" => args.npcs = parse_number("--npcs", rest.next())?,
-            "--seed" => args.seed = parse_number("--seed", rest.next())?,
-            "--max-nodes" => args.max_nodes = Some(parse_number("--max-nodes", rest.next())?),
-            "--repeat" => args.repeat = parse_number("--repeat", rest.next())?,
-            "--size" => {
-                let x = parse_number("--size", rest.next())?;
-                let y = parse_number("--size", rest.next())?;
-                let z = parse_number("--size", rest.next())?;
-                args.size = Some((x, y, z));
+fn parse_args() -> Result<Args, String> {
+    let cli = Cli::parse();
+    let size = match cli.size.as_deref() {
+        None => None,
+        Some(&[x, y, z]) => {
+            if !(16..=512).contains(&y) {
+                return Err(format!("--size: the height {y} is not in 16..=512"));
             }
-            "-h" | "--help" => return Err(USAGE.to_string()),
-            other => return Err(format!("unknown argument `{other}` ({USAGE})")),
+            let cells = i64::from(x) * i64::from(y) * i64::from(z);
+            if cells > MAX_CELLS {
+                return Err(format!(
+                    "--size {x} {y} {z} is {cells} cells, more than the {MAX_CELLS} \
+                     (4096 x 128 x 4096) allowed: a world that large needs gigabytes"
+                ));
+            }
+            Some((x, y, z))
         }
-    }
-    if args.npcs < 10 {
-        return Err(format!("--npcs must be at least 10, found {}", args.npcs));
-    }
-    if args.repeat == 0 {
-        return Err("--repeat must be at least 1".to_string());
-    }
-    if args.max_nodes == Some(0) {
-        return Err("--max-nodes must be at least 1".to_string());
-    }
-    Ok(args)
+        Some(_) => return Err("--size takes three numbers: SX SY SZ".to_string()),
+    };
+    Ok(Args {
+        npcs: cli.npcs as usize,
+        seed: cli.seed,
+        size,
+        max_nodes: cli.max_nodes,
+        repeat: cli.repeat as usize,
+    })
 }
 
 /// The crowd's queries: 90% between surface positions of the largest region (reachable as
@@ -144,17 +161,6 @@ struct Run {
     total: Duration,
     cpu: Option<Duration>,
     results: Vec<SearchResult>,
-}
-
-/// The CPU time this process has used so far (user + system), read from `/proc/self/stat`
-/// on Linux; `None` elsewhere.
-fn cpu_time() -> Option<Duration> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    // After the command name (which may hold spaces) come the state (field 3), ..., utime
-    // and stime (fields 14 and 15), in clock ticks of 10 ms.
-    let fields: Vec<&str> = stat.rsplit(')').next()?.split_whitespace().collect();
-    let ticks = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
-    Some(Duration::from_millis(ticks * 10))
 }
 
 /// Routes the crowd `repeat` times on `threads` threads; keeps the fastest run.
@@ -353,13 +359,5 @@ fn run(args: &Args) -> Result<(), String> {
 }
 
 fn main() -> ExitCode {
-    let raw: Vec<String> = std::env::args().skip(1).collect();
-    let outcome = parse_args(&raw).and_then(|args| run(&args));
-    match outcome {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("crowd: {message}");
-            ExitCode::from(2)
-        }
-    }
+    finish("crowd", parse_args().and_then(|args| run(&args)))
 }

@@ -23,22 +23,53 @@
 //! the top surface, water blue, lava orange, hazards red, unloaded chunks black, routes
 //! magenta with white starts and black goals. Exit code 0; bad input (a missing world, nothing
 //! loadable, a start or goal that is no valid feet position) prints one line on stderr and
-//! exits with code 2.
+//! exits with code 2; `--help` lists the options and their ranges.
 
 use std::fmt::Write as _;
-use std::fs::File;
-use std::io::BufWriter;
 use std::process::ExitCode;
 use std::time::Instant;
+
+use clap::Parser;
 
 use voxnav::anvil::{LoadedWorld, MAX_Y, MIN_Y, load_world};
 use voxnav::{
     Agent, Block, ChunkedWorld, IVec3, MoveCosts, Pathfinder, SearchOptions, SearchResult,
     SearchStatus, VoxelWorld, check_feet, is_valid_feet,
 };
+use voxnav_support::args::{Output, finish};
+use voxnav_support::picture::{BLACK, Picture};
 
-const USAGE: &str = "usage: minecraft WORLD [--route SX SY SZ GX GY GZ] [--pairs N] [--seed S] \
-                     [--max-distance D] [--max-nodes N] [--out FILE.png]";
+/// Routes over a real Minecraft Java Edition world (1.18 or later): one route given with
+/// --route (one JSON line), or seeded pairs on the surface of the loaded chunks.
+#[derive(Parser)]
+#[command(
+    name = "minecraft",
+    allow_negative_numbers = true,
+    after_help = "Positions are Minecraft world coordinates as the game's debug screen shows them: the \
+     block the feet are in. Load figures and where the picture went are printed on stderr."
+)]
+struct Cli {
+    /// A save folder (holding `region/`), a folder of region files, or one `r.X.Z.mca`.
+    world: String,
+    /// Route from (SX, SY, SZ) to (GX, GY, GZ) and print one JSON line, instead of pairs.
+    #[arg(long, num_args = 6, value_names = ["SX", "SY", "SZ", "GX", "GY", "GZ"])]
+    route: Option<Vec<i32>>,
+    /// How many seeded start/goal pairs to route (1 to 100000).
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pairs: u32,
+    /// The seed that picks the pairs.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The longest horizontal start/goal distance of a pair, in blocks (1 to 100000).
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(i32).range(1..=100_000))]
+    max_distance: i32,
+    /// The node budget of each search (at least 1).
+    #[arg(long, default_value_t = 2_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+    max_nodes: u64,
+    /// Where to write the picture (PNG); checked before the world is loaded.
+    #[arg(long, value_name = "FILE.png", default_value = "minecraft.png")]
+    out: String,
+}
 
 struct Args {
     world: String,
@@ -50,76 +81,22 @@ struct Args {
     out: String,
 }
 
-fn parse_number<T: std::str::FromStr>(what: &str, text: &str) -> Result<T, String> {
-    text.parse()
-        .map_err(|_| format!("{what} must be a whole number, found `{text}`"))
-}
-
-fn parse_args(raw: &[String]) -> Result<Args, String> {
-    let mut args = Args {
-        world: String::new(),
-        route: None,
-        pairs: 20,
-        seed: 1,
-        max_distance: 64,
-        max_nodes: 2_000_000,
-        out: "minecraft.png".to_owned(),
-    };
-    let mut world = None;
-    let mut i = 0;
-    while i < raw.len() {
-        let arg = raw[i].as_str();
-        let mut value = |name: &str| -> Result<&String, String> {
-            i += 1;
-            raw.get(i).ok_or_else(|| format!("{name} needs a value"))
-        };
-        match arg {
-            "--route" => {
-                let mut coords = [0i32; 6];
-                for (coord, name) in coords.iter_mut().zip(["SX", "SY", "SZ", "GX", "GY", "GZ"]) {
-                    *coord = parse_number(name, value("--route (6 coordinates)")?)?;
-                }
-                args.route = Some((
-                    IVec3::new(coords[0], coords[1], coords[2]),
-                    IVec3::new(coords[3], coords[4], coords[5]),
-                ));
-            }
-            "--pairs" => {
-                args.pairs = parse_number("--pairs", value(arg)?)?;
-                if args.pairs == 0 || args.pairs > 100_000 {
-                    return Err("--pairs must be from 1 to 100000".to_owned());
-                }
-            }
-            "--seed" => args.seed = parse_number("--seed", value(arg)?)?,
-            "--max-distance" => {
-                args.max_distance = parse_number("--max-distance", value(arg)?)?;
-                if args.max_distance < 1 {
-                    return Err("--max-distance must be at least 1".to_owned());
-                }
-            }
-            "--max-nodes" => {
-                args.max_nodes = parse_number("--max-nodes", value(arg)?)?;
-                if args.max_nodes == 0 {
-                    return Err("--max-nodes must be at least 1".to_owned());
-                }
-            }
-            "--out" => args.out.clone_from(value(arg)?),
-            "-h" | "--help" => return Err(USAGE.to_owned()),
-            flag if flag.starts_with("--") => {
-                return Err(format!("unknown option `{flag}`; {USAGE}"));
-            }
-            path => {
-                if world.replace(path.to_owned()).is_some() {
-                    return Err(format!(
-                        "expected one WORLD, found another: `{path}`; {USAGE}"
-                    ));
-                }
-            }
+impl From<Cli> for Args {
+    fn from(cli: Cli) -> Self {
+        Self {
+            world: cli.world,
+            // clap takes exactly 6 values for --route.
+            route: cli.route.as_deref().and_then(|c| match *c {
+                [sx, sy, sz, gx, gy, gz] => Some((IVec3::new(sx, sy, sz), IVec3::new(gx, gy, gz))),
+                _ => None,
+            }),
+            pairs: cli.pairs as usize,
+            seed: cli.seed,
+            max_distance: cli.max_distance,
+            max_nodes: cli.max_nodes,
+            out: cli.out,
         }
-        i += 1;
     }
-    args.world = world.ok_or_else(|| format!("no WORLD given; {USAGE}"))?;
-    Ok(args)
 }
 
 /// `SplitMix64`: a small seeded generator, so the same seed picks the same pairs everywhere.
@@ -206,16 +183,14 @@ fn result_json(result: &SearchResult) -> String {
 }
 
 /// The top-down picture of the loaded area, RGB, one pixel per column.
-struct Picture {
+struct Map {
     min_x: i32,
     min_z: i32,
-    width: u32,
-    height: u32,
-    pixels: Vec<u8>,
+    image: Picture,
 }
 
-impl Picture {
-    fn new(loaded: &LoadedWorld) -> Picture {
+impl Map {
+    fn new(loaded: &LoadedWorld) -> Map {
         let xs = loaded.loaded_chunks.iter().map(|c| c.0);
         let zs = loaded.loaded_chunks.iter().map(|c| c.1);
         let (min_cx, max_cx) = (xs.clone().min().unwrap_or(0), xs.max().unwrap_or(0));
@@ -223,46 +198,27 @@ impl Picture {
         let (min_x, min_z) = (min_cx * 16, min_cz * 16);
         let width = ((max_cx - min_cx + 1) * 16) as u32;
         let height = ((max_cz - min_cz + 1) * 16) as u32;
-        let mut pixels = vec![0u8; (width * height * 3) as usize];
+        let mut image = Picture::new(width, height, BLACK);
         let world = &loaded.world;
         for &(cx, cz) in &loaded.loaded_chunks {
             for dz in 0..16 {
                 for dx in 0..16 {
                     let (x, z) = (cx * 16 + dx, cz * 16 + dz);
                     let colour = column_colour(world, x, z);
-                    let i = (((z - min_z) as u32 * width + (x - min_x) as u32) * 3) as usize;
-                    pixels[i..i + 3].copy_from_slice(&colour);
+                    image.set(i64::from(x - min_x), i64::from(z - min_z), colour);
                 }
             }
         }
-        Picture {
+        Map {
             min_x,
             min_z,
-            width,
-            height,
-            pixels,
+            image,
         }
     }
 
     fn put(&mut self, p: IVec3, colour: [u8; 3]) {
         let (x, z) = (p.x - self.min_x, p.z - self.min_z);
-        if x >= 0 && z >= 0 && (x as u32) < self.width && (z as u32) < self.height {
-            let i = ((z as u32 * self.width + x as u32) * 3) as usize;
-            self.pixels[i..i + 3].copy_from_slice(&colour);
-        }
-    }
-
-    fn write(&self, path: &str) -> Result<(), String> {
-        let failed = |e: &dyn std::fmt::Display| format!("cannot write {path}: {e}");
-        let file = File::create(path).map_err(|e| failed(&e))?;
-        let mut encoder = png::Encoder::new(BufWriter::new(file), self.width, self.height);
-        encoder.set_color(png::ColorType::Rgb);
-        encoder.set_depth(png::BitDepth::Eight);
-        let mut writer = encoder.write_header().map_err(|e| failed(&e))?;
-        writer
-            .write_image_data(&self.pixels)
-            .map_err(|e| failed(&e))?;
-        writer.finish().map_err(|e| failed(&e))
+        self.image.set(i64::from(x), i64::from(z), colour);
     }
 }
 
@@ -295,8 +251,9 @@ fn column_colour(world: &ChunkedWorld, x: i32, z: i32) -> [u8; 3] {
     }
 }
 
-fn run(raw: &[String]) -> Result<(), String> {
-    let args = parse_args(raw)?;
+fn run(args: &Args) -> Result<(), String> {
+    // Fails at once for a path that cannot be written; the picture goes there at the end.
+    let out = Output::create(&args.out)?;
     let loaded = load_world(&args.world).map_err(|e| e.to_string())?;
     let report = &loaded.report;
     if report.chunks_loaded == 0 {
@@ -320,7 +277,7 @@ fn run(raw: &[String]) -> Result<(), String> {
     eprintln!("{report}");
     let mut pathfinder = Pathfinder::new(agent, MoveCosts::default()).map_err(|e| e.to_string())?;
     let options = SearchOptions::default().with_max_nodes(args.max_nodes);
-    let mut picture = Picture::new(&loaded);
+    let mut picture = Map::new(&loaded);
     let mut routes = Vec::new();
     if let Some((start, goal)) = args.route {
         let result = pathfinder
@@ -329,7 +286,7 @@ fn run(raw: &[String]) -> Result<(), String> {
         println!("{{{}}}", result_json(&result));
         routes.push((start, goal, result));
     } else {
-        let pairs = pick_pairs(&loaded, &agent, &args);
+        let pairs = pick_pairs(&loaded, &agent, args);
         if pairs.is_empty() {
             return Err(format!(
                 "{}: found no surface positions to route between",
@@ -379,21 +336,15 @@ fn run(raw: &[String]) -> Result<(), String> {
         picture.put(*start, [255, 255, 255]);
         picture.put(*goal, [0, 0, 0]);
     }
-    picture.write(&args.out)?;
+    let (width, height) = (picture.image.width(), picture.image.height());
+    picture.image.write_png(out)?;
     eprintln!(
-        "wrote {} ({} x {} pixels, one per column, x {}.., z {}..)",
-        args.out, picture.width, picture.height, picture.min_x, picture.min_z
+        "wrote {} ({width} x {height} pixels, one per column, x {}.., z {}..)",
+        args.out, picture.min_x, picture.min_z
     );
     Ok(())
 }
 
 fn main() -> ExitCode {
-    let raw: Vec<String> = std::env::args().skip(1).collect();
-    match run(&raw) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("minecraft: {message}");
-            ExitCode::from(2)
-        }
-    }
+    finish("minecraft", run(&Cli::parse().into()))
 }

@@ -12,13 +12,13 @@
 //! 8-connected moves without corner cutting at octile costs; the route's length, computed
 //! from its moves (straight 1, diagonal sqrt 2), is compared with the scenario's optimal
 //! length within 1e-4 relative. The summary ends with `N passed, M failed`. Exit status: 0
-//! whatever the comparison, 2 on bad input.
+//! whatever the comparison, 2 on bad input; `--help` lists the options.
 //!
 //! A `.3dscen` file (the Moving AI 3D voxel benchmark) is routed with a flier of height 1
 //! (26 neighbours, no cut edges or corners, [`MoveCosts::octile`] face, edge and corner
 //! costs); each route's length, summed from its steps (1, sqrt 2, sqrt 3), must be within
 //! 0.01 of the optimal cost. `--synthetic SIDE` builds a SIDE x SIDE/2 x SIDE world of random
-//! pillars and floating slabs instead (fixed seeds, `benches/flying/mod.rs`), routes
+//! pillars and floating slabs instead (fixed seeds, `voxnav_support::flying`), routes
 //! `--queries` random pairs (default 200) and checks the first `--verify` of them (default 5)
 //! against the naive 26-neighbour A* under the same rules; it also prints the memory the
 //! searches took per generated node (growth of the peak resident size, Linux only).
@@ -46,83 +46,78 @@
 //! largest synthetic search generated 6.9 million nodes and grew the peak resident size by
 //! 282 MiB, 43 bytes per generated node (node records of 40 bytes and the open set's buckets).
 
-#[path = "../benches/flying/mod.rs"]
-mod flying;
-
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-
 use std::time::Duration;
 
-use voxnav::flat::scenarios::{LENGTH_TOLERANCE, run_scenarios};
+use clap::Parser;
 use voxnav::world::formats::movingai3d::voxel_route_length;
 use voxnav::{
     DenseWorld, GridPlanner, IVec3, MoveCosts, OCTILE_SCALE, SearchOptions, SearchStatus,
     VoxelWorld, baseline, parse_movingai_3dmap, parse_movingai_3dscen, parse_movingai_map,
     parse_movingai_scen,
 };
+use voxnav_support::args::{MAX_INPUT_BYTES, describe_bytes, finish, read_text};
+use voxnav_support::flying;
+use voxnav_support::movingai::{LENGTH_TOLERANCE, run_scenarios};
 
-const USAGE: &str = "usage: movingai <x.map.scen | x.3dmap.3dscen> [--map <map>] [--limit N] \
-                     | movingai --synthetic SIDE [--queries N] [--verify K]";
+/// Runs a Moving AI scenario file (2D `.map.scen` or 3D `.3dmap.3dscen`) through voxnav and
+/// checks every route's length against the optimal one; or, with --synthetic, routes random
+/// pairs through a generated 3D world.
+#[derive(Parser)]
+#[command(name = "movingai", after_help = format!(
+    "Input files larger than {} are refused. Exit status: 0 whatever the comparison, 2 on \
+     bad input.",
+    describe_bytes(MAX_INPUT_BYTES)
+))]
+struct Args {
+    /// The scenario file: `x.map.scen` (2D) or `x.3dmap.3dscen` (3D).
+    #[arg(required_unless_present = "synthetic", conflicts_with = "synthetic")]
+    scenarios: Option<PathBuf>,
+    /// The map file. Defaults to the scenario file's name without `.scen` (or `.3dscen`).
+    #[arg(long, value_name = "FILE")]
+    map: Option<PathBuf>,
+    /// Run only the first N scenarios (at least 1).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    limit: Option<u32>,
+    /// Instead of a file: a SIDE x SIDE/2 x SIDE world of random pillars and floating slabs
+    /// (SIDE from 16 to 2048).
+    #[arg(long, value_name = "SIDE", value_parser = clap::value_parser!(i32).range(16..=2048))]
+    synthetic: Option<i32>,
+    /// With --synthetic: how many random pairs to route (1 to 1000000).
+    #[arg(long, value_name = "N", default_value_t = 200, requires = "synthetic",
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    queries: u32,
+    /// With --synthetic: how many of them to check against the naive 26-neighbour A*
+    /// (0 to 1000000).
+    #[arg(long, value_name = "K", default_value_t = 5, requires = "synthetic",
+          value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
+    verify: u32,
+}
 
 /// The largest difference accepted between a 3D route's length and the optimal cost.
 const TOLERANCE_3D: f64 = 0.01;
 
 fn main() -> ExitCode {
-    match run() {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("movingai: {message}");
-            ExitCode::from(2)
-        }
-    }
+    finish("movingai", run(&Args::parse()))
 }
 
 fn read(path: &Path) -> Result<String, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    Ok(String::from_utf8_lossy(&bytes).into_owned())
+    read_text(path, MAX_INPUT_BYTES)
 }
 
-fn run() -> Result<(), String> {
-    let mut args = std::env::args().skip(1);
-    let mut scen_path = None;
-    let mut map_path = None;
-    let mut limit = usize::MAX;
-    let (mut synthetic, mut queries, mut verify) = (None, 200, 5);
-    while let Some(arg) = args.next() {
-        let mut number = |flag: &str| -> Result<usize, String> {
-            args.next()
-                .and_then(|n| n.parse().ok())
-                .ok_or_else(|| format!("{flag} needs a number; {USAGE}"))
-        };
-        match arg.as_str() {
-            "--map" => {
-                let path = args
-                    .next()
-                    .ok_or_else(|| format!("--map needs a file; {USAGE}"))?;
-                map_path = Some(PathBuf::from(path));
-            }
-            "--limit" => limit = number("--limit")?,
-            "--synthetic" => synthetic = Some(number("--synthetic")?),
-            "--queries" => queries = number("--queries")?,
-            "--verify" => verify = number("--verify")?,
-            "-h" | "--help" => {
-                println!("{USAGE}");
-                return Ok(());
-            }
-            _ if scen_path.is_none() && !arg.starts_with("--") => {
-                scen_path = Some(PathBuf::from(arg));
-            }
-            _ => return Err(format!("unexpected argument `{arg}`; {USAGE}")),
-        }
+fn run(args: &Args) -> Result<(), String> {
+    let limit = args.limit.map_or(usize::MAX, |n| n as usize);
+    if let Some(side) = args.synthetic {
+        return run_synthetic(side, args.queries as usize, args.verify as usize);
     }
-    if let Some(side) = synthetic {
-        return run_synthetic(side, queries, verify);
-    }
-    let scen_path = scen_path.ok_or_else(|| format!("no scenario file given; {USAGE}"))?;
+    let scen_path = args
+        .scenarios
+        .clone()
+        .ok_or("give a scenario file, or --synthetic SIDE")?;
     let voxel = scen_path.extension().is_some_and(|e| e == "3dscen");
     let suffix = if voxel { ".3dscen" } else { ".scen" };
-    let map_path = match map_path {
+    let map_path = match args.map.clone() {
         Some(path) => path,
         None => scen_path
             .to_str()
@@ -295,11 +290,7 @@ fn peak_resident_bytes() -> Option<u64> {
     Some(kib * 1024)
 }
 
-fn run_synthetic(side: usize, queries: usize, verify: usize) -> Result<(), String> {
-    let side = i32::try_from(side)
-        .ok()
-        .filter(|s| (16..=2048).contains(s))
-        .ok_or_else(|| format!("--synthetic takes a side from 16 to 2048; {USAGE}"))?;
+fn run_synthetic(side: i32, queries: usize, verify: usize) -> Result<(), String> {
     let size = IVec3::new(side, side / 2, side);
     let world: DenseWorld = flying::synthetic_world(size, 20, 7);
     let pairs = flying::random_pairs(&world, queries, side / 4, 11);

@@ -12,16 +12,41 @@
 //! never cutting a blocked corner), separated by spaces: an empty line when start equals
 //! goal. Exit status: 0 with a route, 1 when there is none, 2 on bad input.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
+use clap::Parser;
 use voxnav::IVec2;
 use voxnav::{GridPlanner, format_actions, parse_robot_grid};
+use voxnav_support::args::{MAX_INPUT_BYTES, describe_bytes, read_text};
 
-const USAGE: &str =
-    "usage: robotplanner [--diagonal] <env.txt> <start x> <start y> <goal x> <goal y>";
+/// Plans on a robot grid file and prints the optimal actions (U D L R, with --diagonal also
+/// UL UR DL DR), separated by spaces.
+#[derive(Parser)]
+#[command(name = "robotplanner", allow_negative_numbers = true, after_help = format!(
+    "The grid file: `width height`, then `height` lines of `width` space- or tab-separated \
+     0 (free) / 1 (blocked); [0, 0] is the top-left cell; files larger than {} \
+     are refused. Exit status: 0 with a route, 1 when there is none, 2 on bad input.",
+    describe_bytes(MAX_INPUT_BYTES)
+))]
+struct Args {
+    /// Also move diagonally (never cutting a blocked corner).
+    #[arg(long)]
+    diagonal: bool,
+    /// The grid file.
+    grid: PathBuf,
+    /// Start x (column, from 0 at the left).
+    start_x: i32,
+    /// Start y (row, from 0 at the top).
+    start_y: i32,
+    /// Goal x.
+    goal_x: i32,
+    /// Goal y.
+    goal_y: i32,
+}
 
 fn main() -> ExitCode {
-    match run() {
+    match run(&Args::parse()) {
         Ok(code) => code,
         Err(message) => {
             eprintln!("robotplanner: {message}");
@@ -30,42 +55,12 @@ fn main() -> ExitCode {
     }
 }
 
-fn run() -> Result<ExitCode, String> {
-    let mut diagonals = false;
-    let mut positional = Vec::new();
-    for arg in std::env::args().skip(1) {
-        match arg.as_str() {
-            "--diagonal" => diagonals = true,
-            "-h" | "--help" => {
-                println!("{USAGE}");
-                return Ok(ExitCode::SUCCESS);
-            }
-            _ if arg.starts_with("--") => {
-                return Err(format!("unknown option `{arg}`; {USAGE}"));
-            }
-            _ => positional.push(arg),
-        }
-    }
-    let [path, start_x, start_y, goal_x, goal_y] = &positional[..] else {
-        return Err(format!(
-            "expected a file and 4 coordinates, got {} arguments; {USAGE}",
-            positional.len()
-        ));
-    };
-    let coordinate = |name: &str, text: &str| -> Result<i32, String> {
-        text.parse()
-            .map_err(|_| format!("{name} must be a whole number, got `{text}`; {USAGE}"))
-    };
-    let start = IVec2::new(
-        coordinate("start x", start_x)?,
-        coordinate("start y", start_y)?,
-    );
-    let goal = IVec2::new(coordinate("goal x", goal_x)?, coordinate("goal y", goal_y)?);
-
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-    let grid =
-        parse_robot_grid(&String::from_utf8_lossy(&bytes)).map_err(|e| format!("{path}: {e}"))?;
-    let mut planner = GridPlanner::robot(grid, diagonals).map_err(|e| e.to_string())?;
+fn run(args: &Args) -> Result<ExitCode, String> {
+    let start = IVec2::new(args.start_x, args.start_y);
+    let goal = IVec2::new(args.goal_x, args.goal_y);
+    let text = read_text(&args.grid, MAX_INPUT_BYTES)?;
+    let grid = parse_robot_grid(&text).map_err(|e| format!("{}: {e}", args.grid.display()))?;
+    let mut planner = GridPlanner::robot(grid, args.diagonal).map_err(|e| e.to_string())?;
     let route = planner.plan(start, goal).map_err(|e| e.to_string())?;
     if !route.is_found() {
         eprintln!(

@@ -2,73 +2,64 @@
 //!
 //! ```text
 //! cargo run --release --example route -- WORLD.txt SX SY SZ GX GY GZ \
-//!     [--max-step-up N] [--max-drop N] [--no-diagonal] [--max-nodes N]
+//!     [--height N] [--max-step-up N] [--max-drop N] [--no-diagonal] [--max-nodes N]
 //! ```
 //!
 //! Output: `{"status":"found"|"partial"|"unreachable","cost":<integer or null>,"expanded":<integer>,"path":[[x,y,z],...]}`
 //! and exit code 0. For a partial route, `cost` is the cost of the partial path printed.
-//! Bad input prints one line on stderr and exits with code 2.
+//! Bad input prints one line on stderr and exits with code 2; `--help` lists the options.
 
 use std::fmt::Write as _;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-use voxnav::{Agent, IVec3, MoveCosts, Pathfinder, SearchOptions, SearchResult, load_text_world};
+use clap::Parser;
+use voxnav::moves::agent::MAX_AGENT_SPAN;
+use voxnav::{Agent, IVec3, MoveCosts, Pathfinder, SearchOptions, SearchResult, parse_text_world};
+use voxnav_support::args::{MAX_INPUT_BYTES, describe_bytes, finish, read_text};
 
-const USAGE: &str = "usage: route WORLD.txt SX SY SZ GX GY GZ [--max-step-up N] [--max-drop N] [--no-diagonal] [--max-nodes N]";
-
+/// Routes an agent through a layered text world (`voxnav-world 1`; see the `text` format in
+/// voxnav's docs) and prints the route as one JSON line.
+#[derive(Parser)]
+#[command(name = "route", allow_negative_numbers = true, after_help = format!(
+    "World files larger than {} are refused. Coordinates are feet positions: \
+     the cell the agent's feet occupy, with a solid block below.",
+    describe_bytes(MAX_INPUT_BYTES)
+))]
 struct Args {
-    world: String,
-    start: IVec3,
-    goal: IVec3,
-    agent: Agent,
+    /// The world file.
+    world: PathBuf,
+    /// Start x.
+    sx: i32,
+    /// Start y (the feet's height).
+    sy: i32,
+    /// Start z.
+    sz: i32,
+    /// Goal x.
+    gx: i32,
+    /// Goal y (the feet's height).
+    gy: i32,
+    /// Goal z.
+    gz: i32,
+    /// The agent's height in cells, from the feet up (1 to 64).
+    #[arg(long, default_value_t = Agent::default().height,
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_AGENT_SPAN)))]
+    height: u32,
+    /// The highest step up in one move, in blocks (0 to 64).
+    #[arg(long, default_value_t = Agent::default().max_step_up,
+          value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_AGENT_SPAN)))]
+    max_step_up: u32,
+    /// The deepest drop in one move, in blocks (0 to 64).
+    #[arg(long, default_value_t = Agent::default().max_drop,
+          value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_AGENT_SPAN)))]
+    max_drop: u32,
+    /// Moves along the 4 axes only (no diagonal steps).
+    #[arg(long)]
+    no_diagonal: bool,
+    /// The search's node budget (at least 1); when it runs out the route is partial.
+    /// Without it the search is bounded by the world's size.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     max_nodes: Option<u64>,
-}
-
-fn parse_number<T: std::str::FromStr>(what: &str, text: &str) -> Result<T, String> {
-    text.parse()
-        .map_err(|_| format!("{what} must be a whole number, found `{text}`"))
-}
-
-fn parse_args(raw: &[String]) -> Result<Args, String> {
-    let mut positional = Vec::new();
-    let mut agent = Agent::default();
-    let mut max_nodes = None;
-    let mut i = 0;
-    while i < raw.len() {
-        let arg = raw[i].as_str();
-        let mut value = |name: &str| -> Result<&String, String> {
-            i += 1;
-            raw.get(i).ok_or_else(|| format!("{name} needs a value"))
-        };
-        match arg {
-            "--max-step-up" => agent.max_step_up = parse_number("--max-step-up", value(arg)?)?,
-            "--max-drop" => agent.max_drop = parse_number("--max-drop", value(arg)?)?,
-            "--max-nodes" => max_nodes = Some(parse_number("--max-nodes", value(arg)?)?),
-            "--no-diagonal" => agent.diagonals = false,
-            "-h" | "--help" => return Err(USAGE.to_string()),
-            flag if flag.starts_with("--") => return Err(format!("unknown option `{flag}`")),
-            _ => positional.push(arg.to_string()),
-        }
-        i += 1;
-    }
-    if positional.len() != 7 {
-        return Err(format!(
-            "expected a world file and 6 coordinates, found {} arguments",
-            positional.len()
-        ));
-    }
-    let names = ["SX", "SY", "SZ", "GX", "GY", "GZ"];
-    let mut coords = [0i32; 6];
-    for ((coord, name), text) in coords.iter_mut().zip(names).zip(&positional[1..]) {
-        *coord = parse_number(name, text)?;
-    }
-    Ok(Args {
-        world: positional[0].clone(),
-        start: IVec3::new(coords[0], coords[1], coords[2]),
-        goal: IVec3::new(coords[3], coords[4], coords[5]),
-        agent,
-        max_nodes,
-    })
 }
 
 fn to_json(result: &SearchResult) -> String {
@@ -89,31 +80,30 @@ fn to_json(result: &SearchResult) -> String {
     )
 }
 
-fn run(raw: &[String]) -> Result<String, String> {
-    let args = parse_args(raw)?;
-    let world = load_text_world(&args.world).map_err(|e| e.to_string())?;
-    let mut pathfinder =
-        Pathfinder::new(args.agent, MoveCosts::default()).map_err(|e| e.to_string())?;
+fn run(args: &Args) -> Result<(), String> {
+    let text = read_text(&args.world, MAX_INPUT_BYTES)?;
+    let world = parse_text_world(&text).map_err(|e| format!("{}: {e}", args.world.display()))?;
+    let agent = Agent {
+        height: args.height,
+        max_step_up: args.max_step_up,
+        max_drop: args.max_drop,
+        diagonals: !args.no_diagonal,
+        ..Agent::default()
+    };
+    let mut pathfinder = Pathfinder::new(agent, MoveCosts::default()).map_err(|e| e.to_string())?;
     let mut options = SearchOptions::default();
     if let Some(max_nodes) = args.max_nodes {
         options = options.with_max_nodes(max_nodes);
     }
+    let start = IVec3::new(args.sx, args.sy, args.sz);
+    let goal = IVec3::new(args.gx, args.gy, args.gz);
     let result = pathfinder
-        .find_path(&world, args.start, args.goal, &options)
+        .find_path(&world, start, goal, &options)
         .map_err(|e| e.to_string())?;
-    Ok(to_json(&result))
+    println!("{}", to_json(&result));
+    Ok(())
 }
 
 fn main() -> ExitCode {
-    let raw: Vec<String> = std::env::args().skip(1).collect();
-    match run(&raw) {
-        Ok(line) => {
-            println!("{line}");
-            ExitCode::SUCCESS
-        }
-        Err(message) => {
-            eprintln!("route: {message}");
-            ExitCode::from(2)
-        }
-    }
+    finish("route", run(&Args::parse()))
 }

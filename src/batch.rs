@@ -108,17 +108,6 @@ struct Worker {
     graph_search: GraphSearch,
 }
 
-impl Worker {
-    /// Switches the pathfinder to `agent` (a query's own agent, or back to the router's).
-    /// The graph and the index serve only the agent they were built for, which they check.
-    fn use_agent(&mut self, agent: Agent) -> Result<()> {
-        if self.pathfinder.agent() != &agent {
-            self.pathfinder.set_agent(agent)?;
-        }
-        Ok(())
-    }
-}
-
 impl BatchRouter {
     /// A router for `agent` moving at `costs`, with default [`SearchOptions`] and no index.
     ///
@@ -242,7 +231,6 @@ impl BatchRouter {
         G: Goal + Sync,
     {
         self.answer_parallel(queries, |worker, query| {
-            worker.use_agent(query.agent.unwrap_or(*self.agent()))?;
             self.index.search(
                 &mut worker.pathfinder,
                 &mut worker.graph_search,
@@ -266,7 +254,6 @@ impl BatchRouter {
         G: Goal,
     {
         self.answer_sequential(queries, |worker, query| {
-            worker.use_agent(query.agent.unwrap_or(*self.agent()))?;
             self.index.search(
                 &mut worker.pathfinder,
                 &mut worker.graph_search,
@@ -291,7 +278,6 @@ impl BatchRouter {
         G: Goal + Sync,
     {
         self.answer_parallel(queries, |worker, query| {
-            worker.use_agent(query.agent.unwrap_or(*self.agent()))?;
             worker
                 .pathfinder
                 .search(world, query.start, &query.goal, &self.options)
@@ -310,7 +296,6 @@ impl BatchRouter {
         G: Goal,
     {
         self.answer_sequential(queries, |worker, query| {
-            worker.use_agent(query.agent.unwrap_or(*self.agent()))?;
             worker
                 .pathfinder
                 .search(world, query.start, &query.goal, &self.options)
@@ -332,7 +317,11 @@ impl BatchRouter {
             .par_iter()
             .map_init(
                 || self.lease(),
-                |lease, query| answer(lease.worker(), query),
+                |lease, query| {
+                    let worker = lease.worker();
+                    self.use_agent(worker, query)?;
+                    answer(worker, query)
+                },
             )
             .collect()
     }
@@ -348,8 +337,22 @@ impl BatchRouter {
         let mut lease = self.lease();
         queries
             .iter()
-            .map(|query| answer(lease.worker(), query))
+            .map(|query| {
+                let worker = lease.worker();
+                self.use_agent(worker, query)?;
+                answer(worker, query)
+            })
             .collect()
+    }
+
+    /// Sets the worker's pathfinder to the query's agent (the router's when it names none).
+    /// The index and the graph answer only for the agent they were built for.
+    fn use_agent<G>(&self, worker: &mut Worker, query: &RouteQuery<G>) -> Result<()> {
+        let agent = query.agent.unwrap_or(*self.agent());
+        if worker.pathfinder.agent() != &agent {
+            worker.pathfinder.set_agent(agent)?;
+        }
+        Ok(())
     }
 
     /// A worker from the pool (or a fresh one), returned to the pool when dropped.

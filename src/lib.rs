@@ -30,39 +30,33 @@
 //! # Ok::<(), voxnav::Error>(())
 //! ```
 //!
-//! ## The pieces
+//! ## Where to read
 //!
-//! - [`VoxelWorld`]: implement it on your block storage (passable, standable, extra cost),
-//!   or use [`ChunkedWorld`], 16x16x16 bitset chunks.
-//! - [`Agent`] and [`MoveCosts`]: the agent's height, step-up and drop limits, and what
-//!   moves cost.
-//! - [`neighbours`]: the walking rules, documented in [`moves`].
-//! - [`Movement`]: walk (the default), fly or swim. Fliers and swimmers move to any of their
-//!   26 neighbouring cells without cutting an edge or corner ([`moves::fly`]), through the
-//!   same [`Pathfinder`]; [`DenseWorld`] and [`parse_movingai_3dmap`] load the Moving AI 3D
-//!   voxel benchmark.
-//! - [`Pathfinder`]: a reusable A* with node and time budgets and [`Goal`]s.
-//! - [`parse_text_world`]: the layered text world format.
-//! - [`flat`]: 2D grids (robot grids, Moving AI maps) as flat voxel worlds.
-//! - [`BatchRouter`]: many queries at once, on rayon's threads or one ([`batch`]).
-//! - `anvil` (feature `anvil`, on by default): real Minecraft Java Edition worlds (1.18+)
-//!   loaded from their region files, with the block-state table that says what each block
-//!   means for walking.
-//! - [`ReachIndex`] and [`Navigator`]: goals that cannot be reached answered without
-//!   searching ([`reach`]).
-//! - Living worlds: [`Block`] kinds beyond air and solid (water, lava, slow floors, ladders)
-//!   with their costs in [`MoveCosts`]; [`ChunkedWorld::track_changes`] and
-//!   [`ChunkedWorld::take_changes`] report the cells and chunks that changed;
-//!   [`check_path`] tells whether a route is still walkable; [`Replanner`] and
-//!   [`DStarLite`] replan incrementally from where the agent stands (see [`replan`]).
+//! The modules are layered; each reads only the ones above it.
+//!
+//! | module | what it holds | start with |
+//! |---|---|---|
+//! | [`world`] | the [`VoxelWorld`] trait and its contracts (bounds, identity and versions, valid feet positions), the storages ([`ChunkedWorld`], [`DenseWorld`], [`FlatWorld`]), the file formats ([`world::formats`]) and, with the `anvil` feature, real Minecraft saves (`world::anvil`) | [`VoxelWorld`], [`ChunkedWorld`], [`Block`] |
+//! | [`moves`] | the rules, stated once: walking (ladders, water, partial floors, doors, hazards), flying and swimming ([`moves::fly`]); [`Agent`] and [`MoveCosts`]; [`check_path`] | the [`moves`] module docs |
+//! | [`graph`] | the walking graph of a bounded world compiled once into dense arrays ([`NavGraph`]), its local updates, and A* over it ([`GraphSearch`]) | [`NavGraph`] |
+//! | [`search`] | the on-the-fly A* for any world, bounded or not ([`Pathfinder`]), goals, heuristics, options and results | [`Pathfinder`], [`SearchOptions`] |
+//! | [`reach`] | the reachability index and [`Navigator`]: unreachable goals answered without searching | [`Navigator`] |
+//! | [`replan`] | incremental replanning in a changing world: [`DStarLite`] and the [`Replanner`] policy | [`Replanner`] |
+//! | [`batch`] | many queries at once, on rayon's threads or one | [`BatchRouter`] |
+//! | [`flat`] | 2D grids (robot grids, Moving AI maps) answered in 2D terms | [`GridPlanner`] |
+//! | `terrain` | the procedural terrain of the examples and benchmarks (feature `terrain`) | `generate_terrain` |
+//! | [`baseline`] | a naive 26-neighbour A*, for comparisons only | |
+//!
+//! `use voxnav::prelude::*;` brings the types most programs need.
 //!
 //! ## The walking rules
 //!
 //! See the [`moves`] module: 8 horizontal directions, each a level walk, a drop of up to
 //! `max_drop` blocks, or a step up of up to `max_step_up` blocks, with head room for the
-//! whole body and no corner cutting on diagonals. Never straight up or down.
-//! Ladders add straight climbs, and water, slow floors and nearby lava add terrain costs:
-//! rules 4 and 5 of [`moves`], which never apply in a world of only air and solid blocks.
+//! whole body and no corner cutting on diagonals. Never straight up or down, except on a
+//! ladder. Water, slow floors, doors, cobwebs and nearby lava or hazards add terrain costs;
+//! partial floors (slabs, snow) and fences change what a step up or a drop may be. None of
+//! the added rules applies in a world of only air and solid blocks.
 
 pub mod baseline;
 pub mod batch;
@@ -70,6 +64,7 @@ pub mod error;
 pub mod flat;
 pub mod graph;
 pub mod moves;
+pub mod prelude;
 pub mod reach;
 pub mod replan;
 pub mod search;
@@ -77,29 +72,46 @@ pub mod search;
 pub mod terrain;
 pub mod world;
 
-pub use batch::{BatchRouter, RouteQuery};
-pub use error::{Error, Result};
+// The main types, documented on this page; everything else keeps its home module as its
+// documented path and is re-exported here for convenience.
+#[doc(inline)]
+pub use batch::BatchRouter;
+#[doc(inline)]
+pub use error::Error;
+#[doc(inline)]
+#[doc(inline)]
+pub use moves::agent::{Agent, MoveCosts, Movement};
+#[doc(inline)]
+pub use reach::Navigator;
+#[doc(inline)]
+pub use replan::Replanner;
+#[doc(inline)]
+pub use search::{Pathfinder, SearchOptions, SearchResult, SearchStatus};
+#[doc(inline)]
+pub use world::VoxelWorld;
+#[doc(inline)]
+pub use world::chunked::{Block, ChunkedWorld};
+
+pub use batch::RouteQuery;
+pub use error::Result;
 pub use flat::{Action, GridPlanner, GridRoute, format_actions};
 pub use glam::IVec2;
 pub use glam::IVec3;
 pub use graph::{GraphSearch, NavGraph};
-pub use moves::agent::{Agent, MoveCosts, Movement, OCTILE_SCALE};
+pub use moves::agent::OCTILE_SCALE;
 pub use moves::pathcheck::{PathCheck, check_path, move_between};
 pub use moves::{
     DIRECTIONS, Move, MoveKind, ladder_climb, move_in_direction, neighbours, terrain_cost,
 };
-pub use reach::{Navigator, Reach, ReachIndex};
-pub use replan::{DStarLite, Replan, ReplanMethod, Replanner};
+pub use reach::{Reach, ReachIndex};
+pub use replan::{DStarLite, Replan, ReplanMethod};
 pub use search::heuristic::{Estimator, Heuristic, HeuristicKind};
-pub use search::{
-    AnyOfGoal, AwayFromGoal, BlockGoal, ColumnGoal, Goal, Pathfinder, RadiusGoal, SearchOptions,
-    SearchResult, SearchStats, SearchStatus,
-};
+pub use search::{AnyOfGoal, AwayFromGoal, BlockGoal, ColumnGoal, Goal, RadiusGoal, SearchStats};
 #[cfg(feature = "terrain")]
 pub use terrain::{TerrainConfig, generate_terrain, pick_pairs, surface_feet};
 #[cfg(feature = "anvil")]
 pub use world::anvil;
-pub use world::chunked::{Block, BlockChange, CHUNK_SIZE, Changes, ChunkedWorld};
+pub use world::chunked::{BlockChange, CHUNK_SIZE, Changes};
 pub use world::dense::DenseWorld;
 pub use world::flat::FlatWorld;
 pub use world::formats::movingai::{
@@ -114,5 +126,5 @@ pub use world::formats::text::{load_text_world, parse_text_world, save_text_worl
 pub use world::grid::Grid2d;
 pub use world::{
     AROUND, Bounds, ColumnBits, FENCE_TOP, FULL_BLOCK, InvalidFeet, TerrainFlags, VersionedWorld,
-    VoxelWorld, WorldId, WorldIdentity, body_fits, check_feet, is_valid_feet,
+    WorldId, WorldIdentity, body_fits, check_feet, is_valid_feet,
 };

@@ -54,3 +54,19 @@ fn movingai_scen_corpus() {
 fn differential_corpus() {
     assert!(replay("differential", fuzz::differential) > 5);
 }
+
+#[test]
+fn movingai_3dmap_corpus() {
+    assert!(replay("movingai_3dmap", fuzz::movingai_3dmap) > 5);
+}
+
+#[test]
+fn movingai_3dscen_corpus() {
+    assert!(replay("movingai_3dscen", fuzz::movingai_3dscen) > 5);
+}
+
+#[cfg(feature = "anvil")]
+#[test]
+fn anvil_region_corpus() {
+    assert!(replay("anvil_region", fuzz::anvil_region) > 3);
+}

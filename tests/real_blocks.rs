@@ -8,6 +8,8 @@
 
 use std::fmt::Write as _;
 
+use voxnav::moves::{floor_rise, rise_allowed};
+
 use voxnav::{
     Agent, Block, ChunkedWorld, FENCE_TOP, FULL_BLOCK, IVec3, Move, MoveCosts, MoveKind,
     Pathfinder, SearchOptions, SearchStatus, TerrainFlags, VoxelWorld, check_path,
@@ -100,10 +102,10 @@ fn rule6_walk_up_onto_a_bottom_slab_one_cell_higher_needs_no_jump() {
         east(&world, Agent::default(), IVec3::new(0, 1, 0)),
         Some((IVec3::new(1, 2, 0), MoveKind::StepUp(1), 20))
     );
-    assert!(
-        !step(&world, Agent::default(), IVec3::new(0, 1, 0), EAST)
-            .unwrap()
-            .jump
+    let rise = floor_rise(&world, IVec3::new(0, 1, 0), IVec3::new(1, 2, 0));
+    assert_eq!(
+        (rise, rise_allowed(&Agent::default(), rise)),
+        (8, Some(false))
     );
 }
 
@@ -115,10 +117,10 @@ fn rule6_a_full_block_one_cell_higher_is_a_jump() {
         east(&world, Agent::default(), IVec3::new(0, 1, 0)),
         Some((IVec3::new(1, 2, 0), MoveKind::StepUp(1), 25))
     );
-    assert!(
-        step(&world, Agent::default(), IVec3::new(0, 1, 0), EAST)
-            .unwrap()
-            .jump
+    let rise = floor_rise(&world, IVec3::new(0, 1, 0), IVec3::new(1, 2, 0));
+    assert_eq!(
+        (rise, rise_allowed(&Agent::default(), rise)),
+        (16, Some(true))
     );
 }
 

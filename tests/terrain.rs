@@ -340,52 +340,6 @@ fn the_legality_checker_rejects_what_the_rules_forbid() {
 }
 
 #[test]
-fn the_main_example_runs_on_a_small_world_and_draws_its_routes() {
-    use voxnav::terrain::demo::{DemoConfig, run_demo};
-    use voxnav::terrain::map::ROUTE_COLOUR;
-
-    let config = DemoConfig::default()
-        .with_terrain(TerrainConfig::default().with_seed(3).with_size(96, 128, 96))
-        .with_pairs(6)
-        .with_max_nodes(200_000);
-    let report = run_demo(&config).unwrap();
-    assert_eq!(report.rows.len(), 6);
-    let (found, partial, unreachable) = report.counts();
-    assert_eq!(found + partial + unreachable, 6);
-    assert_eq!(
-        found,
-        6,
-        "pairs on the mainland are reachable: {}",
-        report.summary()
-    );
-    assert!(report.summary().starts_with("routed 6 pairs: "));
-    assert_eq!(report.table().lines().count(), 7);
-    // Distances grow from 16 towards 80% of the world's side.
-    assert!(report.rows[0].distance <= 16.0 && report.rows[0].distance >= 15.0);
-    assert!(report.rows[5].distance > 60.0);
-    assert_eq!((report.map.width(), report.map.height()), (192, 192));
-    let pixels: Vec<[u8; 3]> = report
-        .map
-        .pixels()
-        .chunks_exact(3)
-        .map(|p| [p[0], p[1], p[2]])
-        .collect();
-    let route_pixels = pixels.iter().filter(|&&p| p == ROUTE_COLOUR).count();
-    assert!(
-        route_pixels >= 4 * 20,
-        "routes are drawn ({route_pixels} pixels)"
-    );
-    assert!(report.explored_columns > 0 && report.explored_columns < report.total_columns);
-    // The same config gives the same routes.
-    let again = run_demo(&config).unwrap();
-    let key = |r: &voxnav::terrain::demo::RouteRow| (r.start, r.goal, r.cost, r.expanded);
-    assert_eq!(
-        report.rows.iter().map(key).collect::<Vec<_>>(),
-        again.rows.iter().map(key).collect::<Vec<_>>()
-    );
-}
-
-#[test]
 fn column_reads_agree_with_cell_reads_liquids_included() {
     let terrain = generate_terrain_with_heights(&small(5)).unwrap();
     let size = terrain.size();

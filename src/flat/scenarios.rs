@@ -1,79 +1,29 @@
-//! Running a set of Moving AI scenarios through a [`GridPlanner`] and comparing the route
-//! lengths with the optimal ones.
+//! Checking Moving AI scenarios against the map they are meant for, before running them.
 
-use std::time::Duration;
-
-use super::GridPlanner;
 use crate::error::{Error, Result};
 use crate::world::formats::movingai::Scenario;
+use crate::world::grid::Grid2d;
 
-/// Two lengths agree when they differ by at most this much, relative to the optimal length
-/// (or absolutely, for lengths below 1).
-pub const LENGTH_TOLERANCE: f64 = 1e-4;
-
-/// Whether `found` matches `optimal` within [`LENGTH_TOLERANCE`] relative.
-#[must_use]
-pub fn lengths_match(found: f64, optimal: f64) -> bool {
-    (found - optimal).abs() <= LENGTH_TOLERANCE * optimal.max(1.0)
-}
-
-/// What running a set of Moving AI scenarios gave.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct BenchmarkSummary {
-    /// Scenarios run.
-    pub scenarios: usize,
-    /// Scenarios whose route length matches the optimal length ([`lengths_match`]).
-    pub passed: usize,
-    /// Scenarios whose route length does not match (or that found no route).
-    pub failed: usize,
-    /// The largest absolute difference between a route's length and the optimal length
-    /// (infinite when a route was not found).
-    pub worst_difference: f64,
-    /// The `.scen` line of the scenario with the largest difference.
-    pub worst_line: Option<usize>,
-    /// The largest difference relative to the optimal length (to 1 for lengths below 1),
-    /// the quantity compared with [`LENGTH_TOLERANCE`].
-    pub worst_relative: f64,
-    /// The summed time of the searches.
-    pub search_time: Duration,
-    /// The summed node expansions of the searches.
-    pub expanded: u64,
-}
-
-impl BenchmarkSummary {
-    /// The mean search time per scenario, in microseconds (0 with no scenarios).
-    #[must_use]
-    pub fn mean_micros(&self) -> f64 {
-        if self.scenarios == 0 {
-            0.0
-        } else {
-            self.search_time.as_secs_f64() * 1e6 / self.scenarios as f64
-        }
-    }
-
-    /// Node expansions per second of search time (0 when no time was measured).
-    #[must_use]
-    pub fn expansions_per_second(&self) -> f64 {
-        let seconds = self.search_time.as_secs_f64();
-        if seconds > 0.0 {
-            self.expanded as f64 / seconds
-        } else {
-            0.0
-        }
-    }
-}
-
-/// Runs every scenario on the planner's grid (use [`GridPlanner::octile`] for Moving AI
-/// lengths) and compares each route's octile length with the optimal one.
+/// Checks that every scenario was made for a map of `grid`'s size and that its start and goal
+/// are free cells of `grid`, so that a runner can plan them all without a per-query error.
+///
+/// ```
+/// use voxnav::flat::scenarios::check_scenarios;
+/// use voxnav::{parse_movingai_map, parse_movingai_scen};
+///
+/// let grid = parse_movingai_map("type octile\nheight 1\nwidth 3\nmap\n...\n")?;
+/// let fits = parse_movingai_scen("version 1\n0\tm.map\t3\t1\t0\t0\t2\t0\t2\n")?;
+/// assert!(check_scenarios(&grid, &fits).is_ok());
+/// let wrong_map = parse_movingai_scen("version 1\n0\tm.map\t4\t1\t0\t0\t2\t0\t2\n")?;
+/// assert!(check_scenarios(&grid, &wrong_map).is_err());
+/// # Ok::<(), voxnav::Error>(())
+/// ```
 ///
 /// # Errors
 /// [`Error::Parse`] naming the scenario's line when it expects a map of another size or its
 /// start or goal is outside the map or blocked.
-pub fn run_scenarios(
-    planner: &mut GridPlanner,
-    scenarios: &[Scenario],
-) -> Result<BenchmarkSummary> {
-    let (width, height) = (planner.grid().width(), planner.grid().height());
+pub fn check_scenarios(grid: &Grid2d, scenarios: &[Scenario]) -> Result<()> {
+    let (width, height) = (grid.width(), grid.height());
     for scenario in scenarios {
         if (scenario.map_width, scenario.map_height) != (width, height) {
             return Err(Error::parse(
@@ -86,35 +36,9 @@ pub fn run_scenarios(
             ));
         }
         for (role, cell) in [("start", scenario.start), ("goal", scenario.goal)] {
-            planner
-                .grid()
-                .check_cell(role, cell)
+            grid.check_cell(role, cell)
                 .map_err(|e| Error::parse(scenario.line, 1, e.to_string()))?;
         }
     }
-    let mut summary = BenchmarkSummary::default();
-    for scenario in scenarios {
-        let route = planner.plan(scenario.start, scenario.goal)?;
-        let difference = if route.is_found() {
-            (route.octile_length() - scenario.optimal_length).abs()
-        } else {
-            f64::INFINITY
-        };
-        if route.is_found() && lengths_match(route.octile_length(), scenario.optimal_length) {
-            summary.passed += 1;
-        } else {
-            summary.failed += 1;
-        }
-        if summary.worst_line.is_none() || difference > summary.worst_difference {
-            summary.worst_difference = difference;
-            summary.worst_line = Some(scenario.line);
-        }
-        summary.worst_relative = summary
-            .worst_relative
-            .max(difference / scenario.optimal_length.max(1.0));
-        summary.scenarios += 1;
-        summary.search_time += route.stats.elapsed;
-        summary.expanded += route.stats.expanded;
-    }
-    Ok(summary)
+    Ok(())
 }

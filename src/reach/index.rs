@@ -83,8 +83,9 @@ impl ReachIndex {
     /// [`Error::IndexTooLarge`] when the bounds reach outside the searchable range (x and z
     /// within `+-2^25`, y within `+-2^11`: no position outside can be searched, so none is
     /// labelled), when the world has more than 2^28 columns, more than 2^32 cells or more
-    /// than `u32::MAX` feet positions, [`Error::InvalidSetting`] for an invalid agent or one that does not walk. Each size check comes
-    /// before any cell is read, so an oversized world is refused at once.
+    /// than `u32::MAX` feet positions, [`Error::InvalidSetting`] for an invalid agent or one
+    /// that does not walk. Each size check comes before any cell is read, so an oversized
+    /// world is refused at once.
     pub fn build<W: VersionedWorld + ?Sized>(world: &W, agent: &Agent) -> Result<Self> {
         let started = Instant::now();
         agent.validate()?;

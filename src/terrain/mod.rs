@@ -29,8 +29,6 @@
 //! # Ok::<(), voxnav::Error>(())
 //! ```
 
-pub mod demo;
-pub mod map;
 mod pairs;
 mod rng;
 
@@ -41,7 +39,6 @@ use crate::error::{Error, Result};
 use crate::world::chunked::{Block, ChunkedWorld};
 use crate::world::{Bounds, ColumnBits, TerrainFlags, VoxelWorld};
 
-pub use map::TopDownMap;
 pub use pairs::{MAX_PAIRS, UNBOUNDED_SCAN, pick_pairs, surface_feet};
 pub use rng::SplitMix64;
 

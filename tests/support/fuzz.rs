@@ -11,8 +11,9 @@
 
 use voxnav::{
     Agent, Block, ChunkedWorld, DStarLite, GridPlanner, IVec2, IVec3, MoveCosts, Pathfinder, Reach,
-    ReachIndex, SearchOptions, SearchStatus, check_path, parse_movingai_map, parse_movingai_scen,
-    parse_robot_grid, parse_text_world, to_text_world,
+    ReachIndex, SearchOptions, SearchStatus, VoxelWorld, check_path, parse_movingai_3dmap,
+    parse_movingai_3dscen, parse_movingai_map, parse_movingai_scen, parse_robot_grid,
+    parse_text_world, to_text_world,
 };
 
 use super::grid_oracle::{bfs, octile_dijkstra};
@@ -179,6 +180,65 @@ pub fn movingai_scen(data: &[u8]) {
         );
         for cell in [scenario.start, scenario.goal] {
             assert!(cell.x >= 0 && cell.y >= 0, "{scenario:?}");
+        }
+    }
+}
+
+/// Moving AI 3D map parser: no panic; an accepted small map counts as free exactly the cells
+/// it answers as passable.
+pub fn movingai_3dmap(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let Ok(world) = parse_movingai_3dmap(&text) else {
+        return;
+    };
+    let size = world.size();
+    assert!(size.min_element() > 0, "an accepted map has a size");
+    if i64::from(size.x) * i64::from(size.y) * i64::from(size.z) > DEEP_CHECK_CELLS {
+        return;
+    }
+    let mut free = 0;
+    for y in 0..size.y {
+        for z in 0..size.z {
+            for x in 0..size.x {
+                free += u64::from(world.is_passable(IVec3::new(x, y, z)));
+            }
+        }
+    }
+    assert_eq!(free, world.free_cells());
+    assert!(!world.is_passable(IVec3::new(-1, 0, 0)) && !world.is_passable(size));
+}
+
+/// Moving AI 3D scenario parser: no panic; accepted problems have finite non-negative
+/// lengths and rising line numbers.
+pub fn movingai_3dscen(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let Ok(list) = parse_movingai_3dscen(&text) else {
+        return;
+    };
+    let mut last_line = 0;
+    for scenario in &list.scenarios {
+        assert!(scenario.line > last_line, "{scenario:?}");
+        last_line = scenario.line;
+        assert!(
+            scenario.optimal.is_finite() && scenario.optimal >= 0.0,
+            "{scenario:?}"
+        );
+        assert!(scenario.ratio.is_finite(), "{scenario:?}");
+    }
+}
+
+/// Anvil region reading (region header, chunk decompression, NBT, palettes): any bytes give
+/// a world or a typed error, never a panic; what loads is bounded or empty and readable.
+#[cfg(feature = "anvil")]
+pub fn anvil_region(data: &[u8]) {
+    let Ok(loaded) = voxnav::anvil::load_region(data, 0, 0) else {
+        return;
+    };
+    let world = &loaded.world;
+    if let Some(bounds) = world.world_bounds() {
+        // Reading any cell, inside or just outside, answers.
+        for p in [bounds.min, bounds.max - IVec3::ONE, bounds.max] {
+            let _ = (world.get(p), world.is_passable(p), world.terrain(p));
         }
     }
 }

@@ -1,21 +1,19 @@
-//! The main example's work, as a library function: generate a world, route a batch of NPCs
-//! across it, and draw what the search did. `examples/terrain.rs` is a thin wrapper that
-//! parses options, prints [`DemoReport::table`] and writes [`DemoReport::map`] as a PNG.
+//! The main example's work: generate a world, route a batch of NPCs across it, and draw
+//! what the searches did. `examples/terrain.rs` parses the options, prints
+//! [`DemoReport::table`] and [`DemoReport::explanation`] and writes [`DemoReport::map`] as a
+//! PNG.
 
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
-use glam::IVec3;
+use voxnav::graph::{GraphMove, NavGraph, NodeId};
+use voxnav::terrain::{Terrain, TerrainConfig, generate_terrain_with_heights, pick_pairs};
+use voxnav::{Agent, Error, IVec3, MoveCosts, Pathfinder, Result, SearchOptions, SearchStatus};
 
-use super::map::{GOAL_COLOUR, START_COLOUR, TopDownMap};
-use super::{Terrain, TerrainConfig, generate_terrain_with_heights, pick_pairs};
-use crate::error::Result;
-use crate::graph::{GraphMove, NavGraph, NodeId};
-use crate::moves::agent::{Agent, MoveCosts};
-use crate::search::{Pathfinder, SearchOptions, SearchStatus};
+use crate::map::{MapRoute, TopDownMap};
 
 /// Candidate pairs drawn per routed pair, of which the first on open ground is kept.
-const CANDIDATES: usize = 16;
+pub const CANDIDATES: usize = 16;
 
 /// What [`run_demo`] does.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -76,12 +74,19 @@ impl DemoConfig {
         self
     }
 
+    /// The longest distance the world offers: `max_distance`, capped at 80% of the world's
+    /// smaller side.
+    #[must_use]
+    pub fn distance_cap(&self) -> f32 {
+        let smaller_side = self.terrain.size_x.min(self.terrain.size_z) as f32;
+        self.max_distance.min(0.8 * smaller_side)
+    }
+
     /// The target distance of pair `index`: from `min_distance` to the (capped)
     /// `max_distance`, spread quadratically so short trips, the common case for NPCs, are
     /// the majority. Exact arithmetic only, so every machine picks the same pairs.
     fn distance(&self, index: usize) -> f32 {
-        let smaller_side = self.terrain.size_x.min(self.terrain.size_z) as f32;
-        let far = self.max_distance.min(0.8 * smaller_side);
+        let far = self.distance_cap();
         let near = self.min_distance.min(far);
         let t = if self.pairs > 1 {
             index as f32 / (self.pairs - 1) as f32
@@ -95,6 +100,8 @@ impl DemoConfig {
 /// One routed pair: a row of the example's table.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RouteRow {
+    /// The pair's number, from 1, as the picture labels its ends.
+    pub number: usize,
     /// The start feet position.
     pub start: IVec3,
     /// The goal feet position.
@@ -107,6 +114,8 @@ pub struct RouteRow {
     pub cost: Option<u64>,
     /// The number of feet positions on the route (0 when unreachable).
     pub path_len: usize,
+    /// The route's horizontal length in blocks (a diagonal step is sqrt 2 long).
+    pub walked: f32,
     /// Nodes the search expanded.
     pub expanded: u64,
     /// The search's wall-clock time.
@@ -124,6 +133,17 @@ impl RouteRow {
             0.0
         }
     }
+
+    /// How much longer the walked route is than the straight line (1 for a straight walk;
+    /// 0 when no route was found).
+    #[must_use]
+    pub fn detour(&self) -> f32 {
+        if self.path_len == 0 {
+            0.0
+        } else {
+            self.walked / self.distance.max(1.0)
+        }
+    }
 }
 
 /// What [`run_demo`] did.
@@ -131,10 +151,16 @@ impl RouteRow {
 pub struct DemoReport {
     /// One row per routed pair, shortest first.
     pub rows: Vec<RouteRow>,
+    /// The target distances of the pairs that were asked for but not routed, because none
+    /// of [`CANDIDATES`] candidate pairs at that distance had both ends on open ground of
+    /// the mainland (the one region where every position reaches every other).
+    pub skipped: Vec<f32>,
+    /// The longest distance the world offers ([`DemoConfig::distance_cap`]).
+    pub distance_cap: f32,
     /// How long generating the world took.
     pub generation: Duration,
-    /// The world seen from above, with each search's expanded cells tinted and each route
-    /// drawn.
+    /// The world seen from above, with the columns the searches expanded tinted and every
+    /// route drawn.
     pub map: TopDownMap,
     /// Columns of the world that hold at least one expanded node.
     pub explored_columns: usize,
@@ -175,27 +201,92 @@ impl DemoReport {
         )
     }
 
-    /// The table: a header and one line per pair (distance, status, cost, path length,
-    /// nodes expanded, microseconds, expansions per second).
+    /// When fewer pairs were routed than asked for: how many, and why. `None` otherwise.
+    #[must_use]
+    pub fn skipped_note(&self) -> Option<String> {
+        let (first, last) = (self.skipped.first()?, self.skipped.last()?);
+        let asked = self.rows.len() + self.skipped.len();
+        let range = if (last - first).abs() < 0.05 {
+            format!("{first:.1} blocks")
+        } else {
+            format!("{first:.1} to {last:.1} blocks")
+        };
+        Some(format!(
+            "routed {} of the {asked} pairs asked for: for {} of the target distances \
+             ({range}) none of {CANDIDATES} candidate pairs had both ends on open ground of the \
+             mainland, the one region where every position can reach every other (distances \
+             are capped at {:.1} blocks, 80% of this world's side); a larger --size offers more",
+            self.rows.len(),
+            self.skipped.len(),
+            self.distance_cap,
+        ))
+    }
+
+    /// The table: a header and one line per pair (number, distance, status, cost, walked
+    /// length and detour, nodes expanded, microseconds, expansions per second).
     #[must_use]
     pub fn table(&self) -> String {
         let mut out = format!(
-            "{:>8} {:>11} {:>7} {:>6} {:>9} {:>9} {:>10}\n",
-            "distance", "status", "cost", "length", "expanded", "micros", "exp/s"
+            "{:>3} {:>8} {:>11} {:>7} {:>7} {:>6} {:>9} {:>9} {:>10}\n",
+            "#", "distance", "status", "cost", "walked", "detour", "expanded", "micros", "exp/s"
         );
         for row in &self.rows {
             let cost = row.cost.map_or_else(|| "-".to_owned(), |c| c.to_string());
             // Writing to a String cannot fail.
             let _ = writeln!(
                 out,
-                "{:>8.1} {:>11} {:>7} {:>6} {:>9} {:>9} {:>10}",
+                "{:>3} {:>8.1} {:>11} {:>7} {:>7.1} {:>5.1}x {:>9} {:>9} {:>10}",
+                row.number,
                 row.distance,
                 row.status.as_str(),
                 cost,
-                row.path_len,
+                row.walked,
+                row.detour(),
                 row.expanded,
                 row.elapsed.as_micros(),
                 format_rate(row.expansions_per_second()),
+            );
+        }
+        out
+    }
+
+    /// What the figures mean, for a person reading the table, with this run's most and least
+    /// costly trips (for their distance) as the examples.
+    #[must_use]
+    pub fn explanation(&self) -> String {
+        let mut out = String::from(
+            "How to read it: # is the pair's number in the picture (a disc at its start, a \
+             square at its goal). distance is the straight line from start to goal, walked the \
+             route's length in blocks, detour the ratio of the two. expanded counts the \
+             positions A* examined to prove its route the cheapest: on open ground little more \
+             than the route itself, but when a lake, a cliff or a plateau blocks the straight \
+             line it first examines every position that looked closer than the way round, so \
+             a short trip with a detour can cost thousands of expansions.\n",
+        );
+        let effort = |row: &&RouteRow| row.expanded as f64 / f64::from(row.distance.max(1.0));
+        let found = || self.rows.iter().filter(|r| r.status == SearchStatus::Found);
+        if let (Some(most), Some(least)) = (
+            found().max_by(|a, b| effort(a).total_cmp(&effort(b))),
+            found().min_by(|a, b| effort(a).total_cmp(&effort(b))),
+        ) && most.number != least.number
+        {
+            let _ = writeln!(
+                out,
+                "In this run: #{} is {:.0} blocks apart, walked {:.0} ({:.1}x) and examined {} \
+                 positions ({:.0} per block of distance); #{}, {:.0} blocks apart, walked {:.0} \
+                 ({:.1}x) and examined {} ({:.0} per block).",
+                most.number,
+                most.distance,
+                most.walked,
+                most.detour(),
+                most.expanded,
+                effort(&most),
+                least.number,
+                least.distance,
+                least.walked,
+                least.detour(),
+                least.expanded,
+                effort(&least),
             );
         }
         out
@@ -210,35 +301,44 @@ fn format_rate(rate: f64) -> String {
     }
 }
 
+/// The horizontal length of a route, in blocks (a diagonal step is sqrt 2 long).
+fn walked(path: &[IVec3]) -> f32 {
+    path.windows(2)
+        .map(|pair| {
+            let step = pair[1] - pair[0];
+            ((step.x * step.x + step.z * step.z) as f32).sqrt()
+        })
+        .sum()
+}
+
 /// Generates `config.terrain`, routes `config.pairs` start/goal pairs on its surface (the
 /// default agent and costs, the default admissible heuristic, a node budget), and draws
-/// the map: terrain shaded by height, the cells each search expanded tinted, every route
-/// drawn with its start and goal marked. Maps of worlds up to 256 blocks wide are drawn at
-/// 2 pixels per block.
+/// the map ([`TopDownMap`]). Maps of worlds up to 256 blocks wide are drawn at 2 pixels
+/// per block.
 ///
-/// Pairs whose distance the world cannot offer are skipped, so a tiny world may route fewer
-/// than asked.
+/// Pairs whose distance the world cannot offer are skipped and listed in
+/// [`DemoReport::skipped`], so a small world may route fewer than asked.
 ///
 /// ```
 /// use voxnav::terrain::TerrainConfig;
-/// use voxnav::terrain::demo::{DemoConfig, run_demo};
+/// use voxnav_support::demo::{DemoConfig, run_demo};
 ///
 /// let config = DemoConfig::default()
 ///     .with_terrain(TerrainConfig::default().with_size(48, 48, 48))
 ///     .with_pairs(3);
 /// let report = run_demo(&config)?;
-/// assert_eq!(report.rows.len(), 3);
+/// assert_eq!(report.rows.len() + report.skipped.len(), 3);
 /// println!("{}", report.summary());
 /// # Ok::<(), voxnav::Error>(())
 /// ```
 ///
 /// # Errors
-/// [`crate::Error::InvalidSetting`] when the terrain config is invalid,
-/// [`crate::Error::ZeroBudget`] when `max_nodes` is zero, [`crate::Error::GraphTooLarge`]
-/// for a world too large for its walk graph (more than 4096 x 4096 columns).
+/// [`Error::InvalidSetting`] when the terrain config is invalid, [`Error::ZeroBudget`]
+/// when `max_nodes` is zero, [`Error::GraphTooLarge`] for a world too large for its walk
+/// graph (more than 4096 x 4096 columns).
 pub fn run_demo(config: &DemoConfig) -> Result<DemoReport> {
     if config.max_nodes == 0 {
-        return Err(crate::Error::ZeroBudget);
+        return Err(Error::ZeroBudget);
     }
     let started = Instant::now();
     let terrain = generate_terrain_with_heights(&config.terrain)?;
@@ -254,11 +354,9 @@ pub fn run_demo(config: &DemoConfig) -> Result<DemoReport> {
     };
     let mut map = TopDownMap::new(&terrain, scale);
     let size = terrain.size();
-    let total_columns = size.x as usize * size.z as usize;
-    let mut explored = vec![false; total_columns];
     let mainland = Mainland::find(&terrain, &agent, config.terrain.seed)?;
     let mut rows = Vec::with_capacity(config.pairs);
-    let mut routes = Vec::with_capacity(config.pairs);
+    let mut skipped = Vec::new();
     for index in 0..config.pairs {
         let distance = config.distance(index);
         let seed = config.terrain.seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
@@ -279,39 +377,40 @@ pub fn run_demo(config: &DemoConfig) -> Result<DemoReport> {
                 && mainland.contains(start)
                 && mainland.contains(goal)
         }) else {
+            skipped.push(distance);
             continue;
         };
         let result = pathfinder.find_path(&terrain, start, goal, &options)?;
-        let cells: Vec<IVec3> = pathfinder.explored().collect();
-        for cell in &cells {
-            explored[(cell.z * size.x + cell.x) as usize] = true;
-        }
-        map.tint_explored(cells);
+        map.add_explored(pathfinder.explored());
         let (dx, dz) = ((goal.x - start.x) as f32, (goal.z - start.z) as f32);
+        let number = rows.len() + 1;
         rows.push(RouteRow {
+            number,
             start,
             goal,
             distance: (dx * dx + dz * dz).sqrt(),
             status: result.status,
             cost: result.cost,
             path_len: result.path.len(),
+            walked: walked(&result.path),
             expanded: result.stats.expanded,
             elapsed: result.stats.elapsed,
         });
-        routes.push((start, goal, result.path));
-    }
-    // Routes go over every tint, so a later search's tint never hides an earlier route.
-    for (start, goal, path) in &routes {
-        map.draw_path(path);
-        map.mark(*start, START_COLOUR);
-        map.mark(*goal, GOAL_COLOUR);
+        map.add_route(MapRoute {
+            number,
+            start,
+            goal,
+            path: result.path,
+        });
     }
     Ok(DemoReport {
         rows,
+        skipped,
+        distance_cap: config.distance_cap(),
         generation,
+        explored_columns: map.explored_columns(),
+        total_columns: size.x as usize * size.z as usize,
         map,
-        explored_columns: explored.iter().filter(|&&e| e).count(),
-        total_columns,
     })
 }
 
@@ -387,4 +486,83 @@ fn flood(graph: &NavGraph, start: NodeId, backward: bool) -> Vec<bool> {
         }
     }
     reached
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::route_colour;
+
+    #[test]
+    fn the_main_example_runs_on_a_small_world_and_draws_its_routes() {
+        let config = DemoConfig::default()
+            .with_terrain(TerrainConfig::default().with_seed(3).with_size(96, 128, 96))
+            .with_pairs(6)
+            .with_max_nodes(200_000);
+        let report = run_demo(&config).unwrap();
+        assert_eq!(report.rows.len(), 6);
+        assert!(report.skipped.is_empty() && report.skipped_note().is_none());
+        let (found, partial, unreachable) = report.counts();
+        assert_eq!(found + partial + unreachable, 6);
+        assert_eq!(
+            found,
+            6,
+            "pairs on the mainland are reachable: {}",
+            report.summary()
+        );
+        assert!(report.summary().starts_with("routed 6 pairs: "));
+        assert_eq!(report.table().lines().count(), 7);
+        assert!(report.explanation().contains("In this run: #"));
+        // Distances grow from 16 towards 80% of the world's side.
+        assert!(report.rows[0].distance <= 16.0 && report.rows[0].distance >= 15.0);
+        assert!(report.rows[5].distance > 60.0);
+        for row in &report.rows {
+            assert!(
+                row.detour() >= 0.99,
+                "a route is never shorter than the straight line"
+            );
+        }
+        let picture = report.map.render();
+        assert_eq!((picture.width(), picture.height()), (192, 192));
+        let pixels: Vec<[u8; 3]> = picture
+            .pixels()
+            .chunks_exact(3)
+            .map(|p| [p[0], p[1], p[2]])
+            .collect();
+        let route_pixels = pixels
+            .iter()
+            .filter(|&&p| (1..=6).any(|n| p == route_colour(n)))
+            .count();
+        assert!(
+            route_pixels >= 4 * 20,
+            "routes are drawn ({route_pixels} pixels)"
+        );
+        assert!(report.explored_columns > 0 && report.explored_columns < report.total_columns);
+        // The same config gives the same routes.
+        let again = run_demo(&config).unwrap();
+        let key = |r: &RouteRow| (r.start, r.goal, r.cost, r.expanded);
+        assert_eq!(
+            report.rows.iter().map(key).collect::<Vec<_>>(),
+            again.rows.iter().map(key).collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
+    fn a_world_too_small_for_the_pairs_says_how_many_it_routed_and_why() {
+        let config = DemoConfig::default()
+            .with_terrain(TerrainConfig::default().with_seed(1).with_size(32, 128, 32))
+            .with_pairs(30);
+        let report = run_demo(&config).unwrap();
+        assert_eq!(report.rows.len() + report.skipped.len(), 30);
+        assert!(!report.skipped.is_empty());
+        let note = report.skipped_note().unwrap();
+        assert!(
+            note.starts_with(&format!(
+                "routed {} of the 30 pairs asked for",
+                report.rows.len()
+            )),
+            "{note}"
+        );
+        assert!(note.contains("capped at 25.6 blocks"), "{note}");
+    }
 }

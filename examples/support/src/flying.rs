@@ -7,45 +7,31 @@
 //! (`tests/data/movingai3d/`), and a synthetic world of random pillars and floating slabs
 //! ([`synthetic_world`]) built from a fixed seed, with random free start and goal pairs.
 
-#![allow(dead_code, reason = "each of the three programs uses a different part")]
-
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 use voxnav::IVec3;
+use voxnav::terrain::SplitMix64;
 use voxnav::{
     Agent, DenseWorld, MoveCosts, Pathfinder, SearchOptions, SearchStatus, VoxelScenario,
     VoxelWorld, baseline, parse_movingai_3dmap, parse_movingai_3dscen,
 };
 
-/// A small deterministic generator (splitmix64), so the same seed gives the same world.
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Self {
-        Self(seed)
-    }
-
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0 .. n` (`n > 0`).
-    pub fn below(&mut self, n: u32) -> i32 {
-        (self.next() % u64::from(n)) as i32
-    }
+/// A number in `0 .. n` (`n > 0`) from `rng`, reduced by modulo as the sets were first
+/// built, so that the same seed keeps giving the same worlds and pairs.
+fn below(rng: &mut SplitMix64, n: u32) -> i32 {
+    (rng.next_u64() % u64::from(n)) as i32
 }
 
 /// A world of `size` with random pillars (1 to 6 cells wide, standing on the ground, up to
 /// the full height) and floating slabs (8 to 64 cells across, 1 to 3 thick) covering about
 /// `density_percent` of the ground area each, from `seed`.
+///
+/// # Panics
+/// When `size` is too large for a [`DenseWorld`] (the sets use at most 2048 x 1024 x 2048).
 pub fn synthetic_world(size: IVec3, density_percent: u32, seed: u64) -> DenseWorld {
     let mut world = DenseWorld::new(size).expect("the synthetic size is small enough");
-    let mut rng = Rng::new(seed);
+    let mut rng = SplitMix64::new(seed);
     let area = size.x as u64 * size.z as u64;
     let fill = |world: &mut DenseWorld, low: IVec3, high: IVec3| {
         let (low, high) = (low.max(IVec3::ZERO), high.min(size - IVec3::ONE));
@@ -62,19 +48,27 @@ pub fn synthetic_world(size: IVec3, density_percent: u32, seed: u64) -> DenseWor
     // Pillars: mean footprint 12.25 cells.
     let pillars = area * u64::from(density_percent) / 100 / 12;
     for _ in 0..pillars {
-        let (w, d) = (1 + rng.below(6), 1 + rng.below(6));
-        let low = IVec3::new(rng.below(size.x as u32), 0, rng.below(size.z as u32));
-        let top = size.y / 4 + rng.below((size.y - size.y / 4) as u32);
+        let (w, d) = (1 + below(&mut rng, 6), 1 + below(&mut rng, 6));
+        let low = IVec3::new(
+            below(&mut rng, size.x as u32),
+            0,
+            below(&mut rng, size.z as u32),
+        );
+        let top = size.y / 4 + below(&mut rng, (size.y - size.y / 4) as u32);
         fill(&mut world, low, low + IVec3::new(w - 1, top, d - 1));
     }
     // Slabs: mean footprint about 1300 cells.
     let slabs = area * u64::from(density_percent) / 100 / 1300;
     for _ in 0..slabs {
-        let (w, d, t) = (8 + rng.below(57), 8 + rng.below(57), 1 + rng.below(3));
+        let (w, d, t) = (
+            8 + below(&mut rng, 57),
+            8 + below(&mut rng, 57),
+            1 + below(&mut rng, 3),
+        );
         let low = IVec3::new(
-            rng.below(size.x as u32),
-            2 + rng.below((size.y - 4) as u32),
-            rng.below(size.z as u32),
+            below(&mut rng, size.x as u32),
+            2 + below(&mut rng, (size.y - 4) as u32),
+            below(&mut rng, size.z as u32),
         );
         fill(&mut world, low, low + IVec3::new(w - 1, t - 1, d - 1));
     }
@@ -90,12 +84,12 @@ pub fn random_pairs(
     seed: u64,
 ) -> Vec<(IVec3, IVec3)> {
     let size = world.size();
-    let mut rng = Rng::new(seed);
+    let mut rng = SplitMix64::new(seed);
     let mut free = || loop {
         let p = IVec3::new(
-            rng.below(size.x as u32),
-            rng.below(size.y as u32),
-            rng.below(size.z as u32),
+            below(&mut rng, size.x as u32),
+            below(&mut rng, size.y as u32),
+            below(&mut rng, size.z as u32),
         );
         if world.is_passable(p) {
             return p;
@@ -112,8 +106,11 @@ pub fn random_pairs(
 }
 
 /// The `Simple` map and its problems from `tests/data/movingai3d/`, at most `limit` of them.
+///
+/// # Errors
+/// A message naming the file that cannot be read or parsed.
 pub fn load_simple(limit: usize) -> Result<(DenseWorld, Vec<VoxelScenario>), String> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/movingai3d");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/movingai3d");
     let read =
         |name: &str| std::fs::read_to_string(dir.join(name)).map_err(|e| format!("{name}: {e}"));
     let world = parse_movingai_3dmap(&read("Simple.3dmap")?).map_err(|e| e.to_string())?;
@@ -126,14 +123,21 @@ pub fn load_simple(limit: usize) -> Result<(DenseWorld, Vec<VoxelScenario>), Str
 
 /// A flying query set.
 pub struct FlyingSet {
+    /// Short name for tables and bench ids.
     pub name: &'static str,
+    /// One line on what the set holds.
     pub about: String,
+    /// The world the queries run on.
     pub world: DenseWorld,
+    /// Start and goal cells.
     pub queries: Vec<(IVec3, IVec3)>,
 }
 
 /// The two flying sets: `simple` problems of `Simple` and `synthetic` pairs on a synthetic
 /// world of `side` x `side / 2` x `side` cells.
+///
+/// # Errors
+/// A message when the `Simple` files cannot be read or parsed.
 pub fn build_sets(simple: usize, synthetic: usize, side: i32) -> Result<Vec<FlyingSet>, String> {
     let (world, scenarios) = load_simple(simple)?;
     let simple_set = FlyingSet {
@@ -163,12 +167,18 @@ pub fn build_sets(simple: usize, synthetic: usize, side: i32) -> Result<Vec<Flyi
 /// What one engine did on one set.
 #[derive(Debug, Clone, Default)]
 pub struct FlyingRun {
+    /// Per query, the cost of the route found (`None` when none was).
     pub costs: Vec<Option<u64>>,
+    /// Nodes expanded over all queries.
     pub expanded: u64,
+    /// Wall-clock time of all queries.
     pub elapsed: Duration,
 }
 
 /// Runs `set` with voxnav's flier.
+///
+/// # Errors
+/// The search's message when a query is invalid.
 pub fn run_voxnav(set: &FlyingSet, pathfinder: &mut Pathfinder) -> Result<FlyingRun, String> {
     let mut run = FlyingRun::default();
     let options = SearchOptions::default();
@@ -189,6 +199,9 @@ pub fn run_voxnav(set: &FlyingSet, pathfinder: &mut Pathfinder) -> Result<Flying
 }
 
 /// Runs `set` with the naive baseline under the flier's rules.
+///
+/// # Errors
+/// The baseline's message when a query is invalid.
 pub fn run_baseline(set: &FlyingSet) -> Result<FlyingRun, String> {
     let mut run = FlyingRun::default();
     let costs = MoveCosts::octile();
@@ -208,6 +221,9 @@ pub fn run_baseline(set: &FlyingSet) -> Result<FlyingRun, String> {
 }
 
 /// voxnav's flier of height 1 at octile costs.
+///
+/// # Panics
+/// Never: the flier and octile costs are valid settings.
 pub fn flier() -> Pathfinder {
     Pathfinder::new(Agent::flier(1), MoveCosts::octile()).expect("valid settings")
 }
@@ -226,6 +242,9 @@ pub fn mismatches(set: &FlyingSet, voxnav: &FlyingRun, naive: &FlyingRun) -> Vec
 
 /// Runs both engines on every set, prints one table with the speed-up, and returns the cost
 /// mismatches (none expected: both solve the same problem).
+///
+/// # Errors
+/// A message when a query is invalid for either engine.
 pub fn print_section(sets: &[FlyingSet]) -> Result<Vec<String>, String> {
     println!();
     println!(

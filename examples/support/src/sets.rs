@@ -15,7 +15,6 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use pathfinding::prelude::astar;
-use voxnav::flat::scenarios::lengths_match;
 use voxnav::graph::{GraphSearch, NavGraph};
 use voxnav::terrain::{SplitMix64, TerrainConfig, generate_terrain, pick_pairs, surface_feet};
 use voxnav::{
@@ -23,6 +22,8 @@ use voxnav::{
     SearchOptions, SearchStatus, VoxelWorld, baseline, is_valid_feet, neighbours,
     parse_movingai_map, parse_movingai_scen,
 };
+
+use crate::movingai::lengths_match;
 
 /// The seed of every random choice made while building the sets.
 const SET_SEED: u64 = 0x5eed_0005;
@@ -220,13 +221,19 @@ impl Bench {
 }
 
 /// Where the Moving AI files are: `$VOXNAV_MOVINGAI_DIR`, or `../shared/data/movingai` next
-/// to the crate.
+/// to voxnav's directory.
 pub fn movingai_dir() -> PathBuf {
     std::env::var_os("VOXNAV_MOVINGAI_DIR").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/movingai"),
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/movingai"),
         PathBuf::from,
     )
 }
+
+/// The names of the sets [`build`] makes, in table order: a program can check a name the
+/// user gave before it spends seconds building the worlds.
+pub const SET_NAMES: [&str; 7] = [
+    "short", "medium", "long", "pit", "island", "maze", "movingai",
+];
 
 /// Builds the worlds and every set of `sizes`.
 ///
