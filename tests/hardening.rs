@@ -688,3 +688,33 @@ fn a_region_file_over_the_cap_is_refused_unread() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `ChunkedWorld`'s column readers at the ends of i32 (issue 14 item 6): a window reaching
+/// past `i32::MAX` ends there, a column beyond the ends has no cells, and nothing overflows in
+/// a debug build.
+#[test]
+fn chunked_column_reads_at_the_ends_of_i32_do_not_overflow() {
+    use voxnav::{ChunkedWorld, VoxelWorld};
+    let mut world = ChunkedWorld::new();
+    let top = IVec3::new(i32::MAX, i32::MAX, i32::MAX);
+    world.set(top, Block::Solid).unwrap();
+    let column = world.column(i32::MAX, i32::MAX, i32::MAX - 3, 64);
+    // Cells MAX-3 ..= MAX exist: three of air, then the solid one; none above.
+    assert_eq!(column.passable, 0b0111);
+    assert_eq!(column.standable, 0b1000);
+    for (x, z) in [
+        (i32::MAX, i32::MAX),
+        (i32::MIN, i32::MIN),
+        (i32::MAX, i32::MIN),
+    ] {
+        for y0 in [i32::MIN, -5, i32::MAX - 63, i32::MAX] {
+            let around = world.columns_around(x, z, y0, 64);
+            for (i, &(dx, dz)) in voxnav::AROUND.iter().enumerate() {
+                match (x.checked_add(dx), z.checked_add(dz)) {
+                    (Some(cx), Some(cz)) => assert_eq!(around[i], world.column(cx, cz, y0, 64)),
+                    _ => assert_eq!(around[i], voxnav::ColumnBits::default()),
+                }
+            }
+        }
+    }
+}

@@ -736,17 +736,25 @@ impl ChunkedWorld {
     /// column.
     fn columns_around_bits(&self, x: i32, z: i32, y0: i32, count: u32) -> [ColumnBits; 9] {
         let count = count.min(64) as i32;
-        let inside = self.bounds.is_none_or(|b| {
-            x > b.min.x
-                && x + 1 < b.max.x
-                && z > b.min.z
-                && z + 1 < b.max.z
-                && y0 >= b.min.y
-                && y0 + count <= b.max.y
-        });
+        // Away from the ends of i32, so that x +- 1, z +- 1 and y0 + count cannot overflow.
+        let safe =
+            x > i32::MIN && x < i32::MAX && z > i32::MIN && z < i32::MAX && y0 <= i32::MAX - count;
+        let inside = safe
+            && self.bounds.is_none_or(|b| {
+                x > b.min.x
+                    && x + 1 < b.max.x
+                    && z > b.min.z
+                    && z + 1 < b.max.z
+                    && y0 >= b.min.y
+                    && y0 + count <= b.max.y
+            });
         if !inside {
+            // A column beyond the ends of i32 has no cells: neither passable nor standable.
             return std::array::from_fn(|i| {
-                self.column_bits(x + AROUND[i].0, z + AROUND[i].1, y0, count as u32)
+                match (x.checked_add(AROUND[i].0), z.checked_add(AROUND[i].1)) {
+                    (Some(x), Some(z)) => self.column_bits(x, z, y0, count as u32),
+                    _ => ColumnBits::default(),
+                }
             });
         }
         // Chunk columns: (x - 1) >> 4 and (z - 1) >> 4 are corner (0, 0) of a 2 x 2 block.
@@ -798,14 +806,15 @@ impl ChunkedWorld {
     /// [`VoxelWorld::column`] from the chunk bitsets: one chunk look-up per 16 cells.
     fn column_bits(&self, x: i32, z: i32, y0: i32, count: u32) -> ColumnBits {
         let mut bits = ColumnBits::default();
-        let count = count.min(64) as i32;
-        let (mut lo, mut hi) = (y0, y0 + count);
+        // In i64, so that a window reaching past i32::MAX ends there instead of overflowing.
+        let (mut lo, mut hi) = (i64::from(y0), i64::from(y0) + i64::from(count.min(64)));
+        hi = hi.min(i64::from(i32::MAX) + 1);
         if let Some(b) = self.bounds {
             if x < b.min.x || x >= b.max.x || z < b.min.z || z >= b.max.z {
                 return bits;
             }
-            lo = lo.max(b.min.y);
-            hi = hi.min(b.max.y);
+            lo = lo.max(i64::from(b.min.y));
+            hi = hi.min(i64::from(b.max.y));
         }
         let (absent_passable, absent_standable) = self.absent_masks();
         let mut y = lo;
@@ -818,14 +827,16 @@ impl ChunkedWorld {
             } else {
                 (1u64 << run) - 1
             };
-            let shift = (y - y0) as u32;
-            let slot = self.chunk_slot(chunk_of(IVec3::new(x, y, z)));
+            let shift = (y - i64::from(y0)) as u32;
+            // lo <= y < hi <= i32::MAX + 1: y is an i32.
+            let cell_y = y as i32;
+            let slot = self.chunk_slot(chunk_of(IVec3::new(x, cell_y, z)));
             if slot == NO_CHUNK {
                 bits.passable |= absent_passable & (run_mask << shift);
                 bits.standable |= absent_standable & (run_mask << shift);
             } else {
                 let chunk = &self.chunks[slot as usize];
-                let index = cell_index(IVec3::new(x, y, z));
+                let index = cell_index(IVec3::new(x, cell_y, z));
                 let (word, offset) = (index >> 6, index & 63);
                 bits.passable |= ((chunk.passable[word] >> offset) & run_mask) << shift;
                 bits.standable |= ((chunk.standable[word] >> offset) & run_mask) << shift;
