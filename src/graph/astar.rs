@@ -10,11 +10,10 @@ use super::{CODE_BITS, CODE_MASK, NO_NODE, NavGraph, NodeId, Pricing, SLOT_DIREC
 use crate::error::{Error, Result};
 use crate::moves::agent::MoveCosts;
 use crate::search::open::OpenSet;
-use crate::search::{BlockGoal, Goal, SearchOptions, SearchResult, SearchStats, SearchStatus};
+use crate::search::{
+    BlockGoal, Budget, Goal, SearchOptions, SearchResult, SearchStats, SearchStatus,
+};
 use crate::world::InvalidFeet;
-
-/// How many expansions pass between two looks at the clock.
-const CLOCK_INTERVAL: u64 = 256;
 
 /// What the search knows of one node, in 16 bytes (four to a cache line). A record belongs
 /// to the current search only when its `stamp` is the search's (open) or one more (closed);
@@ -197,8 +196,7 @@ impl GraphSearch {
         started: Instant,
     ) -> SearchResult {
         let estimator = options.heuristic.estimator(&graph.agent, &self.costs);
-        let max_nodes = options.max_nodes.unwrap_or(u64::MAX);
-        let deadline = options.deadline(started);
+        let budget = Budget::new(options, started);
         let (open_stamp, closed_stamp) = (self.stamp, self.stamp + 1);
         let min = graph.bounds.min;
 
@@ -232,14 +230,7 @@ impl GraphSearch {
             if goal.is_reached(feet) {
                 return self.finish(graph, SearchStatus::Found, node, stats, started);
             }
-            if stats.expanded >= max_nodes {
-                budget_hit = true;
-                break;
-            }
-            if let Some(deadline) = deadline
-                && stats.expanded % CLOCK_INTERVAL == 0
-                && Instant::now() >= deadline
-            {
+            if budget.exhausted(stats.expanded) {
                 budget_hit = true;
                 break;
             }

@@ -7,7 +7,7 @@ use glam::IVec3;
 use super::goal::{BlockGoal, Goal};
 use super::nodes::{NO_NODE, NodeTable};
 use super::open::OpenSet;
-use super::{SearchOptions, SearchResult, SearchStats, SearchStatus};
+use super::{Budget, SearchOptions, SearchResult, SearchStats, SearchStatus};
 use crate::error::{Error, Result};
 use crate::moves::agent::{Agent, MoveCosts};
 use crate::moves::fly::FreeMoves;
@@ -15,8 +15,6 @@ use crate::moves::{Expansion, MoveBuffer, WalkingMoves};
 use crate::world::VoxelWorld;
 use crate::world::key::in_key_range;
 
-/// How many expansions pass between two looks at the clock.
-const CLOCK_INTERVAL: u64 = 256;
 const NO_PARENT: u32 = u32::MAX;
 
 #[derive(Debug, Clone, Copy)]
@@ -172,8 +170,7 @@ impl Pathfinder {
         moves: E,
     ) -> SearchResult {
         let estimator = options.heuristic.estimator(&self.agent, &self.costs);
-        let max_nodes = options.max_nodes.unwrap_or(u64::MAX);
-        let deadline = options.deadline(started);
+        let budget = Budget::new(options, started);
         self.nodes.clear();
         self.table.clear();
 
@@ -206,14 +203,7 @@ impl Pathfinder {
             if goal.is_reached(current.feet) {
                 return self.finish(SearchStatus::Found, node, stats, started);
             }
-            if stats.expanded >= max_nodes {
-                budget_hit = true;
-                break;
-            }
-            if let Some(deadline) = deadline
-                && stats.expanded % CLOCK_INTERVAL == 0
-                && Instant::now() >= deadline
-            {
+            if budget.exhausted(stats.expanded) {
                 budget_hit = true;
                 break;
             }

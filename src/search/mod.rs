@@ -69,6 +69,37 @@ impl SearchOptions {
     }
 }
 
+/// How often a search looks at the clock: every this many expansions.
+const CLOCK_INTERVAL: u64 = 256;
+
+/// The node and time budgets of one search, read once from its [`SearchOptions`]; every
+/// engine checks them the same way before each expansion.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Budget {
+    max_nodes: u64,
+    deadline: Option<Instant>,
+}
+
+impl Budget {
+    /// The budgets of `options` for a search that started at `started`.
+    pub(crate) fn new(options: &SearchOptions, started: Instant) -> Self {
+        Self {
+            max_nodes: options.max_nodes.unwrap_or(u64::MAX),
+            deadline: options.deadline(started),
+        }
+    }
+
+    /// Whether a search that has expanded `expanded` nodes must stop: the node budget is
+    /// spent, or the time is up (the clock is read every [`CLOCK_INTERVAL`] expansions).
+    #[inline]
+    pub(crate) fn exhausted(&self, expanded: u64) -> bool {
+        expanded >= self.max_nodes
+            || self.deadline.is_some_and(|deadline| {
+                expanded.is_multiple_of(CLOCK_INTERVAL) && Instant::now() >= deadline
+            })
+    }
+}
+
 /// How a search ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SearchStatus {
