@@ -231,14 +231,7 @@ impl BatchRouter {
         G: Goal + Sync,
     {
         self.answer_parallel(queries, |worker, query| {
-            self.index.search(
-                &mut worker.pathfinder,
-                &mut worker.graph_search,
-                world,
-                query.start,
-                &query.goal,
-                &self.options,
-            )
+            self.route_one(worker, world, query)
         })
     }
 
@@ -254,14 +247,7 @@ impl BatchRouter {
         G: Goal,
     {
         self.answer_sequential(queries, |worker, query| {
-            self.index.search(
-                &mut worker.pathfinder,
-                &mut worker.graph_search,
-                world,
-                query.start,
-                &query.goal,
-                &self.options,
-            )
+            self.route_one(worker, world, query)
         })
     }
 
@@ -278,9 +264,7 @@ impl BatchRouter {
         G: Goal + Sync,
     {
         self.answer_parallel(queries, |worker, query| {
-            worker
-                .pathfinder
-                .search(world, query.start, &query.goal, &self.options)
+            self.search_one(worker, world, query)
         })
     }
 
@@ -296,10 +280,46 @@ impl BatchRouter {
         G: Goal,
     {
         self.answer_sequential(queries, |worker, query| {
-            worker
-                .pathfinder
-                .search(world, query.start, &query.goal, &self.options)
+            self.search_one(worker, world, query)
         })
+    }
+
+    /// One query of [`BatchRouter::route_many`]: the graph and the index when they describe
+    /// `world`, a search otherwise.
+    fn route_one<W, G>(
+        &self,
+        worker: &mut Worker,
+        world: &W,
+        query: &RouteQuery<G>,
+    ) -> Result<SearchResult>
+    where
+        W: VersionedWorld + ?Sized,
+        G: Goal,
+    {
+        self.index.search(
+            &mut worker.pathfinder,
+            &mut worker.graph_search,
+            world,
+            query.start,
+            &query.goal,
+            &self.options,
+        )
+    }
+
+    /// One query of [`BatchRouter::search_many`]: always a search.
+    fn search_one<W, G>(
+        &self,
+        worker: &mut Worker,
+        world: &W,
+        query: &RouteQuery<G>,
+    ) -> Result<SearchResult>
+    where
+        W: VoxelWorld + ?Sized,
+        G: Goal,
+    {
+        worker
+            .pathfinder
+            .search(world, query.start, &query.goal, &self.options)
     }
 
     #[cfg(feature = "rayon")]
