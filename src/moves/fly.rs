@@ -29,7 +29,7 @@
 use glam::IVec3;
 
 use crate::moves::agent::{Agent, MAX_AGENT_SPAN, MoveCosts, Movement};
-use crate::moves::{Expansion, Move, MoveKind};
+use crate::moves::{Move, MoveKind};
 use crate::world::key::in_key_range;
 use crate::world::{AROUND, TerrainFlags, VoxelWorld};
 
@@ -128,19 +128,29 @@ pub fn free_move<W: VoxelWorld + ?Sized>(
     if !neighbour || !in_key_range(feet) || agent.height > MAX_AGENT_SPAN {
         return None;
     }
+    box_allowed(world, agent, feet, direction).then(|| {
+        let to = feet + direction;
+        priced(world, to, direction, step_cost(costs, direction))
+    })
+}
+
+/// Whether every cell of the box swept by the body of `agent` moving from `feet` by
+/// `direction` is allowed (rule 2, cell by cell). `feet` in the key range, `direction` a
+/// neighbour offset, the agent valid.
+fn box_allowed<W: VoxelWorld + ?Sized>(
+    world: &W,
+    agent: &Agent,
+    feet: IVec3,
+    direction: IVec3,
+) -> bool {
     let to = feet + direction;
     let low = feet.min(to);
     let high = feet.max(to) + (agent.height as i32 - 1) * IVec3::Y;
-    for y in low.y..=high.y {
-        for z in low.z..=high.z {
-            for x in low.x..=high.x {
-                if !cell_allowed(world, agent.movement, IVec3::new(x, y, z)) {
-                    return None;
-                }
-            }
-        }
-    }
-    Some(priced(world, to, direction, step_cost(costs, direction)))
+    (low.y..=high.y).all(|y| {
+        (low.z..=high.z).all(|z| {
+            (low.x..=high.x).all(|x| cell_allowed(world, agent.movement, IVec3::new(x, y, z)))
+        })
+    })
 }
 
 #[inline]
@@ -204,43 +214,62 @@ const fn requirements() -> [[u64; 26]; MASK_HEIGHT as usize] {
     out
 }
 
-/// The rules of this module as an [`Expansion`].
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct FreeMoves;
-
-impl Expansion for FreeMoves {
-    #[inline]
-    fn for_each<W: VoxelWorld + ?Sized>(
-        self,
-        world: &W,
-        agent: &Agent,
-        costs: &MoveCosts,
-        feet: IVec3,
-        visit: impl FnMut(Move),
-    ) {
-        for_each_free_move(world, agent, costs, feet, visit);
-    }
-}
-
 /// Calls `visit` with every legal move of the free mover `agent` from the valid position
 /// `feet`, in the order of [`FREE_DIRECTIONS`]: the same moves as [`free_move`], read from
 /// one occupancy bitmask of the neighbourhood.
 #[inline]
-fn for_each_free_move<W: VoxelWorld + ?Sized>(
+pub(crate) fn for_each_free_move<W: VoxelWorld + ?Sized>(
     world: &W,
     agent: &Agent,
     costs: &MoveCosts,
     feet: IVec3,
     mut visit: impl FnMut(Move),
 ) {
+    let mut legal = legal_free_moves(world, agent, feet);
+    while legal != 0 {
+        let i = legal.trailing_zeros() as usize;
+        legal &= legal - 1;
+        let direction = FREE_DIRECTIONS[i];
+        let to = feet + direction;
+        visit(Move {
+            feet: to,
+            direction,
+            kind: KINDS[i],
+            jump: false,
+            cost: free_step_cost(world, costs, to, i),
+        });
+    }
+}
+
+/// The cost of the move [`FREE_DIRECTIONS`]`[i]` to `to` (rule 3).
+#[inline]
+pub(crate) fn free_step_cost<W: VoxelWorld + ?Sized>(
+    world: &W,
+    costs: &MoveCosts,
+    to: IVec3,
+    i: usize,
+) -> u32 {
+    let steps = [costs.straight, costs.diagonal, costs.corner];
+    steps[usize::from(STEP_KIND[i])].saturating_add(world.extra_cost(to))
+}
+
+/// The legal moves of the free mover `agent` from the valid position `feet`: bit `i` set
+/// when the move [`FREE_DIRECTIONS`]`[i]` is legal (rule 2). Bodies up to [`MASK_HEIGHT`]
+/// cells tall are read as one occupancy bitmask of the neighbourhood; taller ones cell by
+/// cell.
+#[inline]
+pub(crate) fn legal_free_moves<W: VoxelWorld + ?Sized>(
+    world: &W,
+    agent: &Agent,
+    feet: IVec3,
+) -> u32 {
     let height = agent.height;
     if height > MASK_HEIGHT {
-        for &direction in &FREE_DIRECTIONS {
-            if let Some(step) = free_move(world, agent, costs, feet, direction) {
-                visit(step);
-            }
+        let mut legal = 0u32;
+        for (i, &direction) in FREE_DIRECTIONS.iter().enumerate() {
+            legal |= u32::from(box_allowed(world, agent, feet, direction)) << i;
         }
-        return;
+        return legal;
     }
     let span = height + 2;
     let base = feet.y - 1;
@@ -254,25 +283,12 @@ fn for_each_free_move<W: VoxelWorld + ?Sized>(
         }
         occupancy |= allowed << (c as u32 * span);
     }
-    // Test all 26 moves without a branch, then visit the legal ones.
+    // All 26 moves without a branch.
     let mut legal = 0u32;
     for (i, &required) in REQUIREMENTS[(height - 1) as usize].iter().enumerate() {
         legal |= u32::from(occupancy & required == required) << i;
     }
-    let steps = [costs.straight, costs.diagonal, costs.corner];
-    while legal != 0 {
-        let i = legal.trailing_zeros() as usize;
-        legal &= legal - 1;
-        let direction = FREE_DIRECTIONS[i];
-        let to = feet + direction;
-        visit(Move {
-            feet: to,
-            direction,
-            kind: KINDS[i],
-            jump: false,
-            cost: steps[usize::from(STEP_KIND[i])].saturating_add(world.extra_cost(to)),
-        });
-    }
+    legal
 }
 
 /// [`height_change`] of each move of [`FREE_DIRECTIONS`].
