@@ -53,20 +53,6 @@ const fn free_directions() -> [IVec3; 26] {
     out
 }
 
-/// The number of axes each move of [`FREE_DIRECTIONS`] changes, less one: an index into
-/// `[straight, diagonal, corner]`.
-const STEP_KIND: [u8; 26] = step_kinds();
-
-const fn step_kinds() -> [u8; 26] {
-    let mut out = [0u8; 26];
-    let mut i = 0;
-    while i < 26 {
-        out[i] = axes(FREE_DIRECTIONS[i]) as u8 - 1;
-        i += 1;
-    }
-    out
-}
-
 /// How many axes the offset `d` changes: 1 (face), 2 (edge) or 3 (corner).
 #[inline]
 const fn axes(d: IVec3) -> u32 {
@@ -225,6 +211,7 @@ pub(crate) fn for_each_free_move<W: VoxelWorld + ?Sized>(
     feet: IVec3,
     mut visit: impl FnMut(Move),
 ) {
+    let steps = free_step_costs(costs);
     let mut legal = legal_free_moves(world, agent, feet);
     while legal != 0 {
         let i = legal.trailing_zeros() as usize;
@@ -236,21 +223,24 @@ pub(crate) fn for_each_free_move<W: VoxelWorld + ?Sized>(
             direction,
             kind: KINDS[i],
             jump: false,
-            cost: free_step_cost(world, costs, to, i),
+            cost: free_target_cost(world, steps[i], to),
         });
     }
 }
 
-/// The cost of the move [`FREE_DIRECTIONS`]`[i]` to `to` (rule 3).
+/// The cost of each move of [`FREE_DIRECTIONS`] before the world's extra cost (rule 3), for
+/// an engine to look up per move.
+#[must_use]
+pub(crate) fn free_step_costs(costs: &MoveCosts) -> [u32; 26] {
+    std::array::from_fn(|i| step_cost(costs, FREE_DIRECTIONS[i]))
+}
+
+/// The cost of a move to `to` whose step costs `step` (see [`free_step_costs`]): the step
+/// plus the world's extra cost of the target (rule 3).
 #[inline]
-pub(crate) fn free_step_cost<W: VoxelWorld + ?Sized>(
-    world: &W,
-    costs: &MoveCosts,
-    to: IVec3,
-    i: usize,
-) -> u32 {
-    let steps = [costs.straight, costs.diagonal, costs.corner];
-    steps[usize::from(STEP_KIND[i])].saturating_add(world.extra_cost(to))
+#[must_use]
+pub(crate) fn free_target_cost<W: VoxelWorld + ?Sized>(world: &W, step: u32, to: IVec3) -> u32 {
+    step.saturating_add(world.extra_cost(to))
 }
 
 /// The legal moves of the free mover `agent` from the valid position `feet`: bit `i` set
@@ -332,10 +322,9 @@ mod tests {
     #[test]
     fn directions_are_the_26_offsets_layer_by_layer() {
         let mut seen = std::collections::HashSet::new();
-        for (i, d) in FREE_DIRECTIONS.iter().enumerate() {
+        for d in &FREE_DIRECTIONS {
             assert!(seen.insert(*d));
             assert!(d.abs().max_element() == 1, "{d}");
-            assert_eq!(u32::from(STEP_KIND[i]) + 1, axes(*d), "{d}");
         }
         assert_eq!(seen.len(), 26);
         assert!(FREE_DIRECTIONS.windows(2).all(|w| w[0].y <= w[1].y));

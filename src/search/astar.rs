@@ -10,7 +10,7 @@ use super::open::OpenSet;
 use super::{Budget, SearchOptions, SearchResult, SearchStats, SearchStatus};
 use crate::error::{Error, Result};
 use crate::moves::agent::{Agent, MoveCosts};
-use crate::moves::fly::{FREE_DIRECTIONS, free_step_cost, legal_free_moves};
+use crate::moves::fly::{FREE_DIRECTIONS, free_step_costs, free_target_cost, legal_free_moves};
 use crate::moves::{Expansion, MoveBuffer, WalkingMoves};
 use crate::world::VoxelWorld;
 use crate::world::key::{in_key_range, pack, unpack};
@@ -73,8 +73,6 @@ trait Successors {
     fn expand<W: VoxelWorld + ?Sized>(
         &mut self,
         world: &W,
-        agent: &Agent,
-        costs: &MoveCosts,
         feet: IVec3,
         table: &mut NodeTable,
         relax: impl FnMut(&mut u32, IVec3, u32),
@@ -84,6 +82,8 @@ trait Successors {
 /// The walking rules, through a reused move buffer: their generator has many exits, and a
 /// plain loop over its output keeps the per-move work in one place.
 struct Walking {
+    agent: Agent,
+    costs: MoveCosts,
     buffer: MoveBuffer,
     /// Whether moves may leave the key range (see [`may_leave_keys`]).
     check_keys: bool,
@@ -94,13 +94,11 @@ impl Successors for Walking {
     fn expand<W: VoxelWorld + ?Sized>(
         &mut self,
         world: &W,
-        agent: &Agent,
-        costs: &MoveCosts,
         feet: IVec3,
         table: &mut NodeTable,
         mut relax: impl FnMut(&mut u32, IVec3, u32),
     ) {
-        WalkingMoves.collect(world, agent, costs, feet, &mut self.buffer);
+        WalkingMoves.collect(world, &self.agent, &self.costs, feet, &mut self.buffer);
         for step in self.buffer.as_slice() {
             if !self.check_keys || in_key_range(step.feet) {
                 relax(table.slot(step.feet), step.feet, step.cost);
@@ -112,6 +110,9 @@ impl Successors for Walking {
 /// The flying and swimming rules, straight from their bitmask of legal moves: the targets in
 /// the page of `feet` are found at fixed slot offsets, the others through the page lookup.
 struct Free {
+    agent: Agent,
+    /// The cost of each move before the world's extra cost.
+    steps: [u32; 26],
     /// Whether moves may leave the key range (see [`may_leave_keys`]).
     check_keys: bool,
 }
@@ -121,13 +122,11 @@ impl Successors for Free {
     fn expand<W: VoxelWorld + ?Sized>(
         &mut self,
         world: &W,
-        agent: &Agent,
-        costs: &MoveCosts,
         feet: IVec3,
         table: &mut NodeTable,
         mut relax: impl FnMut(&mut u32, IVec3, u32),
     ) {
-        let mut legal = legal_free_moves(world, agent, feet);
+        let mut legal = legal_free_moves(world, &self.agent, feet);
         let near = table.neighbourhood(feet);
         while legal != 0 {
             let i = legal.trailing_zeros() as usize;
@@ -140,7 +139,7 @@ impl Successors for Free {
             } else {
                 continue;
             };
-            relax(slot, to, free_step_cost(world, costs, to, i));
+            relax(slot, to, free_target_cost(world, self.steps[i], to));
         }
     }
 }
@@ -273,9 +272,16 @@ impl Pathfinder {
         // One search loop per movement mode, each with its rules inlined.
         let check_keys = may_leave_keys(world);
         Ok(if self.agent.movement.is_free() {
-            self.run(world, start, goal, options, started, Free { check_keys })
+            let free = Free {
+                agent: self.agent,
+                steps: free_step_costs(&self.costs),
+                check_keys,
+            };
+            self.run(world, start, goal, options, started, free)
         } else {
             let walking = Walking {
+                agent: self.agent,
+                costs: self.costs,
                 buffer: MoveBuffer::default(),
                 check_keys,
             };
@@ -311,7 +317,6 @@ impl Pathfinder {
         stats.generated = 1;
         let (mut best, mut best_h, mut best_g) = (0u32, start_h, 0u64);
 
-        let (agent, costs) = (self.agent, self.costs);
         let Self {
             nodes, table, open, ..
         } = self;
@@ -335,7 +340,7 @@ impl Pathfinder {
             stats.expanded += 1;
 
             let mut full = false;
-            moves.expand(world, &agent, &costs, feet, table, |slot, to, step| {
+            moves.expand(world, feet, table, |slot, to, step| {
                 let g = current.g + u64::from(step);
                 let index = if *slot == NO_NODE {
                     if nodes.len() >= MAX_NODES {
