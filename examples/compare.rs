@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 use clap::builder::PossibleValuesParser;
-use voxnav::reach::{Navigator, ReachIndex};
+use voxnav::reach::{IndexedRouter, Navigator, ReachIndex};
 use voxnav::{SearchOptions, SearchStatus};
 use voxnav_support::flying;
 use voxnav_support::sets::{

@@ -7,6 +7,7 @@ mod support;
 use std::collections::{BinaryHeap, HashMap};
 
 use support::rng::Rng;
+use voxnav::IndexedRouter;
 use voxnav::batch::{BatchRouter, RouteQuery};
 use voxnav::{
     Agent, Block, ChunkedWorld, DStarLite, Error, IVec3, InvalidFeet, MoveCosts, Movement,

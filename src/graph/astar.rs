@@ -9,6 +9,7 @@ use glam::IVec3;
 use super::{CODE_BITS, CODE_MASK, NO_NODE, NavGraph, NodeId, Pricing, SLOT_DIRECTIONS};
 use crate::error::{Error, Result};
 use crate::moves::agent::MoveCosts;
+use crate::moves::terrain_cost;
 use crate::search::open::OpenSet;
 use crate::search::{
     BlockGoal, Budget, Goal, SearchOptions, SearchResult, SearchStats, SearchStatus,
@@ -56,10 +57,24 @@ pub struct GraphSearch {
     /// The open stamp of the current search; `stamp + 1` marks a closed node. Always even.
     stamp: u32,
     open: OpenSet,
-    /// The `dx`, `dz` of each move slot.
-    offsets: [(i32, i32); super::SLOTS],
     /// The rise of each shape code, for the graph last searched.
     rises: [i32; 1 << CODE_BITS],
+}
+
+/// Per slot (padded to 16), `dx + 1` and `dz + 1` of its direction: which of the three
+/// columns and rows around a node the move goes to.
+const SLOT_COLUMN: [usize; 16] = slot_parts(true);
+const SLOT_ROW: [usize; 16] = slot_parts(false);
+
+const fn slot_parts(x: bool) -> [usize; 16] {
+    let mut parts = [1; 16];
+    let mut slot = 0;
+    while slot < super::SLOTS {
+        let d = SLOT_DIRECTIONS[slot];
+        parts[slot] = (if x { d.x } else { d.z } + 1) as usize;
+        slot += 1;
+    }
+    parts
 }
 
 impl GraphSearch {
@@ -75,7 +90,6 @@ impl GraphSearch {
             records: Vec::new(),
             stamp: 0,
             open: OpenSet::default(),
-            offsets: [(0, 0); super::SLOTS],
             rises: [0; 1 << CODE_BITS],
         })
     }
@@ -178,9 +192,6 @@ impl GraphSearch {
         {
             self.pricing = Some(Pricing::new(graph, self.costs));
         }
-        for (offset, direction) in self.offsets.iter_mut().zip(SLOT_DIRECTIONS) {
-            *offset = (direction.x, direction.z);
-        }
         for (code, shape) in graph.shapes.iter().enumerate() {
             self.rises[code + 1] = shape.dy;
         }
@@ -223,7 +234,8 @@ impl GraphSearch {
                 continue;
             }
             let here = graph.nodes[node as usize];
-            let feet = min + IVec3::new(i32::from(here.x), i32::from(here.y), i32::from(here.z));
+            let (x, y, z) = (i32::from(here.x), i32::from(here.y), i32::from(here.z));
+            let feet = min + IVec3::new(x, y, z);
             if deep == u32::MAX && f != current.g + goal.estimate(feet, &estimator) {
                 continue;
             }
@@ -237,22 +249,49 @@ impl GraphSearch {
             self.records[node as usize].stamp = closed_stamp;
             stats.expanded += 1;
 
+            // The column index parts of the rows and columns around the node (see
+            // `NavGraph::row_part`); those past the world's edge are never used, since no move
+            // leaves the world, and are clamped only to keep the arithmetic in range.
+            let rows = [
+                graph.row_part((z - 1).max(0)),
+                graph.row_part(z),
+                graph.row_part(z + 1),
+            ];
+            let columns = [
+                NavGraph::x_part((x - 1).max(0)),
+                NavGraph::x_part(x),
+                NavGraph::x_part(x + 1),
+            ];
             let mut bits = here.out;
             while bits != 0 {
                 let slot = (bits.trailing_zeros() / CODE_BITS) as usize;
                 let shift = slot as u32 * CODE_BITS;
                 let code = (bits >> shift) & CODE_MASK;
                 bits &= !(CODE_MASK << shift);
-                let (dx, dz) = self.offsets[slot];
                 let dy = self.rises[code as usize];
-                let column = graph.column_index(i32::from(here.x) + dx, i32::from(here.z) + dz);
-                let target = graph.find_in_column(column, (i32::from(here.y) + dy) as u16);
+                let column = rows[SLOT_ROW[slot]] + columns[SLOT_COLUMN[slot]];
+                let target_y = (y + dy) as u16;
+                // The home slot holds the target unless its column has more than one node.
+                let mut target = column as NodeId;
+                let mut entry = &graph.nodes[column];
+                while entry.y != target_y {
+                    target = entry.next;
+                    if target == NO_NODE {
+                        break;
+                    }
+                    entry = &graph.nodes[target as usize];
+                }
                 // No move back to the parent can improve it: its cost only adds to the
                 // parent's own (costs are never negative).
                 if target == NO_NODE || target == current.parent {
                     continue;
                 }
-                let cost = pricing.base(slot, code) + graph.entry_cost(target, &self.costs);
+                let terms = if entry.terrain.is_plain() {
+                    entry.extra
+                } else {
+                    terrain_cost(entry.terrain, &self.costs).saturating_add(entry.extra)
+                };
+                let cost = pricing.base(slot, code).saturating_add(terms);
                 let g = current.g + u64::from(cost);
                 let record = &mut self.records[target as usize];
                 // Open and closed stamps differ only in the lowest bit.
@@ -264,6 +303,7 @@ impl GraphSearch {
                     parent: node,
                     stamp: open_stamp,
                 };
+                let (dx, dz) = (SLOT_DIRECTIONS[slot].x, SLOT_DIRECTIONS[slot].z);
                 let h = goal.estimate(feet + IVec3::new(dx, dy, dz), &estimator);
                 self.open.push(g + h, g, target);
                 stats.generated += 1;
