@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 use clap::builder::PossibleValuesParser;
-use voxnav::reach::Navigator;
+use voxnav::reach::{IndexedRouter, Navigator};
 use voxnav::{SearchOptions, SearchStatus};
 use voxnav_support::flying;
 use voxnav_support::sets::{

@@ -21,8 +21,8 @@ use std::time::{Duration, Instant};
 use clap::Parser;
 use voxnav::terrain::{SplitMix64, TerrainConfig, generate_terrain, pick_pairs};
 use voxnav::{
-    Agent, BatchRouter, ChunkedWorld, IVec3, MoveCosts, Reach, ReachIndex, RouteQuery,
-    SearchOptions, SearchResult, SearchStatus,
+    Agent, BatchRouter, ChunkedWorld, IVec3, IndexedRouter, MoveCosts, Reach, ReachIndex,
+    RouteQuery, SearchOptions, SearchResult, SearchStatus,
 };
 use voxnav_support::args::finish;
 use voxnav_support::timing::cpu_time;

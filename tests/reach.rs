@@ -6,8 +6,8 @@ use support::oracle::{all_feet, dijkstra_all, undirected_components};
 use support::rng::Rng;
 use support::worlds::{hills, hills_with_kinds};
 use voxnav::{
-    Agent, Block, ChunkedWorld, Error, IVec3, MoveCosts, Navigator, Pathfinder, Reach, ReachIndex,
-    SearchOptions, SearchStatus, parse_text_world,
+    Agent, Block, ChunkedWorld, Error, IVec3, IndexedRouter, MoveCosts, Navigator, Pathfinder,
+    Reach, ReachIndex, SearchOptions, SearchStatus, parse_text_world,
 };
 
 /// A floor at y = 0 on the left, a one-block step, and on the right an island: a platform
@@ -26,6 +26,14 @@ fn island_world() -> ChunkedWorld {
         layer 6\n..........\n..........\n..........\n\
         layer 7\n..........\n..........\n..........\n";
     parse_text_world(text).expect("valid world")
+}
+
+/// A staircase up to the island of [`island_world`]: 2, 3, 4 blocks high at x = 4, 5, 6 on
+/// row z = 1, so the island's top (y = 5) is reached from the floor.
+fn build_stairs_to_the_island(world: &mut ChunkedWorld) -> voxnav::Result<()> {
+    world.fill(IVec3::new(4, 1, 1), IVec3::new(4, 1, 1), Block::Solid)?;
+    world.fill(IVec3::new(5, 0, 1), IVec3::new(5, 2, 1), Block::Solid)?;
+    world.fill(IVec3::new(6, 0, 1), IVec3::new(6, 3, 1), Block::Solid)
 }
 
 #[test]
@@ -185,10 +193,7 @@ fn a_stale_index_is_never_trusted_and_is_rebuilt_lazily() -> voxnav::Result<()> 
     let index = ReachIndex::build(&world, &agent)?;
     assert_eq!(index.reach(&world, &agent, start, goal), Reach::Separate);
 
-    // A staircase up to the island: 2, 3, 4 blocks high at x = 4, 5, 6 on row z = 1.
-    world.fill(IVec3::new(4, 1, 1), IVec3::new(4, 1, 1), Block::Solid)?;
-    world.fill(IVec3::new(5, 0, 1), IVec3::new(5, 2, 1), Block::Solid)?;
-    world.fill(IVec3::new(6, 0, 1), IVec3::new(6, 3, 1), Block::Solid)?;
+    build_stairs_to_the_island(&mut world)?;
     assert!(!index.is_current(&world));
     assert_eq!(index.reach(&world, &agent, start, goal), Reach::Unknown);
 
@@ -409,9 +414,7 @@ fn an_index_never_answers_for_another_world_with_the_same_version() -> voxnav::R
 
     // The clone gets stairs up to the island; the original gets as many writes elsewhere, so
     // both worlds end at the same version with the same bounds.
-    bridged.fill(IVec3::new(4, 1, 1), IVec3::new(4, 1, 1), Block::Solid)?;
-    bridged.fill(IVec3::new(5, 0, 1), IVec3::new(5, 2, 1), Block::Solid)?;
-    bridged.fill(IVec3::new(6, 0, 1), IVec3::new(6, 3, 1), Block::Solid)?;
+    build_stairs_to_the_island(&mut bridged)?;
     let mut other = island;
     while other.version() < bridged.version() {
         let x = (other.version() % 3) as i32;

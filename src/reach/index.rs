@@ -411,61 +411,89 @@ impl MoveTable {
 /// closes them: a part is closed only after every part it reaches, so a route from `a` to
 /// `b` needs `rank[a] >= rank[b]` (equal within one part).
 fn one_way_ranks(moves: &MoveTable) -> Vec<u32> {
-    const UNSEEN: u32 = u32::MAX;
     let count = moves.start.len() - 1;
-    let mut order = vec![UNSEEN; count];
-    let mut low = vec![0u32; count];
-    let mut on_stack = vec![false; count];
-    let mut rank = vec![UNSEEN; count];
-    let mut stack: Vec<u32> = Vec::new();
-    // Depth-first frames: the slot and the position of its next move.
-    let mut frames: Vec<(u32, usize)> = Vec::new();
-    let mut visited = 0u32;
-    let mut closed = 0u32;
+    let mut tarjan = Tarjan::new(count);
     for root in 0..count {
-        if order[root] != UNSEEN {
+        if tarjan.order[root] != Tarjan::UNSEEN {
             continue;
         }
-        order[root] = visited;
-        low[root] = visited;
-        visited += 1;
-        stack.push(root as u32);
-        on_stack[root] = true;
-        frames.push((root as u32, moves.start[root]));
-        while let Some(frame) = frames.last_mut() {
+        tarjan.discover(moves, root);
+        while let Some(frame) = tarjan.frames.last_mut() {
             let slot = frame.0 as usize;
             if frame.1 < moves.start[slot + 1] {
                 let next = moves.to[frame.1] as usize;
                 frame.1 += 1;
-                if order[next] == UNSEEN {
-                    order[next] = visited;
-                    low[next] = visited;
-                    visited += 1;
-                    stack.push(next as u32);
-                    on_stack[next] = true;
-                    frames.push((next as u32, moves.start[next]));
-                } else if on_stack[next] {
-                    low[slot] = low[slot].min(order[next]);
+                if tarjan.order[next] == Tarjan::UNSEEN {
+                    tarjan.discover(moves, next);
+                } else if tarjan.on_stack[next] {
+                    tarjan.low[slot] = tarjan.low[slot].min(tarjan.order[next]);
                 }
                 continue;
             }
-            frames.pop();
-            if let Some(&(parent, _)) = frames.last() {
-                low[parent as usize] = low[parent as usize].min(low[slot]);
-            }
-            if low[slot] == order[slot] {
-                while let Some(member) = stack.pop() {
-                    on_stack[member as usize] = false;
-                    rank[member as usize] = closed;
-                    if member as usize == slot {
-                        break;
-                    }
-                }
-                closed += 1;
-            }
+            tarjan.finish(slot);
         }
     }
-    rank
+    tarjan.rank
+}
+
+/// The state of Tarjan's algorithm, walked without recursion (a world has millions of feet
+/// positions, too deep for the call stack).
+struct Tarjan {
+    order: Vec<u32>,
+    low: Vec<u32>,
+    on_stack: Vec<bool>,
+    rank: Vec<u32>,
+    stack: Vec<u32>,
+    /// Depth-first frames: the slot and the position of its next move.
+    frames: Vec<(u32, usize)>,
+    visited: u32,
+    closed: u32,
+}
+
+impl Tarjan {
+    const UNSEEN: u32 = u32::MAX;
+
+    fn new(count: usize) -> Self {
+        Self {
+            order: vec![Self::UNSEEN; count],
+            low: vec![0; count],
+            on_stack: vec![false; count],
+            rank: vec![Self::UNSEEN; count],
+            stack: Vec::new(),
+            frames: Vec::new(),
+            visited: 0,
+            closed: 0,
+        }
+    }
+
+    /// Numbers `slot` in visiting order and starts walking its moves.
+    fn discover(&mut self, moves: &MoveTable, slot: usize) {
+        self.order[slot] = self.visited;
+        self.low[slot] = self.visited;
+        self.visited += 1;
+        self.stack.push(slot as u32);
+        self.on_stack[slot] = true;
+        self.frames.push((slot as u32, moves.start[slot]));
+    }
+
+    /// Leaves `slot`, whose moves are all walked: passes its low link to its parent, and
+    /// closes its part when it is the part's root.
+    fn finish(&mut self, slot: usize) {
+        self.frames.pop();
+        if let Some(&(parent, _)) = self.frames.last() {
+            self.low[parent as usize] = self.low[parent as usize].min(self.low[slot]);
+        }
+        if self.low[slot] == self.order[slot] {
+            while let Some(member) = self.stack.pop() {
+                self.on_stack[member as usize] = false;
+                self.rank[member as usize] = self.closed;
+                if member as usize == slot {
+                    break;
+                }
+            }
+            self.closed += 1;
+        }
+    }
 }
 
 /// Union by size with path halving.

@@ -20,7 +20,8 @@
 //!
 //! ```
 //! use voxnav::IVec3;
-//! use voxnav::{Agent, Block, ChunkedWorld, MoveCosts, SearchOptions, SearchStatus};
+//! use voxnav::{Agent, Block, ChunkedWorld, IndexedRouter, MoveCosts, SearchOptions};
+//! use voxnav::SearchStatus;
 //! use voxnav::reach::Navigator;
 //!
 //! // A floor, and a platform 4 blocks above it: too high to climb onto, and too high to jump
@@ -48,4 +49,4 @@ mod slot;
 
 pub use index::{Reach, ReachIndex};
 pub use navigator::Navigator;
-pub use slot::{IndexSlot, indexed_search};
+pub use slot::{IndexSlot, IndexedRouter};
