@@ -52,8 +52,8 @@ fn step(world: &ChunkedWorld, agent: Agent, feet: IVec3, direction: IVec3) -> Op
 }
 
 /// A step up by one cell from [`START`] to [`UP_EAST`], at `cost`.
-fn step_up_east(cost: u32) -> Option<(IVec3, MoveKind, u32)> {
-    Some((UP_EAST, MoveKind::StepUp(1), cost))
+fn step_up_east(cost: u32) -> (IVec3, MoveKind, u32) {
+    (UP_EAST, MoveKind::StepUp(1), cost)
 }
 
 /// The floor rise from [`START`] to [`UP_EAST`] in sixteenths, and whether the default agent
@@ -119,7 +119,7 @@ fn rule6_walk_up_onto_a_bottom_slab_one_cell_higher_needs_no_jump() {
     // Rise 16 + 8 - 16 = 8: walked. Its kind is the feet cells' (one up), its cost a step up
     // without the jump term: 10 + 10.
     let world = side(&["..", "..", ".8", "##"]);
-    assert_eq!(east(&world, START), step_up_east(20));
+    assert_eq!(east(&world, START), Some(step_up_east(20)));
     assert_eq!(rise_up_east(&world), (8, Some(false)));
 }
 
@@ -127,7 +127,7 @@ fn rule6_walk_up_onto_a_bottom_slab_one_cell_higher_needs_no_jump() {
 fn rule6_a_full_block_one_cell_higher_is_a_jump() {
     // Rise 16: a jump, which pays the jump term: 10 + 10 + 5.
     let world = side(&["..", "..", ".#", "##"]);
-    assert_eq!(east(&world, START), step_up_east(25));
+    assert_eq!(east(&world, START), Some(step_up_east(25)));
     assert_eq!(rise_up_east(&world), (16, Some(true)));
 }
 
@@ -135,7 +135,7 @@ fn rule6_a_full_block_one_cell_higher_is_a_jump() {
 fn rule6_slab_onto_a_slab_one_cell_higher_is_a_jump() {
     // Rise 16 + 8 - 8 = 16.
     let world = side(&["..", "..", ".8", "8#"]);
-    assert_eq!(east(&world, START), step_up_east(25));
+    assert_eq!(east(&world, START), Some(step_up_east(25)));
 }
 
 #[test]
@@ -146,7 +146,7 @@ fn rule6_slab_onto_a_full_block_one_cell_higher_is_too_high_to_jump() {
     // An agent that climbs two blocks reaches 36.
     assert_eq!(
         east_as(&world, Agent::default().with_max_step_up(2), START),
-        step_up_east(25)
+        Some(step_up_east(25))
     );
 }
 
@@ -156,7 +156,7 @@ fn rule6_thick_snow_onto_a_full_block_one_cell_higher_fits_a_jump_and_thin_snow_
     let low = side(&["..", "..", ".#", "4#"]);
     assert_eq!(east(&low, START), None);
     let high = side(&["..", "..", ".#", "c#"]);
-    assert_eq!(east(&high, START), step_up_east(25));
+    assert_eq!(east(&high, START), Some(step_up_east(25)));
 }
 
 #[test]
@@ -398,7 +398,7 @@ fn partial_floors_leave_whole_block_worlds_alone() {
     ]);
     let with_slab = layers(&[vec!["###", "#8#"], vec![".#.", "..."], air.clone(), air]);
     for world in [&plain, &with_slab] {
-        assert_eq!(east(world, START), step_up_east(25));
+        assert_eq!(east(world, START), Some(step_up_east(25)));
     }
     world_block_round_trip();
 }
@@ -433,7 +433,7 @@ fn chunks_written_whole_from_a_palette_keep_floor_heights() {
     assert_eq!(world.column(1, 0, 0, 4).partial, 0b10);
     assert_eq!(world.column(3, 0, 0, 4).partial, 0b10);
     assert_eq!(world.column(0, 0, 0, 4).partial, 0);
-    assert_eq!(east(&world, START), step_up_east(20));
+    assert_eq!(east(&world, START), Some(step_up_east(20)));
     // Off the slab towards the fence: the fence is neither floor nor step.
     assert_eq!(
         east(&world, UP_EAST).map(|m| m.0),
