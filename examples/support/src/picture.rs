@@ -243,10 +243,11 @@ mod tests {
 
     #[test]
     fn cells_are_squares_of_their_colour() {
-        let picture = Picture::from_cells(2, 1, 3, |x, _| if x == 0 { WHITE } else { BLACK });
+        let red = [200, 0, 0];
+        let picture = Picture::from_cells(2, 1, 3, |x, _| if x == 0 { WHITE } else { red });
         assert_eq!((picture.width(), picture.height()), (6, 3));
         assert_eq!(picture.get(2, 2), Some(WHITE));
-        assert_eq!(picture.get(3, 0), Some(BLACK));
+        assert_eq!(picture.get(3, 0), Some(red));
         assert_eq!(picture.get(6, 0), None);
     }
 
