@@ -250,6 +250,9 @@ pub struct NavGraph {
     /// The move shapes seen; code `c` is `shapes[c - 1]`.
     shapes: Vec<Shape>,
     live: usize,
+    /// The largest extra cost any node has had (never lowered by an update): searches use it
+    /// to bound the costs they can reach.
+    pub(crate) max_extra: u32,
 }
 
 /// The prices of a [`NavGraph`]'s moves at one [`MoveCosts`]: the fixed part of every
@@ -259,7 +262,10 @@ pub(crate) struct Pricing {
     pub(crate) costs: MoveCosts,
     /// `base[slot * 64 + code]`.
     base: Vec<u32>,
-    shapes: usize,
+    /// The largest of `base`.
+    pub(crate) max_base: u32,
+    /// The shapes priced, code `c` at `c - 1`; `None` for a pricing of no graph.
+    shapes: Option<Vec<Shape>>,
 }
 
 impl Pricing {
@@ -272,14 +278,27 @@ impl Pricing {
         }
         Self {
             costs,
+            max_base: base.iter().copied().max().unwrap_or(0),
             base,
-            shapes: graph.shapes.len(),
+            shapes: Some(graph.shapes.clone()),
         }
     }
 
-    /// Whether this pricing is still right for `graph` at `costs` (an update may add shapes).
+    /// A pricing that fits no graph, to be replaced by the first search.
+    pub(crate) fn none(costs: MoveCosts) -> Self {
+        Self {
+            costs,
+            base: vec![0; SLOTS << CODE_BITS],
+            max_base: 0,
+            shapes: None,
+        }
+    }
+
+    /// Whether this pricing is still right for `graph` at `costs`: the same shapes under the
+    /// same codes (an update may add shapes, and graphs number their shapes in the order
+    /// their compile met them).
     pub(crate) fn fits(&self, graph: &NavGraph, costs: &MoveCosts) -> bool {
-        self.shapes == graph.shapes.len() && self.costs == *costs
+        self.shapes.as_deref() == Some(graph.shapes.as_slice()) && self.costs == *costs
     }
 
     #[inline]
@@ -353,6 +372,7 @@ impl NavGraph {
             free: Vec::new(),
             shapes: Vec::new(),
             live: 0,
+            max_extra: 0,
         };
         // Padding columns (past the world's edge in its last tiles) keep empty home slots,
         // never read by a search since no move leaves the world.
@@ -741,6 +761,7 @@ impl NavGraph {
         node.out = word;
         node.terrain = world.terrain(feet);
         node.extra = world.extra_cost(feet);
+        self.max_extra = self.max_extra.max(node.extra);
         Ok(())
     }
 

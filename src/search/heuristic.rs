@@ -122,6 +122,7 @@ impl Heuristic {
                 && self.weight <= 1.0
                 && agent.diagonals
                 && free.is_none(),
+            free_octile: self.kind == HeuristicKind::Octile && self.weight <= 1.0 && free.is_some(),
             kind: self.kind,
             weight: self.weight,
             straight: unit(costs.straight),
@@ -200,6 +201,8 @@ pub struct Estimator {
     /// decided once here so that the estimate every search computes per generated node is a
     /// few instructions inlined into the search loop; every other case takes the general path.
     walking_octile: bool,
+    /// The same for a flier or swimmer: the unweighted 3D octile heuristic, inlined.
+    free_octile: bool,
     kind: HeuristicKind,
     weight: f64,
     straight: u64,
@@ -240,6 +243,15 @@ impl Estimator {
             // The general path's octile case, written out: it cannot overflow (see there).
             let side = self.straight.min(self.diagonal);
             return (self.diagonal * lo + side * (hi - lo) + vertical).min(MAX_ESTIMATE);
+        }
+        if self.free_octile
+            && let Some(free) = self.free
+        {
+            let climb = dy.unsigned_abs().min(u64::from(u32::MAX));
+            // The general path's free octile case, written out.
+            return free
+                .distance(u64::from(dx), climb, u64::from(dz))
+                .min(MAX_ESTIMATE);
         }
         self.general_delta(dx, dy, dz)
     }
