@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use glam::IVec3;
 
+use super::table::{Edge, MoveTable, Patch};
 use crate::error::{Error, Result};
 use crate::graph::{NavGraph, NodeId};
 use crate::moves::agent::{Agent, MoveCosts};
@@ -136,6 +137,9 @@ pub struct DStarLite {
     costs: MoveCosts,
     estimator: Estimator,
     graph: Option<NavGraph>,
+    /// The graph's moves in both directions at `costs`, built by the plan and patched by
+    /// each update.
+    table: Option<MoveTable>,
     states: Vec<State>,
     open: BinaryHeap<Entry>,
     goal: IVec3,
@@ -144,7 +148,6 @@ pub struct DStarLite {
     km: u64,
     /// Nodes given a finite `rhs` since the plan (for statistics).
     touched: usize,
-    preds: Vec<(NodeId, u32)>,
     pub(super) stats: SearchStats,
 }
 
@@ -163,6 +166,7 @@ impl DStarLite {
             costs,
             estimator: Heuristic::default().estimator(&agent, &costs),
             graph: None,
+            table: None,
             states: Vec::new(),
             open: BinaryHeap::new(),
             goal: IVec3::ZERO,
@@ -170,7 +174,6 @@ impl DStarLite {
             start: IVec3::ZERO,
             km: 0,
             touched: 0,
-            preds: Vec::new(),
             stats: SearchStats::default(),
         })
     }
@@ -193,11 +196,17 @@ impl DStarLite {
         self.graph.as_ref()
     }
 
+    /// The walk graph and its move table, once planned.
+    pub(super) fn graph_and_table(&self) -> Option<(&NavGraph, &MoveTable)> {
+        self.graph.as_ref().zip(self.table.as_ref())
+    }
+
     /// Takes the walk graph back (for example to plan again with
     /// [`DStarLite::plan_with_graph`] after bringing it up to date), forgetting the plan:
     /// the next [`DStarLite::replan`] is an error until the next plan.
     pub fn take_graph(&mut self) -> Option<NavGraph> {
         self.open.clear();
+        self.table = None;
         self.graph.take()
     }
 
@@ -281,6 +290,7 @@ impl DStarLite {
         self.stats = SearchStats::default();
         self.states[goal_node as usize].rhs = Dist::ZERO;
         self.push_if_inconsistent(&graph, goal_node);
+        self.table = Some(MoveTable::build(&graph, &self.costs));
         self.graph = Some(graph);
         self.compute(u64::MAX);
         Ok(self.result(started))
@@ -300,10 +310,7 @@ impl DStarLite {
         position: IVec3,
         changed: &[IVec3],
     ) -> Result<SearchResult> {
-        let started = Instant::now();
-        self.update(world, position, changed.iter().copied())?;
-        self.compute(u64::MAX);
-        Ok(self.result(started))
+        self.replan_iter(world, position, changed.iter().copied())
     }
 
     /// [`DStarLite::replan`] for the changes a [`ChunkedWorld`](crate::ChunkedWorld) reports
@@ -332,20 +339,20 @@ impl DStarLite {
         Ok(self.result(started))
     }
 
-    /// Moves the start to `position`, updates the graph from the changed cells and recomputes
-    /// the cost of every node whose moves changed. Leaves the repair itself to
-    /// [`DStarLite::compute`].
+    /// Moves the start to `position`, updates the graph and the move table from the changed
+    /// cells and recomputes the cost of every node whose moves changed. Leaves the repair
+    /// itself to [`DStarLite::compute`]; returns what the table's patch found.
     pub(super) fn update<W: VoxelWorld + ?Sized>(
         &mut self,
         world: &W,
         position: IVec3,
         changed: impl Iterator<Item = IVec3>,
-    ) -> Result<()> {
-        if self.graph.is_none() {
+    ) -> Result<Patch> {
+        let (Some(graph), Some(table)) = (self.graph.as_mut(), self.table.as_mut()) else {
             return Err(Error::InvalidSetting(
                 "D* Lite: call `plan` before `replan`".into(),
             ));
-        }
+        };
         check_feet(world, position, self.agent.height).map_err(|reason| Error::InvalidStart {
             pos: position,
             reason,
@@ -354,19 +361,10 @@ impl DStarLite {
             pos: self.goal,
             reason,
         })?;
-        let Some(mut graph) = self.graph.take() else {
-            return Ok(());
-        };
         // Cells outside the graph's bounds are ignored by the update, whatever their
         // coordinates.
-        let update = graph.update(world, changed);
-        let update = match update {
-            Ok(update) => update,
-            Err(error) => {
-                self.graph = Some(graph);
-                return Err(error);
-            }
-        };
+        let update = graph.update(world, changed)?;
+        let patch = table.patch(graph, &update);
         self.stats = SearchStats::default();
         if position != self.start {
             self.km = self
@@ -383,11 +381,14 @@ impl DStarLite {
         for &id in &update.removed {
             self.states[id as usize] = UNSEEN;
         }
+        let (Some(graph), Some(table)) = (self.graph.take(), self.table.take()) else {
+            return Ok(patch);
+        };
         for &id in &update.changed {
             if id == self.goal_node {
                 continue;
             }
-            let rhs = self.best_successor_over(&graph, id);
+            let rhs = self.best_successor(&table, id);
             if self.states[id as usize].rhs == INF && rhs != INF {
                 self.touched += 1;
             }
@@ -395,7 +396,8 @@ impl DStarLite {
             self.push_if_inconsistent(&graph, id);
         }
         self.graph = Some(graph);
-        Ok(())
+        self.table = Some(table);
+        Ok(patch)
     }
 
     /// The smallest valid queue entry, stale entries dropped.
@@ -414,15 +416,16 @@ impl DStarLite {
     /// whether it finished (the start is consistent and nothing queued can improve it); an
     /// unfinished repair may be resumed by a later call.
     pub(super) fn compute(&mut self, max_expansions: u64) -> bool {
-        let Some(graph) = self.graph.take() else {
+        let (Some(graph), Some(table)) = (self.graph.take(), self.table.take()) else {
             return true;
         };
-        let finished = self.compute_over(&graph, max_expansions);
+        let finished = self.compute_over(&graph, &table, max_expansions);
         self.graph = Some(graph);
+        self.table = Some(table);
         finished
     }
 
-    fn compute_over(&mut self, graph: &NavGraph, max_expansions: u64) -> bool {
+    fn compute_over(&mut self, graph: &NavGraph, table: &MoveTable, max_expansions: u64) -> bool {
         let mut expansions = 0u64;
         let start_node = graph.node(self.start);
         loop {
@@ -455,14 +458,11 @@ impl DStarLite {
                 });
                 continue;
             }
-            let mut preds = std::mem::take(&mut self.preds);
-            preds.clear();
-            graph.for_each_incoming(u, &self.costs, |step| preds.push((step.node, step.cost)));
             if state.g > state.rhs {
                 // Overconsistent: settle it and offer it to its predecessors.
                 self.states[u as usize].g = state.rhs;
                 self.states[u as usize].queued = false;
-                for &(from, cost) in &preds {
+                for &Edge { node: from, cost } in table.into(u) {
                     if from == self.goal_node {
                         continue;
                     }
@@ -480,24 +480,23 @@ impl DStarLite {
                 // Underconsistent: its cost went up; whoever relied on it looks again.
                 let g_old = state.g;
                 self.states[u as usize].g = INF;
-                for &(from, cost) in &preds {
+                for &Edge { node: from, cost } in table.into(u) {
                     if from == self.goal_node {
                         continue;
                     }
                     if g_old != INF && self.states[from as usize].rhs == g_old.after(cost) {
-                        let rhs = self.best_successor_over(graph, from);
+                        let rhs = self.best_successor(table, from);
                         self.states[from as usize].rhs = rhs;
                         self.push_if_inconsistent(graph, from);
                         self.stats.generated += 1;
                     }
                 }
                 if u != self.goal_node {
-                    let rhs = self.best_successor_over(graph, u);
+                    let rhs = self.best_successor(table, u);
                     self.states[u as usize].rhs = rhs;
                 }
                 self.push_if_inconsistent(graph, u);
             }
-            self.preds = preds;
         }
     }
 
@@ -537,12 +536,13 @@ impl DStarLite {
 
     /// The smallest `(cost, 1) + g(target)` over the moves out of `id`.
     #[inline]
-    fn best_successor_over(&self, graph: &NavGraph, id: NodeId) -> Dist {
-        let mut best = INF;
-        graph.for_each_move(id, &self.costs, |step| {
-            best = best.min(self.states[step.node as usize].g.after(step.cost));
-        });
-        best
+    fn best_successor(&self, table: &MoveTable, id: NodeId) -> Dist {
+        table
+            .out(id)
+            .iter()
+            .map(|edge| self.states[edge.node as usize].g.after(edge.cost))
+            .min()
+            .unwrap_or(INF)
     }
 
     /// The route from the start: from each node, the move whose `(cost, 1) + g(target)` is
@@ -551,7 +551,7 @@ impl DStarLite {
         let mut stats = self.stats;
         stats.elapsed = started.elapsed();
         let unreachable = SearchResult::unreachable(stats);
-        let Some(graph) = self.graph.as_ref() else {
+        let (Some(graph), Some(table)) = (self.graph.as_ref(), self.table.as_ref()) else {
             return unreachable;
         };
         let Some(mut node) = graph.node(self.start) else {
@@ -563,24 +563,23 @@ impl DStarLite {
         let mut path = vec![self.start];
         let mut cost = 0u64;
         while node != self.goal_node {
-            let mut next: Option<(Dist, NodeId, u32)> = None;
-            graph.for_each_move(node, &self.costs, |step| {
-                let total = self.states[step.node as usize].g.after(step.cost);
-                if total != INF && next.is_none_or(|(best, _, _)| total < best) {
-                    next = Some((total, step.node, step.cost));
+            let mut next: Option<(Dist, Edge)> = None;
+            for &edge in table.out(node) {
+                let total = self.states[edge.node as usize].g.after(edge.cost);
+                if total != INF && next.is_none_or(|(best, _)| total < best) {
+                    next = Some((total, edge));
                 }
-            });
-            let Some((_, to, step)) = next else {
+            }
+            let Some((_, step)) = next else {
                 return unreachable;
             };
             if path.len() > graph.id_bound() {
                 return unreachable;
             }
-            cost += u64::from(step);
-            node = to;
+            cost += u64::from(step.cost);
+            node = step.node;
             path.push(graph.feet(node));
         }
-        let mut stats = self.stats;
         stats.elapsed = started.elapsed();
         SearchResult {
             status: SearchStatus::Found,

@@ -45,6 +45,7 @@
 
 mod dstar;
 mod replanner;
+mod table;
 
 pub use dstar::DStarLite;
 pub use replanner::{Replan, ReplanMethod, Replanner};
