@@ -21,8 +21,8 @@ use std::time::{Duration, Instant};
 use clap::Parser;
 use voxnav::terrain::{SplitMix64, TerrainConfig, generate_terrain, pick_pairs};
 use voxnav::{
-    Agent, BatchRouter, ChunkedWorld, IVec3, MoveCosts, Reach, ReachIndex, RouteQuery,
-    SearchOptions, SearchResult, SearchStatus,
+    Agent, BatchRouter, ChunkedWorld, IVec3, IndexedRouter, MoveCosts, Reach, ReachIndex,
+    RouteQuery, SearchOptions, SearchResult, SearchStatus,
 };
 use voxnav_support::args::finish;
 use voxnav_support::timing::cpu_time;
@@ -276,10 +276,12 @@ fn run(args: &Args) -> Result<(), String> {
         generated.as_secs_f64() * 1e3
     );
     println!(
-        "reach index: {} feet positions, {} regions (largest {}), {} bytes ({:.2} MiB), built in {:.0} ms",
+        "reach index: {} feet positions, {} regions (largest {}), {} strongly connected parts, \
+         {} bytes ({:.2} MiB), built in {:.0} ms",
         index.feet_count(),
         index.region_count(),
         largest,
+        index.part_count(),
         index.memory_bytes(),
         index.memory_bytes() as f64 / (1024.0 * 1024.0),
         index.build_time().as_secs_f64() * 1e3,

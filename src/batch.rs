@@ -2,8 +2,10 @@
 //!
 //! The world is shared read-only by every worker (`W: VoxelWorld + Sync`); each worker takes
 //! a [`Pathfinder`] from the router's pool and reuses it for every query it answers, so a
-//! batch allocates nothing once the pool is warm. With a [`ReachIndex`], queries whose goal
-//! lies in another region than their start are answered without searching.
+//! batch allocates nothing once the pool is warm. With a [`ReachIndex`](crate::ReachIndex),
+//! queries whose goal lies in another region than their start are answered without
+//! searching; with a compiled walk graph the others are searched over it (both kept through
+//! [`IndexedRouter`]).
 //!
 //! [`BatchRouter::route_many`] runs on rayon's thread pool (Cargo feature `rayon`, on by
 //! default); [`BatchRouter::route_many_sequential`] is always there and gives the same
@@ -14,7 +16,7 @@
 //!
 //! ```
 //! use voxnav::IVec3;
-//! use voxnav::{Agent, Block, ChunkedWorld, MoveCosts, SearchStatus};
+//! use voxnav::{Agent, Block, ChunkedWorld, IndexedRouter, MoveCosts, SearchStatus};
 //! use voxnav::batch::{BatchRouter, RouteQuery};
 //!
 //! let mut world = ChunkedWorld::with_size(IVec3::new(16, 6, 16))?;
@@ -42,11 +44,10 @@ use std::sync::{Mutex, PoisonError};
 use glam::IVec3;
 
 use crate::error::Result;
-use crate::graph::{GraphSearch, NavGraph};
+use crate::graph::GraphSearch;
 use crate::moves::agent::{Agent, MoveCosts};
-use crate::reach::{IndexSlot, ReachIndex};
+use crate::reach::{IndexSlot, IndexedRouter};
 use crate::search::{BlockGoal, Goal, Pathfinder, SearchOptions, SearchResult};
-use crate::world::chunked::Changes;
 use crate::world::{VersionedWorld, VoxelWorld};
 
 /// One query of a batch: a start feet position, a goal, and optionally its own agent.
@@ -91,8 +92,12 @@ impl RouteQuery<BlockGoal> {
 
 /// Routes batches of queries for one agent, on many threads or one.
 ///
-/// Holds the search options, an optional [`ReachIndex`] and a pool of pathfinders that
-/// workers reuse across queries and across batches.
+/// Holds the search options, an optional [`ReachIndex`](crate::ReachIndex) and compiled walk
+/// graph ([`IndexedRouter`]) and a pool of pathfinders that workers reuse across queries and
+/// across batches. A batch never rebuilds a stale index or graph by itself, and ignores
+/// them (every query is searched on the world, so the answers stay right, only slower):
+/// call [`IndexedRouter::refresh_index`] or [`IndexedRouter::apply_changes`] between
+/// batches after changing blocks.
 #[derive(Debug)]
 pub struct BatchRouter {
     template: Worker,
@@ -132,15 +137,6 @@ impl BatchRouter {
         self
     }
 
-    /// Uses `index` from now on.
-    ///
-    /// # Errors
-    /// [`crate::Error::InvalidSetting`] when the index was built for another agent.
-    pub fn with_index(mut self, index: ReachIndex) -> Result<Self> {
-        self.index.set(index)?;
-        Ok(self)
-    }
-
     /// The options.
     #[must_use]
     pub fn options(&self) -> &SearchOptions {
@@ -151,70 +147,6 @@ impl BatchRouter {
     #[must_use]
     pub fn agent(&self) -> &Agent {
         self.template.pathfinder.agent()
-    }
-
-    /// The index, if there is one.
-    #[must_use]
-    pub fn index(&self) -> Option<&ReachIndex> {
-        self.index.get()
-    }
-
-    /// Drops the index: batches search every query from then on.
-    pub fn clear_index(&mut self) {
-        self.index.clear();
-    }
-
-    /// Compiles the walk graph of `world`: from then on [`BatchRouter::route_many`] answers
-    /// queries on `world` by A* over the graph while it describes the world (same costs,
-    /// fewer reads of the world); a batch never recompiles it by itself.
-    ///
-    /// # Errors
-    /// As [`NavGraph::compile`].
-    pub fn build_graph<W: VersionedWorld + ?Sized>(&mut self, world: &W) -> Result<&NavGraph> {
-        self.index.build_graph(world)
-    }
-
-    /// Updates the graph (and relabels the index) after `changes`; see
-    /// [`IndexSlot::apply_changes`].
-    ///
-    /// # Errors
-    /// As [`IndexSlot::apply_changes`].
-    pub fn apply_changes<W: VersionedWorld + ?Sized>(
-        &mut self,
-        world: &W,
-        changes: &Changes,
-    ) -> Result<bool> {
-        self.index.apply_changes(world, changes)
-    }
-
-    /// The graph, if there is one.
-    #[must_use]
-    pub fn graph(&self) -> Option<&NavGraph> {
-        self.index.graph()
-    }
-
-    /// Drops the graph: batches search the world from then on.
-    pub fn clear_graph(&mut self) {
-        self.index.clear_graph();
-    }
-
-    /// Builds (or rebuilds) the index from `world` and returns it.
-    ///
-    /// # Errors
-    /// As [`ReachIndex::build`].
-    pub fn build_index<W: VersionedWorld + ?Sized>(&mut self, world: &W) -> Result<&ReachIndex> {
-        self.index.build(world)
-    }
-
-    /// Rebuilds the index if the world changed since it was built; returns whether it rebuilt
-    /// (`false` without an index). Call it between batches after changing blocks: a batch
-    /// never rebuilds by itself, and ignores a stale index (every query is searched, so the
-    /// answers stay right, only slower).
-    ///
-    /// # Errors
-    /// As [`ReachIndex::build`].
-    pub fn refresh_index<W: VersionedWorld + ?Sized>(&mut self, world: &W) -> Result<bool> {
-        self.index.refresh(world)
     }
 
     /// Answers `queries` on rayon's current thread pool and returns the results in the
@@ -411,5 +343,15 @@ impl Drop for Lease<'_> {
                 .unwrap_or_else(PoisonError::into_inner)
                 .push(worker);
         }
+    }
+}
+
+impl IndexedRouter for BatchRouter {
+    fn index_slot(&self) -> &IndexSlot {
+        &self.index
+    }
+
+    fn index_slot_mut(&mut self) -> &mut IndexSlot {
+        &mut self.index
     }
 }

@@ -82,7 +82,7 @@ pub use error::Error;
 #[doc(inline)]
 pub use moves::agent::{Agent, MoveCosts, Movement};
 #[doc(inline)]
-pub use reach::Navigator;
+pub use reach::{IndexedRouter, Navigator};
 #[doc(inline)]
 pub use replan::Replanner;
 #[doc(inline)]

@@ -20,7 +20,7 @@ pub use crate::batch::{BatchRouter, RouteQuery};
 pub use crate::error::{Error, Result};
 pub use crate::graph::{GraphSearch, NavGraph};
 pub use crate::moves::agent::{Agent, MoveCosts, Movement};
-pub use crate::reach::Navigator;
+pub use crate::reach::{IndexedRouter, Navigator};
 pub use crate::replan::Replanner;
 pub use crate::search::{BlockGoal, Goal, Pathfinder, SearchOptions, SearchResult, SearchStatus};
 pub use crate::world::VoxelWorld;

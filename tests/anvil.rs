@@ -1,11 +1,14 @@
 //! The Minecraft loader (`voxnav::anvil`): the block table against hand-checked states, the
 //! loader against the shipped region `tests/data/minecraft/r.1.1.mca`, and damaged inputs.
 
+mod support;
+
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 use fastanvil::{Chunk as _, JavaChunk, Region};
 use serde::Serialize;
+use support::region::{UNCOMPRESSED, region_of};
 use voxnav::anvil::{
     LoadedWorld, SkipReason, StateInfo, block_for_state, load_region, load_world, lookup_state,
     state_info,
@@ -653,26 +656,6 @@ fn garbage_sectors_and_bad_location_entries_are_counted_skips() {
     assert_eq!(report.chunks_loaded, 203 - damaged_full);
 }
 
-/// A region of hand-made chunks, each stored uncompressed in its own sectors.
-fn region_of(chunks: &[(usize, Vec<u8>)]) -> Vec<u8> {
-    let mut bytes = vec![0u8; 8192];
-    for (slot, nbt) in chunks {
-        let offset = bytes.len() / 4096;
-        let sectors = (nbt.len() + 5).div_ceil(4096);
-        bytes[slot * 4..slot * 4 + 4].copy_from_slice(&[
-            (offset >> 16) as u8,
-            (offset >> 8) as u8,
-            offset as u8,
-            sectors as u8,
-        ]);
-        bytes.extend_from_slice(&(nbt.len() as u32 + 1).to_be_bytes());
-        bytes.push(3);
-        bytes.extend_from_slice(nbt);
-        bytes.resize((offset + sectors) * 4096, 0);
-    }
-    bytes
-}
-
 #[derive(Serialize)]
 struct PaletteEntry {
     #[serde(rename = "Name")]
@@ -782,16 +765,16 @@ fn hand_made_chunks_load_or_skip_for_the_right_reason() {
     }
     too_deep.extend(std::iter::repeat_n(0, 100_001));
     let region = region_of(&[
-        (0, good),
-        (1, bare_status),
-        (2, old),
-        (3, not_full),
-        (4, wrong_len),
-        (5, no_data),
-        (6, unknown),
-        (7, misplaced),
-        (8, bad_nbt),
-        (10, too_deep),
+        (0, UNCOMPRESSED, &good),
+        (1, UNCOMPRESSED, &bare_status),
+        (2, UNCOMPRESSED, &old),
+        (3, UNCOMPRESSED, &not_full),
+        (4, UNCOMPRESSED, &wrong_len),
+        (5, UNCOMPRESSED, &no_data),
+        (6, UNCOMPRESSED, &unknown),
+        (7, UNCOMPRESSED, &misplaced),
+        (8, UNCOMPRESSED, &bad_nbt),
+        (10, UNCOMPRESSED, &too_deep),
     ]);
     let loaded = load_region(&region, 0, 0).unwrap();
     let report = &loaded.report;

@@ -6,8 +6,8 @@ use support::oracle::all_feet;
 use support::rng::Rng;
 use support::worlds::hills;
 use voxnav::{
-    Agent, BatchRouter, ChunkedWorld, Error, IVec3, MoveCosts, Pathfinder, RadiusGoal, RouteQuery,
-    SearchOptions, SearchResult, SearchStatus,
+    Agent, BatchRouter, ChunkedWorld, Error, IVec3, IndexedRouter, MoveCosts, Pathfinder,
+    RadiusGoal, RouteQuery, SearchOptions, SearchResult, SearchStatus,
 };
 
 fn queries(world: &ChunkedWorld, agent: &Agent, seed: u64, count: usize) -> Vec<RouteQuery> {

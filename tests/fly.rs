@@ -7,11 +7,12 @@ mod support;
 use std::collections::{BinaryHeap, HashMap};
 
 use support::rng::Rng;
+use voxnav::IndexedRouter;
 use voxnav::batch::{BatchRouter, RouteQuery};
 use voxnav::{
     Agent, Block, ChunkedWorld, DStarLite, Error, IVec3, InvalidFeet, MoveCosts, Movement,
-    Pathfinder, RadiusGoal, ReachIndex, SearchOptions, SearchStatus, VoxelWorld, baseline,
-    check_path,
+    Pathfinder, RadiusGoal, ReachIndex, SearchOptions, SearchResult, SearchStatus, VoxelWorld,
+    baseline, check_path,
 };
 
 /// The rule, restated: a cell may hold part of the body when it is passable and, for a
@@ -173,9 +174,7 @@ fn fliers_and_swimmers_match_exhaustive_dijkstra_on_random_worlds() {
             let goal = cells[rng.below(cells.len() as u64) as usize];
             let context = format!("world {world_index}, {agent:?}, {costs:?}, {start} -> {goal}");
             let expected = oracle(&world, &agent, &costs, start, goal);
-            let result = pathfinder
-                .find_path(&world, start, goal, &SearchOptions::default())
-                .unwrap();
+            let result = route(&mut pathfinder, &world, start, goal).unwrap();
             match expected {
                 Some(cost) => {
                     found += 1;
@@ -230,9 +229,7 @@ fn the_naive_baseline_solves_the_same_flying_problem() {
             let start = cells[rng.below(cells.len() as u64) as usize];
             let goal = cells[rng.below(cells.len() as u64) as usize];
             let naive = baseline::find_flier_path(&world, start, goal, None, &costs).unwrap();
-            let ours = pathfinder
-                .find_path(&world, start, goal, &SearchOptions::default())
-                .unwrap();
+            let ours = route(&mut pathfinder, &world, start, goal).unwrap();
             assert_eq!(naive.status, ours.status, "{start} -> {goal}");
             assert_eq!(naive.cost, ours.cost, "{start} -> {goal}");
             assert_eq!(naive.cost, oracle(&world, &agent, &costs, start, goal));
@@ -240,48 +237,62 @@ fn the_naive_baseline_solves_the_same_flying_problem() {
     }
 }
 
+/// A bounded world of `size` cells of air with each box `(low, high, block)` (corners
+/// inclusive) filled in turn.
+fn boxes(size: IVec3, fills: &[(IVec3, IVec3, Block)]) -> ChunkedWorld {
+    let mut world = ChunkedWorld::with_size(size).unwrap();
+    for &(low, high, block) in fills {
+        world.fill(low, high, block).unwrap();
+    }
+    world
+}
+
+/// The search from `start` to `goal` with default options.
+fn route<W: VoxelWorld>(
+    pathfinder: &mut Pathfinder,
+    world: &W,
+    start: IVec3,
+    goal: IVec3,
+) -> voxnav::Result<SearchResult> {
+    pathfinder.find_path(world, start, goal, &SearchOptions::default())
+}
+
 /// A 5 x 5 x 5 box of air with a solid wall at x = 2 but for one hole at (2, 4, 4).
 fn walled() -> ChunkedWorld {
-    let mut world = ChunkedWorld::with_size(IVec3::splat(5)).unwrap();
-    world
-        .fill(IVec3::new(2, 0, 0), IVec3::new(2, 4, 4), Block::Solid)
-        .unwrap();
-    world.set(IVec3::new(2, 4, 4), Block::Air).unwrap();
-    world
+    let hole = IVec3::new(2, 4, 4);
+    boxes(
+        IVec3::splat(5),
+        &[
+            (IVec3::new(2, 0, 0), IVec3::new(2, 4, 4), Block::Solid),
+            (hole, hole, Block::Air),
+        ],
+    )
 }
 
 #[test]
 fn a_flier_needs_no_floor_and_never_cuts_an_edge() {
     let world = walled();
     let mut flier = Pathfinder::new(Agent::flier(1), MoveCosts::default()).unwrap();
-    let route = flier
-        .find_path(
-            &world,
-            IVec3::new(0, 0, 0),
-            IVec3::new(4, 0, 0),
-            &SearchOptions::default(),
-        )
-        .unwrap();
-    assert_eq!(route.status, SearchStatus::Found);
+    let flown = route(&mut flier, &world, IVec3::new(0, 0, 0), IVec3::new(4, 0, 0)).unwrap();
+    assert_eq!(flown.status, SearchStatus::Found);
     // Through the hole: the hole's neighbours in the wall are solid, so the route enters and
     // leaves it straight along x.
-    let hole = route
+    let hole = flown
         .path
         .iter()
         .position(|&p| p == IVec3::new(2, 4, 4))
         .unwrap();
-    assert_eq!(route.path[hole - 1], IVec3::new(1, 4, 4));
-    assert_eq!(route.path[hole + 1], IVec3::new(3, 4, 4));
+    assert_eq!(flown.path[hole - 1], IVec3::new(1, 4, 4));
+    assert_eq!(flown.path[hole + 1], IVec3::new(3, 4, 4));
     // A walker cannot even start in mid-air.
     let mut walker = Pathfinder::new(Agent::default(), MoveCosts::default()).unwrap();
-    let error = walker
-        .find_path(
-            &world,
-            IVec3::new(0, 2, 0),
-            IVec3::new(0, 2, 1),
-            &SearchOptions::default(),
-        )
-        .unwrap_err();
+    let error = route(
+        &mut walker,
+        &world,
+        IVec3::new(0, 2, 0),
+        IVec3::new(0, 2, 1),
+    )
+    .unwrap_err();
     assert!(matches!(
         error,
         Error::InvalidStart {
@@ -299,14 +310,10 @@ fn a_tall_flier_needs_head_room_along_the_whole_move() {
     let agent = Agent::flier(2);
     let mut flier = Pathfinder::new(agent, MoveCosts::default()).unwrap();
     let (start, goal) = (IVec3::ZERO, IVec3::new(1, 1, 0));
-    let open = flier
-        .find_path(&world, start, goal, &SearchOptions::default())
-        .unwrap();
+    let open = route(&mut flier, &world, start, goal).unwrap();
     assert_eq!(open.cost, Some(14));
     world.set(IVec3::new(0, 2, 0), Block::Solid).unwrap();
-    let blocked = flier
-        .find_path(&world, start, goal, &SearchOptions::default())
-        .unwrap();
+    let blocked = route(&mut flier, &world, start, goal).unwrap();
     assert_eq!(blocked.cost, Some(20), "{:?}", blocked.path);
 }
 
@@ -314,42 +321,22 @@ fn a_tall_flier_needs_head_room_along_the_whole_move() {
 fn a_swimmer_stays_in_water() {
     // Air everywhere but a water channel along z = 0 and a second one along z = 2, joined by
     // water at x = 4 only.
-    let mut world = ChunkedWorld::with_size(IVec3::new(5, 1, 3)).unwrap();
-    world
-        .fill(IVec3::new(0, 0, 0), IVec3::new(4, 0, 0), Block::Water)
-        .unwrap();
-    world
-        .fill(IVec3::new(0, 0, 2), IVec3::new(4, 0, 2), Block::Water)
-        .unwrap();
-    world.set(IVec3::new(4, 0, 1), Block::Water).unwrap();
+    let world = boxes(
+        IVec3::new(5, 1, 3),
+        &[
+            (IVec3::new(0, 0, 0), IVec3::new(4, 0, 0), Block::Water),
+            (IVec3::new(0, 0, 2), IVec3::new(4, 0, 2), Block::Water),
+            (IVec3::new(4, 0, 1), IVec3::new(4, 0, 1), Block::Water),
+        ],
+    );
+    let (start, goal) = (IVec3::new(0, 0, 0), IVec3::new(0, 0, 2));
     let mut swimmer = Pathfinder::new(Agent::swimmer(1), MoveCosts::default()).unwrap();
-    let route = swimmer
-        .find_path(
-            &world,
-            IVec3::new(0, 0, 0),
-            IVec3::new(0, 0, 2),
-            &SearchOptions::default(),
-        )
-        .unwrap();
-    assert_eq!(route.cost, Some(4 * 10 + 2 * 10 + 4 * 10));
+    let swum = route(&mut swimmer, &world, start, goal).unwrap();
+    assert_eq!(swum.cost, Some(4 * 10 + 2 * 10 + 4 * 10));
     let mut flier = Pathfinder::new(Agent::flier(1), MoveCosts::default()).unwrap();
-    let flown = flier
-        .find_path(
-            &world,
-            IVec3::new(0, 0, 0),
-            IVec3::new(0, 0, 2),
-            &SearchOptions::default(),
-        )
-        .unwrap();
+    let flown = route(&mut flier, &world, start, goal).unwrap();
     assert_eq!(flown.cost, Some(20));
-    let error = swimmer
-        .find_path(
-            &world,
-            IVec3::new(0, 0, 0),
-            IVec3::new(0, 0, 1),
-            &SearchOptions::default(),
-        )
-        .unwrap_err();
+    let error = route(&mut swimmer, &world, start, IVec3::new(0, 0, 1)).unwrap_err();
     assert!(
         matches!(error, Error::InvalidGoal { reason: InvalidFeet::NotInWater { cell }, .. } if cell == IVec3::new(0, 0, 1)),
         "{error}"
@@ -413,23 +400,21 @@ fn goals_budgets_partial_routes_and_unbounded_worlds_work_for_fliers() {
         })
     ));
     assert!(matches!(
-        flier.find_path(&open_sky, IVec3::ZERO, IVec3::X, &SearchOptions::default()),
+        route(&mut flier, &open_sky, IVec3::ZERO, IVec3::X),
         Err(Error::Unbounded)
     ));
 }
 
 #[test]
 fn one_batch_mixes_walkers_fliers_and_swimmers() {
-    let mut world = ChunkedWorld::with_size(IVec3::new(8, 6, 8)).unwrap();
-    world
-        .fill(IVec3::new(0, 0, 0), IVec3::new(7, 0, 7), Block::Solid)
-        .unwrap();
-    world
-        .fill(IVec3::new(4, 1, 0), IVec3::new(4, 5, 6), Block::Solid)
-        .unwrap();
-    world
-        .fill(IVec3::new(0, 1, 0), IVec3::new(2, 3, 2), Block::Water)
-        .unwrap();
+    let world = boxes(
+        IVec3::new(8, 6, 8),
+        &[
+            (IVec3::new(0, 0, 0), IVec3::new(7, 0, 7), Block::Solid),
+            (IVec3::new(4, 1, 0), IVec3::new(4, 5, 6), Block::Solid),
+            (IVec3::new(0, 1, 0), IVec3::new(2, 3, 2), Block::Water),
+        ],
+    );
     let costs = MoveCosts::default();
     let mut router = BatchRouter::new(Agent::default(), costs).unwrap();
     router.build_index(&world).unwrap();
@@ -442,12 +427,8 @@ fn one_batch_mixes_walkers_fliers_and_swimmers() {
     let results = router.route_many_sequential(&world, &queries);
     for (query, result) in queries.iter().zip(&results) {
         let agent = query.agent.unwrap_or_default();
-        let alone = Pathfinder::new(agent, costs).unwrap().find_path(
-            &world,
-            query.start,
-            query.goal.0,
-            &SearchOptions::default(),
-        );
+        let mut alone = Pathfinder::new(agent, costs).unwrap();
+        let alone = route(&mut alone, &world, query.start, query.goal.0);
         match (result, alone) {
             (Ok(batch), Ok(alone)) => {
                 assert_eq!(batch.cost, alone.cost, "{query:?}");

@@ -9,21 +9,162 @@ use glam::IVec3;
 use super::{CODE_BITS, CODE_MASK, NO_NODE, NavGraph, NodeId, Pricing, SLOT_DIRECTIONS};
 use crate::error::{Error, Result};
 use crate::moves::agent::MoveCosts;
+use crate::moves::terrain_cost;
 use crate::search::open::OpenSet;
 use crate::search::{
     BlockGoal, Budget, Goal, SearchOptions, SearchResult, SearchStats, SearchStatus,
 };
 use crate::world::InvalidFeet;
 
-/// What the search knows of one node, in 16 bytes (four to a cache line). A record belongs
-/// to the current search only when its `stamp` is the search's (open) or one more (closed);
-/// any other stamp means "not seen". The heuristic is not kept: it is recomputed from the
-/// feet position where needed, which is cheaper than the memory it would take.
+/// What the search knows of one node. A record belongs to the current search only when its
+/// stamp is the search's (open) or one more (closed); any other stamp means "not seen". The
+/// heuristic is not kept: it is recomputed from the feet position where needed, which is
+/// cheaper than the memory it would take.
+///
+/// Two layouts: [`Narrow`] (8 bytes) whenever no cost in the search can reach `2^32`, which
+/// is every search with the default costs on worlds of up to millions of feet positions, and
+/// [`Wide`] (16 bytes) otherwise. Half the bytes per record is half the cache lines a search
+/// touches in its records, which, with the nodes, are its main traffic to memory.
+trait Record: Copy + Default {
+    /// Stamps wrap below this (they are cleared then).
+    const STAMP_LIMIT: u32;
+    fn stamp(self) -> u32;
+    fn g(self) -> u64;
+    /// A record of the search `stamp` at cost `g`, reached from `parent` by the move in
+    /// `slot` of shape `code` (`parent` is [`NO_NODE`] for the start).
+    fn reached(g: u64, stamp: u32, parent: NodeId, slot: usize, code: u64) -> Self;
+    fn set_stamp(&mut self, stamp: u32);
+    /// The node this one was reached from, [`NO_NODE`] for the start; `node` is this
+    /// record's node.
+    fn parent(self, graph: &NavGraph, rises: &[i32; 1 << CODE_BITS], node: NodeId) -> NodeId;
+}
+
+/// 16 bytes: any cost, and the parent's id.
 #[derive(Debug, Clone, Copy, Default)]
-struct Record {
+struct Wide {
     g: u64,
     parent: NodeId,
     stamp: u32,
+}
+
+impl Record for Wide {
+    const STAMP_LIMIT: u32 = u32::MAX - 3;
+
+    #[inline]
+    fn stamp(self) -> u32 {
+        self.stamp
+    }
+    #[inline]
+    fn g(self) -> u64 {
+        self.g
+    }
+    #[inline]
+    fn reached(g: u64, stamp: u32, parent: NodeId, _: usize, _: u64) -> Self {
+        Self { g, parent, stamp }
+    }
+    #[inline]
+    fn set_stamp(&mut self, stamp: u32) {
+        self.stamp = stamp;
+    }
+    fn parent(self, _: &NavGraph, _: &[i32; 1 << CODE_BITS], _: NodeId) -> NodeId {
+        self.parent
+    }
+}
+
+/// 8 bytes: a cost below `2^32`, and instead of the parent's id the move that reached the
+/// node (its slot and shape code, 10 bits), from which the parent follows: the slot gives its
+/// column and the shape its height. The stamp takes the other 22 bits.
+#[derive(Debug, Clone, Copy, Default)]
+struct Narrow {
+    g: u32,
+    /// `stamp << 10 | slot << 6 | code`; slot [`START_SLOT`] for the start.
+    tag: u32,
+}
+
+/// The slot a [`Narrow`] record of the start holds: no move reached it.
+const START_SLOT: u32 = 15;
+
+impl Record for Narrow {
+    const STAMP_LIMIT: u32 = (1 << 22) - 3;
+
+    #[inline]
+    fn stamp(self) -> u32 {
+        self.tag >> 10
+    }
+    #[inline]
+    fn g(self) -> u64 {
+        u64::from(self.g)
+    }
+    #[inline]
+    fn reached(g: u64, stamp: u32, parent: NodeId, slot: usize, code: u64) -> Self {
+        let via = if parent == NO_NODE {
+            START_SLOT << 6
+        } else {
+            ((slot as u32) << 6) | code as u32
+        };
+        Self {
+            // The search uses this layout only when every cost fits (see `fits_narrow`).
+            g: g as u32,
+            tag: (stamp << 10) | via,
+        }
+    }
+    #[inline]
+    fn set_stamp(&mut self, stamp: u32) {
+        self.tag = (stamp << 10) | (self.tag & 0x3ff);
+    }
+    fn parent(self, graph: &NavGraph, rises: &[i32; 1 << CODE_BITS], node: NodeId) -> NodeId {
+        let slot = (self.tag >> 6) & 15;
+        if slot == START_SLOT {
+            return NO_NODE;
+        }
+        let direction = SLOT_DIRECTIONS[slot as usize];
+        let rise = rises[(self.tag & CODE_MASK as u32) as usize];
+        let here = &graph.nodes[node as usize];
+        let column = graph.column_index(
+            i32::from(here.x) - direction.x,
+            i32::from(here.z) - direction.z,
+        );
+        graph.find_in_column(column, (i32::from(here.y) - rise) as u16)
+    }
+}
+
+/// The records of one layout, with their search stamp.
+#[derive(Debug, Clone, Default)]
+struct Records<R> {
+    records: Vec<R>,
+    /// The open stamp of the last search; `stamp + 1` marks a closed node. Always even.
+    stamp: u32,
+}
+
+impl<R: Record> Records<R> {
+    fn reserve_for(&mut self, graph: &NavGraph) {
+        if self.records.len() < graph.id_bound() {
+            self.records.resize(graph.id_bound(), R::default());
+        }
+    }
+
+    /// Moves to a fresh stamp, clearing the stamps when they would wrap.
+    fn next_stamp(&mut self, graph: &NavGraph) -> u32 {
+        self.reserve_for(graph);
+        if self.stamp >= R::STAMP_LIMIT {
+            for record in &mut self.records {
+                record.set_stamp(0);
+            }
+            self.stamp = 0;
+        }
+        self.stamp += 2;
+        self.stamp
+    }
+
+    fn explored<'a>(&'a self, graph: &'a NavGraph) -> impl Iterator<Item = IVec3> + 'a {
+        let closed = self.stamp + 1;
+        self.records
+            .iter()
+            .enumerate()
+            .take(graph.id_bound())
+            .filter(move |(_, r)| r.stamp() == closed)
+            .map(|(id, _)| graph.feet(id as NodeId))
+    }
 }
 
 /// A reusable A* over a [`NavGraph`] for one set of [`MoveCosts`].
@@ -50,16 +191,38 @@ struct Record {
 /// ```
 #[derive(Debug, Clone)]
 pub struct GraphSearch {
+    core: Core,
+    narrow: Records<Narrow>,
+    wide: Records<Wide>,
+    /// Whether the last search used the narrow records.
+    last_narrow: bool,
+}
+
+/// The parts of a search that do not depend on the record layout.
+#[derive(Debug, Clone)]
+struct Core {
     costs: MoveCosts,
-    pricing: Option<Pricing>,
-    records: Vec<Record>,
-    /// The open stamp of the current search; `stamp + 1` marks a closed node. Always even.
-    stamp: u32,
+    /// The prices of the graph last searched.
+    pricing: Pricing,
     open: OpenSet,
-    /// The `dx`, `dz` of each move slot.
-    offsets: [(i32, i32); super::SLOTS],
     /// The rise of each shape code, for the graph last searched.
     rises: [i32; 1 << CODE_BITS],
+}
+
+/// Per slot (padded to 16), `dx + 1` and `dz + 1` of its direction: which of the three
+/// columns and rows around a node the move goes to.
+const SLOT_COLUMN: [usize; 16] = slot_parts(true);
+const SLOT_ROW: [usize; 16] = slot_parts(false);
+
+const fn slot_parts(x: bool) -> [usize; 16] {
+    let mut parts = [1; 16];
+    let mut slot = 0;
+    while slot < super::SLOTS {
+        let d = SLOT_DIRECTIONS[slot];
+        parts[slot] = (if x { d.x } else { d.z } + 1) as usize;
+        slot += 1;
+    }
+    parts
 }
 
 impl GraphSearch {
@@ -70,40 +233,44 @@ impl GraphSearch {
     pub fn new(costs: MoveCosts) -> Result<Self> {
         costs.validate()?;
         Ok(Self {
-            costs,
-            pricing: None,
-            records: Vec::new(),
-            stamp: 0,
-            open: OpenSet::default(),
-            offsets: [(0, 0); super::SLOTS],
-            rises: [0; 1 << CODE_BITS],
+            core: Core {
+                costs,
+                pricing: Pricing::none(costs),
+                open: OpenSet::default(),
+                rises: [0; 1 << CODE_BITS],
+            },
+            narrow: Records::default(),
+            wide: Records::default(),
+            last_narrow: true,
         })
     }
 
     /// The move costs.
     #[must_use]
     pub fn costs(&self) -> &MoveCosts {
-        &self.costs
+        &self.core.costs
     }
 
     /// Sizes the search's records for `graph` now rather than in the first search on it, so
     /// that no query pays for the memory (the first search on a larger graph does this
     /// itself).
     pub fn reserve_for(&mut self, graph: &NavGraph) {
-        if self.records.len() < graph.id_bound() {
-            self.records.resize(graph.id_bound(), Record::default());
+        self.core.prepare(graph);
+        if self.core.narrow_fits(graph) {
+            self.narrow.reserve_for(graph);
+        } else {
+            self.wide.reserve_for(graph);
         }
     }
 
     /// The feet positions the last search on `graph` expanded, in id order: what it explored.
     pub fn explored<'a>(&'a self, graph: &'a NavGraph) -> impl Iterator<Item = IVec3> + 'a {
-        let closed = self.stamp + 1;
-        self.records
-            .iter()
-            .enumerate()
-            .take(graph.id_bound())
-            .filter(move |(_, r)| r.stamp == closed)
-            .map(|(id, _)| graph.feet(id as NodeId))
+        let narrow = self.last_narrow.then(|| self.narrow.explored(graph));
+        let wide = (!self.last_narrow).then(|| self.wide.explored(graph));
+        narrow
+            .into_iter()
+            .flatten()
+            .chain(wide.into_iter().flatten())
     }
 
     /// Finds a route over `graph` from the feet position `start` to the feet position `goal`.
@@ -150,46 +317,57 @@ impl GraphSearch {
         if options.max_time.is_some_and(|t| t.is_zero()) {
             return Err(Error::ZeroTimeBudget);
         }
-        self.prepare(graph);
-        let pricing = self
-            .pricing
-            .take()
-            .unwrap_or_else(|| Pricing::new(graph, self.costs));
-        let result = self.run(graph, &pricing, start_id, goal, options, started);
-        self.pricing = Some(pricing);
+        self.core.prepare(graph);
+        self.last_narrow = self.core.narrow_fits(graph);
+        let result = if self.last_narrow {
+            self.core
+                .run(&mut self.narrow, graph, start_id, goal, options, started)
+        } else {
+            self.core
+                .run(&mut self.wide, graph, start_id, goal, options, started)
+        };
         Ok(result)
     }
+}
 
-    /// Sizes the records for `graph`, moves to a fresh stamp, and refreshes the pricing and
-    /// the slot tables.
+impl Core {
+    /// Refreshes the pricing and the rises for `graph`.
     fn prepare(&mut self, graph: &NavGraph) {
-        self.reserve_for(graph);
-        if self.stamp >= u32::MAX - 3 {
-            for record in &mut self.records {
-                record.stamp = 0;
-            }
-            self.stamp = 0;
-        }
-        self.stamp += 2;
-        if !self
-            .pricing
-            .as_ref()
-            .is_some_and(|p| p.fits(graph, &self.costs))
-        {
-            self.pricing = Some(Pricing::new(graph, self.costs));
-        }
-        for (offset, direction) in self.offsets.iter_mut().zip(SLOT_DIRECTIONS) {
-            *offset = (direction.x, direction.z);
+        if !self.pricing.fits(graph, &self.costs) {
+            self.pricing = Pricing::new(graph, self.costs);
         }
         for (code, shape) in graph.shapes.iter().enumerate() {
             self.rises[code + 1] = shape.dy;
         }
     }
 
-    fn run<G: Goal + ?Sized>(
+    /// Whether every cost a search on `graph` can reach fits the [`Narrow`] records: a route
+    /// visits each node at most once, so it has fewer than [`NavGraph::id_bound`] moves, none
+    /// dearer than the dearest base price plus every terrain term plus the largest extra cost
+    /// the graph has held.
+    fn narrow_fits(&self, graph: &NavGraph) -> bool {
+        let costs = &self.costs;
+        let terms = [
+            costs.water,
+            costs.slow_floor,
+            costs.danger,
+            costs.door,
+            costs.cobweb,
+            graph.max_extra,
+        ]
+        .iter()
+        .map(|&c| u64::from(c))
+        .sum::<u64>();
+        let worst = u64::from(self.pricing.max_base) + terms;
+        (graph.id_bound() as u64)
+            .checked_mul(worst)
+            .is_some_and(|bound| bound < u64::from(u32::MAX))
+    }
+
+    fn run<G: Goal + ?Sized, R: Record>(
         &mut self,
+        table: &mut Records<R>,
         graph: &NavGraph,
-        pricing: &Pricing,
         start: NodeId,
         goal: &G,
         options: &SearchOptions,
@@ -197,92 +375,114 @@ impl GraphSearch {
     ) -> SearchResult {
         let estimator = options.heuristic.estimator(&graph.agent, &self.costs);
         let budget = Budget::new(options, started);
-        let (open_stamp, closed_stamp) = (self.stamp, self.stamp + 1);
+        let open_stamp = table.next_stamp(graph);
+        let closed_stamp = open_stamp + 1;
+        let records = &mut table.records[..graph.id_bound()];
+        let pricing = &self.pricing;
         let min = graph.bounds.min;
 
         let mut stats = SearchStats::default();
         let start_feet = graph.feet(start);
         let start_h = goal.estimate(start_feet, &estimator);
-        self.records[start as usize] = Record {
-            g: 0,
-            parent: NO_NODE,
-            stamp: open_stamp,
-        };
+        records[start as usize] = R::reached(0, open_stamp, NO_NODE, 0, 0);
         self.open.reset(start_h);
         self.open.push(start_h, 0, start);
         stats.generated = 1;
         let (mut best, mut best_h, mut best_g) = (start, start_h, 0u64);
         let mut budget_hit = false;
 
-        while let Some((f, deep, node)) = self.open.pop_with_depth() {
-            let current = self.records[node as usize];
-            // An entry pushed before the node's cost last dropped has a larger `g`; only when
-            // `g` saturated the entry's copy does the heuristic have to tell.
-            if current.stamp != open_stamp || u64::from(deep) != current.g.min(u64::from(u32::MAX))
-            {
+        while let Some((_, node)) = self.open.pop() {
+            let current = records[node as usize];
+            // The queue is exact and a node's `h` never changes, so the entry with a node's
+            // lowest `g` (the current one) pops before its older ones, which find it closed.
+            if current.stamp() != open_stamp {
                 continue;
             }
+            let current_g = current.g();
             let here = graph.nodes[node as usize];
-            let feet = min + IVec3::new(i32::from(here.x), i32::from(here.y), i32::from(here.z));
-            if deep == u32::MAX && f != current.g + goal.estimate(feet, &estimator) {
-                continue;
-            }
+            let (x, y, z) = (i32::from(here.x), i32::from(here.y), i32::from(here.z));
+            let feet = min + IVec3::new(x, y, z);
             if goal.is_reached(feet) {
-                return self.finish(graph, SearchStatus::Found, node, stats, started);
+                return self.finish(records, graph, SearchStatus::Found, node, stats, started);
             }
             if budget.exhausted(stats.expanded) {
                 budget_hit = true;
                 break;
             }
-            self.records[node as usize].stamp = closed_stamp;
+            records[node as usize].set_stamp(closed_stamp);
             stats.expanded += 1;
 
+            // The column index parts of the rows and columns around the node (see
+            // `NavGraph::row_part`); those past the world's edge are never used, since no move
+            // leaves the world, and are clamped only to keep the arithmetic in range.
+            let rows = [
+                graph.row_part((z - 1).max(0)),
+                graph.row_part(z),
+                graph.row_part(z + 1),
+            ];
+            let columns = [
+                NavGraph::x_part((x - 1).max(0)),
+                NavGraph::x_part(x),
+                NavGraph::x_part(x + 1),
+            ];
             let mut bits = here.out;
             while bits != 0 {
                 let slot = (bits.trailing_zeros() / CODE_BITS) as usize;
                 let shift = slot as u32 * CODE_BITS;
                 let code = (bits >> shift) & CODE_MASK;
                 bits &= !(CODE_MASK << shift);
-                let (dx, dz) = self.offsets[slot];
                 let dy = self.rises[code as usize];
-                let column = graph.column_index(i32::from(here.x) + dx, i32::from(here.z) + dz);
-                let target = graph.find_in_column(column, (i32::from(here.y) + dy) as u16);
-                // No move back to the parent can improve it: its cost only adds to the
-                // parent's own (costs are never negative).
-                if target == NO_NODE || target == current.parent {
+                let column = rows[SLOT_ROW[slot]] + columns[SLOT_COLUMN[slot]];
+                let target_y = (y + dy) as u16;
+                // The home slot holds the target unless its column has more than one node.
+                let mut target = column as NodeId;
+                let mut entry = &graph.nodes[column];
+                while entry.y != target_y {
+                    target = entry.next;
+                    if target == NO_NODE {
+                        break;
+                    }
+                    entry = &graph.nodes[target as usize];
+                }
+                if target == NO_NODE {
                     continue;
                 }
-                let cost = pricing.base(slot, code) + graph.entry_cost(target, &self.costs);
-                let g = current.g + u64::from(cost);
-                let record = &mut self.records[target as usize];
-                // Open and closed stamps differ only in the lowest bit.
-                if record.stamp >> 1 == open_stamp >> 1 && g >= record.g {
-                    continue;
-                }
-                *record = Record {
-                    g,
-                    parent: node,
-                    stamp: open_stamp,
+                let terms = if entry.terrain.is_plain() {
+                    entry.extra
+                } else {
+                    terrain_cost(entry.terrain, &self.costs).saturating_add(entry.extra)
                 };
-                let h = goal.estimate(feet + IVec3::new(dx, dy, dz), &estimator);
-                self.open.push(g + h, g, target);
+                let cost = pricing.base(slot, code).saturating_add(terms);
+                let cost_here = current_g + u64::from(cost);
+                let record = &mut records[target as usize];
+                // Open and closed stamps differ only in the lowest bit. No move back to the
+                // parent passes this test: its cost only adds to the parent's own.
+                if record.stamp() >> 1 == open_stamp >> 1 && cost_here >= record.g() {
+                    continue;
+                }
+                *record = R::reached(cost_here, open_stamp, node, slot, code);
+                let direction = SLOT_DIRECTIONS[slot];
+                let estimate =
+                    goal.estimate(feet + IVec3::new(direction.x, dy, direction.z), &estimator);
+                self.open.push(cost_here + estimate, cost_here, target);
                 stats.generated += 1;
-                if (h, g) < (best_h, best_g) {
-                    (best, best_h, best_g) = (target, h, g);
+                if (estimate, cost_here) < (best_h, best_g) {
+                    (best, best_h, best_g) = (target, estimate, cost_here);
                 }
             }
         }
 
         if budget_hit {
-            self.finish(graph, SearchStatus::Partial, best, stats, started)
+            self.finish(records, graph, SearchStatus::Partial, best, stats, started)
         } else {
             stats.elapsed = started.elapsed();
             SearchResult::unreachable(stats)
         }
     }
 
-    fn finish(
+    fn finish<R: Record>(
         &self,
+        records: &[R],
         graph: &NavGraph,
         status: SearchStatus,
         end: NodeId,
@@ -293,14 +493,14 @@ impl GraphSearch {
         let mut node = end;
         while node != NO_NODE {
             path.push(graph.feet(node));
-            node = self.records[node as usize].parent;
+            node = records[node as usize].parent(graph, &self.rises, node);
         }
         path.reverse();
         stats.elapsed = started.elapsed();
         SearchResult {
             status,
             path,
-            cost: Some(self.records[end as usize].g),
+            cost: Some(records[end as usize].g()),
             stats,
         }
     }

@@ -15,16 +15,19 @@
 //!   (never by the same one). Arrays indexed by id need [`NavGraph::id_bound`] slots.
 //! - **Moves** are stored per node as one 6-bit code for each of 10 slots (8 horizontal
 //!   directions, ladder up, ladder down): how far the feet rise or fall and the
-//!   [`MoveKind`]. The target node is found through its column, a short chain of the
-//!   column's nodes from the top down. Incoming moves are read from the same codes of the
-//!   neighbouring columns, so they always agree with the outgoing ones.
+//!   [`MoveKind`]. The target node is found through its column: every column has a home
+//!   slot, the node whose id is the column's index, and the column's other nodes hang off it
+//!   in a short chain from the top down, so a move's target is one array read away in the
+//!   common case of a column with one feet position. Incoming moves are read from the same
+//!   codes of the neighbouring columns, so they always agree with the outgoing ones.
 //! - **Costs are priced at query time** from any [`MoveCosts`]: the graph keeps, per node,
 //!   the [`TerrainFlags`] and the [`VoxelWorld::extra_cost`] of entering it; a move costs its
 //!   horizontal step and climb or fall (or the ladder's rung) plus those terms, exactly as the
 //!   generator prices it. So a graph is per world and agent, not per costs: engines may use
 //!   any `MoveCosts` on the same graph.
 //!
-//! Memory: 24 bytes per feet position plus 4 per column ([`NavGraph::memory_bytes`]).
+//! Memory: 24 bytes per feet position, plus 24 per column without one (its empty home slot),
+//! see [`NavGraph::memory_bytes`].
 //!
 //! ## Local updates
 //!
@@ -108,11 +111,11 @@ pub use update::GraphUpdate;
 /// A node of a [`NavGraph`]: an index into its flat arrays.
 pub type NodeId = u32;
 
-/// The id no node has (the end of a column's chain, an empty column).
+/// The id no node has (the end of a column's chain).
 pub const NO_NODE: NodeId = u32::MAX;
 
 /// The most columns (`size.x * size.z`) a graph accepts: 16 M columns (4096 x 4096) take
-/// 64 MiB of column heads before the first node.
+/// 384 MiB of home slots before the first node beyond them.
 pub const MAX_GRAPH_COLUMNS: u64 = 1 << 24;
 
 /// The most nodes a graph accepts: 32 M feet positions, about 750 MiB.
@@ -126,7 +129,7 @@ const CODE_BITS: u32 = 6;
 const CODE_MASK: u64 = (1 << CODE_BITS) - 1;
 /// Shape codes are 1 ..= 63.
 const MAX_SHAPES: usize = (1 << CODE_BITS) - 1;
-/// The `y` of a removed node's slot.
+/// The `y` of a removed node's slot, and of an empty home slot.
 const DEAD: u16 = u16::MAX;
 
 /// The direction of each slot.
@@ -157,7 +160,8 @@ pub(crate) struct Node {
     pub(crate) out: u64,
     /// The world's extra cost of entering the node.
     pub(crate) extra: u32,
-    /// The next node down its column.
+    /// The next node down its column (after the home slot, which may be empty: see
+    /// [`NavGraph`]'s `nodes`).
     pub(crate) next: NodeId,
     /// Feet x and z relative to `bounds.min`.
     pub(crate) x: u16,
@@ -179,6 +183,11 @@ impl Node {
             y: y as u16,
             terrain: TerrainFlags::PLAIN,
         }
+    }
+
+    /// A home slot without a node.
+    const fn empty(x: i32, z: i32) -> Self {
+        Self::new(x, DEAD as i32, z)
     }
 }
 
@@ -227,16 +236,23 @@ pub struct NavGraph {
     bounds: Bounds,
     /// Tiles of [`TILE`] x [`TILE`] columns per row of tiles.
     tiles_per_row: u32,
-    /// The first node of each column (see [`NavGraph::column_index`]), highest feet first;
-    /// [`NO_NODE`] for a column without one.
-    head: Vec<NodeId>,
-    /// The nodes, by id.
+    /// The nodes, by id. The first `homes` are the columns' home slots: id `c` belongs to the
+    /// column of index `c` (see [`NavGraph::column_index`]) and, when its `y` is not [`DEAD`],
+    /// is a node of that column. Each home slot, empty or not, starts its column's chain of
+    /// further nodes (linked by `next`, highest feet first). So a column's first node needs no
+    /// lookup of a head, and an empty home slot keeps the chain when its node is removed.
     nodes: Vec<Node>,
-    /// Removed ids, free for later updates.
+    /// The number of home slots: the columns, padded to whole tiles.
+    homes: usize,
+    /// Removed ids beyond the home slots, free for later updates (a home slot is reused only
+    /// by its own column).
     free: Vec<NodeId>,
     /// The move shapes seen; code `c` is `shapes[c - 1]`.
     shapes: Vec<Shape>,
     live: usize,
+    /// The largest extra cost any node has had (never lowered by an update): searches use it
+    /// to bound the costs they can reach.
+    pub(crate) max_extra: u32,
 }
 
 /// The prices of a [`NavGraph`]'s moves at one [`MoveCosts`]: the fixed part of every
@@ -246,7 +262,10 @@ pub(crate) struct Pricing {
     pub(crate) costs: MoveCosts,
     /// `base[slot * 64 + code]`.
     base: Vec<u32>,
-    shapes: usize,
+    /// The largest of `base`.
+    pub(crate) max_base: u32,
+    /// The shapes priced, code `c` at `c - 1`; `None` for a pricing of no graph.
+    shapes: Option<Vec<Shape>>,
 }
 
 impl Pricing {
@@ -259,14 +278,27 @@ impl Pricing {
         }
         Self {
             costs,
+            max_base: base.iter().copied().max().unwrap_or(0),
             base,
-            shapes: graph.shapes.len(),
+            shapes: Some(graph.shapes.clone()),
         }
     }
 
-    /// Whether this pricing is still right for `graph` at `costs` (an update may add shapes).
+    /// A pricing that fits no graph, to be replaced by the first search.
+    pub(crate) fn none(costs: MoveCosts) -> Self {
+        Self {
+            costs,
+            base: vec![0; SLOTS << CODE_BITS],
+            max_base: 0,
+            shapes: None,
+        }
+    }
+
+    /// Whether this pricing is still right for `graph` at `costs`: the same shapes under the
+    /// same codes (an update may add shapes, and graphs number their shapes in the order
+    /// their compile met them).
     pub(crate) fn fits(&self, graph: &NavGraph, costs: &MoveCosts) -> bool {
-        self.shapes == graph.shapes.len() && self.costs == *costs
+        self.shapes.as_deref() == Some(graph.shapes.as_slice()) && self.costs == *costs
     }
 
     #[inline]
@@ -330,16 +362,24 @@ impl NavGraph {
         }
         let tiles_per_row = (size.x as u32).div_ceil(TILE as u32);
         let tile_rows = (size.z as u32).div_ceil(TILE as u32);
+        let homes = (tiles_per_row * tile_rows) as usize * (TILE * TILE) as usize;
         let mut graph = Self {
             agent: *agent,
             bounds,
             tiles_per_row,
-            head: vec![NO_NODE; (tiles_per_row * tile_rows) as usize * (TILE * TILE) as usize],
-            nodes: Vec::new(),
+            nodes: Vec::with_capacity(homes),
+            homes,
             free: Vec::new(),
             shapes: Vec::new(),
             live: 0,
+            max_extra: 0,
         };
+        // Padding columns (past the world's edge in its last tiles) keep empty home slots,
+        // never read by a search since no move leaves the world.
+        for column in 0..homes {
+            let (x, z) = graph.column_xz(column);
+            graph.nodes.push(Node::empty(x, z));
+        }
         let mut feet = Vec::new();
         // Tile by tile, so that node ids follow the column numbering.
         for tile_z in (0..size.z).step_by(TILE as usize) {
@@ -348,10 +388,20 @@ impl NavGraph {
                     for x in tile_x..(tile_x + TILE).min(size.x) {
                         graph.valid_feet_in_column(world, x, z, 0, size.y - 1, &mut feet);
                         let column = graph.column_index(x, z);
-                        // Highest first: searches over terrain mostly look for the surface.
-                        for &y in feet.iter().rev() {
-                            let id = graph.push_node(x, y, z)?;
-                            graph.append_to_column(column, id);
+                        // Highest first, so the surface, which searches over terrain mostly
+                        // look for, takes the home slot.
+                        let mut last = column as NodeId;
+                        for (i, &y) in feet.iter().rev().enumerate() {
+                            let id = if i == 0 {
+                                graph.fill_home(column, y)?;
+                                last
+                            } else {
+                                graph.push_node(x, y, z)?
+                            };
+                            if id != last {
+                                graph.nodes[last as usize].next = id;
+                                last = id;
+                            }
                         }
                     }
                 }
@@ -442,9 +492,7 @@ impl NavGraph {
     /// The memory the graph holds, in bytes (its arrays' capacities).
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
-        self.head.capacity() * 4
-            + self.nodes.capacity() * std::mem::size_of::<Node>()
-            + self.free.capacity() * 4
+        self.nodes.capacity() * std::mem::size_of::<Node>() + self.free.capacity() * 4
     }
 
     /// Calls `visit` with every move out of node `id`, priced at `costs`, in the order of
@@ -504,7 +552,7 @@ impl NavGraph {
             if sx < 0 || sz < 0 || sx >= size.x || sz >= size.z {
                 continue;
             }
-            let mut source = self.head[self.column_index(sx, sz)];
+            let mut source = self.column_index(sx, sz) as NodeId;
             while source != NO_NODE {
                 let from = &self.nodes[source as usize];
                 let code = (from.out >> (slot as u32 * CODE_BITS)) & CODE_MASK;
@@ -552,24 +600,77 @@ impl NavGraph {
     /// [`TILE_SHIFT`].
     #[inline]
     pub(crate) fn column_index(&self, x: i32, z: i32) -> usize {
-        let (x, z) = (x as usize, z as usize);
-        let tile = (z >> TILE_SHIFT) * self.tiles_per_row as usize + (x >> TILE_SHIFT);
-        let mask = TILE as usize - 1;
-        (tile << (2 * TILE_SHIFT)) | ((z & mask) << TILE_SHIFT) | (x & mask)
+        self.row_part(z) + Self::x_part(x)
     }
 
-    /// The node of `column` at local height `y`, or [`NO_NODE`].
+    /// The part of [`NavGraph::column_index`] that depends on `z` only: the two parts add up
+    /// to the index (their bits do not overlap), so a search works out the parts of the
+    /// three rows and the three columns around a node once and adds two per move.
+    #[inline]
+    pub(crate) fn row_part(&self, z: i32) -> usize {
+        let z = z as usize;
+        let mask = TILE as usize - 1;
+        (((z >> TILE_SHIFT) * self.tiles_per_row as usize) << (2 * TILE_SHIFT))
+            | ((z & mask) << TILE_SHIFT)
+    }
+
+    /// The part of [`NavGraph::column_index`] that depends on `x` only.
+    #[inline]
+    pub(crate) fn x_part(x: i32) -> usize {
+        let x = x as usize;
+        ((x >> TILE_SHIFT) << (2 * TILE_SHIFT)) | (x & (TILE as usize - 1))
+    }
+
+    /// The local `x`, `z` of the column of index `column`: the inverse of
+    /// [`NavGraph::column_index`] (outside the world for padding columns).
+    fn column_xz(&self, column: usize) -> (i32, i32) {
+        let tile = column >> (2 * TILE_SHIFT);
+        let mask = TILE as usize - 1;
+        let per_row = self.tiles_per_row as usize;
+        let x = ((tile % per_row) << TILE_SHIFT) | (column & mask);
+        let z = ((tile / per_row) << TILE_SHIFT) | ((column >> TILE_SHIFT) & mask);
+        (x as i32, z as i32)
+    }
+
+    /// The node of `column` at local height `y` (never [`DEAD`]), or [`NO_NODE`]: the home
+    /// slot first, then its chain.
     #[inline]
     pub(crate) fn find_in_column(&self, column: usize, y: u16) -> NodeId {
-        let mut id = self.head[column];
-        while id != NO_NODE {
+        let mut id = column as NodeId;
+        loop {
             let node = &self.nodes[id as usize];
             if node.y == y {
-                break;
+                return id;
             }
             id = node.next;
+            if id == NO_NODE {
+                return NO_NODE;
+            }
         }
-        id
+    }
+
+    /// Puts a new node at local height `y` into the empty home slot of `column`, keeping the
+    /// slot's chain.
+    fn fill_home(&mut self, column: usize, y: i32) -> Result<()> {
+        self.count_new_node()?;
+        let node = &mut self.nodes[column];
+        debug_assert_eq!(node.y, DEAD);
+        *node = Node {
+            next: node.next,
+            ..Node::new(i32::from(node.x), y, i32::from(node.z))
+        };
+        Ok(())
+    }
+
+    /// Counts one more node, or refuses it past [`MAX_GRAPH_NODES`].
+    fn count_new_node(&mut self) -> Result<()> {
+        if self.live as u64 >= MAX_GRAPH_NODES {
+            return Err(Error::GraphTooLarge(format!(
+                "the world has more than {MAX_GRAPH_NODES} valid feet positions"
+            )));
+        }
+        self.live += 1;
+        Ok(())
     }
 
     /// The local heights `y_low ..= y_high` (clamped to the world) of column `x`, `z` that are
@@ -618,35 +719,17 @@ impl NavGraph {
         }
     }
 
-    /// A new node at local `x`, `y`, `z`, its moves not derived yet: a free id if there is
-    /// one, else a new one.
+    /// A new node at local `x`, `y`, `z` beyond the home slots (link it into its column's
+    /// chain), its moves not derived yet: a free id if there is one, else a new one.
     fn push_node(&mut self, x: i32, y: i32, z: i32) -> Result<NodeId> {
-        self.live += 1;
+        self.count_new_node()?;
         if let Some(id) = self.free.pop() {
             self.nodes[id as usize] = Node::new(x, y, z);
             return Ok(id);
         }
-        if self.nodes.len() as u64 >= MAX_GRAPH_NODES {
-            return Err(Error::GraphTooLarge(format!(
-                "the world has more than {MAX_GRAPH_NODES} valid feet positions"
-            )));
-        }
         let id = self.nodes.len() as NodeId;
         self.nodes.push(Node::new(x, y, z));
         Ok(id)
-    }
-
-    /// Links `id` at the bottom of `column`'s chain (compile order is top down).
-    fn append_to_column(&mut self, column: usize, id: NodeId) {
-        let mut last = self.head[column];
-        if last == NO_NODE {
-            self.head[column] = id;
-            return;
-        }
-        while self.nodes[last as usize].next != NO_NODE {
-            last = self.nodes[last as usize].next;
-        }
-        self.nodes[last as usize].next = id;
     }
 
     /// Asks the neighbour generator for the moves of node `id` and records them, with the
@@ -678,6 +761,7 @@ impl NavGraph {
         node.out = word;
         node.terrain = world.terrain(feet);
         node.extra = world.extra_cost(feet);
+        self.max_extra = self.max_extra.max(node.extra);
         Ok(())
     }
 

@@ -22,7 +22,7 @@
 use ahash::AHashMap;
 use glam::IVec3;
 
-use super::{NO_NODE, NavGraph, NodeId};
+use super::{DEAD, NO_NODE, NavGraph, NodeId};
 use crate::error::{Error, Result};
 use crate::moves::agent::MoveCosts;
 use crate::world::VoxelWorld;
@@ -142,10 +142,10 @@ impl NavGraph {
 
         let mut entry_changed = Vec::new();
         for (&(x, z), &(low, high)) in &rederive {
-            let mut id = self.head[self.column_index(x, z)];
+            let mut id = self.column_index(x, z) as NodeId;
             while id != NO_NODE {
                 let before = self.nodes[id as usize];
-                if (low..=high).contains(&i32::from(before.y)) {
+                if before.y != DEAD && (low..=high).contains(&i32::from(before.y)) {
                     self.derive_node(world, id)?;
                     let after = &self.nodes[id as usize];
                     if after.out != before.out {
@@ -168,13 +168,16 @@ impl NavGraph {
         update.changed.extend_from_slice(&update.added);
         update.changed.sort_unstable();
         update.changed.dedup();
-        self.free.extend_from_slice(&update.removed);
+        let homes = self.homes;
+        self.free
+            .extend(update.removed.iter().filter(|&&id| id as usize >= homes));
         Ok(update)
     }
 
     /// Makes the nodes of `column` with local feet heights `low ..= high` the valid feet
     /// positions there: removes the others (their ids go to `update.removed`, not yet to the
-    /// free list) and adds the missing ones.
+    /// free list) and adds the missing ones. A removed home slot stays at the head of its
+    /// chain, empty; a later update (not this one) may fill it again.
     fn rescan_column<W: VoxelWorld + ?Sized>(
         &mut self,
         world: &W,
@@ -188,19 +191,22 @@ impl NavGraph {
         self.valid_feet_in_column(world, x, z, low, high, valid);
 
         // Remove the nodes in the span that are no longer valid.
+        let home = column as NodeId;
+        let mut home_emptied = false;
         let mut previous = NO_NODE;
-        let mut id = self.head[column];
+        let mut id = home;
         while id != NO_NODE {
             let node = &mut self.nodes[id as usize];
             let next = node.next;
             let y = i32::from(node.y);
-            if (low..=high).contains(&y) && valid.binary_search(&y).is_err() {
-                node.y = super::DEAD;
+            if node.y != DEAD && (low..=high).contains(&y) && valid.binary_search(&y).is_err() {
+                node.y = DEAD;
                 node.out = 0;
-                node.next = NO_NODE;
-                if previous == NO_NODE {
-                    self.head[column] = next;
+                if id == home {
+                    home_emptied = true;
+                    previous = id;
                 } else {
+                    node.next = NO_NODE;
                     self.nodes[previous as usize].next = next;
                 }
                 self.live -= 1;
@@ -211,24 +217,27 @@ impl NavGraph {
             id = next;
         }
 
-        // Add the valid ones that are missing, keeping the chain ordered from the top down.
+        // Add the valid ones that are missing: into the empty home slot if it was empty before
+        // this update (a removed id is not handed out again by the same update), else into
+        // the chain after it, keeping the chain ordered from the top down.
         for &y in valid.iter() {
             if self.find_in_column(column, y as u16) != NO_NODE {
                 continue;
             }
+            if self.nodes[column].y == DEAD && !home_emptied {
+                self.fill_home(column, y)?;
+                update.added.push(home);
+                continue;
+            }
             let new = self.push_node(x, y, z)?;
-            let mut previous = NO_NODE;
-            let mut id = self.head[column];
+            let mut previous = home;
+            let mut id = self.nodes[column].next;
             while id != NO_NODE && i32::from(self.nodes[id as usize].y) > y {
                 previous = id;
                 id = self.nodes[id as usize].next;
             }
             self.nodes[new as usize].next = id;
-            if previous == NO_NODE {
-                self.head[column] = new;
-            } else {
-                self.nodes[previous as usize].next = new;
-            }
+            self.nodes[previous as usize].next = new;
             update.added.push(new);
         }
         Ok(())

@@ -29,7 +29,7 @@
 use glam::IVec3;
 
 use crate::moves::agent::{Agent, MAX_AGENT_SPAN, MoveCosts, Movement};
-use crate::moves::{Expansion, Move, MoveKind};
+use crate::moves::{Move, MoveKind};
 use crate::world::key::in_key_range;
 use crate::world::{AROUND, TerrainFlags, VoxelWorld};
 
@@ -49,20 +49,6 @@ const fn free_directions() -> [IVec3; 26] {
             i += 1;
         }
         n += 1;
-    }
-    out
-}
-
-/// The number of axes each move of [`FREE_DIRECTIONS`] changes, less one: an index into
-/// `[straight, diagonal, corner]`.
-const STEP_KIND: [u8; 26] = step_kinds();
-
-const fn step_kinds() -> [u8; 26] {
-    let mut out = [0u8; 26];
-    let mut i = 0;
-    while i < 26 {
-        out[i] = axes(FREE_DIRECTIONS[i]) as u8 - 1;
-        i += 1;
     }
     out
 }
@@ -128,19 +114,29 @@ pub fn free_move<W: VoxelWorld + ?Sized>(
     if !neighbour || !in_key_range(feet) || agent.height > MAX_AGENT_SPAN {
         return None;
     }
+    box_allowed(world, agent, feet, direction).then(|| {
+        let to = feet + direction;
+        priced(world, to, direction, step_cost(costs, direction))
+    })
+}
+
+/// Whether every cell of the box swept by the body of `agent` moving from `feet` by
+/// `direction` is allowed (rule 2, cell by cell). `feet` in the key range, `direction` a
+/// neighbour offset, the agent valid.
+fn box_allowed<W: VoxelWorld + ?Sized>(
+    world: &W,
+    agent: &Agent,
+    feet: IVec3,
+    direction: IVec3,
+) -> bool {
     let to = feet + direction;
     let low = feet.min(to);
     let high = feet.max(to) + (agent.height as i32 - 1) * IVec3::Y;
-    for y in low.y..=high.y {
-        for z in low.z..=high.z {
-            for x in low.x..=high.x {
-                if !cell_allowed(world, agent.movement, IVec3::new(x, y, z)) {
-                    return None;
-                }
-            }
-        }
-    }
-    Some(priced(world, to, direction, step_cost(costs, direction)))
+    (low.y..=high.y).all(|y| {
+        (low.z..=high.z).all(|z| {
+            (low.x..=high.x).all(|x| cell_allowed(world, agent.movement, IVec3::new(x, y, z)))
+        })
+    })
 }
 
 #[inline]
@@ -204,43 +200,66 @@ const fn requirements() -> [[u64; 26]; MASK_HEIGHT as usize] {
     out
 }
 
-/// The rules of this module as an [`Expansion`].
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct FreeMoves;
-
-impl Expansion for FreeMoves {
-    #[inline]
-    fn for_each<W: VoxelWorld + ?Sized>(
-        self,
-        world: &W,
-        agent: &Agent,
-        costs: &MoveCosts,
-        feet: IVec3,
-        visit: impl FnMut(Move),
-    ) {
-        for_each_free_move(world, agent, costs, feet, visit);
-    }
-}
-
 /// Calls `visit` with every legal move of the free mover `agent` from the valid position
 /// `feet`, in the order of [`FREE_DIRECTIONS`]: the same moves as [`free_move`], read from
 /// one occupancy bitmask of the neighbourhood.
 #[inline]
-fn for_each_free_move<W: VoxelWorld + ?Sized>(
+pub(crate) fn for_each_free_move<W: VoxelWorld + ?Sized>(
     world: &W,
     agent: &Agent,
     costs: &MoveCosts,
     feet: IVec3,
     mut visit: impl FnMut(Move),
 ) {
+    let steps = free_step_costs(costs);
+    let mut legal = legal_free_moves(world, agent, feet);
+    while legal != 0 {
+        let i = legal.trailing_zeros() as usize;
+        legal &= legal - 1;
+        let direction = FREE_DIRECTIONS[i];
+        let to = feet + direction;
+        visit(Move {
+            feet: to,
+            direction,
+            kind: KINDS[i],
+            jump: false,
+            cost: free_target_cost(world, steps[i], to),
+        });
+    }
+}
+
+/// The cost of each move of [`FREE_DIRECTIONS`] before the world's extra cost (rule 3), for
+/// an engine to look up per move.
+#[must_use]
+pub(crate) fn free_step_costs(costs: &MoveCosts) -> [u32; 26] {
+    std::array::from_fn(|i| step_cost(costs, FREE_DIRECTIONS[i]))
+}
+
+/// The cost of a move to `to` whose step costs `step` (see [`free_step_costs`]): the step
+/// plus the world's extra cost of the target (rule 3).
+#[inline]
+#[must_use]
+pub(crate) fn free_target_cost<W: VoxelWorld + ?Sized>(world: &W, step: u32, to: IVec3) -> u32 {
+    step.saturating_add(world.extra_cost(to))
+}
+
+/// The legal moves of the free mover `agent` from the valid position `feet`: bit `i` set
+/// when the move [`FREE_DIRECTIONS`]`[i]` is legal (rule 2). Bodies up to [`MASK_HEIGHT`]
+/// cells tall are read as one occupancy bitmask of the neighbourhood; taller ones cell by
+/// cell.
+#[inline]
+pub(crate) fn legal_free_moves<W: VoxelWorld + ?Sized>(
+    world: &W,
+    agent: &Agent,
+    feet: IVec3,
+) -> u32 {
     let height = agent.height;
     if height > MASK_HEIGHT {
-        for &direction in &FREE_DIRECTIONS {
-            if let Some(step) = free_move(world, agent, costs, feet, direction) {
-                visit(step);
-            }
+        let mut legal = 0u32;
+        for (i, &direction) in FREE_DIRECTIONS.iter().enumerate() {
+            legal |= u32::from(box_allowed(world, agent, feet, direction)) << i;
         }
-        return;
+        return legal;
     }
     let span = height + 2;
     let base = feet.y - 1;
@@ -254,25 +273,12 @@ fn for_each_free_move<W: VoxelWorld + ?Sized>(
         }
         occupancy |= allowed << (c as u32 * span);
     }
-    // Test all 26 moves without a branch, then visit the legal ones.
+    // All 26 moves without a branch.
     let mut legal = 0u32;
     for (i, &required) in REQUIREMENTS[(height - 1) as usize].iter().enumerate() {
         legal |= u32::from(occupancy & required == required) << i;
     }
-    let steps = [costs.straight, costs.diagonal, costs.corner];
-    while legal != 0 {
-        let i = legal.trailing_zeros() as usize;
-        legal &= legal - 1;
-        let direction = FREE_DIRECTIONS[i];
-        let to = feet + direction;
-        visit(Move {
-            feet: to,
-            direction,
-            kind: KINDS[i],
-            jump: false,
-            cost: steps[usize::from(STEP_KIND[i])].saturating_add(world.extra_cost(to)),
-        });
-    }
+    legal
 }
 
 /// [`height_change`] of each move of [`FREE_DIRECTIONS`].
@@ -316,10 +322,9 @@ mod tests {
     #[test]
     fn directions_are_the_26_offsets_layer_by_layer() {
         let mut seen = std::collections::HashSet::new();
-        for (i, d) in FREE_DIRECTIONS.iter().enumerate() {
+        for d in &FREE_DIRECTIONS {
             assert!(seen.insert(*d));
             assert!(d.abs().max_element() == 1, "{d}");
-            assert_eq!(u32::from(STEP_KIND[i]) + 1, axes(*d), "{d}");
         }
         assert_eq!(seen.len(), 26);
         assert!(FREE_DIRECTIONS.windows(2).all(|w| w[0].y <= w[1].y));

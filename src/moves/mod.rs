@@ -523,7 +523,7 @@ pub(crate) fn for_each_neighbour<W: VoxelWorld + ?Sized>(
     visit: impl FnMut(Move),
 ) {
     if agent.movement.is_free() {
-        fly::FreeMoves.for_each(world, agent, costs, feet, visit);
+        fly::for_each_free_move(world, agent, costs, feet, visit);
     } else {
         WalkingMoves.for_each(world, agent, costs, feet, visit);
     }

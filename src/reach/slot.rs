@@ -1,6 +1,7 @@
-//! [`IndexSlot`]: the one holder of a reachability index and a compiled walk graph, for
-//! [`Navigator`](super::Navigator) and [`BatchRouter`](crate::batch::BatchRouter), and
-//! [`indexed_search`], the one place a query meets the index.
+//! [`IndexSlot`]: the one holder of a reachability index and a compiled walk graph, and the
+//! one place a query meets them ([`IndexSlot::search`]); [`IndexedRouter`]: the methods
+//! [`Navigator`](super::Navigator) and [`BatchRouter`](crate::batch::BatchRouter) share
+//! through the slot each keeps.
 
 use std::time::Instant;
 
@@ -178,11 +179,21 @@ impl IndexSlot {
         self.graph = None;
     }
 
-    /// Answers one query: the index first ([`indexed_search`]), then A* over the graph when
-    /// it describes `world`, was compiled for the pathfinder's agent, and holds the start (and the goal, when the goal names one
-    /// position), otherwise [`Pathfinder::search`] on the world, which also reports every
-    /// error of a malformed query. Over the graph, the cost is the same as on the world; the
-    /// route may differ between routes of equal cost, and so may the expansions.
+    /// Answers one query: the index first, then A* over the graph when it describes `world`,
+    /// was compiled for the pathfinder's agent and holds the start (and the goal, when the
+    /// goal names one position), otherwise [`Pathfinder::search`] on the world. Over the
+    /// graph the cost is the same as on the world; the route may differ between routes of
+    /// equal cost, and so may the expansions.
+    ///
+    /// The index answers only when it proves the goal unreachable
+    /// ([`Reach::proves_unreachable`](super::Reach::proves_unreachable): a start and goal in
+    /// different regions, or one-way moves leading the wrong way): then the answer is
+    /// [`SearchStatus::Unreachable`](crate::SearchStatus::Unreachable) at once, with zero
+    /// expansions. The query itself is validated once, by the search: the index answers only
+    /// for a current index (same world, same version) that labels both positions, which are
+    /// then valid feet positions, and only under valid budgets; anything else goes to the
+    /// search, which reports the error. So the index changes only how fast an answer comes,
+    /// never which answer (or error).
     ///
     /// # Errors
     /// As [`Pathfinder::search`].
@@ -199,22 +210,21 @@ impl IndexSlot {
         W: VersionedWorld + ?Sized,
         G: Goal + ?Sized,
     {
+        let target = goal.exact_target();
+        if let Some(index) = &self.index
+            && let Some(answer) =
+                index_answer(index, pathfinder.agent(), world, start, target, options)
+        {
+            return Ok(answer);
+        }
         if let Some(graph) = self.current_graph(world)
             && graph.agent() == pathfinder.agent()
             && graph.node(start).is_some()
-            && goal
-                .exact_target()
-                .is_none_or(|target| graph.node(target).is_some())
+            && target.is_none_or(|target| graph.node(target).is_some())
         {
-            if let Some(index) = &self.index
-                && let Some(answer) =
-                    index_answer(index, pathfinder.agent(), world, start, goal, options)
-            {
-                return Ok(answer);
-            }
             return graph_search.search(graph, start, goal, options);
         }
-        indexed_search(pathfinder, self.index.as_ref(), world, start, goal, options)
+        pathfinder.search(world, start, goal, options)
     }
 
     /// The index, if there is one.
@@ -229,57 +239,111 @@ impl IndexSlot {
     }
 }
 
-/// Searches with `pathfinder`, but first asks `index` (when given and the goal names an exact
-/// target): when the index proves the goal unreachable
-/// ([`Reach::proves_unreachable`](super::Reach::proves_unreachable): a start and goal in
-/// different regions, or one-way moves leading the wrong way), the answer is
-/// [`SearchStatus::Unreachable`](crate::SearchStatus::Unreachable) at once, with zero
-/// expansions.
+/// What [`Navigator`](super::Navigator) and [`BatchRouter`](crate::batch::BatchRouter) share:
+/// a reachability index and a compiled walk graph kept in an [`IndexSlot`], built, refreshed,
+/// replaced and dropped by the methods below, written once for both. Bring it into scope
+/// with `use voxnav::IndexedRouter` (or `voxnav::prelude::*`).
 ///
-/// The query is validated once, by [`Pathfinder::search`]: the index answers only for a
-/// current index (same world, same version) that labels both positions, which are then valid
-/// feet positions, and only under valid budgets; anything else goes to the search, which
-/// reports the error. So the index changes only how fast an answer comes, never which answer
-/// (or error).
-///
-/// # Errors
-/// As [`Pathfinder::search`].
-pub fn indexed_search<W, G>(
-    pathfinder: &mut Pathfinder,
-    index: Option<&ReachIndex>,
-    world: &W,
-    start: IVec3,
-    goal: &G,
-    options: &SearchOptions,
-) -> Result<SearchResult>
-where
-    W: VersionedWorld + ?Sized,
-    G: Goal + ?Sized,
-{
-    if let Some(index) = index
-        && let Some(answer) = index_answer(index, pathfinder.agent(), world, start, goal, options)
+/// Neither router trusts an index or a graph that does not describe the world it is asked
+/// about (another world, or this one changed since): it searches the world instead, so the
+/// answers stay right, only slower. A [`Navigator`](super::Navigator) rebuilds both lazily
+/// before its next query (unless told not to); a [`BatchRouter`](crate::batch::BatchRouter)
+/// never does by itself: refresh between batches.
+pub trait IndexedRouter {
+    /// The slot holding the router's index and graph.
+    fn index_slot(&self) -> &IndexSlot;
+
+    /// The slot holding the router's index and graph, to change.
+    fn index_slot_mut(&mut self) -> &mut IndexSlot;
+
+    /// Uses `index` from now on.
+    ///
+    /// # Errors
+    /// [`Error::InvalidSetting`] when the index was built for another agent.
+    fn with_index(mut self, index: ReachIndex) -> Result<Self>
+    where
+        Self: Sized,
     {
-        return Ok(answer);
+        self.index_slot_mut().set(index)?;
+        Ok(self)
     }
-    pathfinder.search(world, start, goal, options)
+
+    /// The index, if there is one.
+    #[must_use]
+    fn index(&self) -> Option<&ReachIndex> {
+        self.index_slot().get()
+    }
+
+    /// Drops the index: queries are searched from then on.
+    fn clear_index(&mut self) {
+        self.index_slot_mut().clear();
+    }
+
+    /// Builds (or rebuilds) the index from `world` and returns it (from the graph when the
+    /// router keeps one that describes `world`).
+    ///
+    /// # Errors
+    /// As [`ReachIndex::build`].
+    fn build_index<W: VersionedWorld + ?Sized>(&mut self, world: &W) -> Result<&ReachIndex> {
+        self.index_slot_mut().build(world)
+    }
+
+    /// Rebuilds the index if it does not describe `world` (another world, or this one
+    /// changed since the build); returns whether it rebuilt (`false` without an index).
+    ///
+    /// # Errors
+    /// As [`ReachIndex::build`].
+    fn refresh_index<W: VersionedWorld + ?Sized>(&mut self, world: &W) -> Result<bool> {
+        self.index_slot_mut().refresh(world)
+    }
+
+    /// Compiles the walk graph of `world`: from then on queries on `world` are answered by
+    /// A* over the graph ([`IndexSlot::search`]) while it describes the world: the same
+    /// costs, fewer reads of the world.
+    ///
+    /// # Errors
+    /// As [`NavGraph::compile`].
+    fn build_graph<W: VersionedWorld + ?Sized>(&mut self, world: &W) -> Result<&NavGraph> {
+        self.index_slot_mut().build_graph(world)
+    }
+
+    /// Updates the graph (and relabels the index) after `changes`; see
+    /// [`IndexSlot::apply_changes`].
+    ///
+    /// # Errors
+    /// As [`IndexSlot::apply_changes`].
+    fn apply_changes<W: VersionedWorld + ?Sized>(
+        &mut self,
+        world: &W,
+        changes: &Changes,
+    ) -> Result<bool> {
+        self.index_slot_mut().apply_changes(world, changes)
+    }
+
+    /// The graph, if there is one.
+    #[must_use]
+    fn graph(&self) -> Option<&NavGraph> {
+        self.index_slot().graph()
+    }
+
+    /// Drops the graph: queries search the world from then on.
+    fn clear_graph(&mut self) {
+        self.index_slot_mut().clear_graph();
+    }
 }
 
-/// The index's answer to a query, when it proves the goal unreachable and the budgets are
-/// valid (see [`indexed_search`]).
-fn index_answer<W, G>(
+/// The index's answer to a query toward `target`, when it proves the goal unreachable and
+/// the budgets are valid (see [`IndexSlot::search`]).
+fn index_answer<W: VersionedWorld + ?Sized>(
     index: &ReachIndex,
     agent: &Agent,
     world: &W,
     start: IVec3,
-    goal: &G,
+    target: Option<IVec3>,
     options: &SearchOptions,
-) -> Option<SearchResult>
-where
-    W: VersionedWorld + ?Sized,
-    G: Goal + ?Sized,
-{
+) -> Option<SearchResult> {
+    let target = target?;
     let started = Instant::now();
-    let target = goal.exact_target()?;
     let budgets_valid =
         options.max_nodes != Some(0) && !options.max_time.is_some_and(|t| t.is_zero());
     (budgets_valid

@@ -10,20 +10,138 @@ use super::open::OpenSet;
 use super::{Budget, SearchOptions, SearchResult, SearchStats, SearchStatus};
 use crate::error::{Error, Result};
 use crate::moves::agent::{Agent, MoveCosts};
-use crate::moves::fly::FreeMoves;
+use crate::moves::fly::{FREE_DIRECTIONS, free_step_costs, free_target_cost, legal_free_moves};
 use crate::moves::{Expansion, MoveBuffer, WalkingMoves};
 use crate::world::VoxelWorld;
-use crate::world::key::in_key_range;
+use crate::world::key::{in_key_range, pack, unpack};
 
-const NO_PARENT: u32 = u32::MAX;
+/// Bit of [`Node::link`] set while the node is expanded (closed); a cheaper route found later
+/// clears it (reopens the node).
+const CLOSED: u32 = 1 << 31;
+/// The parent link of the start node.
+const NO_PARENT: u32 = CLOSED - 1;
+/// The most nodes one search may create: node indices must leave [`CLOSED`] free. Memory
+/// runs out long before (each node takes 20 bytes); a search that reaches it stops with the
+/// best partial route.
+const MAX_NODES: usize = NO_PARENT as usize;
 
+/// One searched position: 20 bytes, so that a search of millions of nodes stays small. No
+/// heuristic value is stored: it is computed when the node is pushed, and the open set holds
+/// `f`. The open set pops true minima and a node's estimate does not change, so among the
+/// entries of one node the one of its cheapest route pops first: an entry popped for a
+/// closed node is stale, and no other check is needed.
 #[derive(Debug, Clone, Copy)]
+#[repr(C, packed(4))]
 struct Node {
-    feet: IVec3,
+    /// The feet position, [`pack`]ed: every node is in the key range.
+    key: u64,
+    /// The cost of the best route found to it.
     g: u64,
-    h: u64,
-    parent: u32,
-    closed: bool,
+    /// The parent's index ([`NO_PARENT`] for the start) and [`CLOSED`].
+    link: u32,
+}
+
+impl Node {
+    #[inline]
+    fn feet(self) -> IVec3 {
+        unpack(self.key)
+    }
+
+    #[inline]
+    fn closed(self) -> bool {
+        self.link & CLOSED != 0
+    }
+
+    #[inline]
+    fn parent(self) -> u32 {
+        self.link & !CLOSED
+    }
+}
+
+/// Whether a search in `world` may meet positions outside the key range: worlds whose
+/// bounds lie inside it cannot produce unpackable positions.
+fn may_leave_keys<W: VoxelWorld + ?Sized>(world: &W) -> bool {
+    world
+        .bounds()
+        .is_none_or(|b| !(in_key_range(b.min) && in_key_range(b.max - IVec3::ONE)))
+}
+
+/// How one movement mode's moves from a position reach the node table: each target is
+/// handed to `relax` with its slot in `table` and the cost of the move. Targets outside the
+/// key range are left out.
+trait Successors {
+    fn expand<W: VoxelWorld + ?Sized>(
+        &mut self,
+        world: &W,
+        feet: IVec3,
+        table: &mut NodeTable,
+        relax: impl FnMut(&mut u32, IVec3, u32),
+    );
+}
+
+/// The walking rules, through a reused move buffer: their generator has many exits, and a
+/// plain loop over its output keeps the per-move work in one place.
+struct Walking {
+    agent: Agent,
+    costs: MoveCosts,
+    buffer: MoveBuffer,
+    /// Whether moves may leave the key range (see [`may_leave_keys`]).
+    check_keys: bool,
+}
+
+impl Successors for Walking {
+    #[inline]
+    fn expand<W: VoxelWorld + ?Sized>(
+        &mut self,
+        world: &W,
+        feet: IVec3,
+        table: &mut NodeTable,
+        mut relax: impl FnMut(&mut u32, IVec3, u32),
+    ) {
+        WalkingMoves.collect(world, &self.agent, &self.costs, feet, &mut self.buffer);
+        for step in self.buffer.as_slice() {
+            if !self.check_keys || in_key_range(step.feet) {
+                relax(table.slot(step.feet), step.feet, step.cost);
+            }
+        }
+    }
+}
+
+/// The flying and swimming rules, straight from their bitmask of legal moves: the targets in
+/// the page of `feet` are found at fixed slot offsets, the others through the page lookup.
+struct Free {
+    agent: Agent,
+    /// The cost of each move before the world's extra cost.
+    steps: [u32; 26],
+    /// Whether moves may leave the key range (see [`may_leave_keys`]).
+    check_keys: bool,
+}
+
+impl Successors for Free {
+    #[inline]
+    fn expand<W: VoxelWorld + ?Sized>(
+        &mut self,
+        world: &W,
+        feet: IVec3,
+        table: &mut NodeTable,
+        mut relax: impl FnMut(&mut u32, IVec3, u32),
+    ) {
+        let mut legal = legal_free_moves(world, &self.agent, feet);
+        let near = table.neighbourhood(feet);
+        while legal != 0 {
+            let i = legal.trailing_zeros() as usize;
+            legal &= legal - 1;
+            let to = feet + FREE_DIRECTIONS[i];
+            let slot = if near.inside >> i & 1 != 0 {
+                table.neighbour_slot(&near, i)
+            } else if !self.check_keys || in_key_range(to) {
+                table.slot(to)
+            } else {
+                continue;
+            };
+            relax(slot, to, free_target_cost(world, self.steps[i], to));
+        }
+    }
 }
 
 /// A reusable A* search for one agent and its costs.
@@ -99,7 +217,7 @@ impl Pathfinder {
     /// The feet positions the last search expanded, in no particular order: what it explored
     /// (for pictures and statistics).
     pub fn explored(&self) -> impl Iterator<Item = IVec3> + '_ {
-        self.nodes.iter().filter(|n| n.closed).map(|n| n.feet)
+        self.nodes.iter().filter(|n| n.closed()).map(|n| n.feet())
     }
 
     /// Finds a route from the feet position `start` to the feet position `goal`.
@@ -152,22 +270,34 @@ impl Pathfinder {
             return Err(Error::Unbounded);
         }
         // One search loop per movement mode, each with its rules inlined.
+        let check_keys = may_leave_keys(world);
         Ok(if self.agent.movement.is_free() {
-            self.run(world, start, goal, options, started, FreeMoves)
+            let free = Free {
+                agent: self.agent,
+                steps: free_step_costs(&self.costs),
+                check_keys,
+            };
+            self.run(world, start, goal, options, started, free)
         } else {
-            self.run(world, start, goal, options, started, WalkingMoves)
+            let walking = Walking {
+                agent: self.agent,
+                costs: self.costs,
+                buffer: MoveBuffer::default(),
+                check_keys,
+            };
+            self.run(world, start, goal, options, started, walking)
         })
     }
 
     /// The search proper, for checked input.
-    fn run<W: VoxelWorld + ?Sized, G: Goal + ?Sized, E: Expansion>(
+    fn run<W: VoxelWorld + ?Sized, G: Goal + ?Sized, S: Successors>(
         &mut self,
         world: &W,
         start: IVec3,
         goal: &G,
         options: &SearchOptions,
         started: Instant,
-        moves: E,
+        mut moves: S,
     ) -> SearchResult {
         let estimator = options.heuristic.estimator(&self.agent, &self.costs);
         let budget = Budget::new(options, started);
@@ -177,86 +307,85 @@ impl Pathfinder {
         let mut stats = SearchStats::default();
         let start_h = goal.estimate(start, &estimator);
         self.nodes.push(Node {
-            feet: start,
+            key: pack(start),
             g: 0,
-            h: start_h,
-            parent: NO_PARENT,
-            closed: false,
+            link: NO_PARENT,
         });
         *self.table.slot(start) = 0;
         self.open.reset(start_h);
         self.open.push(start_h, 0, 0);
         stats.generated = 1;
         let (mut best, mut best_h, mut best_g) = (0u32, start_h, 0u64);
-        let mut budget_hit = false;
-        // Worlds whose bounds lie inside the key range cannot produce unpackable positions.
-        let check_keys = world
-            .bounds()
-            .is_none_or(|b| !(in_key_range(b.min) && in_key_range(b.max - IVec3::ONE)));
 
-        let mut buffer = MoveBuffer::default();
-        while let Some((f, node)) = self.open.pop() {
-            let current = self.nodes[node as usize];
-            if current.closed || f != current.g + current.h {
+        let Self {
+            nodes, table, open, ..
+        } = self;
+        let mut found = None;
+        let mut stopped = false;
+        while let Some((_, node)) = open.pop() {
+            let current = nodes[node as usize];
+            if current.closed() {
                 continue;
             }
-            if goal.is_reached(current.feet) {
-                return self.finish(SearchStatus::Found, node, stats, started);
-            }
-            if budget.exhausted(stats.expanded) {
-                budget_hit = true;
+            let feet = current.feet();
+            if goal.is_reached(feet) {
+                found = Some(node);
                 break;
             }
-            self.nodes[node as usize].closed = true;
+            if budget.exhausted(stats.expanded) {
+                stopped = true;
+                break;
+            }
+            nodes[node as usize].link |= CLOSED;
             stats.expanded += 1;
 
-            let (agent, costs) = (self.agent, self.costs);
-            let Self {
-                nodes, table, open, ..
-            } = self;
-            moves.collect(world, &agent, &costs, current.feet, &mut buffer);
-            for &step in buffer.as_slice() {
-                if check_keys && !in_key_range(step.feet) {
-                    continue;
-                }
-                let g = current.g + u64::from(step.cost);
-                let slot = table.slot(step.feet);
+            let mut full = false;
+            moves.expand(world, feet, table, |slot, to, step| {
+                let g = current.g + u64::from(step);
                 let index = if *slot == NO_NODE {
+                    if nodes.len() >= MAX_NODES {
+                        full = true;
+                        return;
+                    }
                     let index = nodes.len() as u32;
                     *slot = index;
                     nodes.push(Node {
-                        feet: step.feet,
+                        key: pack(to),
                         g,
-                        h: goal.estimate(step.feet, &estimator),
-                        parent: node,
-                        closed: false,
+                        link: node,
                     });
                     index
                 } else {
                     let index = *slot;
                     let known = &mut nodes[index as usize];
                     if g >= known.g {
-                        continue;
+                        return;
                     }
+                    // A cheaper route: the node is open again, with a new parent.
                     known.g = g;
-                    known.parent = node;
-                    known.closed = false;
+                    known.link = node;
                     index
                 };
-                let h = nodes[index as usize].h;
+                let h = goal.estimate(to, &estimator);
                 open.push(g + h, g, index);
                 stats.generated += 1;
                 if (h, g) < (best_h, best_g) {
                     (best, best_h, best_g) = (index, h, g);
                 }
+            });
+            if full {
+                stopped = true;
+                break;
             }
         }
 
-        if budget_hit {
-            self.finish(SearchStatus::Partial, best, stats, started)
-        } else {
-            stats.elapsed = started.elapsed();
-            SearchResult::unreachable(stats)
+        match (found, stopped) {
+            (Some(node), _) => self.finish(SearchStatus::Found, node, stats, started),
+            (None, true) => self.finish(SearchStatus::Partial, best, stats, started),
+            (None, false) => {
+                stats.elapsed = started.elapsed();
+                SearchResult::unreachable(stats)
+            }
         }
     }
 
@@ -270,9 +399,9 @@ impl Pathfinder {
         let mut path = Vec::new();
         let mut node = end;
         while node != NO_PARENT {
-            let n = &self.nodes[node as usize];
-            path.push(n.feet);
-            node = n.parent;
+            let n = self.nodes[node as usize];
+            path.push(n.feet());
+            node = n.parent();
         }
         path.reverse();
         stats.elapsed = started.elapsed();

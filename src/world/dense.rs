@@ -175,6 +175,16 @@ impl DenseWorld {
     }
 }
 
+impl DenseWorld {
+    /// [`VoxelWorld::columns_around`] near the edges of the world: column by column, each
+    /// clipped.
+    #[cold]
+    #[inline(never)]
+    fn columns_around_clipped(&self, x: i32, z: i32, y0: i32, count: u32) -> [ColumnBits; 9] {
+        std::array::from_fn(|i| self.column_bits(x + AROUND[i].0, z + AROUND[i].1, y0, count))
+    }
+}
+
 /// Column bits of cells that are each wholly free or wholly blocked: every other bit
 /// [`ColumnBits`] has (such as partial floors) stays clear.
 #[inline]
@@ -220,7 +230,11 @@ impl VoxelWorld for DenseWorld {
 
     /// Nine runs read at fixed strides when the 3 x 3 columns and the run lie inside the
     /// world; otherwise column by column.
-    #[inline]
+    #[expect(
+        clippy::inline_always,
+        reason = "once per flier expansion; inlined, the search keeps only the passable bits"
+    )]
+    #[inline(always)]
     fn columns_around(&self, x: i32, z: i32, y0: i32, count: u32) -> [ColumnBits; 9] {
         let count = count.min(64) as i32;
         let inside = x > 0
@@ -230,9 +244,7 @@ impl VoxelWorld for DenseWorld {
             && y0 >= 0
             && y0 <= self.size.y - count;
         if !inside {
-            return std::array::from_fn(|i| {
-                self.column_bits(x + AROUND[i].0, z + AROUND[i].1, y0, count as u32)
-            });
+            return self.columns_around_clipped(x, z, y0, count as u32);
         }
         let centre = self.column_start(x, z) as isize;
         let (step_x, step_z) = (

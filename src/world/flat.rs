@@ -13,7 +13,8 @@ use crate::world::grid::Grid2d;
 use crate::world::versioned::{WorldId, WorldIdentity};
 use crate::world::{AROUND, Bounds, ColumnBits, VoxelWorld};
 
-/// A [`Grid2d`] seen as a voxel world (DESIGN section 5).
+/// A [`Grid2d`] seen as a voxel world: the flat-world special case of the 3D engine (see
+/// [`crate::flat`]).
 ///
 /// The free cell `(x, y)` is the column `(x, z = y)`: a solid floor at world y = 0 and
 /// `agent height` cells of air above it, so the agent stands at feet height 1

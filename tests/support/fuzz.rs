@@ -228,12 +228,19 @@ pub fn movingai_3dscen(data: &[u8]) {
 }
 
 /// Anvil region reading (region header, chunk decompression, NBT, palettes): any bytes give
-/// a world or a typed error, never a panic; what loads is bounded or empty and readable.
+/// a world or a typed error, never a panic; every stored chunk is loaded or counted as
+/// skipped; what loads is bounded or empty and readable.
 #[cfg(feature = "anvil")]
 pub fn anvil_region(data: &[u8]) {
     let Ok(loaded) = voxnav::anvil::load_region(data, 0, 0) else {
         return;
     };
+    let report = &loaded.report;
+    assert_eq!(
+        report.chunks_loaded + report.skipped_total(),
+        report.chunks_stored,
+        "{report}"
+    );
     let world = &loaded.world;
     if let Some(bounds) = world.world_bounds() {
         // Reading any cell, inside or just outside, answers.

@@ -13,8 +13,8 @@ use std::time::{Duration, Instant};
 use voxnav::IVec3;
 use voxnav::terrain::SplitMix64;
 use voxnav::{
-    Agent, DenseWorld, MoveCosts, Pathfinder, SearchOptions, SearchStatus, VoxelScenario,
-    VoxelWorld, baseline, parse_movingai_3dmap, parse_movingai_3dscen,
+    Agent, DenseWorld, MoveCosts, Pathfinder, SearchOptions, SearchResult, SearchStatus,
+    VoxelScenario, VoxelWorld, baseline, parse_movingai_3dmap, parse_movingai_3dscen,
 };
 
 /// A number in `0 .. n` (`n > 0`) from `rng`, reduced by modulo as the sets were first
@@ -180,22 +180,10 @@ pub struct FlyingRun {
 /// # Errors
 /// The search's message when a query is invalid.
 pub fn run_voxnav(set: &FlyingSet, pathfinder: &mut Pathfinder) -> Result<FlyingRun, String> {
-    let mut run = FlyingRun::default();
     let options = SearchOptions::default();
-    let started = Instant::now();
-    for &(start, goal) in &set.queries {
-        let result = pathfinder
-            .find_path(&set.world, start, goal, &options)
-            .map_err(|e| e.to_string())?;
-        run.expanded += result.stats.expanded;
-        run.costs.push(
-            (result.status == SearchStatus::Found)
-                .then_some(result.cost)
-                .flatten(),
-        );
-    }
-    run.elapsed = started.elapsed();
-    Ok(run)
+    run_queries(set, |start, goal| {
+        pathfinder.find_path(&set.world, start, goal, &options)
+    })
 }
 
 /// Runs `set` with the naive baseline under the flier's rules.
@@ -203,12 +191,21 @@ pub fn run_voxnav(set: &FlyingSet, pathfinder: &mut Pathfinder) -> Result<Flying
 /// # Errors
 /// The baseline's message when a query is invalid.
 pub fn run_baseline(set: &FlyingSet) -> Result<FlyingRun, String> {
-    let mut run = FlyingRun::default();
     let costs = MoveCosts::octile();
+    run_queries(set, |start, goal| {
+        baseline::find_flier_path(&set.world, start, goal, None, &costs)
+    })
+}
+
+/// Times `search` over every query of `set`, keeping each route's cost.
+fn run_queries(
+    set: &FlyingSet,
+    mut search: impl FnMut(IVec3, IVec3) -> voxnav::Result<SearchResult>,
+) -> Result<FlyingRun, String> {
+    let mut run = FlyingRun::default();
     let started = Instant::now();
     for &(start, goal) in &set.queries {
-        let result = baseline::find_flier_path(&set.world, start, goal, None, &costs)
-            .map_err(|e| e.to_string())?;
+        let result = search(start, goal).map_err(|e| e.to_string())?;
         run.expanded += result.stats.expanded;
         run.costs.push(
             (result.status == SearchStatus::Found)

@@ -21,7 +21,7 @@
 //!
 //! What is skipped, counted in the [`LoadReport`] by [`SkipReason`] and never a panic: a chunk
 //! that is not full, older than 1.18, damaged in the file (location, length, compression),
-//! whose NBT does not parse or lacks its sections, whose packed block data does not match its
+//! inflating past [`MAX_CHUNK_NBT`] (a compression bomb), whose NBT does not parse or lacks its sections, whose packed block data does not match its
 //! palette, or that claims another position than its slot. A region file too short for its
 //! header is an error when it is the only file asked for, and a counted bad file in a
 //! folder. A block name the table does not know (a newer or modded block) is loaded as
@@ -31,6 +31,7 @@
 #[rustfmt::skip]
 mod block_table;
 mod chunk;
+mod inflate;
 mod region;
 mod table;
 
@@ -64,6 +65,13 @@ const SECTIONS: usize = ((MAX_Y - MIN_Y) / CHUNK_SIZE) as usize;
 const MIN_SECTION: i32 = MIN_Y / CHUNK_SIZE;
 /// The side of a region in chunks.
 const REGION_CHUNKS: i32 = 32;
+/// The most bytes one chunk's NBT may decompress to: 16 MiB. The game stores a chunk in its
+/// region file while the compressed chunk is under 1 MiB, and chunk NBT compresses 5 to 15
+/// times (in the 1.21 sample world at most 14.2 times; its largest chunk is 84 KB), so no
+/// chunk a region holds comes near it, while a compression bomb (deflate reaches 1032 to 1)
+/// is stopped after 16 MiB of output instead of inflating to a gigabyte. Larger chunks are
+/// counted as [`SkipReason::TooLarge`].
+pub const MAX_CHUNK_NBT: usize = 16 << 20;
 /// The largest NBT list accepted: far above any real chunk's, low enough that a damaged
 /// length cannot ask for gigabytes.
 const MAX_NBT_LIST: usize = 1 << 16;
@@ -87,6 +95,9 @@ pub enum SkipReason {
     External,
     /// An unknown compression type, or a payload that does not decompress.
     BadCompression,
+    /// Its NBT decompresses to more than [`MAX_CHUNK_NBT`] bytes: a compression bomb, or at
+    /// least not a chunk the game stores in a region file.
+    TooLarge,
     /// The NBT does not parse, or lacks a field voxnav needs.
     BadNbt,
     /// A section's packed block indices do not match its palette.
@@ -97,13 +108,14 @@ pub enum SkipReason {
 
 impl SkipReason {
     /// Every reason, in report order.
-    pub const ALL: [SkipReason; 9] = [
+    pub const ALL: [SkipReason; 10] = [
         SkipReason::NotFull,
         SkipReason::OldFormat,
         SkipReason::BadLocation,
         SkipReason::Truncated,
         SkipReason::External,
         SkipReason::BadCompression,
+        SkipReason::TooLarge,
         SkipReason::BadNbt,
         SkipReason::BadBlockData,
         SkipReason::WrongPosition,
@@ -119,6 +131,7 @@ impl SkipReason {
             SkipReason::Truncated => "truncated",
             SkipReason::External => "external .mcc",
             SkipReason::BadCompression => "bad compression",
+            SkipReason::TooLarge => "too large",
             SkipReason::BadNbt => "bad NBT",
             SkipReason::BadBlockData => "bad block data",
             SkipReason::WrongPosition => "wrong position",
@@ -413,7 +426,7 @@ impl Loader {
         rz: i32,
         file: &Path,
     ) -> std::result::Result<(), String> {
-        let mut region = RegionFile::new(bytes).map_err(|e| e.to_string())?;
+        let region = RegionFile::new(bytes).map_err(|e| e.to_string())?;
         self.report.region_files += 1;
         let locations: Vec<Location> = region.locations().collect();
         for at in locations {

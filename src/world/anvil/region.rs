@@ -1,11 +1,8 @@
-//! Region files (`r.X.Z.mca`): the location table, checked before `fastanvil` reads a
-//! chunk, so that a damaged file costs a counted skip and never a panic.
-
-use std::io::Cursor;
-
-use fastanvil::Region;
+//! Region files (`r.X.Z.mca`): the location table and chunk headers, checked before a
+//! chunk is decompressed, so that a damaged file costs a counted skip and never a panic.
 
 use super::SkipReason;
+use super::inflate::inflate;
 
 /// A region file's bytes sectors are counted in.
 const SECTOR: usize = 4096;
@@ -36,7 +33,6 @@ impl std::fmt::Display for RegionError {
 /// One region file held in memory.
 pub(super) struct RegionFile<'a> {
     bytes: &'a [u8],
-    region: Region<Cursor<&'a [u8]>>,
 }
 
 /// Where a chunk is stored inside the file.
@@ -57,9 +53,7 @@ impl<'a> RegionFile<'a> {
         if bytes.len() < HEADER {
             return Err(RegionError::TruncatedHeader { len: bytes.len() });
         }
-        let region = Region::from_stream(Cursor::new(bytes))
-            .map_err(|_| RegionError::TruncatedHeader { len: bytes.len() })?;
-        Ok(Self { bytes, region })
+        Ok(Self { bytes })
     }
 
     /// The slots that hold a chunk, in file-table order (z major, as the game lays them out).
@@ -73,10 +67,10 @@ impl<'a> RegionFile<'a> {
         })
     }
 
-    /// Checks the location entry and the chunk header of a slot: the sectors lie past the
+    /// Checks the location entry and the chunk header of a slot (the sectors lie past the
     /// header and inside the file, the stored length fits the sectors, the compression is
-    /// one the game writes in-line.
-    fn check(&self, at: Location) -> Result<(), SkipReason> {
+    /// one the game writes in-line) and returns the compression type and the payload.
+    fn payload(&self, at: Location) -> Result<(u8, &'a [u8]), SkipReason> {
         let i = (at.local_z * 32 + at.local_x) * 4;
         let entry = &self.bytes[i..i + 4];
         let offset =
@@ -100,7 +94,7 @@ impl<'a> RegionFile<'a> {
             return Err(SkipReason::Truncated);
         }
         match head[4] {
-            1..=4 => Ok(()),
+            1..=4 => Ok((head[4], &self.bytes[start + 5..start + 4 + length])),
             129..=132 => Err(SkipReason::External),
             _ => Err(SkipReason::BadCompression),
         }
@@ -109,14 +103,10 @@ impl<'a> RegionFile<'a> {
     /// The decompressed NBT of the chunk at `at`.
     ///
     /// # Errors
-    /// The [`SkipReason`] when the slot's entry or header is damaged or the payload does not
-    /// decompress.
-    pub fn read(&mut self, at: Location) -> Result<Vec<u8>, SkipReason> {
-        self.check(at)?;
-        match self.region.read_chunk(at.local_x, at.local_z) {
-            Ok(Some(nbt)) => Ok(nbt),
-            Ok(None) => Err(SkipReason::BadLocation),
-            Err(_) => Err(SkipReason::BadCompression),
-        }
+    /// The [`SkipReason`] when the slot's entry or header is damaged, the payload does not
+    /// decompress, or it decompresses to more than [`MAX_CHUNK_NBT`](super::MAX_CHUNK_NBT).
+    pub fn read(&self, at: Location) -> Result<Vec<u8>, SkipReason> {
+        let (scheme, payload) = self.payload(at)?;
+        inflate(scheme, payload)
     }
 }

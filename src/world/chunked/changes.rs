@@ -1,0 +1,103 @@
+//! The change log of a [`ChunkedWorld`]: which cells its writes changed since the last report.
+
+use ahash::AHashMap;
+use glam::IVec3;
+
+use super::ChunkedWorld;
+use super::block::Block;
+use super::chunk::chunk_of;
+
+/// One cell's net change, as reported by [`ChunkedWorld::take_changes`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct BlockChange {
+    /// The cell.
+    pub pos: IVec3,
+    /// The block before the first write since the last report.
+    pub old: Block,
+    /// The block now.
+    pub new: Block,
+}
+
+/// What changed since the last [`ChunkedWorld::take_changes`]: the dirty cells and chunks.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Changes {
+    /// Every cell whose block differs from what it was at the last report, in the order of
+    /// their first write. A cell written and then restored is not listed.
+    pub cells: Vec<BlockChange>,
+    /// The chunks (chunk coordinates: cell coordinates divided by [`CHUNK_SIZE`](super::CHUNK_SIZE), rounded
+    /// down) holding at least one changed cell, sorted by `(x, y, z)`, without repeats.
+    pub chunks: Vec<IVec3>,
+}
+
+impl Changes {
+    /// Whether nothing changed.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.cells.is_empty()
+    }
+
+    /// The changed cells' positions.
+    pub fn positions(&self) -> impl Iterator<Item = IVec3> + '_ {
+        self.cells.iter().map(|c| c.pos)
+    }
+}
+
+/// The cells written since the last report, each with its block before the first write.
+#[derive(Clone, Default)]
+pub(super) struct ChangeLog {
+    pub(super) first_old: AHashMap<IVec3, Block>,
+    pub(super) order: Vec<IVec3>,
+}
+
+impl ChunkedWorld {
+    /// Starts (`true`) or stops (`false`) recording which cells writes change. Starting
+    /// begins with nothing recorded; stopping forgets what was recorded. Off for a new world,
+    /// so that building a large world records nothing.
+    ///
+    /// ```
+    /// use voxnav::IVec3;
+    /// use voxnav::{Block, ChunkedWorld};
+    ///
+    /// let mut world = ChunkedWorld::new();
+    /// world.track_changes(true);
+    /// world.set(IVec3::new(1, 2, 3), Block::Solid)?;
+    /// world.set(IVec3::new(40, 0, 0), Block::Water)?;
+    /// world.set(IVec3::new(40, 0, 0), Block::Air)?; // restored: not a change
+    /// let changes = world.take_changes();
+    /// assert_eq!(changes.positions().collect::<Vec<_>>(), [IVec3::new(1, 2, 3)]);
+    /// assert_eq!(changes.chunks, [IVec3::new(0, 0, 0)]);
+    /// assert!(world.take_changes().is_empty());
+    /// # Ok::<(), voxnav::Error>(())
+    /// ```
+    pub fn track_changes(&mut self, on: bool) {
+        self.changes = on.then(ChangeLog::default);
+    }
+
+    /// Whether writes are being recorded (see [`ChunkedWorld::track_changes`]).
+    #[must_use]
+    pub fn is_tracking_changes(&self) -> bool {
+        self.changes.is_some()
+    }
+
+    /// The net changes since tracking started or since the last call, and forgets them.
+    /// Empty when tracking is off.
+    pub fn take_changes(&mut self) -> Changes {
+        let Some(log) = self.changes.as_mut() else {
+            return Changes::default();
+        };
+        let order = std::mem::take(&mut log.order);
+        let first_old = std::mem::take(&mut log.first_old);
+        let mut cells = Vec::with_capacity(order.len());
+        for pos in order {
+            let old = first_old[&pos];
+            let new = self.get(pos).unwrap_or_default();
+            if old != new {
+                cells.push(BlockChange { pos, old, new });
+            }
+        }
+        let mut chunks: Vec<IVec3> = cells.iter().map(|c| chunk_of(c.pos)).collect();
+        chunks.sort_unstable_by_key(|c| (c.x, c.y, c.z));
+        chunks.dedup();
+        Changes { cells, chunks }
+    }
+}

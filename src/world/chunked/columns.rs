@@ -1,0 +1,134 @@
+//! The bulk column readers of [`ChunkedWorld`]: [`VoxelWorld::column`](crate::VoxelWorld::column)
+//! and [`VoxelWorld::columns_around`](crate::VoxelWorld::columns_around) from the chunk bitsets.
+
+use glam::IVec3;
+
+use super::ChunkedWorld;
+use super::chunk::{CHUNK_SHIFT, NO_CHUNK, cell_index, chunk_of};
+use crate::world::{AROUND, ColumnBits};
+
+impl ChunkedWorld {
+    /// [`VoxelWorld::columns_around`] with one look-up per chunk touched (the 9 columns span
+    /// at most 2 x 2 chunks horizontally) when they lie inside the bounds; otherwise column by
+    /// column.
+    pub(super) fn columns_around_bits(
+        &self,
+        x: i32,
+        z: i32,
+        y0: i32,
+        count: u32,
+    ) -> [ColumnBits; 9] {
+        let count = count.min(64) as i32;
+        // Away from the ends of i32, so that x +- 1, z +- 1 and y0 + count cannot overflow.
+        let safe =
+            x > i32::MIN && x < i32::MAX && z > i32::MIN && z < i32::MAX && y0 <= i32::MAX - count;
+        let inside = safe
+            && self.bounds.is_none_or(|b| {
+                x > b.min.x
+                    && x + 1 < b.max.x
+                    && z > b.min.z
+                    && z + 1 < b.max.z
+                    && y0 >= b.min.y
+                    && y0 + count <= b.max.y
+            });
+        if !inside {
+            // A column beyond the ends of i32 has no cells: neither passable nor standable.
+            return std::array::from_fn(|i| {
+                match (x.checked_add(AROUND[i].0), z.checked_add(AROUND[i].1)) {
+                    (Some(x), Some(z)) => self.column_bits(x, z, y0, count as u32),
+                    _ => ColumnBits::default(),
+                }
+            });
+        }
+        // Chunk columns: (x - 1) >> 4 and (z - 1) >> 4 are corner (0, 0) of a 2 x 2 block.
+        let (cx0, cz0) = ((x - 1) >> CHUNK_SHIFT, (z - 1) >> CHUNK_SHIFT);
+        let corner: [usize; 9] = std::array::from_fn(|i| {
+            let ix = ((x + AROUND[i].0) >> CHUNK_SHIFT) - cx0;
+            let iz = ((z + AROUND[i].1) >> CHUNK_SHIFT) - cz0;
+            (ix * 2 + iz) as usize
+        });
+        let spans_x = (x + 1) >> CHUNK_SHIFT != cx0;
+        let spans_z = (z + 1) >> CHUNK_SHIFT != cz0;
+        let mut out = [ColumnBits::default(); 9];
+        let (absent_passable, absent_standable) = self.absent_masks();
+        let (mut y, hi) = (y0, y0 + count);
+        while y < hi {
+            let cy = y >> CHUNK_SHIFT;
+            let end = ((cy + 1) << CHUNK_SHIFT).min(hi);
+            let run_mask = (1u64 << (end - y)) - 1;
+            let shift = (y - y0) as u32;
+            let mut slots = [NO_CHUNK; 4];
+            let any_special = self.special_chunks != 0;
+            for (i, slot) in slots.iter_mut().enumerate() {
+                let (ix, iz) = ((i / 2) as i32, (i % 2) as i32);
+                if (ix == 0 || spans_x) && (iz == 0 || spans_z) {
+                    *slot = self.chunk_slot(IVec3::new(cx0 + ix, cy, cz0 + iz));
+                }
+            }
+            for ((bits, (dx, dz)), &c) in out.iter_mut().zip(AROUND).zip(&corner) {
+                let slot = slots[c];
+                if slot == NO_CHUNK {
+                    bits.passable |= absent_passable & (run_mask << shift);
+                    bits.standable |= absent_standable & (run_mask << shift);
+                } else {
+                    let chunk = &self.chunks[slot as usize];
+                    let index = cell_index(IVec3::new(x + dx, y, z + dz));
+                    let (word, offset) = (index >> 6, index & 63);
+                    bits.passable |= ((chunk.passable[word] >> offset) & run_mask) << shift;
+                    bits.standable |= ((chunk.standable[word] >> offset) & run_mask) << shift;
+                    if any_special && let Some(extra) = &chunk.extra {
+                        bits.partial |= ((extra.partial[word] >> offset) & run_mask) << shift;
+                    }
+                }
+            }
+            y = end;
+        }
+        out
+    }
+
+    /// [`VoxelWorld::column`] from the chunk bitsets: one chunk look-up per 16 cells.
+    pub(super) fn column_bits(&self, x: i32, z: i32, y0: i32, count: u32) -> ColumnBits {
+        let mut bits = ColumnBits::default();
+        // In i64, so that a window reaching past i32::MAX ends there instead of overflowing.
+        let (mut lo, mut hi) = (i64::from(y0), i64::from(y0) + i64::from(count.min(64)));
+        hi = hi.min(i64::from(i32::MAX) + 1);
+        if let Some(b) = self.bounds {
+            if x < b.min.x || x >= b.max.x || z < b.min.z || z >= b.max.z {
+                return bits;
+            }
+            lo = lo.max(i64::from(b.min.y));
+            hi = hi.min(i64::from(b.max.y));
+        }
+        let (absent_passable, absent_standable) = self.absent_masks();
+        let mut y = lo;
+        while y < hi {
+            let chunk_end = ((y >> CHUNK_SHIFT) + 1) << CHUNK_SHIFT;
+            let end = chunk_end.min(hi);
+            let run = (end - y) as u32;
+            let run_mask = if run == 64 {
+                u64::MAX
+            } else {
+                (1u64 << run) - 1
+            };
+            let shift = (y - i64::from(y0)) as u32;
+            // lo <= y < hi <= i32::MAX + 1: y is an i32.
+            let cell_y = y as i32;
+            let slot = self.chunk_slot(chunk_of(IVec3::new(x, cell_y, z)));
+            if slot == NO_CHUNK {
+                bits.passable |= absent_passable & (run_mask << shift);
+                bits.standable |= absent_standable & (run_mask << shift);
+            } else {
+                let chunk = &self.chunks[slot as usize];
+                let index = cell_index(IVec3::new(x, cell_y, z));
+                let (word, offset) = (index >> 6, index & 63);
+                bits.passable |= ((chunk.passable[word] >> offset) & run_mask) << shift;
+                bits.standable |= ((chunk.standable[word] >> offset) & run_mask) << shift;
+                if let Some(extra) = &chunk.extra {
+                    bits.partial |= ((extra.partial[word] >> offset) & run_mask) << shift;
+                }
+            }
+            y = end;
+        }
+        bits
+    }
+}

@@ -1,0 +1,604 @@
+//! [`ChunkedWorld`]: the default block storage, 16x16x16 chunks of bitsets.
+//!
+//! | file | holds |
+//! |---|---|
+//! | `mod.rs` | the world: cell reads and writes, bounds, [`VoxelWorld`], what absent chunks read as |
+//! | `block.rs` | [`Block`], the block kinds and their per-cell codes |
+//! | `chunk.rs` | one chunk of bitsets and the cell addressing inside it |
+//! | `columns.rs` | the bulk column readers |
+//! | `bulk.rs` | bulk writers: columns, whole chunks, palettes |
+//! | `danger.rs` | the danger margin around lava and hazards |
+//! | `changes.rs` | the change log ([`Changes`]) |
+
+mod block;
+mod bulk;
+mod changes;
+mod chunk;
+mod columns;
+mod danger;
+
+use ahash::AHashMap;
+use glam::IVec3;
+
+use crate::error::{Error, Result};
+use crate::world::key::in_key_range;
+use crate::world::versioned::{WorldId, WorldIdentity};
+use crate::world::{Bounds, ColumnBits, FULL_BLOCK, TerrainFlags, VoxelWorld};
+pub use block::Block;
+use block::{
+    KIND_COBWEB, KIND_DOOR, KIND_LADDER, KIND_PLAIN, KIND_SLOW_FLOOR, KIND_WATER, floor_top_of_kind,
+};
+use changes::ChangeLog;
+pub use changes::{BlockChange, Changes};
+pub use chunk::CHUNK_SIZE;
+use chunk::{
+    CHUNK_MASK, Chunk, ChunkExtra, DenseSlots, MAX_DENSE_CHUNKS, NO_CHUNK, bit, cell_index,
+    chunk_of, set_bit,
+};
+
+/// A world stored as 16x16x16 chunks of bitsets: a passability check is a chunk look-up, a
+/// shift and a mask.
+///
+/// Cells never written are [`Block::Air`]. A world may be unbounded (chunks appear where
+/// cells are written) or bounded, in which case cells outside are neither passable nor
+/// standable and writing there is an error.
+///
+/// Blocks other than air and solid (see [`Block`]) keep the passable and standable bitsets
+/// exact; their kind is stored per cell only in the chunks that hold one (or lie next to
+/// lava), and only [`VoxelWorld::terrain`] reads it.
+///
+/// With [`ChunkedWorld::track_changes`] on, the world records which cells its writes change,
+/// for [`ChunkedWorld::take_changes`] to report (for replanning and for indices).
+///
+/// ```
+/// use voxnav::IVec3;
+/// use voxnav::{Block, ChunkedWorld, VoxelWorld};
+///
+/// let mut world = ChunkedWorld::new();
+/// world.set(IVec3::new(0, 0, 0), Block::Solid)?;
+/// assert!(world.is_standable(IVec3::new(0, 0, 0)));
+/// assert!(world.is_passable(IVec3::new(0, 1, 0)));
+/// # Ok::<(), voxnav::Error>(())
+/// ```
+#[derive(Clone, Default)]
+pub struct ChunkedWorld {
+    chunks: Vec<Chunk>,
+    index: AHashMap<IVec3, u32>,
+    bounds: Option<Bounds>,
+    dense: Option<DenseSlots>,
+    version: u64,
+    identity: WorldIdentity,
+    /// How many chunks carry per-cell kinds: while 0, [`VoxelWorld::terrain`] is plain
+    /// without a look-up.
+    special_chunks: usize,
+    changes: Option<ChangeLog>,
+    /// What chunks that hold no data read as (see [`ChunkedWorld::set_absent_block`]).
+    absent: Block,
+    /// Slots of all-air, all-solid or all-barrier chunks shared by many chunk positions
+    /// (see [`ChunkedWorld::fill_chunk`]); written to only after a copy.
+    shared: Vec<u32>,
+}
+
+impl std::fmt::Debug for ChunkedWorld {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ChunkedWorld")
+            .field("bounds", &self.bounds)
+            .field("chunks", &self.chunks.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl ChunkedWorld {
+    /// An empty, unbounded world (all air).
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// An empty world limited to `bounds`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidSetting`] when the bounds are empty or reach outside the range of
+    /// positions voxnav can search (x and z within `+-2^25`, y within `+-2^11`).
+    pub fn with_bounds(bounds: Bounds) -> Result<Self> {
+        if bounds.volume() == 0 {
+            return Err(Error::InvalidSetting(format!(
+                "world bounds {bounds:?} are empty"
+            )));
+        }
+        if !in_key_range(bounds.min) || !in_key_range(bounds.max - IVec3::ONE) {
+            return Err(Error::InvalidSetting(format!(
+                "world bounds {bounds:?} reach outside the searchable range \
+                 (x and z within +-33554432, y within +-2048)"
+            )));
+        }
+        let origin = chunk_of(bounds.min);
+        let dims = chunk_of(bounds.max - IVec3::ONE) - origin + IVec3::ONE;
+        let count = dims.x as u64 * dims.y as u64 * dims.z as u64;
+        let dense = (count <= MAX_DENSE_CHUNKS).then(|| DenseSlots {
+            origin,
+            dims,
+            slots: vec![NO_CHUNK; count as usize],
+        });
+        Ok(Self {
+            bounds: Some(bounds),
+            dense,
+            ..Self::default()
+        })
+    }
+
+    /// An empty world from the origin to `size` (exclusive).
+    ///
+    /// # Errors
+    /// As [`ChunkedWorld::with_bounds`].
+    pub fn with_size(size: IVec3) -> Result<Self> {
+        Self::with_bounds(Bounds::from_size(size))
+    }
+
+    /// The world's bounds, if it is finite.
+    #[must_use]
+    pub fn world_bounds(&self) -> Option<Bounds> {
+        self.bounds
+    }
+
+    /// A counter that grows every time a write changes a cell: indices built from the world
+    /// remember it to tell whether they are stale.
+    #[must_use]
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// Which world this is: every world gets its own id when made, a clone a new one.
+    #[must_use]
+    pub fn world_id(&self) -> WorldId {
+        self.identity.id()
+    }
+
+    /// The number of chunks that hold data.
+    #[must_use]
+    pub fn chunk_count(&self) -> usize {
+        self.chunks.len()
+    }
+
+    #[inline]
+    fn chunk_slot(&self, chunk: IVec3) -> u32 {
+        match &self.dense {
+            Some(dense) => dense.slots[dense.index(chunk)],
+            None => self.sparse_slot(chunk),
+        }
+    }
+
+    /// [`ChunkedWorld::chunk_slot`] of an unbounded world, out of line so that the dense
+    /// look-up of bounded worlds stays small enough to inline into every cell query.
+    #[inline(never)]
+    fn sparse_slot(&self, chunk: IVec3) -> u32 {
+        self.index.get(&chunk).copied().unwrap_or(NO_CHUNK)
+    }
+
+    #[inline]
+    fn inside(&self, p: IVec3) -> bool {
+        self.bounds.is_none_or(|b| b.contains(p))
+    }
+
+    /// The slot of the chunk holding `p`, ready to be written: a chunk of the absent block
+    /// is created when there is none, and a shared chunk is copied first.
+    fn ensure_chunk(&mut self, p: IVec3) -> u32 {
+        let chunk_pos = chunk_of(p);
+        let slot = self.chunk_slot(chunk_pos);
+        if slot != NO_CHUNK && !self.shared.contains(&slot) {
+            return slot;
+        }
+        let chunk = if slot == NO_CHUNK {
+            Chunk::plain(self.absent)
+        } else {
+            self.chunks[slot as usize].clone()
+        };
+        let slot = self.chunks.len() as u32;
+        self.chunks.push(chunk);
+        self.point_slot(chunk_pos, slot);
+        slot
+    }
+
+    /// The per-cell data of chunk `slot`, allocated on first use.
+    fn extra_mut(&mut self, slot: u32) -> &mut ChunkExtra {
+        let chunk = &mut self.chunks[slot as usize];
+        if chunk.extra.is_none() {
+            self.special_chunks += 1;
+        }
+        chunk.extra.get_or_insert_with(ChunkExtra::boxed)
+    }
+
+    /// The kind code of cell `p` (plain outside the world or in plain chunks).
+    #[inline]
+    fn kind_at(&self, p: IVec3) -> u8 {
+        if self.special_chunks == 0 || !self.inside(p) {
+            return KIND_PLAIN;
+        }
+        let slot = self.chunk_slot(chunk_of(p));
+        if slot == NO_CHUNK {
+            return KIND_PLAIN;
+        }
+        self.chunks[slot as usize].kind(cell_index(p))
+    }
+
+    /// The block at `p`, or `None` outside a bounded world.
+    #[must_use]
+    pub fn get(&self, p: IVec3) -> Option<Block> {
+        if !self.inside(p) {
+            return None;
+        }
+        let slot = self.chunk_slot(chunk_of(p));
+        if slot == NO_CHUNK {
+            return Some(self.absent);
+        }
+        let chunk = &self.chunks[slot as usize];
+        let (word, mask) = bit(p);
+        Some(Block::from_parts(
+            chunk.passable[word] & mask != 0,
+            chunk.standable[word] & mask != 0,
+            chunk.kind(cell_index(p)),
+        ))
+    }
+
+    /// Writes `block` at `p` and returns the block that was there.
+    ///
+    /// # Errors
+    /// [`Error::OutOfWorld`] when `p` is outside a bounded world, [`Error::InvalidSetting`] for
+    /// a [`Block::Floor`] whose top is not 1 to 15 (nothing is written).
+    pub fn set(&mut self, p: IVec3, block: Block) -> Result<Block> {
+        block.check()?;
+        if !self.inside(p) {
+            return Err(Error::OutOfWorld {
+                pos: p,
+                bounds: self.bounds.unwrap_or(Bounds::new(p, p)),
+            });
+        }
+        if block == self.absent && self.chunk_slot(chunk_of(p)) == NO_CHUNK {
+            return Ok(block);
+        }
+        let slot = self.ensure_chunk(p);
+        let chunk = &self.chunks[slot as usize];
+        let (word, mask) = bit(p);
+        let index = cell_index(p);
+        let old = Block::from_parts(
+            chunk.passable[word] & mask != 0,
+            chunk.standable[word] & mask != 0,
+            chunk.kind(index),
+        );
+        if old == block {
+            return Ok(old);
+        }
+        let code = block.kind_code();
+        if code != KIND_PLAIN || chunk.extra.is_some() {
+            let extra = self.extra_mut(slot);
+            extra.kinds[index] = code;
+            let partial = floor_top_of_kind(code) != FULL_BLOCK;
+            set_bit(&mut extra.partial[word], mask, partial);
+        }
+        let chunk = &mut self.chunks[slot as usize];
+        let (passable, standable) = block.bits();
+        set_bit(&mut chunk.passable[word], mask, passable);
+        set_bit(&mut chunk.standable[word], mask, standable);
+        self.version += 1;
+        if old.is_dangerous() || block.is_dangerous() {
+            self.update_danger_around(p);
+        }
+        if let Some(log) = self.changes.as_mut()
+            && !log.first_old.contains_key(&p)
+        {
+            log.first_old.insert(p, old);
+            log.order.push(p);
+        }
+        Ok(old)
+    }
+
+    /// Writes `block` into every cell of the box from `min` to `max`, both inclusive.
+    ///
+    /// # Errors
+    /// [`Error::OutOfWorld`] when any cell of the box is outside a bounded world (nothing is
+    /// written then).
+    pub fn fill(&mut self, min: IVec3, max: IVec3, block: Block) -> Result<()> {
+        block.check()?;
+        let (lo, hi) = (min.min(max), min.max(max));
+        for corner in [lo, hi] {
+            if !self.inside(corner) {
+                return Err(Error::OutOfWorld {
+                    pos: corner,
+                    bounds: self.bounds.unwrap_or(Bounds::new(corner, corner)),
+                });
+            }
+        }
+        for y in lo.y..=hi.y {
+            for z in lo.z..=hi.z {
+                for x in lo.x..=hi.x {
+                    self.set(IVec3::new(x, y, z), block)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl ChunkedWorld {
+    /// [`VoxelWorld::terrain`] of `feet` in chunk `slot` of a world that holds special
+    /// blocks, kept out of the inlined test that plain cells pay per move.
+    fn special_terrain(&self, feet: IVec3, slot: u32) -> TerrainFlags {
+        let extra = if slot == NO_CHUNK {
+            None
+        } else {
+            self.chunks[slot as usize].extra.as_deref()
+        };
+        let index = cell_index(feet);
+        let mut terrain = TerrainFlags::PLAIN;
+        let floor_kind = if feet.y & CHUNK_MASK != 0 {
+            // y varies fastest inside a chunk: the floor is the previous cell.
+            extra.map_or(KIND_PLAIN, |e| e.kinds[index - 1])
+        } else {
+            self.kind_at(feet - IVec3::Y)
+        };
+        match floor_kind {
+            KIND_SLOW_FLOOR => terrain = terrain | TerrainFlags::ON_SLOW_FLOOR,
+            KIND_LADDER => terrain = terrain | TerrainFlags::ON_LADDER,
+            _ => {}
+        }
+        let head_kind = if feet.y & CHUNK_MASK == CHUNK_MASK {
+            self.kind_at(feet + IVec3::Y)
+        } else {
+            // The head is the next cell of the same chunk column.
+            extra.map_or(KIND_PLAIN, |e| e.kinds[index + 1])
+        };
+        if head_kind == KIND_COBWEB {
+            terrain = terrain | TerrainFlags::IN_COBWEB;
+        }
+        let Some(extra) = extra else {
+            return terrain;
+        };
+        match extra.kinds[index] {
+            KIND_WATER => terrain = terrain | TerrainFlags::IN_WATER,
+            KIND_LADDER => terrain = terrain | TerrainFlags::IN_LADDER,
+            KIND_DOOR => terrain = terrain | TerrainFlags::IN_DOOR,
+            KIND_COBWEB => terrain = terrain | TerrainFlags::IN_COBWEB,
+            _ => {}
+        }
+        if extra.danger[index >> 6] & (1u64 << (index & 63)) != 0 {
+            terrain = terrain | TerrainFlags::NEAR_DANGER;
+        }
+        terrain
+    }
+}
+
+impl VoxelWorld for ChunkedWorld {
+    #[inline]
+    fn is_passable(&self, p: IVec3) -> bool {
+        if !self.inside(p) {
+            return false;
+        }
+        let slot = self.chunk_slot(chunk_of(p));
+        if slot == NO_CHUNK {
+            return self.absent.bits().0;
+        }
+        let (word, mask) = bit(p);
+        self.chunks[slot as usize].passable[word] & mask != 0
+    }
+
+    #[inline]
+    fn is_standable(&self, p: IVec3) -> bool {
+        if !self.inside(p) {
+            return false;
+        }
+        let slot = self.chunk_slot(chunk_of(p));
+        if slot == NO_CHUNK {
+            return self.absent.bits().1;
+        }
+        let (word, mask) = bit(p);
+        self.chunks[slot as usize].standable[word] & mask != 0
+    }
+
+    #[inline]
+    fn terrain(&self, feet: IVec3) -> TerrainFlags {
+        if self.special_chunks == 0 || !self.inside(feet) {
+            return TerrainFlags::PLAIN;
+        }
+        // Where special blocks are few (lakes in a terrain), most cells still lie in plain
+        // chunks: answer those here, without a call. A feet cell at the bottom of its chunk
+        // has its floor in the chunk below, so it takes the full look-up.
+        let slot = self.chunk_slot(chunk_of(feet));
+        let plain_chunk = slot == NO_CHUNK || self.chunks[slot as usize].extra.is_none();
+        if plain_chunk && feet.y & CHUNK_MASK != 0 {
+            return TerrainFlags::PLAIN;
+        }
+        self.special_terrain(feet, slot)
+    }
+
+    #[inline]
+    fn floor_top(&self, p: IVec3) -> u8 {
+        floor_top_of_kind(self.kind_at(p))
+    }
+
+    #[inline]
+    fn bounds(&self) -> Option<Bounds> {
+        self.bounds
+    }
+
+    #[inline]
+    fn column(&self, x: i32, z: i32, y0: i32, count: u32) -> ColumnBits {
+        self.column_bits(x, z, y0, count)
+    }
+
+    #[inline]
+    fn columns_around(&self, x: i32, z: i32, y0: i32, count: u32) -> [ColumnBits; 9] {
+        self.columns_around_bits(x, z, y0, count)
+    }
+}
+
+/// What chunks without data read as, the checked slot look-up and memory accounting.
+impl ChunkedWorld {
+    /// Sets what chunks that hold no data read as: [`Block::Air`] (the default: a sparse
+    /// world of written blocks), [`Block::Solid`], or [`Block::Barrier`] (a loaded world
+    /// whose missing chunks are unknown: neither passable nor standable). Absent chunks cost
+    /// no memory whatever they read as; writing into one first fills it with this block.
+    ///
+    /// ```
+    /// use voxnav::IVec3;
+    /// use voxnav::{Block, ChunkedWorld, VoxelWorld};
+    ///
+    /// let mut world = ChunkedWorld::with_size(IVec3::new(64, 32, 64))?;
+    /// world.set_absent_block(Block::Barrier)?;
+    /// world.fill_chunk(IVec3::new(0, 0, 0), Block::Air)?; // a loaded chunk of air
+    /// assert!(world.is_passable(IVec3::new(3, 3, 3)));
+    /// assert!(!world.is_passable(IVec3::new(40, 3, 3))); // not loaded
+    /// assert!(!world.is_standable(IVec3::new(40, 3, 3)));
+    /// # Ok::<(), voxnav::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::InvalidSetting`] for a block with per-cell data (water, ladders, floors...):
+    /// absent chunks store nothing, so only air, solid and barrier can be their answer.
+    pub fn set_absent_block(&mut self, block: Block) -> Result<()> {
+        if block.kind_code() != KIND_PLAIN {
+            return Err(Error::InvalidSetting(format!(
+                "absent chunks can read as air, solid or barrier, not {block:?}"
+            )));
+        }
+        if block != self.absent {
+            self.absent = block;
+            self.version += 1;
+        }
+        Ok(())
+    }
+
+    /// What chunks that hold no data read as (see [`ChunkedWorld::set_absent_block`]).
+    /// Defaults to [`Block::Air`].
+    #[must_use]
+    pub fn absent_block(&self) -> Block {
+        self.absent
+    }
+
+    /// The absent block's passable and standable bits as all-ones or all-zero masks.
+    #[inline]
+    fn absent_masks(&self) -> (u64, u64) {
+        let (passable, standable) = self.absent.bits();
+        (
+            if passable { u64::MAX } else { 0 },
+            if standable { u64::MAX } else { 0 },
+        )
+    }
+
+    /// The slot of chunk `chunk`, or [`NO_CHUNK`] when it holds no data or lies outside the
+    /// dense index.
+    fn chunk_slot_checked(&self, chunk: IVec3) -> u32 {
+        match &self.dense {
+            Some(dense) => {
+                let r = chunk - dense.origin;
+                if r.cmplt(IVec3::ZERO).any() || r.cmpge(dense.dims).any() {
+                    NO_CHUNK
+                } else {
+                    dense.slots[dense.index(chunk)]
+                }
+            }
+            None => self.index.get(&chunk).copied().unwrap_or(NO_CHUNK),
+        }
+    }
+
+    /// Points chunk position `chunk` at stored chunk `slot`.
+    fn point_slot(&mut self, chunk: IVec3, slot: u32) {
+        match &mut self.dense {
+            Some(dense) => {
+                let i = dense.index(chunk);
+                dense.slots[i] = slot;
+            }
+            None => {
+                self.index.insert(chunk, slot);
+            }
+        }
+    }
+
+    /// The heap bytes the world's storage holds: chunk bitsets, per-cell kinds and danger
+    /// bits, and the chunk index.
+    #[must_use]
+    pub fn heap_bytes(&self) -> usize {
+        let extras = self
+            .chunks
+            .iter()
+            .filter(|chunk| chunk.extra.is_some())
+            .count();
+        self.chunks.capacity() * std::mem::size_of::<Chunk>()
+            + extras * std::mem::size_of::<ChunkExtra>()
+            + self.dense.as_ref().map_or(0, |d| d.slots.capacity() * 4)
+            + self.index.capacity() * (std::mem::size_of::<(IVec3, u32)>() + 1)
+            + self.shared.capacity() * 4
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unbounded_world_is_air_until_written_and_remembers_writes_across_chunks() {
+        let mut world = ChunkedWorld::new();
+        let cells = [
+            IVec3::new(0, 0, 0),
+            IVec3::new(-1, -17, 33),
+            IVec3::new(15, 16, -16),
+        ];
+        for &p in &cells {
+            assert_eq!(world.get(p), Some(Block::Air));
+            assert_eq!(world.set(p, Block::Solid).unwrap(), Block::Air);
+        }
+        for &p in &cells {
+            assert_eq!(world.get(p), Some(Block::Solid));
+            assert!(!world.is_passable(p));
+            assert!(world.is_standable(p));
+            assert!(world.is_passable(p + IVec3::X) || cells.contains(&(p + IVec3::X)));
+        }
+        let version = world.version();
+        assert_eq!(world.set(cells[0], Block::Air).unwrap(), Block::Solid);
+        assert_eq!(world.version(), version + 1);
+        world.set(cells[0], Block::Air).unwrap();
+        assert_eq!(
+            world.version(),
+            version + 1,
+            "a write that changes nothing keeps the version"
+        );
+        assert!(world.is_passable(cells[0]));
+    }
+
+    #[test]
+    fn bounded_world_outside_is_neither_passable_nor_standable() {
+        let mut world = ChunkedWorld::with_size(IVec3::new(20, 5, 3)).unwrap();
+        assert!(world.is_passable(IVec3::new(19, 4, 2)));
+        for p in [
+            IVec3::new(20, 0, 0),
+            IVec3::new(0, -1, 0),
+            IVec3::new(0, 0, 3),
+        ] {
+            assert!(!world.is_passable(p));
+            assert!(!world.is_standable(p));
+            assert_eq!(world.get(p), None);
+            assert!(matches!(
+                world.set(p, Block::Solid),
+                Err(Error::OutOfWorld { .. })
+            ));
+        }
+        world
+            .fill(IVec3::ZERO, IVec3::new(19, 0, 2), Block::Solid)
+            .unwrap();
+        assert!(world.is_standable(IVec3::new(17, 0, 1)));
+        assert!(
+            world
+                .fill(IVec3::ZERO, IVec3::new(20, 0, 0), Block::Solid)
+                .is_err()
+        );
+    }
+
+    #[test]
+    fn bad_bounds_are_errors() {
+        assert!(ChunkedWorld::with_size(IVec3::new(0, 4, 4)).is_err());
+        assert!(ChunkedWorld::with_size(IVec3::new(4, 4096, 4)).is_err());
+        // Too many chunks for a dense index still works, through the hash map.
+        let mut huge = ChunkedWorld::with_size(IVec3::new(1 << 24, 2000, 1 << 24)).unwrap();
+        huge.set(IVec3::new(1 << 23, 5, 77), Block::Solid).unwrap();
+        assert!(huge.is_standable(IVec3::new(1 << 23, 5, 77)));
+    }
+}

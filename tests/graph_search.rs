@@ -1,0 +1,228 @@
+//! A* over the compiled walk graph, for the parts of its layout a search relies on: the two
+//! record layouts (8 bytes while every cost fits 32 bits, 16 bytes beyond) give the same routes
+//! as `Pathfinder`, one search reused on graphs whose move shapes are numbered differently
+//! prices each by its own, and a column's home slot keeps its chain and its ids through
+//! updates that empty and refill it.
+
+mod support;
+
+use support::oracle::route_cost;
+use support::worlds::{hills, world_from_layers};
+use voxnav::graph::{GraphSearch, NavGraph};
+use voxnav::{
+    Agent, Block, Bounds, ChunkedWorld, IVec3, MoveCosts, Pathfinder, SearchOptions, SearchStatus,
+    TerrainFlags, VoxelWorld,
+};
+
+/// A world that charges `extra` for entering every feet position whose `x + z` is a multiple
+/// of 3: mud, or a swamp so deep that a route's cost leaves 32 bits.
+struct Mud {
+    world: ChunkedWorld,
+    extra: u32,
+}
+
+impl VoxelWorld for Mud {
+    fn is_passable(&self, p: IVec3) -> bool {
+        self.world.is_passable(p)
+    }
+    fn is_standable(&self, p: IVec3) -> bool {
+        self.world.is_standable(p)
+    }
+    fn terrain(&self, feet: IVec3) -> TerrainFlags {
+        self.world.terrain(feet)
+    }
+    fn bounds(&self) -> Option<Bounds> {
+        self.world.bounds()
+    }
+    fn extra_cost(&self, feet: IVec3) -> u32 {
+        if (feet.x + feet.z) % 3 == 0 {
+            self.extra
+        } else {
+            0
+        }
+    }
+}
+
+/// Surface feet positions of `world`, one per column, in a fixed order.
+fn surface(world: &impl VoxelWorld, agent: &Agent, size: IVec3) -> Vec<IVec3> {
+    let mut feet = Vec::new();
+    for z in 0..size.z {
+        for x in 0..size.x {
+            if let Some(y) = (1..size.y)
+                .rev()
+                .find(|&y| voxnav::is_valid_feet(world, IVec3::new(x, y, z), agent.height))
+            {
+                feet.push(IVec3::new(x, y, z));
+            }
+        }
+    }
+    feet
+}
+
+#[test]
+fn narrow_and_wide_records_give_the_pathfinders_costs_and_legal_routes() {
+    let agent = Agent::default();
+    let costs = MoveCosts::default();
+    let size = IVec3::new(20, 9, 20);
+    // An extra of 10 keeps every cost far below 2^32 (8-byte records); 2^30 per muddy cell
+    // takes a route of a few cells past it (16-byte records).
+    for (seed, extra) in [(1, 10), (2, 1 << 30), (3, 0), (4, 1 << 30)] {
+        let world = Mud {
+            world: hills(seed, size.x, size.z),
+            extra,
+        };
+        let graph = NavGraph::compile(&world, &agent).unwrap();
+        let mut search = GraphSearch::new(costs).unwrap();
+        let mut pathfinder = Pathfinder::new(agent, costs).unwrap();
+        let feet = surface(&world, &agent, size);
+        let mut wide_costs = 0;
+        for i in 0..40 {
+            let start = feet[(i * 37) % feet.len()];
+            let goal = feet[(i * 101 + 7) % feet.len()];
+            for options in [
+                SearchOptions::default(),
+                SearchOptions::default().with_max_nodes(25),
+            ] {
+                let mine = search.find_path(&graph, start, goal, &options).unwrap();
+                let theirs = pathfinder.find_path(&world, start, goal, &options).unwrap();
+                assert_eq!(
+                    mine.status, theirs.status,
+                    "{start} -> {goal}, extra {extra}"
+                );
+                assert_eq!(mine.cost, theirs.cost, "{start} -> {goal}, extra {extra}");
+                if mine.status != SearchStatus::Unreachable {
+                    assert_eq!(mine.path.first(), Some(&start));
+                    assert_eq!(
+                        Some(route_cost(&world, &agent, &costs, &mine.path)),
+                        mine.cost,
+                        "{start} -> {goal}: the route's moves add up to its cost"
+                    );
+                }
+                if mine.cost.is_some_and(|c| c >= 1 << 32) {
+                    wide_costs += 1;
+                }
+            }
+        }
+        if extra == 1 << 30 {
+            assert!(wide_costs > 0, "seed {seed}: no cost left 32 bits");
+        }
+    }
+}
+
+#[test]
+fn one_search_prices_each_graph_by_its_own_shape_codes() {
+    let agent = Agent::default();
+    let costs = MoveCosts::default();
+    // Both graphs have two move shapes, a one-block drop and a one-block step up, which
+    // their compiles meet in opposite orders, so the same code means a different move.
+    let down = world_from_layers(&[&["##"], &["#."], &[".."], &[".."]]);
+    let up = world_from_layers(&[&["##"], &[".#"], &[".."], &[".."]]);
+    let (down_graph, up_graph) = (
+        NavGraph::compile(&down, &agent).unwrap(),
+        NavGraph::compile(&up, &agent).unwrap(),
+    );
+    let options = SearchOptions::default();
+    let mut shared = GraphSearch::new(costs).unwrap();
+    for _ in 0..3 {
+        for (world, graph, start, goal) in [
+            (&down, &down_graph, IVec3::new(0, 2, 0), IVec3::new(1, 1, 0)),
+            (&up, &up_graph, IVec3::new(0, 1, 0), IVec3::new(1, 2, 0)),
+            (&down, &down_graph, IVec3::new(1, 1, 0), IVec3::new(0, 2, 0)),
+        ] {
+            let mine = shared.find_path(graph, start, goal, &options).unwrap();
+            let fresh = GraphSearch::new(costs)
+                .unwrap()
+                .find_path(graph, start, goal, &options)
+                .unwrap();
+            assert_eq!(mine.cost, fresh.cost, "{start} -> {goal}");
+            assert_eq!(
+                mine.cost,
+                Some(route_cost(world, &agent, &costs, &mine.path)),
+                "{start} -> {goal}"
+            );
+        }
+    }
+}
+
+/// Every node's feet position, by id.
+fn ids(graph: &NavGraph) -> Vec<(u32, IVec3)> {
+    graph.nodes().map(|id| (id, graph.feet(id))).collect()
+}
+
+#[test]
+fn a_columns_home_slot_keeps_its_chain_and_ids_when_emptied_and_refilled() {
+    let agent = Agent::default();
+    // Column (1, 0) has three feet positions, at y = 1, 4 and 7 (floors at 0, 3 and 6);
+    // the others have one each, on the ground.
+    let mut world = ChunkedWorld::with_size(IVec3::new(3, 10, 1)).unwrap();
+    world
+        .fill(IVec3::ZERO, IVec3::new(2, 0, 0), Block::Solid)
+        .unwrap();
+    world.set(IVec3::new(1, 3, 0), Block::Solid).unwrap();
+    world.set(IVec3::new(1, 6, 0), Block::Solid).unwrap();
+    let mut graph = NavGraph::compile(&world, &agent).unwrap();
+    let feet = [1, 4, 7].map(|y| IVec3::new(1, y, 0));
+    let before: Vec<u32> = feet.iter().map(|&f| graph.node(f).unwrap()).collect();
+
+    // Dig out the top floor: the top node goes; the other two keep their ids.
+    world.set(IVec3::new(1, 6, 0), Block::Air).unwrap();
+    let update = graph.update(&world, [IVec3::new(1, 6, 0)]).unwrap();
+    assert_eq!(update.removed, vec![before[2]]);
+    assert_eq!(graph.node(feet[0]), Some(before[0]));
+    assert_eq!(graph.node(feet[1]), Some(before[1]));
+    assert_eq!(graph.node(feet[2]), None);
+
+    // Remove the middle floor and put the top one back in one update: the new node gets an
+    // id no node removed by this update had.
+    world.set(IVec3::new(1, 3, 0), Block::Air).unwrap();
+    world.set(IVec3::new(1, 6, 0), Block::Solid).unwrap();
+    let update = graph
+        .update(&world, [IVec3::new(1, 3, 0), IVec3::new(1, 6, 0)])
+        .unwrap();
+    assert_eq!(update.removed, vec![before[1]]);
+    assert_eq!(update.added.len(), 1);
+    assert!(!update.removed.contains(&update.added[0]));
+    assert_eq!(graph.node(feet[0]), Some(before[0]));
+    assert_eq!(graph.node(feet[1]), None);
+    assert_eq!(graph.node(feet[2]), Some(update.added[0]));
+
+    // And back to the start, then empty the column: every step equals a fresh compile.
+    for (cell, block) in [
+        (IVec3::new(1, 3, 0), Block::Solid),
+        (IVec3::new(1, 0, 0), Block::Air),
+        (IVec3::new(1, 3, 0), Block::Air),
+        (IVec3::new(1, 6, 0), Block::Air),
+        (IVec3::new(1, 0, 0), Block::Solid),
+    ] {
+        let kept = ids(&graph);
+        world.set(cell, block).unwrap();
+        let update = graph.update(&world, [cell]).unwrap();
+        for (id, position) in kept {
+            if !update.removed.contains(&id) {
+                assert_eq!(graph.node(position), Some(id), "{position} kept its id");
+            }
+        }
+        for &id in &update.added {
+            assert!(!update.removed.contains(&id));
+        }
+        let fresh = NavGraph::compile(&world, &agent).unwrap();
+        let mut mine: Vec<IVec3> = ids(&graph).into_iter().map(|(_, f)| f).collect();
+        let mut theirs: Vec<IVec3> = ids(&fresh).into_iter().map(|(_, f)| f).collect();
+        mine.sort_unstable_by_key(IVec3::to_array);
+        theirs.sort_unstable_by_key(IVec3::to_array);
+        assert_eq!(mine, theirs, "after setting {cell} to {block:?}");
+        assert_eq!(graph.node_count(), fresh.node_count());
+        for &f in &mine {
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            let costs = MoveCosts::default();
+            graph.moves(graph.node(f).unwrap(), &costs, &mut a);
+            fresh.moves(fresh.node(f).unwrap(), &costs, &mut b);
+            let key = |m: &voxnav::graph::GraphMove| (m.feet.to_array(), m.cost);
+            let (mut a, mut b): (Vec<_>, Vec<_>) =
+                (a.iter().map(key).collect(), b.iter().map(key).collect());
+            a.sort_unstable();
+            b.sort_unstable();
+            assert_eq!(a, b, "moves of {f}");
+        }
+    }
+}
