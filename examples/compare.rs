@@ -12,7 +12,10 @@
 //! `--help` lists the options and the names they accept.
 //!
 //! The sets are built by `voxnav_support::sets` (`examples/support/src/sets.rs`), shared with
-//! `benches/search.rs`. While it runs it checks that voxnav and the `pathfinding` crate, which search the same graph, give
+//! `benches/search.rs`. `voxnav` is the crate as a user answering many queries on one world
+//! runs it (what `Navigator` does): the reachability index first, then A* over the compiled
+//! walk graph; `voxnav-graph` is that A* alone on every query, so the node budget of the
+//! island set is spent there; `voxnav-otf` is the on-the-fly `Pathfinder`. While it runs it checks that voxnav and the `pathfinding` crate, which search the same graph, give
 //! the same cost on every query, and that voxnav matches the published optimal lengths of
 //! the Moving AI scenarios; any mismatch is printed and the example exits with code 1.
 
@@ -21,7 +24,7 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 use clap::builder::PossibleValuesParser;
-use voxnav::reach::{IndexedRouter, Navigator, ReachIndex};
+use voxnav::reach::{IndexedRouter, Navigator};
 use voxnav::{SearchOptions, SearchStatus};
 use voxnav_support::flying;
 use voxnav_support::sets::{
@@ -152,6 +155,21 @@ fn main() -> ExitCode {
     for note in &bench.notes {
         println!("  note: {note}");
     }
+    println!(
+        "engines: voxnav = reachability index, then A* over the compiled walk graph (as Navigator \
+         runs them: goals the index proves unreachable cost no search); voxnav-graph = the graph \
+         A* alone on every query; voxnav-otf = the on-the-fly Pathfinder"
+    );
+    for (name, index) in std::iter::once(("terrain", &bench.terrain_index))
+        .chain(bench.flat_index.as_ref().map(|index| ("movingai", index)))
+    {
+        println!(
+            "reachability index: {name} in {:.0} ms, {:.1} MiB, {} regions",
+            index.build_time().as_secs_f64() * 1e3,
+            index.memory_bytes() as f64 / (1024.0 * 1024.0),
+            index.region_count()
+        );
+    }
     for compile in &bench.compiles {
         println!(
             "graph compile: {} in {:.0} ms, {} feet positions over {} columns, {:.1} MiB, {:.1} bytes per feet position",
@@ -242,7 +260,10 @@ fn print_index_section(bench: &Bench) -> Result<(), String> {
     let Some(first) = bench.sets.iter().find(|set| set.world == WorldId::Terrain) else {
         return Ok(());
     };
-    let index = ReachIndex::build(&bench.terrain, &first.agent).map_err(|e| e.to_string())?;
+    let index = &bench.terrain_index;
+    if index.agent() != &first.agent {
+        return Err("the terrain sets' agent is not the index's".into());
+    }
     println!(
         "voxnav with its reachability index (built once in {:.0} ms, {:.1} MiB, {} regions):",
         index.build_time().as_secs_f64() * 1e3,
@@ -299,12 +320,14 @@ fn check(set: &QuerySet, runs: &[Run], index: usize, mismatches: &mut Vec<String
             .find(|run| run.set == index && run.engine == engine)
             .map(|run| run.outcomes.as_slice())
     };
-    if let Some(voxnav) = of(Engine::Voxnav) {
-        mismatches.extend(common::mismatches(
-            set,
-            voxnav,
-            of(Engine::PathfindingCrate),
-        ));
+    for engine in [Engine::Voxnav, Engine::VoxnavGraph] {
+        if let Some(voxnav) = of(engine) {
+            mismatches.extend(common::mismatches(
+                set,
+                voxnav,
+                of(Engine::PathfindingCrate),
+            ));
+        }
     }
 }
 
@@ -387,8 +410,9 @@ fn print_table(sets: &[QuerySet], runs: &[Run]) {
         .iter()
         .filter(|run| sets[run.set].world == WorldId::Terrain)
         .collect();
-    let mut totals = [Total::default(); 4];
+    let mut totals = [Total::default(); Engine::ALL.len()];
     let mut voxnav_where_crate_ran = Total::default();
+    let mut graph_where_crate_ran = Total::default();
     for run in &terrain {
         let slot = Engine::ALL
             .iter()
@@ -397,6 +421,9 @@ fn print_table(sets: &[QuerySet], runs: &[Run]) {
         totals[slot].add(run);
         if run.engine == Engine::Voxnav && sets[run.set].crate_runs {
             voxnav_where_crate_ran.add(run);
+        }
+        if run.engine == Engine::VoxnavGraph && sets[run.set].crate_runs {
+            graph_where_crate_ran.add(run);
         }
     }
     let names: Vec<&str> = sets
@@ -409,7 +436,7 @@ fn print_table(sets: &[QuerySet], runs: &[Run]) {
         "All terrain sets together ({}); the pathfinding crate's ratio is over the sets it ran on:",
         names.join(", ")
     );
-    let [voxnav, naive, generic, on_the_fly] = totals;
+    let [voxnav, naive, generic, graph_alone, on_the_fly] = totals;
     let vs_naive = ratio(naive.elapsed, voxnav.elapsed);
     let vs_crate = ratio(generic.elapsed, voxnav_where_crate_ran.elapsed);
     row("terrain", Engine::Voxnav, &voxnav, None);
@@ -420,17 +447,30 @@ fn print_table(sets: &[QuerySet], runs: &[Run]) {
         &generic,
         Some(vs_crate),
     );
-    if on_the_fly.queries > 0 {
-        row(
-            "terrain",
-            Engine::VoxnavOnTheFly,
-            &on_the_fly,
-            Some(ratio(on_the_fly.elapsed, voxnav.elapsed)),
-        );
+    for (engine, total) in [
+        (Engine::VoxnavGraph, &graph_alone),
+        (Engine::VoxnavOnTheFly, &on_the_fly),
+    ] {
+        if total.queries > 0 {
+            row(
+                "terrain",
+                engine,
+                total,
+                Some(ratio(total.elapsed, voxnav.elapsed)),
+            );
+        }
     }
     println!();
     println!(
         "voxnav vs naive26: {vs_naive:.2}x, vs pathfinding crate: {vs_crate:.2}x, expansions/s: {:.0}",
         voxnav.per_second()
     );
+    if graph_alone.queries > 0 {
+        println!(
+            "the graph A* alone (no index; the island set's budget spent): vs naive26: {:.2}x, vs pathfinding crate: {:.2}x, expansions/s: {:.0}",
+            ratio(naive.elapsed, graph_alone.elapsed),
+            ratio(generic.elapsed, graph_where_crate_ran.elapsed),
+            graph_alone.per_second()
+        );
+    }
 }

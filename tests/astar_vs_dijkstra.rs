@@ -4,12 +4,12 @@
 
 mod support;
 
-use support::oracle::{all_feet, dijkstra_cost, legal_successors, route_cost};
+use support::oracle::{all_feet, assert_generator_matches_rules, assert_matches_dijkstra};
 use support::rng::Rng;
 use support::worlds::{hills_with_kinds, hills_with_real_blocks, random_solids};
 use voxnav::{
     Agent, FULL_BLOCK, GraphSearch, IVec3, MoveCosts, NavGraph, Pathfinder, SearchOptions,
-    SearchStatus, VoxelWorld, neighbours,
+    VoxelWorld,
 };
 
 /// How many random worlds the property test covers.
@@ -57,29 +57,14 @@ fn astar_cost_equals_exhaustive_dijkstra_on_random_worlds() {
         for _ in 0..PAIRS_PER_WORLD {
             let start = positions[rng.below(positions.len() as u64) as usize];
             let goal = positions[rng.below(positions.len() as u64) as usize];
-            let expected = dijkstra_cost(&world, &agent, &costs, start, goal);
             let result = pathfinder
                 .find_path(&world, start, goal, &SearchOptions::default())
                 .unwrap();
             let context = format!("world {world_index}, {agent:?}, {costs:?}, {start} -> {goal}");
-            match expected {
-                Some(cost) => {
-                    assert_eq!(result.status, SearchStatus::Found, "{context}");
-                    assert_eq!(result.cost, Some(cost), "{context}");
-                    assert_eq!(result.path.first(), Some(&start), "{context}");
-                    assert_eq!(result.path.last(), Some(&goal), "{context}");
-                    assert_eq!(
-                        route_cost(&world, &agent, &costs, &result.path),
-                        cost,
-                        "{context}"
-                    );
-                    found += 1;
-                }
-                None => {
-                    assert_eq!(result.status, SearchStatus::Unreachable, "{context}");
-                    assert!(result.path.is_empty() && result.cost.is_none(), "{context}");
-                    unreachable += 1;
-                }
+            if assert_matches_dijkstra(&world, &agent, &costs, (start, goal), &result, &context) {
+                found += 1;
+            } else {
+                unreachable += 1;
             }
         }
     }
@@ -101,15 +86,14 @@ fn neighbour_generator_matches_the_independent_rules_everywhere() {
         let agent = agent_for(&mut rng);
         let costs = MoveCosts::default();
         for feet in all_feet(&world, &agent) {
-            neighbours(&world, &agent, &costs, feet, &mut moves);
-            let mut generated: Vec<_> = moves.iter().map(|m| (m.feet.to_array(), m.cost)).collect();
-            let mut expected: Vec<_> = legal_successors(&world, &agent, &costs, feet)
-                .into_iter()
-                .map(|(p, c)| (p.to_array(), c))
-                .collect();
-            generated.sort_unstable();
-            expected.sort_unstable();
-            assert_eq!(generated, expected, "{agent:?} at {feet}");
+            assert_generator_matches_rules(
+                &world,
+                &agent,
+                &costs,
+                feet,
+                &mut moves,
+                &format!("{agent:?}"),
+            );
             checked += 1;
         }
     }
@@ -131,18 +115,8 @@ fn neighbour_generator_matches_the_independent_rules_with_every_block_kind() {
             .with_danger(rng.below(40) as u32)
             .with_climb(rng.below(20) as u32);
         for feet in all_feet(&world, &agent) {
-            neighbours(&world, &agent, &costs, feet, &mut moves);
-            let mut generated: Vec<_> = moves.iter().map(|m| (m.feet.to_array(), m.cost)).collect();
-            let mut expected: Vec<_> = legal_successors(&world, &agent, &costs, feet)
-                .into_iter()
-                .map(|(p, c)| (p.to_array(), c))
-                .collect();
-            generated.sort_unstable();
-            expected.sort_unstable();
-            assert_eq!(
-                generated, expected,
-                "seed {seed}, {agent:?}, {costs:?} at {feet}"
-            );
+            let context = format!("seed {seed}, {agent:?}, {costs:?}");
+            assert_generator_matches_rules(&world, &agent, &costs, feet, &mut moves, &context);
             climbs += moves
                 .iter()
                 .filter(|m| m.feet.x == feet.x && m.feet.z == feet.z)
@@ -198,29 +172,20 @@ fn astar_cost_equals_exhaustive_dijkstra_on_worlds_with_real_blocks() {
         for _ in 0..PAIRS_PER_WORLD {
             let start = rng.pick(&positions);
             let goal = rng.pick(&positions);
-            let expected = dijkstra_cost(&world, &agent, &costs, start, goal);
             let result = pathfinder
                 .find_path(&world, start, goal, &SearchOptions::default())
                 .unwrap();
             let context = format!("seed {seed}, {agent:?}, {costs:?}, {start} -> {goal}");
-            assert_eq!(result.cost, expected, "{context}");
             let on_graph = graph_search
                 .find_path(&graph, start, goal, &SearchOptions::default())
                 .unwrap();
-            assert_eq!(on_graph.cost, expected, "graph: {context}");
-            if let Some(cost) = expected {
-                assert_eq!(result.status, SearchStatus::Found, "{context}");
-                assert_eq!(
-                    route_cost(&world, &agent, &costs, &result.path),
-                    cost,
-                    "{context}"
-                );
+            assert_eq!(on_graph.cost, result.cost, "graph: {context}");
+            if assert_matches_dijkstra(&world, &agent, &costs, (start, goal), &result, &context) {
                 found += 1;
                 if result.path.iter().any(|&p| on_partial_floor(&world, p)) {
                     partial_routes += 1;
                 }
             } else {
-                assert_eq!(result.status, SearchStatus::Unreachable, "{context}");
                 unreachable += 1;
             }
         }
@@ -241,18 +206,8 @@ fn neighbour_generator_matches_the_independent_rules_with_real_blocks() {
         let agent = agent_for(&mut rng);
         let costs = real_block_costs(&mut rng).with_jump(7);
         for feet in all_feet(&world, &agent) {
-            neighbours(&world, &agent, &costs, feet, &mut moves);
-            let mut generated: Vec<_> = moves.iter().map(|m| (m.feet.to_array(), m.cost)).collect();
-            let mut expected: Vec<_> = legal_successors(&world, &agent, &costs, feet)
-                .into_iter()
-                .map(|(p, c)| (p.to_array(), c))
-                .collect();
-            generated.sort_unstable();
-            expected.sort_unstable();
-            assert_eq!(
-                generated, expected,
-                "seed {seed}, {agent:?}, {costs:?} at {feet}"
-            );
+            let context = format!("seed {seed}, {agent:?}, {costs:?}");
+            assert_generator_matches_rules(&world, &agent, &costs, feet, &mut moves, &context);
             checked += 1;
             if on_partial_floor(&world, feet) {
                 from_partial += moves.len();

@@ -208,8 +208,8 @@ fn a_columns_home_slot_keeps_its_chain_and_ids_when_emptied_and_refilled() {
         let fresh = NavGraph::compile(&world, &agent).unwrap();
         let mut mine: Vec<IVec3> = ids(&graph).into_iter().map(|(_, f)| f).collect();
         let mut theirs: Vec<IVec3> = ids(&fresh).into_iter().map(|(_, f)| f).collect();
-        mine.sort_unstable_by_key(|f| f.to_array());
-        theirs.sort_unstable_by_key(|f| f.to_array());
+        mine.sort_unstable_by_key(IVec3::to_array);
+        theirs.sort_unstable_by_key(IVec3::to_array);
         assert_eq!(mine, theirs, "after setting {cell} to {block:?}");
         assert_eq!(graph.node_count(), fresh.node_count());
         for &f in &mine {

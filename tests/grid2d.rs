@@ -5,6 +5,7 @@ mod support;
 use std::collections::BTreeSet;
 
 use support::grid_oracle::{bfs, octile_dijkstra};
+use support::parse_error;
 use support::rng::Rng;
 use support::worlds::{random_free_cell, random_grid};
 use voxnav::flat::octile_length;
@@ -144,19 +145,12 @@ fn article_20x15_grid_matches_breadth_first_search_between_all_free_cells() {
 fn blocked_or_outside_cells_are_typed_errors() {
     let grid = parse_robot_grid(ROBOT_5X3).expect("parses");
     let mut planner = GridPlanner::robot(grid, false).expect("planner");
+    #[rustfmt::skip]
     let cases = [
         (cell(0, 1), cell(0, 0), "start cell [x=0, y=1] is blocked"),
         (cell(0, 0), cell(2, 0), "goal cell [x=2, y=0] is blocked"),
-        (
-            cell(5, 0),
-            cell(0, 0),
-            "start cell [x=5, y=0] is outside the 5x3 grid (x must be 0 to 4, y 0 to 2)",
-        ),
-        (
-            cell(0, 0),
-            cell(0, -1),
-            "goal cell [x=0, y=-1] is outside the 5x3 grid (x must be 0 to 4, y 0 to 2)",
-        ),
+        (cell(5, 0), cell(0, 0), "start cell [x=5, y=0] is outside the 5x3 grid (x must be 0 to 4, y 0 to 2)"),
+        (cell(0, 0), cell(0, -1), "goal cell [x=0, y=-1] is outside the 5x3 grid (x must be 0 to 4, y 0 to 2)"),
     ];
     for (start, goal, message) in cases {
         let err = planner.plan(start, goal).expect_err("invalid cell");
@@ -373,17 +367,6 @@ fn movingai_map_characters() {
 // ---------------------------------------------------------------------------------------
 // Parser errors: each names its line (and column) in words
 
-fn parse_error(result: Result<impl std::fmt::Debug, Error>) -> (usize, usize, String) {
-    match result {
-        Err(Error::Parse {
-            line,
-            column,
-            message,
-        }) => (line, column, message),
-        other => panic!("expected a parse error, got {other:?}"),
-    }
-}
-
 #[test]
 fn robot_grid_format_variants_are_accepted() {
     let expected = parse_robot_grid("3 2\n0 1 0\n0 0 1\n").expect("plain");
@@ -399,63 +382,24 @@ fn robot_grid_format_variants_are_accepted() {
 
 #[test]
 fn robot_grid_errors_name_the_line_and_problem() {
+    #[rustfmt::skip]
     let cases: &[(&str, usize, usize, &str)] = &[
         ("", 1, 1, "the first line must be `width height`"),
         ("5\n", 1, 1, "the first line must be `width height`"),
         ("5 3 1\n", 1, 5, "the first line must be `width height`"),
-        (
-            "five 3\n",
-            1,
-            1,
-            "the width must be a whole number, found `five`",
-        ),
-        (
-            "5 -3\n",
-            1,
-            3,
-            "the height must be a whole number, found `-3`",
-        ),
+        ("five 3\n", 1, 1, "the width must be a whole number, found `five`"),
+        ("5 -3\n", 1, 3, "the height must be a whole number, found `-3`"),
         ("0 3\n", 1, 1, "the grid width must be at least 1"),
-        (
-            "1000000000 1000000000\n0\n",
-            1,
-            1,
-            "the grid width 1000000000 is larger than the supported 1048576",
-        ),
+        ("1000000000 1000000000\n0\n", 1, 1, "the grid width 1000000000 is larger than the supported 1048576"),
         ("3 2\n0 1 0\n", 3, 1, "the file ends after 1 of the 2 rows"),
-        (
-            "3 2\n0 1\n0 0 0\n",
-            2,
-            4,
-            "row 1 has 2 values, but the header announces 3",
-        ),
-        (
-            "3 2\n0 1 0 1\n0 0 0\n",
-            2,
-            7,
-            "row 1 has more than the 3 values",
-        ),
+        ("3 2\n0 1\n0 0 0\n", 2, 4, "row 1 has 2 values, but the header announces 3"),
+        ("3 2\n0 1 0 1\n0 0 0\n", 2, 7, "row 1 has more than the 3 values"),
         ("3 2\n0 1 0\n\n0 0 0\n", 3, 1, "row 2 has 0 values"),
-        (
-            "3 2\n0 1 0\n0 2 0\n",
-            3,
-            3,
-            "expected 0 (free) or 1 (blocked), found `2`",
-        ),
+        ("3 2\n0 1 0\n0 2 0\n", 3, 3, "expected 0 (free) or 1 (blocked), found `2`"),
         ("3 2\n0 1 0\n0 0 x\n", 3, 5, "found `x`"),
         ("3 2\n0 1 0\n0 0 01\n", 3, 5, "found `01`"),
-        (
-            "3 2\n0 1 0\n0 0 0\n0 0 0\n",
-            4,
-            1,
-            "unexpected text after the last of the 2 rows",
-        ),
-        (
-            "3 2\n0 1 0\n0 0 0\n\n  # end\n",
-            5,
-            3,
-            "unexpected text after the last",
-        ),
+        ("3 2\n0 1 0\n0 0 0\n0 0 0\n", 4, 1, "unexpected text after the last of the 2 rows"),
+        ("3 2\n0 1 0\n0 0 0\n\n  # end\n", 5, 3, "unexpected text after the last"),
     ];
     for &(text, line, column, message) in cases {
         let (l, c, m) = parse_error(parse_robot_grid(text));
@@ -476,60 +420,21 @@ fn a_huge_header_with_few_rows_fails_fast_without_allocating_the_header_size() {
 fn movingai_map_errors_name_the_line_and_problem() {
     let ok = "type octile\nheight 2\nwidth 3\nmap\n...\n.@.\n";
     assert!(parse_movingai_map(ok).is_ok());
+    #[rustfmt::skip]
     let cases: &[(&str, usize, &str)] = &[
         ("", 1, "the file ends before the header line `type octile`"),
-        (
-            "type tile\n",
-            1,
-            "only `type octile` maps are supported, found `type tile`",
-        ),
+        ("type tile\n", 1, "only `type octile` maps are supported, found `type tile`"),
         ("height 2\n", 1, "the first line must be `type octile`"),
         ("type octile\nheight 2\n", 3, "the file ends before"),
-        (
-            "type octile\nheight two\nwidth 3\nmap\n",
-            2,
-            "the height must be a whole number",
-        ),
-        (
-            "type octile\nheight 2\nheight 3\nmap\n",
-            3,
-            "expected `width W`",
-        ),
-        (
-            "type octile\nsize 2\n",
-            2,
-            "expected `height H` or `width W`",
-        ),
-        (
-            "type octile\nheight 2\nwidth 0\nmap\n",
-            3,
-            "the grid width must be at least 1",
-        ),
-        (
-            "type octile\nheight 2\nwidth 3\nrows\n",
-            4,
-            "expected `map`",
-        ),
-        (
-            "type octile\nheight 2\nwidth 3\nmap\n...\n",
-            6,
-            "the file ends after 1 of the 2",
-        ),
-        (
-            "type octile\nheight 2\nwidth 3\nmap\n..\n...\n",
-            5,
-            "map row 1 has 2 characters",
-        ),
-        (
-            "type octile\nheight 2\nwidth 3\nmap\n...\n....\n",
-            6,
-            "map row 2 is longer",
-        ),
-        (
-            "type octile\nheight 2\nwidth 3\nmap\n...\n...\n...\n",
-            7,
-            "unexpected text after",
-        ),
+        ("type octile\nheight two\nwidth 3\nmap\n", 2, "the height must be a whole number"),
+        ("type octile\nheight 2\nheight 3\nmap\n", 3, "expected `width W`"),
+        ("type octile\nsize 2\n", 2, "expected `height H` or `width W`"),
+        ("type octile\nheight 2\nwidth 0\nmap\n", 3, "the grid width must be at least 1"),
+        ("type octile\nheight 2\nwidth 3\nrows\n", 4, "expected `map`"),
+        ("type octile\nheight 2\nwidth 3\nmap\n...\n", 6, "the file ends after 1 of the 2"),
+        ("type octile\nheight 2\nwidth 3\nmap\n..\n...\n", 5, "map row 1 has 2 characters"),
+        ("type octile\nheight 2\nwidth 3\nmap\n...\n....\n", 6, "map row 2 is longer"),
+        ("type octile\nheight 2\nwidth 3\nmap\n...\n...\n...\n", 7, "unexpected text after"),
     ];
     for &(text, line, message) in cases {
         let (l, _, m) = parse_error(parse_movingai_map(text));
@@ -547,57 +452,18 @@ fn movingai_scen_errors_name_the_line_and_problem() {
             .ok(),
         Some(1)
     );
+    #[rustfmt::skip]
     let cases: Vec<(String, usize, usize, &str)> = vec![
         (String::new(), 1, 1, "the first line must be `version 1`"),
-        (
-            format!("{row}\n"),
-            1,
-            1,
-            "the first line must be `version 1`",
-        ),
-        (
-            "version 2\n".into(),
-            1,
-            9,
-            "only scenario files of `version 1`",
-        ),
-        (
-            format!("version 1\n{row}\n0\tm.map\t3\t2\n"),
-            3,
-            1,
-            "a scenario has 9 fields",
-        ),
+        (format!("{row}\n"), 1, 1, "the first line must be `version 1`"),
+        ("version 2\n".into(), 1, 9, "only scenario files of `version 1`"),
+        (format!("version 1\n{row}\n0\tm.map\t3\t2\n"), 3, 1, "a scenario has 9 fields"),
         (format!("version 1\n{row}\t7\n"), 2, 1, "found 10"),
-        (
-            "version 1\nx\tm.map\t3\t2\t0\t0\t2\t1\t2\n".into(),
-            2,
-            1,
-            "the bucket must be",
-        ),
-        (
-            "version 1\n0\tm.map\t3\t2\t-1\t0\t2\t1\t2\n".into(),
-            2,
-            13,
-            "the start x must be",
-        ),
-        (
-            "version 1\n0\tm.map\t3\t2\t0\t0\t2\tb\t2\n".into(),
-            2,
-            19,
-            "the goal y must be",
-        ),
-        (
-            "version 1\n0\tm.map\t3\t2\t0\t0\t2\t1\t-2\n".into(),
-            2,
-            21,
-            "non-negative number",
-        ),
-        (
-            "version 1\n0\tm.map\t3\t2\t0\t0\t2\t1\tinf\n".into(),
-            2,
-            21,
-            "non-negative number",
-        ),
+        ("version 1\nx\tm.map\t3\t2\t0\t0\t2\t1\t2\n".into(), 2, 1, "the bucket must be"),
+        ("version 1\n0\tm.map\t3\t2\t-1\t0\t2\t1\t2\n".into(), 2, 13, "the start x must be"),
+        ("version 1\n0\tm.map\t3\t2\t0\t0\t2\tb\t2\n".into(), 2, 19, "the goal y must be"),
+        ("version 1\n0\tm.map\t3\t2\t0\t0\t2\t1\t-2\n".into(), 2, 21, "non-negative number"),
+        ("version 1\n0\tm.map\t3\t2\t0\t0\t2\t1\tinf\n".into(), 2, 21, "non-negative number"),
     ];
     for (text, line, column, message) in &cases {
         let (l, c, m) = parse_error(parse_movingai_scen(text));
@@ -610,19 +476,11 @@ fn movingai_scen_errors_name_the_line_and_problem() {
 fn scenarios_that_do_not_fit_the_map_are_errors() {
     let grid = parse_movingai_map("type octile\nheight 2\nwidth 3\nmap\n...\n.@.\n").expect("ok");
     let mut planner = GridPlanner::octile(grid).expect("planner");
+    #[rustfmt::skip]
     let cases = [
-        (
-            "0\tm\t4\t2\t0\t0\t2\t1\t3",
-            "expects a 4x2 map, but the map is 3x2",
-        ),
-        (
-            "0\tm\t3\t2\t1\t1\t2\t1\t3",
-            "start cell [x=1, y=1] is blocked",
-        ),
-        (
-            "0\tm\t3\t2\t0\t0\t3\t1\t3",
-            "goal cell [x=3, y=1] is outside the 3x2 grid",
-        ),
+        ("0\tm\t4\t2\t0\t0\t2\t1\t3", "expects a 4x2 map, but the map is 3x2"),
+        ("0\tm\t3\t2\t1\t1\t2\t1\t3", "start cell [x=1, y=1] is blocked"),
+        ("0\tm\t3\t2\t0\t0\t3\t1\t3", "goal cell [x=3, y=1] is outside the 3x2 grid"),
     ];
     for (row, message) in cases {
         let list = parse_movingai_scen(&format!("version 1\n\n{row}\n")).expect("parses");

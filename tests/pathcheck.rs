@@ -106,44 +106,14 @@ fn move_between_knows_ladders_and_rejects_jumps() {
          layer 3\n..\nlayer 4\n..\n",
     )
     .unwrap();
-    let agent = Agent::default();
     let costs = MoveCosts::default();
-    let up = move_between(
-        &world,
-        &agent,
-        &costs,
-        IVec3::new(0, 1, 0),
-        IVec3::new(0, 2, 0),
-    );
-    assert_eq!(up.map(|m| m.cost), Some(costs.ascend + costs.climb));
-    assert!(
-        move_between(
-            &world,
-            &agent,
-            &costs,
-            IVec3::new(1, 1, 0),
-            IVec3::new(1, 2, 0)
-        )
-        .is_none()
-    );
-    assert!(
-        move_between(
-            &world,
-            &agent,
-            &costs,
-            IVec3::new(1, 1, 0),
-            IVec3::new(0, 3, 0)
-        )
-        .is_none()
-    );
-    assert!(
-        move_between(
-            &world,
-            &agent,
-            &costs,
-            IVec3::new(0, 1, 0),
-            IVec3::new(0, 3, 0)
-        )
-        .is_none()
-    );
+    let cost = |from: [i32; 3], to: [i32; 3]| {
+        let (from, to) = (IVec3::from_array(from), IVec3::from_array(to));
+        move_between(&world, &Agent::default(), &costs, from, to).map(|m| m.cost)
+    };
+    // Up the ladder; not straight up without one, nor a jump of two cells.
+    assert_eq!(cost([0, 1, 0], [0, 2, 0]), Some(costs.ascend + costs.climb));
+    assert_eq!(cost([1, 1, 0], [1, 2, 0]), None);
+    assert_eq!(cost([1, 1, 0], [0, 3, 0]), None);
+    assert_eq!(cost([0, 1, 0], [0, 3, 0]), None);
 }

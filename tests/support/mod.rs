@@ -18,3 +18,18 @@ pub mod oracle;
 pub mod region;
 pub mod rng;
 pub mod worlds;
+
+use voxnav::Error;
+
+/// The line, column and message of a parse error; panics (failing the test) on any other
+/// answer.
+pub fn parse_error(result: Result<impl std::fmt::Debug, Error>) -> (usize, usize, String) {
+    match result {
+        Err(Error::Parse {
+            line,
+            column,
+            message,
+        }) => (line, column, message),
+        other => panic!("expected a parse error, got {other:?}"),
+    }
+}

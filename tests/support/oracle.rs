@@ -12,7 +12,9 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, HashSet};
 
-use voxnav::{Agent, IVec3, MoveCosts, TerrainFlags, VoxelWorld};
+use voxnav::{
+    Agent, IVec3, Move, MoveCosts, SearchResult, SearchStatus, TerrainFlags, VoxelWorld, neighbours,
+};
 
 /// Whether every body cell of an agent `height` tall with its feet at `feet` is passable.
 pub fn fits<W: VoxelWorld + ?Sized>(world: &W, feet: IVec3, height: u32) -> bool {
@@ -85,7 +87,7 @@ fn needs_jump<W: VoxelWorld + ?Sized>(
 /// whose floor is a ladder, to the valid feet position straight above or below.
 fn ladder_step<W: VoxelWorld + ?Sized>(
     world: &W,
-    agent: &Agent,
+    height: u32,
     costs: &MoveCosts,
     from: IVec3,
     to: IVec3,
@@ -98,7 +100,7 @@ fn ladder_step<W: VoxelWorld + ?Sized>(
     } else {
         return None;
     };
-    (valid(world, to, agent.height) && !drowns(world, to)).then(|| priced(world, costs, to, own))
+    (valid(world, to, height) && !drowns(world, to)).then(|| priced(world, costs, to, own))
 }
 
 /// The cost of the move from `from` to `to`, or `None` when the rules give no such move.
@@ -115,7 +117,7 @@ pub fn legal_step<W: VoxelWorld + ?Sized>(
     }
     let (dx, dz) = (to.x - from.x, to.z - from.z);
     if (dx, dz) == (0, 0) {
-        return ladder_step(world, agent, costs, from, to);
+        return ladder_step(world, agent.height, costs, from, to);
     }
     if dx.abs() > 1 || dz.abs() > 1 {
         return None;
@@ -290,6 +292,58 @@ pub fn route_cost<W: VoxelWorld + ?Sized>(
             )
         })
         .sum()
+}
+
+/// Checks a search's answer from `start` to `goal` against exhaustive Dijkstra over the rules
+/// here: the same cost; when found, a route from `start` to `goal` whose steps are legal and
+/// add up to it; otherwise unreachable, with no route. Returns whether a route was found;
+/// `context` names the case in a failure.
+pub fn assert_matches_dijkstra<W: VoxelWorld + ?Sized>(
+    world: &W,
+    agent: &Agent,
+    costs: &MoveCosts,
+    (start, goal): (IVec3, IVec3),
+    result: &SearchResult,
+    context: &str,
+) -> bool {
+    let expected = dijkstra_cost(world, agent, costs, start, goal);
+    assert_eq!(result.cost, expected, "{context}");
+    if expected.is_some() {
+        assert_eq!(result.status, SearchStatus::Found, "{context}");
+        assert_eq!(result.path.first(), Some(&start), "{context}");
+        assert_eq!(result.path.last(), Some(&goal), "{context}");
+        assert_eq!(
+            Some(route_cost(world, agent, costs, &result.path)),
+            expected,
+            "{context}"
+        );
+    } else {
+        assert_eq!(result.status, SearchStatus::Unreachable, "{context}");
+        assert!(result.path.is_empty(), "{context}");
+    }
+    expected.is_some()
+}
+
+/// Runs the crate's neighbour generator at `feet` into `moves` and checks that it yields
+/// exactly the positions and costs of [`legal_successors`]; `context` names the case in a
+/// failure.
+pub fn assert_generator_matches_rules<W: VoxelWorld + ?Sized>(
+    world: &W,
+    agent: &Agent,
+    costs: &MoveCosts,
+    feet: IVec3,
+    moves: &mut Vec<Move>,
+    context: &str,
+) {
+    neighbours(world, agent, costs, feet, moves);
+    let mut generated: Vec<_> = moves.iter().map(|m| (m.feet.to_array(), m.cost)).collect();
+    let mut expected: Vec<_> = legal_successors(world, agent, costs, feet)
+        .into_iter()
+        .map(|(p, c)| (p.to_array(), c))
+        .collect();
+    generated.sort_unstable();
+    expected.sort_unstable();
+    assert_eq!(generated, expected, "{context} at {feet}");
 }
 
 /// Every valid feet position of a bounded world, in x, then y, then z order.

@@ -144,28 +144,16 @@ impl TopDownMap {
     /// markers, then the numbers (so no route hides a number).
     #[must_use]
     pub fn render(&self) -> Picture {
-        let scale = i64::from(self.scale);
-        let mut picture = Picture::new(
-            self.columns_x as u32 * self.scale,
-            self.columns_z as u32 * self.scale,
-            BLACK,
-        );
-        for z in 0..self.columns_z {
-            for x in 0..self.columns_x {
-                let column = z as usize * self.columns_x as usize + x as usize;
-                let mut colour = self.ground[column];
-                if self.explored[column] {
-                    colour = mix(colour, EXPLORED_TINT, EXPLORED_ALPHA);
-                }
-                picture.fill_rect(
-                    i64::from(x) * scale,
-                    i64::from(z) * scale,
-                    scale,
-                    scale,
-                    colour,
-                );
+        let (columns_x, columns_z) = (self.columns_x as u32, self.columns_z as u32);
+        let mut picture = Picture::from_cells(columns_x, columns_z, self.scale, |x, z| {
+            let column = z as usize * columns_x as usize + x as usize;
+            let colour = self.ground[column];
+            if self.explored[column] {
+                mix(colour, EXPLORED_TINT, EXPLORED_ALPHA)
+            } else {
+                colour
             }
-        }
+        });
         for route in &self.routes {
             self.draw_line(&mut picture, &route.path, ROUTE_RADIUS + OUTLINE, BLACK);
         }

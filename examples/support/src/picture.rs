@@ -33,6 +33,26 @@ impl Picture {
         }
     }
 
+    /// A map of a `columns` x `rows` grid of cells: cell `(x, row)` is a `scale` x `scale`
+    /// square of the colour `colour(x, row)` gives, row 0 at the top.
+    #[must_use]
+    pub fn from_cells(
+        columns: u32,
+        rows: u32,
+        scale: u32,
+        colour: impl Fn(u32, u32) -> Rgb,
+    ) -> Self {
+        let mut picture = Self::new(columns * scale, rows * scale, BLACK);
+        let side = i64::from(scale);
+        for row in 0..rows {
+            for x in 0..columns {
+                let (left, top) = (i64::from(x) * side, i64::from(row) * side);
+                picture.fill_rect(left, top, side, side, colour(x, row));
+            }
+        }
+        picture
+    }
+
     /// The width in pixels.
     #[must_use]
     pub fn width(&self) -> u32 {
@@ -219,6 +239,16 @@ mod tests {
         assert_eq!(picture.get(19, 9), Some([1, 2, 3]));
         assert_eq!(picture.get(20, 0), None);
         assert_eq!(picture.pixels().len(), 20 * 10 * 3);
+    }
+
+    #[test]
+    fn cells_are_squares_of_their_colour() {
+        let red = [200, 0, 0];
+        let picture = Picture::from_cells(2, 1, 3, |x, _| if x == 0 { WHITE } else { red });
+        assert_eq!((picture.width(), picture.height()), (6, 3));
+        assert_eq!(picture.get(2, 2), Some(WHITE));
+        assert_eq!(picture.get(3, 0), Some(red));
+        assert_eq!(picture.get(6, 0), None);
     }
 
     #[test]

@@ -6,20 +6,25 @@
 //! 512) into which sealed pits, moated islands and an underground cave maze are carved. The
 //! Moving AI set runs on the [`FlatWorld`] of `arena2.map`.
 //!
-//! voxnav runs two ways: `voxnav` is A* over the compiled walk graph ([`NavGraph`], compiled
-//! once per world before any timing, its compile time reported on its own), and
-//! `voxnav-otf` is the on-the-fly [`Pathfinder`], which derives the walking rules per
-//! expansion (the engine for unbounded and streamed worlds).
+//! voxnav runs three ways: `voxnav` is what a user answering many queries on one world
+//! runs, as [`Navigator`](voxnav::Navigator) does: the reachability index ([`ReachIndex`])
+//! first, which proves goals on islands and in sealed pits unreachable with no search, then
+//! A* over the compiled walk graph ([`NavGraph`]) for every other query; `voxnav-graph` is the
+//! graph A* alone, on every query, budgets included; and `voxnav-otf` is the on-the-fly
+//! [`Pathfinder`], which derives the walking rules per expansion (the engine for unbounded and
+//! streamed worlds). The graphs and indexes are built once per world before any timing, and
+//! their build times are reported on their own.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use pathfinding::prelude::astar;
 use voxnav::graph::{GraphSearch, NavGraph};
+use voxnav::reach::{Reach, ReachIndex};
 use voxnav::terrain::{SplitMix64, TerrainConfig, generate_terrain, pick_pairs, surface_feet};
 use voxnav::{
     Agent, Block, ChunkedWorld, FlatWorld, Heuristic, IVec3, MoveCosts, OCTILE_SCALE, Pathfinder,
-    SearchOptions, SearchStatus, VoxelWorld, baseline, is_valid_feet, neighbours,
+    SearchOptions, SearchStatus, VersionedWorld, VoxelWorld, baseline, is_valid_feet, neighbours,
     parse_movingai_map, parse_movingai_scen,
 };
 
@@ -173,10 +178,14 @@ pub struct Bench {
     pub terrain: ChunkedWorld,
     /// The terrain's walk graph for the default agent.
     pub terrain_graph: NavGraph,
+    /// The terrain's reachability index for the default agent.
+    pub terrain_index: ReachIndex,
     /// The Moving AI map as a flat world, if its file was found.
     pub flat: Option<FlatWorld>,
     /// The flat world's walk graph for the default agent.
     pub flat_graph: Option<NavGraph>,
+    /// The flat world's reachability index for the default agent.
+    pub flat_index: Option<ReachIndex>,
     /// The graph compiles, timed.
     pub compiles: Vec<Compile>,
     /// The sets, in table order.
@@ -205,14 +214,14 @@ impl Bench {
         engine: Engine,
         repeat: u32,
     ) -> Result<Vec<Outcome>, String> {
-        match (set.world, &self.flat, &self.flat_graph) {
-            (WorldId::Flat, Some(flat), Some(graph)) => {
-                runner.run_queries(engine, flat, graph, &set.queries, repeat)
+        match (set.world, &self.flat, &self.flat_graph, &self.flat_index) {
+            (WorldId::Flat, Some(flat), Some(graph), Some(index)) => {
+                runner.run_queries(engine, flat, (graph, index), &set.queries, repeat)
             }
             _ => runner.run_queries(
                 engine,
                 &self.terrain,
-                &self.terrain_graph,
+                (&self.terrain_graph, &self.terrain_index),
                 &set.queries,
                 repeat,
             ),
@@ -403,20 +412,24 @@ pub fn build(sizes: &Sizes) -> Result<Bench, String> {
         None
     };
     let (terrain_graph, terrain_compile) = Compile::run("terrain", &terrain, &agent)?;
+    let terrain_index = ReachIndex::build(&terrain, &agent).map_err(|e| e.to_string())?;
     let mut compiles = vec![terrain_compile];
-    let flat_graph = match &flat {
+    let (flat_graph, flat_index) = match &flat {
         Some(flat) => {
             let (graph, compile) = Compile::run("movingai", flat, &agent)?;
             compiles.push(compile);
-            Some(graph)
+            let index = ReachIndex::build(flat, &agent).map_err(|e| e.to_string())?;
+            (Some(graph), Some(index))
         }
-        None => None,
+        None => (None, None),
     };
     Ok(Bench {
         terrain,
         terrain_graph,
+        terrain_index,
         flat,
         flat_graph,
+        flat_index,
         compiles,
         sets,
         notes,
@@ -666,8 +679,12 @@ fn movingai(dir: &Path, agent: &Agent, count: usize) -> Result<(FlatWorld, Vec<Q
 /// The engines compared.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Engine {
-    /// voxnav's `GraphSearch`: A* over the compiled walk graph.
+    /// voxnav as a user answering many queries on one world runs it (what `Navigator`
+    /// does): the reachability index first, then `GraphSearch`, A* over the compiled walk
+    /// graph, for every query the index does not prove unreachable.
     Voxnav,
+    /// voxnav's `GraphSearch` alone, on every query.
+    VoxnavGraph,
     /// voxnav's `Pathfinder`: A* deriving the walking rules per expansion.
     VoxnavOnTheFly,
     /// `voxnav::baseline`, the naive 26-neighbour A*.
@@ -678,10 +695,11 @@ pub enum Engine {
 
 impl Engine {
     /// Every engine, voxnav first.
-    pub const ALL: [Engine; 4] = [
+    pub const ALL: [Engine; 5] = [
         Engine::Voxnav,
         Engine::Naive26,
         Engine::PathfindingCrate,
+        Engine::VoxnavGraph,
         Engine::VoxnavOnTheFly,
     ];
 
@@ -689,6 +707,7 @@ impl Engine {
     pub const fn name(self) -> &'static str {
         match self {
             Engine::Voxnav => "voxnav",
+            Engine::VoxnavGraph => "voxnav-graph",
             Engine::VoxnavOnTheFly => "voxnav-otf",
             Engine::Naive26 => "naive26",
             Engine::PathfindingCrate => "pathfinding",
@@ -747,22 +766,22 @@ impl Runner {
         self.search.reserve_for(graph);
     }
 
-    /// Runs `queries` on `world` (whose walk graph is `graph`) with `engine`, `repeat` times
-    /// over.
+    /// Runs `queries` on `world` (whose walk graph and reachability index are `built`) with
+    /// `engine`, `repeat` times over.
     ///
     /// # Errors
     /// A message when the engine rejects a query.
-    pub fn run_queries<W: VoxelWorld + ?Sized>(
+    pub fn run_queries<W: VersionedWorld + ?Sized>(
         &mut self,
         engine: Engine,
         world: &W,
-        graph: &NavGraph,
+        built: (&NavGraph, &ReachIndex),
         queries: &[Query],
         repeat: u32,
     ) -> Result<Vec<Outcome>, String> {
         let mut outcomes = Vec::with_capacity(queries.len() * repeat as usize);
         for query in (0..repeat).flat_map(|_| queries) {
-            let outcome = self.run(engine, world, graph, query).map_err(|message| {
+            let outcome = self.run(engine, world, built, query).map_err(|message| {
                 format!(
                     "{} on {} -> {}: {message}",
                     engine.name(),
@@ -775,15 +794,27 @@ impl Runner {
         Ok(outcomes)
     }
 
-    fn run<W: VoxelWorld + ?Sized>(
+    fn run<W: VersionedWorld + ?Sized>(
         &mut self,
         engine: Engine,
         world: &W,
-        graph: &NavGraph,
+        (graph, index): (&NavGraph, &ReachIndex),
         query: &Query,
     ) -> Result<Outcome, String> {
         match engine {
-            Engine::Voxnav => {
+            Engine::Voxnav
+                if matches!(
+                    index.reach(world, graph.agent(), query.start, query.goal),
+                    Reach::Separate | Reach::OneWay
+                ) =>
+            {
+                Ok(Outcome {
+                    status: SearchStatus::Unreachable,
+                    cost: None,
+                    expanded: 0,
+                })
+            }
+            Engine::Voxnav | Engine::VoxnavGraph => {
                 let result = self
                     .search
                     .find_path(graph, query.start, query.goal, &self.options)

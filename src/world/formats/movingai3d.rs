@@ -304,66 +304,6 @@ pub fn voxel_route_length(path: &[IVec3]) -> Option<f64> {
 mod tests {
     use super::*;
 
-    fn error_at(result: Result<impl std::fmt::Debug>) -> (usize, usize, String) {
-        match result {
-            Err(Error::Parse {
-                line,
-                column,
-                message,
-            }) => (line, column, message),
-            other => panic!("expected a parse error, got {other:?}"),
-        }
-    }
-
-    #[test]
-    fn malformed_maps_are_errors_with_lines() {
-        assert_eq!(error_at(parse_movingai_3dmap("")).0, 1);
-        assert_eq!(error_at(parse_movingai_3dmap("voxels 1 1 1\n")).1, 1);
-        assert_eq!(error_at(parse_movingai_3dmap("voxel 1 1\n")).0, 1);
-        assert_eq!(error_at(parse_movingai_3dmap("voxel 2 2 2\n0 0\n")).0, 2);
-        let (line, column, _) = error_at(parse_movingai_3dmap("voxel 2 2 2\n0 0 0\n0 x 1\n"));
-        assert_eq!((line, column), (3, 3));
-        let (line, _, message) = error_at(parse_movingai_3dmap("voxel 2 2 2\n\n2 0 0\n"));
-        assert_eq!(line, 3);
-        assert!(message.contains("outside"), "{message}");
-        assert_eq!(error_at(parse_movingai_3dmap("voxel 2 -2 2\n")).0, 1);
-        let (_, _, message) = error_at(parse_movingai_3dmap("voxel 1 1 1\n0 0 0 0\n"));
-        assert!(message.contains("unexpected"), "{message}");
-    }
-
-    #[test]
-    fn a_huge_size_fails_fast() {
-        let (line, _, message) = error_at(parse_movingai_3dmap(
-            "voxel 2000000000 2000000000 2000000000\n",
-        ));
-        assert_eq!(line, 1);
-        assert!(message.contains("larger"), "{message}");
-    }
-
-    #[test]
-    fn long_words_are_cut_to_40_characters() {
-        let long = "9".repeat(500);
-        let (_, _, message) = error_at(parse_movingai_3dmap(&format!("voxel 2 2 2\n{long} 0 0\n")));
-        assert!(message.len() < 120, "{message}");
-        assert!(message.contains("..."), "{message}");
-    }
-
-    #[test]
-    fn malformed_scenarios_are_errors_with_lines() {
-        assert_eq!(error_at(parse_movingai_3dscen("version 2\nm\n")).0, 1);
-        assert_eq!(error_at(parse_movingai_3dscen("version 1\n")).0, 2);
-        let (line, column, _) = error_at(parse_movingai_3dscen("version 1\nm\n1 2 3 4 5 6 -7 1\n"));
-        assert_eq!((line, column), (3, 13));
-        assert_eq!(
-            error_at(parse_movingai_3dscen("version 1\nm\n1 2 3 4 5 6 7\n")).0,
-            3
-        );
-        assert_eq!(
-            error_at(parse_movingai_3dscen("version 1\nm\n1 2 3 4 5 6 NaN 1\n")).1,
-            13
-        );
-    }
-
     #[test]
     fn route_lengths_count_face_edge_and_corner_steps() {
         let path = [

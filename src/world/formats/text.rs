@@ -304,17 +304,6 @@ pub fn save_text_world(world: &ChunkedWorld, path: impl AsRef<Path>) -> Result<(
 mod tests {
     use super::*;
 
-    fn parse_error(text: &str) -> (usize, usize, String) {
-        match parse_text_world(text) {
-            Err(Error::Parse {
-                line,
-                column,
-                message,
-            }) => (line, column, message),
-            other => panic!("expected a parse error, got {other:?}"),
-        }
-    }
-
     #[test]
     fn the_text_length_is_exact() {
         for size in [
@@ -363,34 +352,5 @@ mod tests {
             assert_eq!(world.get(IVec3::new(x as i32, 0, 0)), Some(kind));
         }
         assert_eq!(to_text_world(&world).unwrap(), text);
-    }
-
-    #[test]
-    fn errors_name_line_and_column() {
-        let (l, c, m) = parse_error("voxnav-world 2\n");
-        assert_eq!((l, c), (1, 1), "{m}");
-        let (l, c, m) = parse_error("voxnav-world 1\nsize 3 x 2\n");
-        assert_eq!((l, c), (2, 8), "{m}");
-        let (l, c, _) = parse_error("voxnav-world 1\nsize 3 2\n");
-        assert_eq!(l, 2);
-        assert!(c > 1);
-        let (l, c, m) = parse_error("voxnav-world 1\nsize 3 1 1\nlayer 0\n#Z#\n");
-        assert_eq!((l, c), (4, 2), "{m}");
-        assert!(m.contains("unknown block `Z`"));
-        let (l, c, m) = parse_error("voxnav-world 1\nsize 3 1 1\nlayer 0\n####\n");
-        assert_eq!((l, c), (4, 4), "{m}");
-        let (l, c, m) = parse_error("voxnav-world 1\nsize 3 1 1\nlayer 0\n##\n");
-        assert_eq!((l, c), (4, 3), "{m}");
-        let (l, _, m) = parse_error("voxnav-world 1\nsize 3 1 2\nlayer 0\n###\n");
-        assert_eq!(l, 5, "{m}");
-        assert!(m.contains("end of the file"));
-        let (l, _, m) = parse_error("voxnav-world 1\nsize 1 2 1\nlayer 0\n#\nlayer 2\n.\n");
-        assert_eq!(l, 5, "{m}");
-        let (l, _, m) = parse_error("voxnav-world 1\nsize 1 1 1\nlayer 0\n#\n\nextra\n");
-        assert_eq!(l, 6, "{m}");
-        let (l, _, m) = parse_error("voxnav-world 1\nsize 100000 1 1\n");
-        assert_eq!(l, 2, "{m}");
-        let (l, _, m) = parse_error("");
-        assert_eq!(l, 1, "{m}");
     }
 }
