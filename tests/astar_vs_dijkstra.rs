@@ -6,7 +6,7 @@ mod support;
 
 use support::oracle::{all_feet, assert_generator_matches_rules, assert_matches_dijkstra};
 use support::rng::Rng;
-use support::worlds::{hills_with_kinds, hills_with_real_blocks, random_solids};
+use support::worlds::{hills_with_kinds, hills_with_real_blocks, random_solids, small_world_size};
 use voxnav::{
     Agent, FULL_BLOCK, GraphSearch, IVec3, MoveCosts, NavGraph, Pathfinder, SearchOptions,
     VoxelWorld,
@@ -29,11 +29,7 @@ fn astar_cost_equals_exhaustive_dijkstra_on_random_worlds() {
     let mut rng = Rng::new(0x5EED_0001);
     let (mut found, mut unreachable) = (0, 0);
     for world_index in 0..WORLDS {
-        let size = IVec3::new(
-            4 + rng.below(5) as i32,
-            4 + rng.below(4) as i32,
-            4 + rng.below(5) as i32,
-        );
+        let size = small_world_size(&mut rng);
         let density = 15 + rng.below(30);
         let world = random_solids(&mut rng, size, 90, density);
         let agent = agent_for(&mut rng);
@@ -55,8 +51,7 @@ fn astar_cost_equals_exhaustive_dijkstra_on_random_worlds() {
         }
         let mut pathfinder = Pathfinder::new(agent, costs).unwrap();
         for _ in 0..PAIRS_PER_WORLD {
-            let start = positions[rng.below(positions.len() as u64) as usize];
-            let goal = positions[rng.below(positions.len() as u64) as usize];
+            let (start, goal) = (rng.pick(&positions), rng.pick(&positions));
             let result = pathfinder
                 .find_path(&world, start, goal, &SearchOptions::default())
                 .unwrap();

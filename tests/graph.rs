@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use support::oracle::{all_feet, assert_matches_dijkstra, dijkstra_cost, route_cost};
 use support::rng::Rng;
-use support::worlds::random_solids;
+use support::worlds::{random_solids, small_world_size};
 use voxnav::graph::{GraphSearch, NavGraph};
 use voxnav::{
     Agent, Block, ChunkedWorld, Error, IVec3, InvalidFeet, MoveCosts, Pathfinder, SearchOptions,
@@ -292,11 +292,7 @@ fn graph_answers_to_random_queries(
 fn graph_astar_costs_equal_pathfinder_and_exhaustive_dijkstra_along_legal_routes() {
     let (mut found, mut unreachable) = (0, 0);
     let sized_world = |rng: &mut Rng| {
-        let size = IVec3::new(
-            4 + rng.below(5) as i32,
-            4 + rng.below(4) as i32,
-            4 + rng.below(5) as i32,
-        );
+        let size = small_world_size(rng);
         random_world_with_kinds_of_size(rng, size)
     };
     graph_answers_to_random_queries(

@@ -227,3 +227,13 @@ pub fn random_free_cell(rng: &mut Rng, grid: &Grid2d) -> Option<IVec2> {
         .collect();
     (!free.is_empty()).then(|| rng.pick(&free))
 }
+
+/// A random size of the small worlds the exhaustive comparisons use: 4 to 8 cells along x
+/// and z, 4 to 7 up.
+pub fn small_world_size(rng: &mut Rng) -> IVec3 {
+    IVec3::new(
+        4 + rng.below(5) as i32,
+        4 + rng.below(4) as i32,
+        4 + rng.below(5) as i32,
+    )
+}
