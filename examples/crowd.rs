@@ -276,10 +276,12 @@ fn run(args: &Args) -> Result<(), String> {
         generated.as_secs_f64() * 1e3
     );
     println!(
-        "reach index: {} feet positions, {} regions (largest {}), {} bytes ({:.2} MiB), built in {:.0} ms",
+        "reach index: {} feet positions, {} regions (largest {}), {} strongly connected parts, \
+         {} bytes ({:.2} MiB), built in {:.0} ms",
         index.feet_count(),
         index.region_count(),
         largest,
+        index.part_count(),
         index.memory_bytes(),
         index.memory_bytes() as f64 / (1024.0 * 1024.0),
         index.build_time().as_secs_f64() * 1e3,

@@ -33,18 +33,21 @@
 //! | den312d | 65 x 81 | 320 | 320 passed, 0 failed | 183 065 | 1.6 million |
 //! | arena2 | 281 x 209 | 929 | 929 passed, 0 failed | 5 193 987 | 2.0 million |
 //!
-//! The 3D runs (one run each, on the same machine at a load average near 20, so the wall-clock
-//! rates are about a quarter of an idle core's; the CPU-time rate is user time over
-//! expansions):
+//! The 3D runs (one run each, on the same machine at a load average near 12, so the wall-clock
+//! rates are about half of an idle core's; the CPU-time rate is user time over expansions,
+//! less the time to build the world):
 //!
 //! | map | problems | result | expansions | per second (wall) | per second (CPU) |
 //! |---|---|---|---|---|---|
-//! | Simple, 105 x 132 x 105 | 10 000 | 10000 passed, 0 failed | 5 900 659 | 0.54 million | 2.2 million |
-//! | `--synthetic 512 --queries 40` | 40 | 3 of 3 checked against the baseline | 6 525 921 | 0.34 million | 0.70 million |
+//! | Simple, 105 x 132 x 105 | 10 000 | 10000 passed, 0 failed | 5 900 659 | 1.1 million | 2.7 million |
+//! | `--synthetic 512 --queries 40` | 40 | 3 of 3 checked against the baseline | 6 525 921 | 0.77 million | 2.1 million |
 //!
-//! Callgrind counts 3 600 instructions per expansion on the first 300 `Simple` problems. The
-//! largest synthetic search generated 6.9 million nodes and grew the peak resident size by
-//! 282 MiB, 43 bytes per generated node (node records of 40 bytes and the open set's buckets).
+//! Callgrind counts 2 740 instructions per expansion on the first 1 000 `Simple` problems
+//! (3 715 before the node records shrank and the flier's moves went straight from their
+//! bitmask into the node table). The largest synthetic search generated 6.9 million nodes
+//! (1.5 million distinct positions) and grew the peak resident size by 253 MiB, 38 bytes per
+//! generated node: node records of 20 bytes (31 MiB), node-table pages (9 MiB), and the
+//! open set, which holds an entry per push, most of the rest.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

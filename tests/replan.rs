@@ -100,6 +100,8 @@ fn assert_route(
 struct Tally {
     compared: u32,
     changed_routes: u32,
+    /// Replans the replanner answered by keeping the rest of its last route.
+    kept: u32,
 }
 
 /// Plans on a random world from `seed`, then changes random cells four times and checks after
@@ -190,6 +192,9 @@ fn replan_rounds(
         if incremental.cost != first.cost {
             tally.changed_routes += 1;
         }
+        if chosen.method == ReplanMethod::Kept {
+            tally.kept += 1;
+        }
         tally.compared += 1;
         route = incremental.path;
     }
@@ -218,6 +223,7 @@ fn property_incremental_cost_equals_fresh_search_after_random_changes() {
         "changes rarely mattered: {}",
         tally.changed_routes
     );
+    assert!(tally.kept > 20, "only {} routes kept", tally.kept);
 }
 
 #[test]
@@ -248,6 +254,57 @@ fn property_incremental_cost_equals_fresh_search_with_zero_costs_and_other_agent
         "changes rarely mattered: {}",
         tally.changed_routes
     );
+    assert!(tally.kept > 20, "only {} routes kept", tally.kept);
+}
+
+/// The replanner keeps the rest of its route when a change can only have made other routes
+/// dearer (lava beside the route removes a position and makes its neighbours dangerous), and
+/// repairs when a change touches the route itself; both answers cost what a fresh A* finds.
+#[test]
+fn a_change_off_the_route_that_only_makes_moves_dearer_keeps_the_route() {
+    let mut world = ChunkedWorld::with_size(IVec3::new(30, 4, 9)).unwrap();
+    world
+        .fill(IVec3::ZERO, IVec3::new(29, 0, 8), Block::Solid)
+        .unwrap();
+    world.track_changes(true);
+    let (start, goal) = (IVec3::new(0, 1, 4), IVec3::new(29, 1, 4));
+    let mut replanner = Replanner::new(Agent::default(), MoveCosts::default()).unwrap();
+    let route = replanner.plan(&world, start, goal).unwrap();
+    assert_eq!(route.cost, Some(290));
+    assert!(route.path.iter().all(|p| p.z == 4), "{:?}", route.path);
+
+    world.set(IVec3::new(12, 1, 0), Block::Lava).unwrap();
+    let changed: Vec<IVec3> = world.take_changes().positions().collect();
+    let position = route.path[5];
+    let kept = replanner.replan(&world, position, &changed).unwrap();
+    assert_eq!(kept.method, ReplanMethod::Kept);
+    assert_eq!(kept.repair_expansions, 0);
+    assert_eq!(kept.result.path, route.path[5..]);
+    assert_eq!(kept.result.cost, fresh_cost(&world, position, goal));
+
+    // Lava beside the route: the route's moves past it now cost the danger term.
+    world.set(IVec3::new(20, 1, 5), Block::Lava).unwrap();
+    let changed: Vec<IVec3> = world.take_changes().positions().collect();
+    let position = kept.result.path[2];
+    let repaired = replanner.replan(&world, position, &changed).unwrap();
+    assert_eq!(repaired.method, ReplanMethod::Incremental);
+    assert_eq!(repaired.result.cost, fresh_cost(&world, position, goal));
+    assert_route(
+        &world,
+        &Agent::default(),
+        &MoveCosts::default(),
+        &repaired.result,
+        position,
+        goal,
+    );
+
+    // A floor block beside the route makes a new position and new moves: no keeping.
+    world.set(IVec3::new(25, 1, 2), Block::Solid).unwrap();
+    let changed: Vec<IVec3> = world.take_changes().positions().collect();
+    let position = repaired.result.path[3];
+    let again = replanner.replan(&world, position, &changed).unwrap();
+    assert_ne!(again.method, ReplanMethod::Kept);
+    assert_eq!(again.result.cost, fresh_cost(&world, position, goal));
 }
 
 #[test]
@@ -278,7 +335,7 @@ fn a_big_repair_near_the_goal_falls_back_to_a_fresh_search_and_stays_exact() {
     assert!(replanner.has_pending_repair());
     assert_eq!(replan.result.cost, fresh_cost(&world, position, goal));
 
-    // With no new changes, later calls finish the pending repair and answer from it.
+    // With no new changes, later calls keep the fresh route and finish the pending repair.
     let mut methods = Vec::new();
     for step in [11, 12, 13, 14, 15, 16, 17, 18] {
         let position = replan.result.path[step - 10];
@@ -286,9 +343,9 @@ fn a_big_repair_near_the_goal_falls_back_to_a_fresh_search_and_stays_exact() {
         assert_eq!(again.result.cost, fresh_cost(&world, position, goal));
         methods.push(again.method);
     }
-    assert_eq!(
-        methods.last(),
-        Some(&ReplanMethod::Incremental),
+    assert!(!replanner.has_pending_repair(), "{methods:?}");
+    assert!(
+        methods.iter().all(|&method| method == ReplanMethod::Kept),
         "{methods:?}"
     );
 }

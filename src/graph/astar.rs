@@ -391,22 +391,17 @@ impl Core {
         let (mut best, mut best_h, mut best_g) = (start, start_h, 0u64);
         let mut budget_hit = false;
 
-        while let Some((f, deep, node)) = self.open.pop_with_depth() {
+        while let Some((_, node)) = self.open.pop() {
             let current = records[node as usize];
-            let current_g = current.g();
-            // An entry pushed before the node's cost last dropped has a larger `g`; only when
-            // `g` saturated the entry's copy does the heuristic have to tell.
-            if current.stamp() != open_stamp
-                || u64::from(deep) != current_g.min(u64::from(u32::MAX))
-            {
+            // The queue is exact and a node's `h` never changes, so the entry with a node's
+            // lowest `g` (the current one) pops before its older ones, which find it closed.
+            if current.stamp() != open_stamp {
                 continue;
             }
+            let current_g = current.g();
             let here = graph.nodes[node as usize];
             let (x, y, z) = (i32::from(here.x), i32::from(here.y), i32::from(here.z));
             let feet = min + IVec3::new(x, y, z);
-            if deep == u32::MAX && f != current_g + goal.estimate(feet, &estimator) {
-                continue;
-            }
             if goal.is_reached(feet) {
                 return self.finish(records, graph, SearchStatus::Found, node, stats, started);
             }

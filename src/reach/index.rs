@@ -24,9 +24,9 @@ pub enum Reach {
     /// They lie in different regions: no route exists, either way.
     Separate,
     /// They lie in the same region, but the goal's strongly connected part comes before the
-    /// start's in a topological order of the moves, so no route leads from the start to the
-    /// goal (one may lead back). Typically the goal is up a ledge that can only be jumped
-    /// down from, or the start is in a pit.
+    /// start's in one of two topological orders of the moves, so no route leads from the
+    /// start to the goal (one may lead back). Typically the goal is up a ledge that can only
+    /// be jumped down from, the start is in a pit, or both drop into the same pit.
     OneWay,
     /// They lie in the same region and nothing is proved: a route may exist, so search.
     SameRegion,
@@ -50,12 +50,19 @@ impl Reach {
 /// algorithm closes a part only after every part it reaches). Different regions prove that
 /// no route exists ([`Reach::Separate`]); in one region, a goal whose part ranks above the
 /// start's proves it too ([`Reach::OneWay`]: the goal is up a cliff that can only be jumped
-/// down from, or the start is in a pit). Anything else is left to the search.
+/// down from, or the start is in a pit).
+///
+/// Parts that reach neither one another fall in one order or the other depending on where
+/// the walk began, so a second walk, begun from the other end of the world, ranks every part
+/// again: a route needs the goal to rank no higher than the start in both orders. On a
+/// terrain this proves the costliest cases, where the start stands on the open ground and the
+/// goal on a ledge that only drops into a pit (a search would explore all the open ground
+/// before it gave up). Anything else is left to the search.
 ///
 /// Stored per column: a table of where each x/z column's feet positions start, then one
-/// height (`i16`), one region label (`u32`) and one rank (`u32`) per valid feet position, so
-/// memory is `4 * columns + 10 * feet positions` bytes plus one `u32` per region
-/// ([`ReachIndex::memory_bytes`]).
+/// height (`i16`), one region label (`u32`) and one rank (`u32`) per valid feet position,
+/// and the second rank per part, so memory is `4 * columns + 10 * feet positions` bytes plus
+/// one `u32` per region and per strongly connected part ([`ReachIndex::memory_bytes`]).
 #[derive(Debug, Clone)]
 pub struct ReachIndex {
     agent: Agent,
@@ -67,8 +74,11 @@ pub struct ReachIndex {
     column_start: Vec<u32>,
     feet_y: Vec<i16>,
     labels: Vec<u32>,
-    /// The rank of each position's strongly connected part (see [`one_way_ranks`]).
+    /// The rank of each position's strongly connected part (see [`one_way_ranks`]), which
+    /// also names the part.
     ranks: Vec<u32>,
+    /// For each part (by its rank), its rank in the second order.
+    second_ranks: Vec<u32>,
     region_sizes: Vec<u32>,
     build_time: std::time::Duration,
 }
@@ -181,6 +191,7 @@ impl ReachIndex {
             column_start,
             labels: Vec::new(),
             ranks: Vec::new(),
+            second_ranks: Vec::new(),
             feet_y,
             region_sizes: Vec::new(),
             build_time: std::time::Duration::ZERO,
@@ -205,6 +216,7 @@ impl ReachIndex {
             column_start: vec![0],
             labels: Vec::new(),
             ranks: Vec::new(),
+            second_ranks: Vec::new(),
             feet_y: Vec::new(),
             region_sizes: Vec::new(),
             build_time: started.elapsed(),
@@ -263,6 +275,12 @@ impl ReachIndex {
         self.region_sizes.len()
     }
 
+    /// The number of strongly connected parts.
+    #[must_use]
+    pub fn part_count(&self) -> usize {
+        self.second_ranks.len()
+    }
+
     /// The number of feet positions in region `label`, or `None` for an unknown label.
     #[must_use]
     pub fn region_size(&self, label: u32) -> Option<u32> {
@@ -276,6 +294,7 @@ impl ReachIndex {
             + self.feet_y.capacity() * size_of::<i16>()
             + self.labels.capacity() * size_of::<u32>()
             + self.ranks.capacity() * size_of::<u32>()
+            + self.second_ranks.capacity() * size_of::<u32>()
             + self.region_sizes.capacity() * size_of::<u32>()
     }
 
@@ -312,6 +331,12 @@ impl ReachIndex {
         match (self.slot_of(start), self.slot_of(goal)) {
             (Some(a), Some(b)) if self.labels[a] != self.labels[b] => Reach::Separate,
             (Some(a), Some(b)) if self.ranks[a] < self.ranks[b] => Reach::OneWay,
+            (Some(a), Some(b))
+                if self.second_ranks[self.ranks[a] as usize]
+                    < self.second_ranks[self.ranks[b] as usize] =>
+            {
+                Reach::OneWay
+            }
             (Some(_), Some(_)) => Reach::SameRegion,
             _ => Reach::Unknown,
         }
@@ -341,7 +366,7 @@ impl ReachIndex {
 
     /// Collects the graph's moves between labelled positions (`by_slot[slot]` is the node
     /// of each slot), then labels the undirected regions (union-find) and ranks the strongly
-    /// connected parts ([`one_way_ranks`]).
+    /// connected parts in two orders ([`one_way_ranks`]).
     fn label_regions(&mut self, graph: &NavGraph, by_slot: &[NodeId]) {
         let count = by_slot.len();
         let moves = collect_moves(graph, by_slot);
@@ -367,7 +392,13 @@ impl ReachIndex {
         region_sizes.shrink_to_fit();
         self.labels = labels;
         self.region_sizes = region_sizes;
-        self.ranks = one_way_ranks(&moves);
+        let ranks = one_way_ranks(&moves, Walk::Forwards);
+        let mut second_ranks = vec![0; ranks.iter().max().map_or(0, |&rank| rank as usize + 1)];
+        for (&rank, second) in ranks.iter().zip(one_way_ranks(&moves, Walk::Backwards)) {
+            second_ranks[rank as usize] = second;
+        }
+        self.ranks = ranks;
+        self.second_ranks = second_ranks;
     }
 }
 
@@ -407,13 +438,26 @@ impl MoveTable {
     }
 }
 
+/// Where the depth-first walk of [`one_way_ranks`] begins each new tree: at the lowest slot
+/// not yet seen, or the highest.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Walk {
+    Forwards,
+    Backwards,
+}
+
 /// For each slot, the rank of its strongly connected part in the order Tarjan's algorithm
 /// closes them: a part is closed only after every part it reaches, so a route from `a` to
-/// `b` needs `rank[a] >= rank[b]` (equal within one part).
-fn one_way_ranks(moves: &MoveTable) -> Vec<u32> {
+/// `b` needs `rank[a] >= rank[b]` (equal within one part). Parts that reach neither one
+/// another are ranked in the order the walk meets them, which `walk` turns around.
+fn one_way_ranks(moves: &MoveTable, walk: Walk) -> Vec<u32> {
     let count = moves.start.len() - 1;
     let mut tarjan = Tarjan::new(count);
     for root in 0..count {
+        let root = match walk {
+            Walk::Forwards => root,
+            Walk::Backwards => count - 1 - root,
+        };
         if tarjan.order[root] != Tarjan::UNSEEN {
             continue;
         }

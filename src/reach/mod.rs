@@ -8,9 +8,9 @@
 //! The regions are labelled with every move treated as undirected. Drops are one-way, so
 //! a route may exist in one direction only: **different labels prove** that no route exists
 //! (any route would join the two regions), while **equal labels prove nothing** by themselves.
-//! Within a region the index also ranks the strongly connected parts in a topological order
-//! of the one-way moves, which proves some one-way cases unreachable too (a goal on a ledge
-//! that can only be jumped down from); the search decides the rest.
+//! Within a region the index also ranks the strongly connected parts in two topological
+//! orders of the one-way moves, which proves some one-way cases unreachable too (a goal on a
+//! ledge that can only be jumped down from, or across a pit); the search decides the rest.
 //!
 //! An index belongs to one world and one [`Agent`](crate::Agent). It remembers the world's
 //! [`VersionedWorld::version`](crate::VersionedWorld::version) at build time; once the world has changed, the index is

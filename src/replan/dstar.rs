@@ -196,6 +196,11 @@ impl DStarLite {
         self.graph.as_ref()
     }
 
+    /// The walk graph and its move table, once planned.
+    pub(super) fn graph_and_table(&self) -> Option<(&NavGraph, &MoveTable)> {
+        self.graph.as_ref().zip(self.table.as_ref())
+    }
+
     /// Takes the walk graph back (for example to plan again with
     /// [`DStarLite::plan_with_graph`] after bringing it up to date), forgetting the plan:
     /// the next [`DStarLite::replan`] is an error until the next plan.

@@ -5,10 +5,11 @@ use std::time::Instant;
 use glam::IVec3;
 
 use super::dstar::DStarLite;
+use super::table::{Edge, MoveTable};
 use crate::error::{Error, Result};
-use crate::graph::{GraphSearch, NavGraph};
+use crate::graph::{GraphSearch, NavGraph, NodeId};
 use crate::moves::agent::{Agent, MoveCosts};
-use crate::search::{SearchOptions, SearchResult};
+use crate::search::{SearchOptions, SearchResult, SearchStats, SearchStatus};
 use crate::world::VoxelWorld;
 use crate::world::chunked::Changes;
 
@@ -19,6 +20,10 @@ pub enum ReplanMethod {
     Incremental,
     /// The repair ran over its budget (or there was no earlier plan): a fresh A* answered.
     Fresh,
+    /// No move appeared or got cheaper and every move of the rest of the last route is
+    /// still there at the same cost, so that rest is still optimal and answered; the repair
+    /// of D* Lite's costs for these changes waits for a replan that needs it.
+    Kept,
 }
 
 /// The answer of [`Replanner::replan`].
@@ -33,7 +38,14 @@ pub struct Replan {
 }
 
 /// Replanning for an agent walking a route in a changing world: D* Lite when its repair is
-/// cheap, a fresh A* when it is not (see the [module docs](super) for when each wins).
+/// cheap, a fresh A* when it is not (see the [module docs](super) for when each wins), and
+/// the rest of the last route when the changes cannot have made any other route cheaper.
+///
+/// That last rule is exact: when no move appeared and none got cheaper, no route costs less
+/// than before; the rest of the last route was optimal from any of its positions (a part
+/// of an optimal route is optimal), and when each of its moves is still there at the same
+/// cost it still costs what it did, so nothing beats it. The repair of D* Lite's costs is
+/// then left for the next replan that needs it.
 ///
 /// Each repair may expand at most [`Replanner::repair_budget`] nodes: `budget_factor` times
 /// the size of a fresh search, and never fewer than 256. The size of a fresh search is what
@@ -66,8 +78,78 @@ pub struct Replanner {
     astar: GraphSearch,
     budget_factor: f64,
     fresh_expansions: u64,
-    /// Whether D* Lite's state is complete for its goal (false after a repair given up).
+    /// Whether D* Lite holds a repair given up over its budget, which later calls continue.
     dstar_pending: bool,
+    /// The last route answered, for [`ReplanMethod::Kept`].
+    route: KeptRoute,
+}
+
+/// A route answered, by node id, with the cost of each move.
+#[derive(Debug, Clone, Default)]
+struct KeptRoute {
+    nodes: Vec<NodeId>,
+    /// `steps[i]`: the cost of the move from `nodes[i]` to `nodes[i + 1]`.
+    steps: Vec<u32>,
+}
+
+impl KeptRoute {
+    /// Records the route of `result` over `graph`; records none unless the route was found
+    /// and each of its moves is in `table` (as it is when the answer came from that graph).
+    fn record(&mut self, graph: &NavGraph, table: &MoveTable, result: &SearchResult) {
+        self.nodes.clear();
+        self.steps.clear();
+        if result.status != SearchStatus::Found {
+            return;
+        }
+        for &feet in &result.path {
+            let Some(id) = graph.node(feet) else {
+                self.nodes.clear();
+                return;
+            };
+            self.nodes.push(id);
+        }
+        for pair in self.nodes.windows(2) {
+            let step = table.out(pair[0]).iter().find(|edge| edge.node == pair[1]);
+            let Some(step) = step else {
+                self.nodes.clear();
+                self.steps.clear();
+                return;
+            };
+            self.steps.push(step.cost);
+        }
+        if result.cost != Some(self.steps.iter().map(|&cost| u64::from(cost)).sum()) {
+            self.nodes.clear();
+            self.steps.clear();
+        }
+    }
+
+    /// The rest of the route from `position` and its cost, when `position` is on it and every
+    /// move of the rest is in `table` at the cost it had.
+    fn rest(
+        &self,
+        graph: &NavGraph,
+        table: &MoveTable,
+        position: IVec3,
+    ) -> Option<(Vec<IVec3>, u64)> {
+        let at = graph.node(position)?;
+        let first = self.nodes.iter().position(|&id| id == at)?;
+        let mut cost = 0u64;
+        for (pair, &step) in self.nodes[first..].windows(2).zip(&self.steps[first..]) {
+            let kept = Edge {
+                node: pair[1],
+                cost: step,
+            };
+            if !table.out(pair[0]).contains(&kept) {
+                return None;
+            }
+            cost += u64::from(step);
+        }
+        let path = self.nodes[first..]
+            .iter()
+            .map(|&id| graph.feet(id))
+            .collect();
+        Some((path, cost))
+    }
 }
 
 impl Replanner {
@@ -90,6 +172,7 @@ impl Replanner {
             budget_factor: Self::DEFAULT_BUDGET_FACTOR,
             fresh_expansions: 0,
             dstar_pending: false,
+            route: KeptRoute::default(),
         })
     }
 
@@ -124,10 +207,8 @@ impl Replanner {
         start: IVec3,
         goal: IVec3,
     ) -> Result<SearchResult> {
-        let planned = self.dstar.plan(world, start, goal)?;
-        self.fresh_expansions = planned.stats.expanded;
-        self.dstar_pending = false;
-        Ok(planned)
+        let planned = self.dstar.plan(world, start, goal);
+        self.planned(planned)
     }
 
     /// [`Replanner::plan`] over a graph compiled already, as [`DStarLite::plan_with_graph`].
@@ -140,15 +221,23 @@ impl Replanner {
         start: IVec3,
         goal: IVec3,
     ) -> Result<SearchResult> {
-        let planned = self.dstar.plan_with_graph(graph, start, goal)?;
+        let planned = self.dstar.plan_with_graph(graph, start, goal);
+        self.planned(planned)
+    }
+
+    /// Takes in D* Lite's first plan: its size sets the repair budget.
+    fn planned(&mut self, planned: Result<SearchResult>) -> Result<SearchResult> {
+        let planned = planned?;
         self.fresh_expansions = planned.stats.expanded;
         self.dstar_pending = false;
+        self.record(&planned);
         Ok(planned)
     }
 
     /// A new optimal route from `position` to the planned goal after the cells `changed`
-    /// changed: D* Lite's repair when it finishes within [`Replanner::repair_budget`]
-    /// expansions, otherwise a fresh A*.
+    /// changed: the rest of the last route when no change can have beaten it
+    /// ([`ReplanMethod::Kept`]), else D* Lite's repair when it finishes within
+    /// [`Replanner::repair_budget`] expansions, else a fresh A*.
     ///
     /// # Errors
     /// As [`DStarLite::replan`].
@@ -158,10 +247,7 @@ impl Replanner {
         position: IVec3,
         changed: &[IVec3],
     ) -> Result<Replan> {
-        let started = Instant::now();
-        self.dstar
-            .update(world, position, changed.iter().copied())?;
-        self.finish(position, started)
+        self.replan_iter(world, position, changed.iter().copied())
     }
 
     /// [`Replanner::replan`] for the changes a [`ChunkedWorld`](crate::ChunkedWorld)
@@ -175,8 +261,46 @@ impl Replanner {
         position: IVec3,
         changes: &Changes,
     ) -> Result<Replan> {
+        self.replan_iter(world, position, changes.positions())
+    }
+
+    fn replan_iter<W: VoxelWorld + ?Sized>(
+        &mut self,
+        world: &W,
+        position: IVec3,
+        changed: impl Iterator<Item = IVec3>,
+    ) -> Result<Replan> {
         let started = Instant::now();
-        self.dstar.update(world, position, changes.positions())?;
+        // Forgotten unless it is checked against the updated graph below.
+        let route = std::mem::take(&mut self.route);
+        let patch = self.dstar.update(world, position, changed)?;
+        if patch.only_worse
+            && let Some((graph, table)) = self.dstar.graph_and_table()
+            && let Some((path, cost)) = route.rest(graph, table, position)
+        {
+            self.route = route;
+            // A repair given up earlier goes on within the budget, so that it is done before
+            // a change needs it; the repair of this call's changes waits for such a change.
+            let mut repair_expansions = 0;
+            if self.dstar_pending {
+                self.dstar_pending = !self.dstar.compute(self.repair_budget());
+                repair_expansions = self.dstar.stats.expanded;
+            }
+            let stats = SearchStats {
+                elapsed: started.elapsed(),
+                ..SearchStats::default()
+            };
+            return Ok(Replan {
+                result: SearchResult {
+                    status: SearchStatus::Found,
+                    path,
+                    cost: Some(cost),
+                    stats,
+                },
+                method: ReplanMethod::Kept,
+                repair_expansions,
+            });
+        }
         self.finish(position, started)
     }
 
@@ -186,8 +310,10 @@ impl Replanner {
         let repair_expansions = self.dstar.stats.expanded;
         self.dstar_pending = !finished;
         if finished {
+            let result = self.dstar.result(started);
+            self.record(&result);
             return Ok(Replan {
-                result: self.dstar.result(started),
+                result,
                 method: ReplanMethod::Incremental,
                 repair_expansions,
             });
@@ -204,6 +330,7 @@ impl Replanner {
             .astar
             .find_path(graph, position, goal, &SearchOptions::default())?;
         self.fresh_expansions = result.stats.expanded;
+        self.record(&result);
         result.stats.elapsed = started.elapsed();
         Ok(Replan {
             result,
@@ -212,13 +339,23 @@ impl Replanner {
         })
     }
 
+    /// Keeps the route of `result` for [`ReplanMethod::Kept`].
+    fn record(&mut self, result: &SearchResult) {
+        match self.dstar.graph_and_table() {
+            Some((graph, table)) => self.route.record(graph, table, result),
+            None => self.route = KeptRoute::default(),
+        }
+    }
+
     /// Takes D* Lite's walk graph back, as [`DStarLite::take_graph`].
     pub fn take_graph(&mut self) -> Option<NavGraph> {
         self.dstar_pending = false;
+        self.route = KeptRoute::default();
         self.dstar.take_graph()
     }
 
-    /// Whether D* Lite holds an unfinished repair (the last replan gave it up).
+    /// Whether D* Lite holds a repair it gave up over its budget (a fresh A* answered), which
+    /// later calls continue, also those that keep the route.
     #[must_use]
     pub fn has_pending_repair(&self) -> bool {
         self.dstar_pending

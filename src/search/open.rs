@@ -1,44 +1,86 @@
-//! The open set: a radix heap, a monotone integer priority queue that stays exact for keys of
-//! any size.
+//! The open set: a radix heap with 256 buckets per byte of the key, a monotone integer
+//! priority queue that stays exact for keys of any size.
 //!
 //! A* with a consistent heuristic pops `f` values that never decrease, and every `f` pushed is
-//! at least the last one popped. A radix heap uses exactly that: an entry lives in bucket
-//! `b`, the position of the highest bit in which its key differs from the last key popped
-//! (bucket 0 when equal). Pushing is O(1); popping from an empty bucket 0 finds the lowest
-//! occupied bucket, takes its smallest key as the new last key and spreads the bucket's
-//! entries over the lower buckets, so each entry moves at most 64 times over its life, at any
-//! cost scale (octile costs at scale 100 000 included), with no comparison heap.
+//! at least the last one popped. A radix heap uses exactly that. Here an entry's bucket is
+//! named by the highest byte (its *level*) in which its key differs from the last key popped,
+//! and by its own value of that byte; a key equal to the last one is at level 0. Numbering the
+//! buckets level by level, byte value by byte value, orders them by key: every key in a bucket
+//! is below every key in any later bucket, so the lowest non-empty bucket is the lowest set
+//! bit of a 2048-bit occupancy map (with a summary word of its non-zero words). A level-0
+//! bucket holds a single key, so it pops at once. A bucket of a higher level is spread when
+//! it is the lowest: its smallest key becomes the last key and its entries fall to lower
+//! levels, so an entry moves at most once per level (at most twice for octile costs at scale
+//! 100 000, whose keys stay within 2^20 of the last key), at any cost scale, with no
+//! comparison heap. A bucket holding a single key, the common case at large cost scales,
+//! becomes that key's level-0 bucket whole, without moving its entries. (A radix heap of one
+//! bit per level moved every entry about 10 times on the Moving AI queries.)
 //!
-//! Ties: bucket 0 is a stack, so among equal `f` values the most recently generated entry
-//! (a child of the node just expanded, so the deepest) pops first, which on terrain full of
-//! equal `f` values goes straight for the goal. (Sorting the entries spread into bucket 0 by
-//! `g` as well saved under 0.5% of the expansions on the terrain queries of `benches/graph.rs`
-//! and cost more time than it saved.) Keys below the last key popped (an inconsistent heuristic such as the weighted or
-//! Manhattan ones) go to a small binary heap that `pop` empties first, so the queue pops the
-//! true minimum for any keys.
+//! Bytes: an entry whose key agrees with the last key above bit 31 (levels 0 to 3: all but
+//! the few keys across a multiple of 2^32 from the last key) is 8 bytes, the low 32 bits of
+//! its key and its node; the high bits are the last key's. Entries of levels 4 to 7 keep
+//! their whole key (16 bytes) and are turned into small ones when their bucket is spread.
+//!
+//! Ties: among equal keys the most recently pushed entry (a child of the node just expanded,
+//! so the deepest) pops first, which on terrain full of equal `f` values goes straight for the
+//! goal: an entry's bucket depends only on its key and the last key, so equal keys always share
+//! a bucket, which is a stack, and a spread keeps their order. (Sorting equal keys by `g` as
+//! well saved under 0.5% of the expansions on the terrain queries of `benches/graph.rs` and
+//! cost more time than it saved.) Keys below the last key popped (an inconsistent heuristic
+//! such as the weighted or Manhattan ones) go to a small binary heap that `pop` empties first,
+//! deepest first among equal keys, so the queue pops the true minimum for any keys.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-/// Bucket 0 for keys equal to the last key popped, buckets 1 ..= 64 by highest differing bit.
-const BUCKETS: usize = 65;
+/// Bits per level: a bucket per value of a byte of the key.
+const DIGIT_BITS: u32 = 8;
+/// Buckets per level.
+const DIGITS: usize = 1 << DIGIT_BITS;
+/// Levels 0 ..= 3 hold keys that agree with the last key above bit 31.
+const NEAR_LEVELS: usize = 32 / DIGIT_BITS as usize;
+/// Buckets of the small (8-byte) entries, then as many of the whole-key ones.
+const NEAR_BUCKETS: usize = NEAR_LEVELS * DIGITS;
+/// All buckets: 8 levels of 256.
+const BUCKETS: usize = 2 * NEAR_BUCKETS;
+/// Words of the occupancy map.
+const WORDS: usize = BUCKETS / 64;
 
-/// One entry: its key, a saturated `g` for breaking ties, the node.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-struct Entry {
-    f: u64,
-    deep: u32,
+/// An entry of levels 0 to 3: the low 32 bits of its key (the high ones are the last key's)
+/// and its node.
+#[derive(Debug, Clone, Copy)]
+struct Near {
+    key: u32,
     node: u32,
+}
+
+/// An entry of levels 4 to 7, with its whole key.
+#[derive(Debug, Clone, Copy)]
+struct Far {
+    key: u64,
+    node: u32,
+}
+
+/// The bucket of `key` when the last key popped is `last` (`key >= last`).
+#[inline]
+fn bucket_of(key: u64, last: u64) -> usize {
+    // `| 1` puts an equal key at level 0.
+    let level = ((key ^ last) | 1).ilog2() / DIGIT_BITS;
+    let digit = (key >> (level * DIGIT_BITS)) as usize & (DIGITS - 1);
+    level as usize * DIGITS + digit
 }
 
 #[derive(Debug, Clone)]
 pub(crate) struct OpenSet {
     /// The last key popped; every entry in the buckets is at least this.
     last: u64,
-    buckets: Vec<Vec<Entry>>,
-    /// Bit `b` set when bucket `b` is not empty.
-    occupied: u128,
-    /// Entries whose key is below `last`, lowest `f` (then highest `g`) first.
+    near: Vec<Vec<Near>>,
+    far: Vec<Vec<Far>>,
+    /// Bit `b % 64` of word `b / 64` set when bucket `b` is not empty.
+    occupied: [u64; WORDS],
+    /// Bit `w` set when word `w` of `occupied` is not zero.
+    summary: u64,
+    /// Entries whose key is below `last`, lowest key (then highest `g`) first.
     below: BinaryHeap<Reverse<(u64, Reverse<u32>, u32)>>,
 }
 
@@ -46,8 +88,10 @@ impl Default for OpenSet {
     fn default() -> Self {
         Self {
             last: 0,
-            buckets: vec![Vec::new(); BUCKETS],
-            occupied: 0,
+            near: vec![Vec::new(); NEAR_BUCKETS],
+            far: vec![Vec::new(); BUCKETS - NEAR_BUCKETS],
+            occupied: [0; WORDS],
+            summary: 0,
             below: BinaryHeap::new(),
         }
     }
@@ -56,80 +100,136 @@ impl Default for OpenSet {
 impl OpenSet {
     /// Empties the set, keeping its memory, with `f` as the smallest key to come.
     pub(crate) fn reset(&mut self, f: u64) {
-        while self.occupied != 0 {
-            let b = self.occupied.trailing_zeros() as usize;
-            self.buckets[b].clear();
-            self.occupied &= self.occupied - 1;
+        while let Some(bucket) = self.lowest() {
+            if bucket < NEAR_BUCKETS {
+                self.near[bucket].clear();
+            } else {
+                self.far[bucket - NEAR_BUCKETS].clear();
+            }
+            self.mark_empty(bucket);
         }
         self.below.clear();
         self.last = f;
     }
 
+    /// The lowest non-empty bucket.
     #[inline]
-    fn bucket(&self, f: u64) -> usize {
-        if f == self.last {
-            0
-        } else {
-            64 - (f ^ self.last).leading_zeros() as usize
+    fn lowest(&self) -> Option<usize> {
+        if self.summary == 0 {
+            return None;
+        }
+        let word = self.summary.trailing_zeros() as usize;
+        Some(word * 64 + self.occupied[word].trailing_zeros() as usize)
+    }
+
+    #[inline]
+    fn mark_occupied(&mut self, bucket: usize) {
+        self.occupied[bucket / 64] |= 1 << (bucket % 64);
+        self.summary |= 1 << (bucket / 64);
+    }
+
+    #[inline]
+    fn mark_empty(&mut self, bucket: usize) {
+        let word = &mut self.occupied[bucket / 64];
+        *word &= !(1 << (bucket % 64));
+        if *word == 0 {
+            self.summary &= !(1 << (bucket / 64));
         }
     }
 
     /// Adds `node` with key `f` and path cost `g`.
     #[inline]
     pub(crate) fn push(&mut self, f: u64, g: u64, node: u32) {
-        let deep = u32::try_from(g).unwrap_or(u32::MAX);
         if f < self.last {
+            let deep = u32::try_from(g).unwrap_or(u32::MAX);
             self.below.push(Reverse((f, Reverse(deep), node)));
             return;
         }
-        let b = self.bucket(f);
-        self.buckets[b].push(Entry { f, deep, node });
-        self.occupied |= 1 << b;
+        let bucket = bucket_of(f, self.last);
+        if bucket < NEAR_BUCKETS {
+            // The level says that `f` agrees with `last` above bit 31.
+            self.near[bucket].push(Near {
+                key: f as u32,
+                node,
+            });
+        } else {
+            self.far[bucket - NEAR_BUCKETS].push(Far { key: f, node });
+        }
+        self.mark_occupied(bucket);
     }
 
-    /// Removes an entry with the lowest key and returns it with its key.
+    /// Removes an entry with the lowest key and returns its key and its node.
     #[inline]
     pub(crate) fn pop(&mut self) -> Option<(u64, u32)> {
-        self.pop_with_depth().map(|(f, _, node)| (f, node))
+        // Checked first, so that the heap's `pop` is called only when it has work.
+        if !self.below.is_empty() {
+            return self.below.pop().map(|Reverse((f, _, node))| (f, node));
+        }
+        let mut bucket = self.lowest()?;
+        if bucket >= DIGITS {
+            self.spread(bucket);
+            bucket = self.lowest()?;
+        }
+        let entries = &mut self.near[bucket];
+        let entry = entries.pop()?;
+        if entries.is_empty() {
+            self.mark_empty(bucket);
+        }
+        // A level-0 bucket holds one key: the last key's high digits and the bucket's digit.
+        self.last = (self.last & !(DIGITS as u64 - 1)) | bucket as u64;
+        Some((self.last, entry.node))
     }
 
-    /// Removes an entry with the lowest key and returns its key, its `g` as pushed (saturated
-    /// to `u32::MAX`) and its node.
-    #[inline]
-    pub(crate) fn pop_with_depth(&mut self) -> Option<(u64, u32, u32)> {
-        if let Some(Reverse((f, Reverse(deep), node))) = self.below.pop() {
-            return Some((f, deep, node));
-        }
-        if self.occupied & 1 == 0 {
-            self.refill()?;
-        }
-        let bucket = &mut self.buckets[0];
-        let entry = bucket.pop()?;
-        if bucket.is_empty() {
-            self.occupied &= !1;
-        }
-        Some((entry.f, entry.deep, entry.node))
-    }
-
-    /// Bucket 0 is empty: moves the lowest key of the lowest occupied bucket into `last` and
-    /// spreads that bucket. `None` when the set is empty.
+    /// `bucket`, above level 0, is the lowest non-empty one: moves its smallest key into
+    /// `last` and its entries to lower levels. Leaves a level-0 bucket non-empty.
     #[cold]
-    fn refill(&mut self) -> Option<()> {
-        if self.occupied == 0 {
-            return None;
+    fn spread(&mut self, bucket: usize) {
+        self.mark_empty(bucket);
+        if bucket < NEAR_BUCKETS {
+            let mut entries = std::mem::take(&mut self.near[bucket]);
+            // Every key of the bucket agrees with `last` above bit 31: the low halves order them.
+            let high = self.last & !u64::from(u32::MAX);
+            let (low, top) = entries.iter().fold((u32::MAX, 0), |(low, top), e| {
+                (low.min(e.key), top.max(e.key))
+            });
+            self.last = high | u64::from(low);
+            if low == top {
+                // One key (common at large cost scales): the whole bucket becomes the level-0
+                // bucket of that key, which is empty, in the same order.
+                let to = bucket_of(self.last, self.last);
+                self.near[bucket] = std::mem::replace(&mut self.near[to], entries);
+                self.mark_occupied(to);
+                return;
+            }
+            // Field by field, so that the occupancy map stays in registers and memory.
+            let (near, occupied, mut summary) = (&mut self.near, &mut self.occupied, self.summary);
+            for &entry in &entries {
+                let to = bucket_of(high | u64::from(entry.key), self.last);
+                near[to].push(entry);
+                occupied[to / 64] |= 1 << (to % 64);
+                summary |= 1 << (to / 64);
+            }
+            self.summary = summary;
+            entries.clear();
+            // Give the emptied vector's memory back to its bucket.
+            self.near[bucket] = entries;
+        } else {
+            let mut entries = std::mem::take(&mut self.far[bucket - NEAR_BUCKETS]);
+            self.last = entries.iter().map(|e| e.key).min().unwrap_or(self.last);
+            for entry in entries.drain(..) {
+                let to = bucket_of(entry.key, self.last);
+                if to < NEAR_BUCKETS {
+                    self.near[to].push(Near {
+                        key: entry.key as u32,
+                        node: entry.node,
+                    });
+                } else {
+                    self.far[to - NEAR_BUCKETS].push(entry);
+                }
+                self.mark_occupied(to);
+            }
+            self.far[bucket - NEAR_BUCKETS] = entries;
         }
-        let b = self.occupied.trailing_zeros() as usize;
-        let mut entries = std::mem::take(&mut self.buckets[b]);
-        self.occupied &= !(1 << b);
-        self.last = entries.iter().map(|e| e.f).min()?;
-        for entry in entries.drain(..) {
-            let to = self.bucket(entry.f);
-            self.buckets[to].push(entry);
-            self.occupied |= 1 << to;
-        }
-        // Give the emptied vector's memory back to its bucket.
-        self.buckets[b] = entries;
-        Some(())
     }
 }
 
@@ -137,41 +237,169 @@ impl OpenSet {
 mod tests {
     use super::*;
 
-    #[test]
-    fn pops_in_order_of_f_whatever_the_pushes() {
-        let mut open = OpenSet::default();
-        let mut reference = Vec::new();
-        let mut state = 12345u64;
-        open.reset(1000);
-        for round in 0..20_000u32 {
-            state = state
+    /// A fixed-seed generator for the tests.
+    struct Lcg(u64);
+
+    impl Lcg {
+        fn next(&mut self) -> u64 {
+            self.0 = self
+                .0
                 .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1);
-            let r = state >> 33;
-            if !r.is_multiple_of(3) || reference.is_empty() {
-                // Mostly near the window, sometimes far above it or below it.
-                let low = reference.iter().map(|&(f, _)| f).min().unwrap_or(1000);
-                let f = match r % 10 {
-                    0 => low + 10_000 + r % 1000,
-                    1 => low.saturating_sub(r % 50),
-                    _ => low + r % 300,
-                };
-                open.push(f, 0, round);
-                reference.push((f, round));
+                .wrapping_add(1_442_695_040_888_963_407);
+            self.0 >> 11
+        }
+    }
+
+    /// Pushed entries not yet popped: key, push number, node.
+    #[derive(Default)]
+    struct Reference(Vec<(u64, u64, u32)>);
+
+    impl Reference {
+        fn min(&self) -> Option<u64> {
+            self.0.iter().map(|e| e.0).min()
+        }
+
+        /// Checks that `popped` has the lowest key and, when `lifo`, that it is the most
+        /// recently pushed entry of that key; removes it.
+        fn take(&mut self, popped: (u64, u32), lifo: bool) {
+            let min = self.min().expect("popped from an empty set");
+            assert_eq!(popped.0, min, "popped key is not the lowest");
+            let at = if lifo {
+                let at = (0..self.0.len())
+                    .filter(|&i| self.0[i].0 == min)
+                    .max_by_key(|&i| self.0[i].1)
+                    .unwrap();
+                assert_eq!(self.0[at].2, popped.1, "not the latest entry of key {min}");
+                at
             } else {
-                let (f, node) = open.pop().unwrap();
-                let min = reference.iter().map(|&(f, _)| f).min().unwrap();
-                assert_eq!(f, min);
-                let at = reference.iter().position(|&e| e == (f, node)).unwrap();
-                reference.swap_remove(at);
+                self.0
+                    .iter()
+                    .position(|e| (e.0, e.2) == popped)
+                    .expect("popped an entry never pushed")
+            };
+            self.0.swap_remove(at);
+        }
+    }
+
+    /// Random pushes (keys from `key`, given the lowest key in the set or the last popped) and
+    /// pops against a reference, then drains both.
+    fn against_reference(seed: u64, rounds: u32, lifo: bool, key: impl Fn(u64, u64) -> u64) {
+        let mut rng = Lcg(seed);
+        let mut open = OpenSet::default();
+        let mut reference = Reference::default();
+        let mut last = key(0, rng.next());
+        open.reset(last);
+        for round in 0..rounds {
+            if !rng.next().is_multiple_of(3) || reference.0.is_empty() {
+                let f = key(reference.min().unwrap_or(last), rng.next());
+                let node = (rng.next() % 64) as u32;
+                open.push(f, 0, node);
+                reference.0.push((f, u64::from(round), node));
+            } else {
+                let popped = open.pop().unwrap();
+                reference.take(popped, lifo);
+                last = popped.0;
             }
         }
-        while let Some((f, node)) = open.pop() {
-            let min = reference.iter().map(|&(f, _)| f).min().unwrap();
-            assert_eq!(f, min);
-            let at = reference.iter().position(|&e| e == (f, node)).unwrap();
-            reference.swap_remove(at);
+        while let Some(popped) = open.pop() {
+            reference.take(popped, lifo);
         }
-        assert!(reference.is_empty());
+        assert!(reference.0.is_empty(), "the set ran dry too early");
+    }
+
+    #[test]
+    fn pops_lowest_key_latest_first_at_small_costs() {
+        // Terrain costs: many equal keys, a narrow window.
+        against_reference(1, 20_000, true, |low, r| low + r % 40);
+    }
+
+    #[test]
+    fn pops_lowest_key_latest_first_at_octile_scale() {
+        // Octile costs at scale 100 000: keys spread over 2^19 above the lowest.
+        against_reference(2, 20_000, true, |low, r| {
+            low + (r % 3) * 100_000 + (r / 3 % 3) * 141_421
+        });
+    }
+
+    #[test]
+    fn pops_lowest_key_across_bit_32_and_far_above() {
+        // Keys straddling 2^32 (a change in the whole-key levels) and jumps of 2^40.
+        against_reference(3, 20_000, true, |low, r| {
+            let base = low.max((1 << 32) - 5_000);
+            match r % 8 {
+                0 => base + ((r % 7) << 40),
+                _ => base + r % 3_000,
+            }
+        });
+    }
+
+    #[test]
+    fn pops_lowest_key_near_u64_max() {
+        against_reference(4, 20_000, true, |low, r| {
+            let base = low.max(u64::MAX - (1 << 36));
+            base.saturating_add(r % (1 << 30) * (r % 2))
+        });
+        let mut open = OpenSet::default();
+        open.reset(0);
+        for (node, f) in [u64::MAX, 0, 1 << 63, u64::MAX - 1, 1 << 32, u64::MAX]
+            .into_iter()
+            .enumerate()
+        {
+            open.push(f, 0, node as u32);
+        }
+        let popped: Vec<_> = std::iter::from_fn(|| open.pop()).collect();
+        assert_eq!(
+            popped,
+            [
+                (0, 1),
+                (1 << 32, 4),
+                (1 << 63, 2),
+                (u64::MAX - 1, 3),
+                (u64::MAX, 5),
+                (u64::MAX, 0)
+            ]
+        );
+    }
+
+    #[test]
+    fn pops_lowest_key_with_keys_below_the_last_pop() {
+        // An inconsistent heuristic: a fifth of the keys fall below the lowest one.
+        against_reference(5, 20_000, false, |low, r| match r % 5 {
+            0 => low.saturating_sub(r % 5_000),
+            1 => low + 1_000_000 + r % 1_000,
+            _ => low + r % 300_000,
+        });
+    }
+
+    #[test]
+    fn keys_below_the_last_pop_come_deepest_first() {
+        let mut open = OpenSet::default();
+        open.reset(100);
+        open.push(100, 0, 0);
+        assert_eq!(open.pop(), Some((100, 0)));
+        open.push(150, 0, 1);
+        open.push(90, 5, 2);
+        open.push(90, 40, 3);
+        open.push(80, 1, 4);
+        open.push(90, 7, 5);
+        let popped: Vec<_> = std::iter::from_fn(|| open.pop()).collect();
+        assert_eq!(popped, [(80, 4), (90, 3), (90, 5), (90, 2), (150, 1)]);
+    }
+
+    #[test]
+    fn reset_forgets_every_entry() {
+        let mut open = OpenSet::default();
+        open.reset(10);
+        for f in [10, 11, 300, 1 << 33, 5] {
+            open.push(f, 0, 1);
+        }
+        assert_eq!(open.pop(), Some((5, 1)));
+        open.reset(7);
+        assert_eq!(open.pop(), None);
+        open.push(7, 0, 2);
+        open.push(9, 0, 3);
+        assert_eq!(open.pop(), Some((7, 2)));
+        assert_eq!(open.pop(), Some((9, 3)));
+        assert_eq!(open.pop(), None);
     }
 }
