@@ -6,6 +6,7 @@ mod support;
 
 use std::collections::BTreeMap;
 
+use support::Outcomes;
 use support::oracle::{all_feet, assert_matches_dijkstra, dijkstra_cost, route_cost};
 use support::rng::Rng;
 use support::worlds::{random_solids, small_world_size};
@@ -290,7 +291,7 @@ fn graph_answers_to_random_queries(
 
 #[test]
 fn graph_astar_costs_equal_pathfinder_and_exhaustive_dijkstra_along_legal_routes() {
-    let (mut found, mut unreachable) = (0, 0);
+    let mut outcomes = Outcomes::default();
     let sized_world = |rng: &mut Rng| {
         let size = small_world_size(rng);
         random_world_with_kinds_of_size(rng, size)
@@ -300,17 +301,12 @@ fn graph_astar_costs_equal_pathfinder_and_exhaustive_dijkstra_along_legal_routes
         sized_world,
         |world, agent, costs, query, result| {
             let context = format!("{agent:?}, {costs:?}, {query:?}");
-            if assert_matches_dijkstra(world, agent, costs, query, result, &context) {
-                found += 1;
-            } else {
-                unreachable += 1;
-            }
+            outcomes.record(assert_matches_dijkstra(
+                world, agent, costs, query, result, &context,
+            ));
         },
     );
-    assert!(
-        found > 300 && unreachable > 20,
-        "{found} found, {unreachable} unreachable"
-    );
+    outcomes.assert_both_seen(300, 20);
 }
 
 #[test]
