@@ -7,23 +7,16 @@ mod support;
 use support::Outcomes;
 use support::oracle::{all_feet, assert_generator_matches_rules, assert_matches_dijkstra};
 use support::rng::Rng;
-use support::worlds::{hills_with_kinds, hills_with_real_blocks, random_solids, small_world_size};
+use support::worlds::{
+    hills_with_kinds, hills_with_real_blocks, random_agent, random_solids, small_world_size,
+};
 use voxnav::{
-    Agent, FULL_BLOCK, GraphSearch, IVec3, MoveCosts, NavGraph, Pathfinder, SearchOptions,
-    VoxelWorld,
+    FULL_BLOCK, GraphSearch, IVec3, MoveCosts, NavGraph, Pathfinder, SearchOptions, VoxelWorld,
 };
 
 /// How many random worlds the property test covers.
 const WORLDS: u64 = 600;
 const PAIRS_PER_WORLD: usize = 4;
-
-fn agent_for(rng: &mut Rng) -> Agent {
-    Agent::default()
-        .with_height(1 + rng.below(3) as u32)
-        .with_max_step_up(1 + rng.below(2) as u32)
-        .with_max_drop(1 + rng.below(3) as u32)
-        .with_diagonals(rng.below(4) != 0)
-}
 
 #[test]
 fn astar_cost_equals_exhaustive_dijkstra_on_random_worlds() {
@@ -33,7 +26,7 @@ fn astar_cost_equals_exhaustive_dijkstra_on_random_worlds() {
         let size = small_world_size(&mut rng);
         let density = 15 + rng.below(30);
         let world = random_solids(&mut rng, size, 90, density);
-        let agent = agent_for(&mut rng);
+        let agent = random_agent(&mut rng);
         let costs = match rng.below(3) {
             0 => MoveCosts::default(),
             1 => MoveCosts::default()
@@ -78,7 +71,7 @@ fn neighbour_generator_matches_the_independent_rules_everywhere() {
     for _ in 0..200 {
         let density = 20 + rng.below(30);
         let world = random_solids(&mut rng, IVec3::new(6, 6, 6), 90, density);
-        let agent = agent_for(&mut rng);
+        let agent = random_agent(&mut rng);
         let costs = MoveCosts::default();
         for feet in all_feet(&world, &agent) {
             assert_generator_matches_rules(
@@ -103,7 +96,7 @@ fn neighbour_generator_matches_the_independent_rules_with_every_block_kind() {
     let (mut checked, mut climbs, mut terrain_priced) = (0, 0, 0);
     for seed in 0..120 {
         let world = hills_with_kinds(seed, 9, 8);
-        let agent = agent_for(&mut rng);
+        let agent = random_agent(&mut rng);
         let costs = MoveCosts::default()
             .with_water(rng.below(40) as u32)
             .with_slow_floor(rng.below(40) as u32)
@@ -155,7 +148,7 @@ fn astar_cost_equals_exhaustive_dijkstra_on_worlds_with_real_blocks() {
     let (mut outcomes, mut partial_routes) = (Outcomes::default(), 0);
     for seed in 0..250 {
         let world = hills_with_real_blocks(seed, 8, 7);
-        let agent = agent_for(&mut rng);
+        let agent = random_agent(&mut rng);
         let costs = real_block_costs(&mut rng);
         let positions = all_feet(&world, &agent);
         if positions.len() < 2 {
@@ -197,7 +190,7 @@ fn neighbour_generator_matches_the_independent_rules_with_real_blocks() {
     let (mut checked, mut from_partial, mut onto_partial) = (0, 0, 0);
     for seed in 0..120 {
         let world = hills_with_real_blocks(seed, 9, 8);
-        let agent = agent_for(&mut rng);
+        let agent = random_agent(&mut rng);
         let costs = real_block_costs(&mut rng).with_jump(7);
         for feet in all_feet(&world, &agent) {
             let context = format!("seed {seed}, {agent:?}, {costs:?}");

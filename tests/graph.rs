@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use support::Outcomes;
 use support::oracle::{all_feet, assert_matches_dijkstra, dijkstra_cost, route_cost};
 use support::rng::Rng;
-use support::worlds::{random_solids, small_world_size};
+use support::worlds::{random_agent, random_solids, small_world_size};
 use voxnav::graph::{GraphSearch, NavGraph};
 use voxnav::{
     Agent, Block, ChunkedWorld, Error, IVec3, InvalidFeet, MoveCosts, Pathfinder, SearchOptions,
@@ -53,14 +53,6 @@ fn generator_picture(world: &ChunkedWorld, agent: &Agent, costs: &MoveCosts) -> 
         out.insert(feet.to_array(), list);
     }
     out
-}
-
-fn random_agent(rng: &mut Rng) -> Agent {
-    Agent::default()
-        .with_height(1 + rng.below(3) as u32)
-        .with_max_step_up(1 + rng.below(2) as u32)
-        .with_max_drop(1 + rng.below(3) as u32)
-        .with_diagonals(rng.below(4) != 0)
 }
 
 fn random_costs(rng: &mut Rng) -> MoveCosts {
