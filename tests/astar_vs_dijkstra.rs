@@ -4,39 +4,29 @@
 
 mod support;
 
+use support::Outcomes;
 use support::oracle::{all_feet, assert_generator_matches_rules, assert_matches_dijkstra};
 use support::rng::Rng;
-use support::worlds::{hills_with_kinds, hills_with_real_blocks, random_solids};
+use support::worlds::{
+    hills_with_kinds, hills_with_real_blocks, random_agent, random_solids, small_world_size,
+};
 use voxnav::{
-    Agent, FULL_BLOCK, GraphSearch, IVec3, MoveCosts, NavGraph, Pathfinder, SearchOptions,
-    VoxelWorld,
+    FULL_BLOCK, GraphSearch, IVec3, MoveCosts, NavGraph, Pathfinder, SearchOptions, VoxelWorld,
 };
 
 /// How many random worlds the property test covers.
 const WORLDS: u64 = 600;
 const PAIRS_PER_WORLD: usize = 4;
 
-fn agent_for(rng: &mut Rng) -> Agent {
-    Agent::default()
-        .with_height(1 + rng.below(3) as u32)
-        .with_max_step_up(1 + rng.below(2) as u32)
-        .with_max_drop(1 + rng.below(3) as u32)
-        .with_diagonals(rng.below(4) != 0)
-}
-
 #[test]
 fn astar_cost_equals_exhaustive_dijkstra_on_random_worlds() {
     let mut rng = Rng::new(0x5EED_0001);
-    let (mut found, mut unreachable) = (0, 0);
+    let mut outcomes = Outcomes::default();
     for world_index in 0..WORLDS {
-        let size = IVec3::new(
-            4 + rng.below(5) as i32,
-            4 + rng.below(4) as i32,
-            4 + rng.below(5) as i32,
-        );
+        let size = small_world_size(&mut rng);
         let density = 15 + rng.below(30);
         let world = random_solids(&mut rng, size, 90, density);
-        let agent = agent_for(&mut rng);
+        let agent = random_agent(&mut rng);
         let costs = match rng.below(3) {
             0 => MoveCosts::default(),
             1 => MoveCosts::default()
@@ -55,24 +45,22 @@ fn astar_cost_equals_exhaustive_dijkstra_on_random_worlds() {
         }
         let mut pathfinder = Pathfinder::new(agent, costs).unwrap();
         for _ in 0..PAIRS_PER_WORLD {
-            let start = positions[rng.below(positions.len() as u64) as usize];
-            let goal = positions[rng.below(positions.len() as u64) as usize];
+            let (start, goal) = (rng.pick(&positions), rng.pick(&positions));
             let result = pathfinder
                 .find_path(&world, start, goal, &SearchOptions::default())
                 .unwrap();
             let context = format!("world {world_index}, {agent:?}, {costs:?}, {start} -> {goal}");
-            if assert_matches_dijkstra(&world, &agent, &costs, (start, goal), &result, &context) {
-                found += 1;
-            } else {
-                unreachable += 1;
-            }
+            outcomes.record(assert_matches_dijkstra(
+                &world,
+                &agent,
+                &costs,
+                (start, goal),
+                &result,
+                &context,
+            ));
         }
     }
-    // The random worlds must exercise both outcomes, or the test proves little.
-    assert!(
-        found > 500 && unreachable > 100,
-        "found {found}, unreachable {unreachable}"
-    );
+    outcomes.assert_both_seen(500, 100);
 }
 
 #[test]
@@ -83,7 +71,7 @@ fn neighbour_generator_matches_the_independent_rules_everywhere() {
     for _ in 0..200 {
         let density = 20 + rng.below(30);
         let world = random_solids(&mut rng, IVec3::new(6, 6, 6), 90, density);
-        let agent = agent_for(&mut rng);
+        let agent = random_agent(&mut rng);
         let costs = MoveCosts::default();
         for feet in all_feet(&world, &agent) {
             assert_generator_matches_rules(
@@ -108,7 +96,7 @@ fn neighbour_generator_matches_the_independent_rules_with_every_block_kind() {
     let (mut checked, mut climbs, mut terrain_priced) = (0, 0, 0);
     for seed in 0..120 {
         let world = hills_with_kinds(seed, 9, 8);
-        let agent = agent_for(&mut rng);
+        let agent = random_agent(&mut rng);
         let costs = MoveCosts::default()
             .with_water(rng.below(40) as u32)
             .with_slow_floor(rng.below(40) as u32)
@@ -157,10 +145,10 @@ fn astar_cost_equals_exhaustive_dijkstra_on_worlds_with_real_blocks() {
     // rules 5 to 7 of the `voxnav::moves` docs. The compiled walk graph, built from the same
     // generator, must agree too (jumps included).
     let mut rng = Rng::new(0x5EED_0004);
-    let (mut found, mut unreachable, mut partial_routes) = (0, 0, 0);
+    let (mut outcomes, mut partial_routes) = (Outcomes::default(), 0);
     for seed in 0..250 {
         let world = hills_with_real_blocks(seed, 8, 7);
-        let agent = agent_for(&mut rng);
+        let agent = random_agent(&mut rng);
         let costs = real_block_costs(&mut rng);
         let positions = all_feet(&world, &agent);
         if positions.len() < 2 {
@@ -180,19 +168,18 @@ fn astar_cost_equals_exhaustive_dijkstra_on_worlds_with_real_blocks() {
                 .find_path(&graph, start, goal, &SearchOptions::default())
                 .unwrap();
             assert_eq!(on_graph.cost, result.cost, "graph: {context}");
-            if assert_matches_dijkstra(&world, &agent, &costs, (start, goal), &result, &context) {
-                found += 1;
-                if result.path.iter().any(|&p| on_partial_floor(&world, p)) {
-                    partial_routes += 1;
-                }
-            } else {
-                unreachable += 1;
+            let found =
+                assert_matches_dijkstra(&world, &agent, &costs, (start, goal), &result, &context);
+            outcomes.record(found);
+            if found && result.path.iter().any(|&p| on_partial_floor(&world, p)) {
+                partial_routes += 1;
             }
         }
     }
+    outcomes.assert_both_seen(500, 200);
     assert!(
-        found > 500 && unreachable > 200 && partial_routes > 150,
-        "found {found}, unreachable {unreachable}, {partial_routes} routes over partial floors"
+        partial_routes > 150,
+        "{partial_routes} routes over partial floors"
     );
 }
 
@@ -203,7 +190,7 @@ fn neighbour_generator_matches_the_independent_rules_with_real_blocks() {
     let (mut checked, mut from_partial, mut onto_partial) = (0, 0, 0);
     for seed in 0..120 {
         let world = hills_with_real_blocks(seed, 9, 8);
-        let agent = agent_for(&mut rng);
+        let agent = random_agent(&mut rng);
         let costs = real_block_costs(&mut rng).with_jump(7);
         for feet in all_feet(&world, &agent) {
             let context = format!("seed {seed}, {agent:?}, {costs:?}");

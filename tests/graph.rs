@@ -6,9 +6,10 @@ mod support;
 
 use std::collections::BTreeMap;
 
+use support::Outcomes;
 use support::oracle::{all_feet, assert_matches_dijkstra, dijkstra_cost, route_cost};
 use support::rng::Rng;
-use support::worlds::random_solids;
+use support::worlds::{random_agent, random_solids, small_world_size};
 use voxnav::graph::{GraphSearch, NavGraph};
 use voxnav::{
     Agent, Block, ChunkedWorld, Error, IVec3, InvalidFeet, MoveCosts, Pathfinder, SearchOptions,
@@ -52,14 +53,6 @@ fn generator_picture(world: &ChunkedWorld, agent: &Agent, costs: &MoveCosts) -> 
         out.insert(feet.to_array(), list);
     }
     out
-}
-
-fn random_agent(rng: &mut Rng) -> Agent {
-    Agent::default()
-        .with_height(1 + rng.below(3) as u32)
-        .with_max_step_up(1 + rng.below(2) as u32)
-        .with_max_drop(1 + rng.below(3) as u32)
-        .with_diagonals(rng.below(4) != 0)
 }
 
 fn random_costs(rng: &mut Rng) -> MoveCosts {
@@ -290,13 +283,9 @@ fn graph_answers_to_random_queries(
 
 #[test]
 fn graph_astar_costs_equal_pathfinder_and_exhaustive_dijkstra_along_legal_routes() {
-    let (mut found, mut unreachable) = (0, 0);
+    let mut outcomes = Outcomes::default();
     let sized_world = |rng: &mut Rng| {
-        let size = IVec3::new(
-            4 + rng.below(5) as i32,
-            4 + rng.below(4) as i32,
-            4 + rng.below(5) as i32,
-        );
+        let size = small_world_size(rng);
         random_world_with_kinds_of_size(rng, size)
     };
     graph_answers_to_random_queries(
@@ -304,17 +293,12 @@ fn graph_astar_costs_equal_pathfinder_and_exhaustive_dijkstra_along_legal_routes
         sized_world,
         |world, agent, costs, query, result| {
             let context = format!("{agent:?}, {costs:?}, {query:?}");
-            if assert_matches_dijkstra(world, agent, costs, query, result, &context) {
-                found += 1;
-            } else {
-                unreachable += 1;
-            }
+            outcomes.record(assert_matches_dijkstra(
+                world, agent, costs, query, result, &context,
+            ));
         },
     );
-    assert!(
-        found > 300 && unreachable > 20,
-        "{found} found, {unreachable} unreachable"
-    );
+    outcomes.assert_both_seen(300, 20);
 }
 
 #[test]

@@ -4,6 +4,7 @@ mod support;
 
 use std::collections::BTreeSet;
 
+use support::Outcomes;
 use support::grid_oracle::{bfs, octile_dijkstra};
 use support::parse_error;
 use support::rng::Rng;
@@ -21,6 +22,31 @@ const ROBOT_20X15: &str = include_str!("data/robot_20x15.txt");
 
 fn cell(x: i32, y: i32) -> IVec2 {
     IVec2::new(x, y)
+}
+
+/// Checks a 4-connected route against the number of actions breadth-first search needs
+/// (`None`: unreachable): a legal route of that length, or unreachable with no route.
+/// Returns whether a route was expected.
+fn assert_matches_bfs(
+    grid: &Grid2d,
+    route: &GridRoute,
+    (start, goal): (IVec2, IVec2),
+    expected: Option<usize>,
+) -> bool {
+    match expected {
+        Some(actions) => {
+            assert_legal(grid, route, start, goal, false);
+            assert_eq!(route.actions.len(), actions, "{grid:?} {start} -> {goal}");
+        }
+        None => {
+            assert_eq!(route.status, SearchStatus::Unreachable, "{start} -> {goal}");
+            assert!(
+                route.cells.is_empty() && route.actions.is_empty(),
+                "{start} -> {goal}"
+            );
+        }
+    }
+    expected.is_some()
 }
 
 /// Checks that `route` walks from `start` through free cells, one legal action at a time
@@ -115,30 +141,17 @@ fn article_20x15_grid_matches_breadth_first_search_between_all_free_cells() {
         .flat_map(|y| (0..20).map(move |x| cell(x, y)))
         .filter(|&c| grid.is_free(c))
         .collect();
-    let (mut found, mut unreachable) = (0, 0);
+    let mut outcomes = Outcomes::default();
     for &start in free.iter().step_by(5) {
         let expected = bfs(&grid, start);
         for &goal in &free {
             let route = planner.plan(start, goal).expect("free cells");
-            match expected[(goal.y * 20 + goal.x) as usize] {
-                Some(actions) => {
-                    assert_legal(&grid, &route, start, goal, false);
-                    assert_eq!(route.actions.len(), actions, "{start} -> {goal}");
-                    found += 1;
-                }
-                None => {
-                    assert_eq!(route.status, SearchStatus::Unreachable, "{start} -> {goal}");
-                    assert!(route.cells.is_empty() && route.actions.is_empty());
-                    unreachable += 1;
-                }
-            }
+            let actions = expected[(goal.y * 20 + goal.x) as usize];
+            outcomes.record(assert_matches_bfs(&grid, &route, (start, goal), actions));
         }
     }
     // The grid has walled-off pockets, so both outcomes are exercised.
-    assert!(
-        found > 5000 && unreachable > 500,
-        "{found} found, {unreachable} unreachable"
-    );
+    outcomes.assert_both_seen(5000, 500);
 }
 
 #[test]
@@ -228,7 +241,7 @@ fn actions_and_octile_lengths() {
 #[test]
 fn random_grids_4_connected_routes_match_breadth_first_search() {
     let mut rng = Rng::new(0x2D6A_11F0);
-    let (mut found, mut unreachable) = (0, 0);
+    let mut outcomes = Outcomes::default();
     for _ in 0..400 {
         let grid = random_grid(&mut rng);
         let mut planner = GridPlanner::robot(grid.clone(), false).expect("planner");
@@ -241,23 +254,10 @@ fn random_grids_4_connected_routes_match_breadth_first_search() {
             };
             let expected = bfs(&grid, start)[(goal.y * grid.width() as i32 + goal.x) as usize];
             let route = planner.plan(start, goal).expect("free cells");
-            match expected {
-                Some(actions) => {
-                    assert_legal(&grid, &route, start, goal, false);
-                    assert_eq!(route.actions.len(), actions, "{grid:?} {start} -> {goal}");
-                    found += 1;
-                }
-                None => {
-                    assert_eq!(route.status, SearchStatus::Unreachable, "{start} -> {goal}");
-                    unreachable += 1;
-                }
-            }
+            outcomes.record(assert_matches_bfs(&grid, &route, (start, goal), expected));
         }
     }
-    assert!(
-        found > 1000 && unreachable > 200,
-        "{found} found, {unreachable} unreachable"
-    );
+    outcomes.assert_both_seen(1000, 200);
 }
 
 #[test]

@@ -510,16 +510,20 @@ fn every_parser_accepts_a_byte_order_mark() {
 
 // Items 7 and 9: loaders read with a cap; the text writer refuses what could not be loaded.
 
+/// A fresh temporary folder `folder` holding a sparse file `name` of `len` bytes (which costs
+/// no disk space); returns the folder, for the caller to remove, and the file.
+fn sparse_file(folder: &str, name: &str, len: u64) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("{folder}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(name);
+    std::fs::File::create(&file).unwrap().set_len(len).unwrap();
+    (dir, file)
+}
+
 #[test]
 fn loaders_refuse_files_over_the_cap() {
-    let dir = std::env::temp_dir().join(format!("voxnav-hardening-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
     // A sparse file one byte over the cap: refused by its length, without reading it.
-    let big = dir.join("big.txt");
-    std::fs::File::create(&big)
-        .unwrap()
-        .set_len(MAX_FILE_BYTES + 1)
-        .unwrap();
+    let (dir, big) = sparse_file("voxnav-hardening", "big.txt", MAX_FILE_BYTES + 1);
     for err in [
         load_text_world(&big).unwrap_err(),
         load_robot_grid(&big).unwrap_err(),
@@ -674,13 +678,7 @@ fn fliers_and_floor_heights_are_total_at_the_ends_of_i32() {
 #[test]
 fn a_region_file_over_the_cap_is_refused_unread() {
     use voxnav::anvil::{MAX_REGION_BYTES, load_world};
-    let dir = std::env::temp_dir().join(format!("voxnav-hardening-mca-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let region = dir.join("r.0.0.mca");
-    std::fs::File::create(&region)
-        .unwrap()
-        .set_len(MAX_REGION_BYTES + 1)
-        .unwrap();
+    let (dir, region) = sparse_file("voxnav-hardening-mca", "r.0.0.mca", MAX_REGION_BYTES + 1);
     let err = load_world(&region).unwrap_err();
     assert!(
         matches!(err, Error::FileTooLarge { limit, .. } if limit == MAX_REGION_BYTES),

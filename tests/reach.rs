@@ -72,20 +72,31 @@ fn a_goal_on_an_island_is_unreachable_with_zero_expansions() -> voxnav::Result<(
     Ok(())
 }
 
+/// A ledge 2 blocks up on the right (x = 4..=5): the agent can jump down from it but cannot
+/// climb it, unless `ladder` puts a ladder against it at x = 3, z = 0.
+fn ledge_world(ladder: bool) -> ChunkedWorld {
+    let foot = if ladder { 'H' } else { '.' };
+    let text = format!(
+        "voxnav-world 1\nsize 6 6 2\n\
+         layer 0\n######\n######\n\
+         layer 1\n...{foot}##\n....##\n\
+         layer 2\n...{foot}##\n....##\n\
+         layer 3\n......\n......\n\
+         layer 4\n......\n......\n\
+         layer 5\n......\n......\n"
+    );
+    parse_text_world(&text).expect("valid world")
+}
+
+/// A feet position on the floor of [`ledge_world`], and one on the ledge.
+const LEDGE_FLOOR: IVec3 = IVec3::new(0, 1, 0);
+const LEDGE_TOP: IVec3 = IVec3::new(5, 3, 1);
+
 #[test]
 fn a_goal_up_a_ledge_is_one_way_unreachable_with_zero_expansions() -> voxnav::Result<()> {
-    // A ledge 2 blocks up on the right (x = 4..=5): the agent can jump down from it but
-    // cannot climb it.
-    let text = "voxnav-world 1\nsize 6 6 2\n\
-        layer 0\n######\n######\n\
-        layer 1\n....##\n....##\n\
-        layer 2\n....##\n....##\n\
-        layer 3\n......\n......\n\
-        layer 4\n......\n......\n\
-        layer 5\n......\n......\n";
-    let world = parse_text_world(text)?;
+    let world = ledge_world(false);
     let agent = Agent::default();
-    let (low, high) = (IVec3::new(0, 1, 0), IVec3::new(5, 3, 1));
+    let (low, high) = (LEDGE_FLOOR, LEDGE_TOP);
     let index = ReachIndex::build(&world, &agent)?;
     assert_eq!(index.region_of(low), index.region_of(high));
     assert_eq!(index.reach(&world, &agent, low, high), Reach::OneWay);
@@ -411,17 +422,9 @@ fn answers_stay_right_while_blocks_change() -> voxnav::Result<()> {
 
 #[test]
 fn a_ladder_up_a_ledge_joins_it_to_the_floor() -> voxnav::Result<()> {
-    // The ledge of `a_goal_up_a_ledge...` with a ladder against it at x = 3, z = 0.
-    let text = "voxnav-world 1\nsize 6 6 2\n\
-        layer 0\n######\n######\n\
-        layer 1\n...H##\n....##\n\
-        layer 2\n...H##\n....##\n\
-        layer 3\n......\n......\n\
-        layer 4\n......\n......\n\
-        layer 5\n......\n......\n";
-    let world = parse_text_world(text)?;
+    let world = ledge_world(true);
     let agent = Agent::default();
-    let (low, high) = (IVec3::new(0, 1, 0), IVec3::new(5, 3, 1));
+    let (low, high) = (LEDGE_FLOOR, LEDGE_TOP);
     let index = ReachIndex::build(&world, &agent)?;
     assert_eq!(index.reach(&world, &agent, low, high), Reach::SameRegion);
     let mut navigator = Navigator::new(agent, MoveCosts::default())?.with_index(index)?;

@@ -54,17 +54,39 @@ const INF: Dist = Dist {
 
 /// A queue key: D* Lite's `(min(g, rhs) + h + km, min(g, rhs))` with `Dist` terms (the
 /// heuristic and `km` add cost, never moves, so one `moves` field serves both terms).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+/// Ordered by `estimate`, then `moves`, then `cost`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Key {
     estimate: u64,
-    moves: u32,
     cost: u64,
+    moves: u32,
+}
+
+impl Key {
+    #[inline]
+    fn rank(&self) -> (u64, u32, u64) {
+        (self.estimate, self.moves, self.cost)
+    }
+}
+
+impl Ord for Key {
+    #[inline]
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.rank().cmp(&other.rank())
+    }
+}
+
+impl PartialOrd for Key {
+    #[inline]
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
 }
 
 const KEY_INF: Key = Key {
     estimate: u64::MAX,
-    moves: u32::MAX,
     cost: u64::MAX,
+    moves: u32::MAX,
 };
 
 /// D* Lite's state of one graph node.
@@ -72,7 +94,11 @@ const KEY_INF: Key = Key {
 struct State {
     g: Dist,
     rhs: Dist,
+    /// The key the node is queued with, when `queued`.
     key: Key,
+    /// The [`DStarLite::epoch`] `key` was computed in: the key is still the node's own when
+    /// the start has not moved since.
+    epoch: u32,
     queued: bool,
 }
 
@@ -80,24 +106,50 @@ const UNSEEN: State = State {
     g: INF,
     rhs: INF,
     key: KEY_INF,
+    epoch: 0,
     queued: false,
 };
 
-/// A queue entry; the heap pops the smallest key. Stale entries (the node left the queue or
-/// got a new key) are skipped when popped.
+/// A queue entry, its key spelled out so that it takes 24 bytes; the heap pops the smallest
+/// key. Stale entries (the node left the queue or got a new key) are skipped when popped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Entry {
-    key: Key,
+    estimate: u64,
+    cost: u64,
+    moves: u32,
     node: NodeId,
 }
 
+impl Entry {
+    #[inline]
+    fn new(key: Key, node: NodeId) -> Self {
+        Self {
+            estimate: key.estimate,
+            cost: key.cost,
+            moves: key.moves,
+            node,
+        }
+    }
+
+    #[inline]
+    fn key(&self) -> Key {
+        Key {
+            estimate: self.estimate,
+            cost: self.cost,
+            moves: self.moves,
+        }
+    }
+}
+
 impl Ord for Entry {
+    #[inline]
     fn cmp(&self, other: &Self) -> Ordering {
-        other.key.cmp(&self.key)
+        other.key().cmp(&self.key())
     }
 }
 
 impl PartialOrd for Entry {
+    #[inline]
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
     }
@@ -146,6 +198,8 @@ pub struct DStarLite {
     goal_node: NodeId,
     start: IVec3,
     km: u64,
+    /// Counts the start's moves: a key computed in an earlier epoch may be out of date.
+    epoch: u32,
     /// Nodes given a finite `rhs` since the plan (for statistics).
     touched: usize,
     pub(super) stats: SearchStats,
@@ -173,6 +227,7 @@ impl DStarLite {
             goal_node: 0,
             start: IVec3::ZERO,
             km: 0,
+            epoch: 0,
             touched: 0,
             stats: SearchStats::default(),
         })
@@ -371,6 +426,14 @@ impl DStarLite {
                 .km
                 .saturating_add(self.estimator.between(self.start, position));
             self.start = position;
+            if self.epoch == u32::MAX {
+                // Every stored key counts as out of date after the wrap.
+                for state in &mut self.states {
+                    state.epoch = 0;
+                }
+                self.epoch = 0;
+            }
+            self.epoch += 1;
         }
         let bound = graph.id_bound();
         if self.states.len() < bound {
@@ -404,7 +467,7 @@ impl DStarLite {
     fn top(&mut self) -> Option<Entry> {
         while let Some(&entry) = self.open.peek() {
             let state = &self.states[entry.node as usize];
-            if state.queued && state.key == entry.key {
+            if state.queued && state.key == entry.key() {
                 return Some(entry);
             }
             self.open.pop();
@@ -428,18 +491,19 @@ impl DStarLite {
     fn compute_over(&mut self, graph: &NavGraph, table: &MoveTable, max_expansions: u64) -> bool {
         let mut expansions = 0u64;
         let start_node = graph.node(self.start);
+        let start_estimate = self.estimator.between(self.start, self.start);
         loop {
             let (start_key, start_inconsistent) = match start_node {
                 Some(node) => {
                     let state = self.states[node as usize];
-                    (self.key_with(graph, node, &state), state.rhs != state.g)
+                    (self.key_of(&state, start_estimate), state.rhs != state.g)
                 }
                 None => (KEY_INF, false),
             };
             let Some(top) = self.top() else {
                 return true;
             };
-            if top.key >= start_key && !start_inconsistent {
+            if top.key() >= start_key && !start_inconsistent {
                 return true;
             }
             if expansions >= max_expansions {
@@ -449,14 +513,17 @@ impl DStarLite {
             self.stats.expanded += 1;
             let u = top.node;
             let state = self.states[u as usize];
-            let fresh_key = self.key_with(graph, u, &state);
-            if top.key < fresh_key {
-                self.states[u as usize].key = fresh_key;
-                self.open.push(Entry {
-                    key: fresh_key,
-                    node: u,
-                });
-                continue;
+            if state.epoch != self.epoch {
+                // The start moved since the key was computed: `km` may have grown past the
+                // fall of the heuristic, and the node is due later.
+                let fresh_key = self.key_with(graph, u, &state);
+                let entry = &mut self.states[u as usize];
+                entry.epoch = self.epoch;
+                if top.key() < fresh_key {
+                    entry.key = fresh_key;
+                    self.open.push(Entry::new(fresh_key, u));
+                    continue;
+                }
             }
             if state.g > state.rhs {
                 // Overconsistent: settle it and offer it to its predecessors.
@@ -503,17 +570,24 @@ impl DStarLite {
     /// The queue key of node `id` in `state`.
     #[inline]
     fn key_with(&self, graph: &NavGraph, id: NodeId, state: &State) -> Key {
+        if state.g == INF && state.rhs == INF {
+            return KEY_INF;
+        }
+        self.key_of(state, self.estimator.between(self.start, graph.feet(id)))
+    }
+
+    /// The queue key of a node in `state` whose heuristic estimate from the start is
+    /// `estimate`.
+    #[inline]
+    fn key_of(&self, state: &State, estimate: u64) -> Key {
         let best = state.g.min(state.rhs);
         if best == INF {
             return KEY_INF;
         }
         Key {
-            estimate: best
-                .cost
-                .saturating_add(self.estimator.between(self.start, graph.feet(id)))
-                .saturating_add(self.km),
-            moves: best.moves,
+            estimate: best.cost.saturating_add(estimate).saturating_add(self.km),
             cost: best.cost,
+            moves: best.moves,
         }
     }
 
@@ -529,8 +603,9 @@ impl DStarLite {
         if !state.queued || state.key != key {
             let entry = &mut self.states[id as usize];
             entry.key = key;
+            entry.epoch = self.epoch;
             entry.queued = true;
-            self.open.push(Entry { key, node: id });
+            self.open.push(Entry::new(key, id));
         }
     }
 
@@ -560,7 +635,8 @@ impl DStarLite {
         if self.states[node as usize].g == INF {
             return unreachable;
         }
-        let mut path = vec![self.start];
+        let mut path = Vec::with_capacity(256);
+        path.push(self.start);
         let mut cost = 0u64;
         while node != self.goal_node {
             let mut next: Option<(Dist, Edge)> = None;

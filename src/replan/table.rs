@@ -122,10 +122,17 @@ impl MoveTable {
     /// Reads every move of `graph`, priced at `costs`.
     pub(super) fn build(graph: &NavGraph, costs: &MoveCosts) -> Self {
         let bound = graph.id_bound();
+        // Room for updates to add a quarter more ids without moving the spans (each move
+        // copies them all, which a replan should not pay for).
+        let spans = || {
+            let mut spans = Vec::with_capacity(bound + bound / 4 + 1024);
+            spans.resize(bound, Span::default());
+            spans
+        };
         // Room for the moves of a node in every direction, and later for patches to append
         // lists without moving the array (pages never written cost no memory).
         let mut out = Lists {
-            spans: vec![Span::default(); bound],
+            spans: spans(),
             edges: Vec::with_capacity(graph.node_count() * 8 + SLACK),
             unused: 0,
         };
@@ -146,7 +153,7 @@ impl MoveTable {
         }
         // The moves in, by counting: `incoming[t + 1]` moves end at `t`.
         let mut into = Lists {
-            spans: vec![Span::default(); bound],
+            spans: spans(),
             edges: Vec::with_capacity(out.edges.capacity()),
             unused: 0,
         };

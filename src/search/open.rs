@@ -70,12 +70,22 @@ fn bucket_of(key: u64, last: u64) -> usize {
     level as usize * DIGITS + digit
 }
 
+/// [`bucket_of`] for a key and a last key that agree above bit 31, from their low halves (in
+/// 32-bit arithmetic, so the bucket is visibly below [`NEAR_BUCKETS`]).
+#[inline]
+fn near_bucket_of(key: u32, last: u32) -> usize {
+    let level = ((key ^ last) | 1).ilog2() / DIGIT_BITS;
+    let digit = (key >> (level * DIGIT_BITS)) as usize & (DIGITS - 1);
+    level as usize * DIGITS + digit
+}
+
 #[derive(Debug, Clone)]
 pub(crate) struct OpenSet {
     /// The last key popped; every entry in the buckets is at least this.
     last: u64,
-    near: Vec<Vec<Near>>,
-    far: Vec<Vec<Far>>,
+    /// Fixed-size arrays, so that in-range bucket numbers need no bounds checks.
+    near: Box<[Vec<Near>; NEAR_BUCKETS]>,
+    far: Box<[Vec<Far>; BUCKETS - NEAR_BUCKETS]>,
     /// Bit `b % 64` of word `b / 64` set when bucket `b` is not empty.
     occupied: [u64; WORDS],
     /// Bit `w` set when word `w` of `occupied` is not zero.
@@ -88,8 +98,8 @@ impl Default for OpenSet {
     fn default() -> Self {
         Self {
             last: 0,
-            near: vec![Vec::new(); NEAR_BUCKETS],
-            far: vec![Vec::new(); BUCKETS - NEAR_BUCKETS],
+            near: Box::new(std::array::from_fn(|_| Vec::new())),
+            far: Box::new(std::array::from_fn(|_| Vec::new())),
             occupied: [0; WORDS],
             summary: 0,
             below: BinaryHeap::new(),
@@ -196,7 +206,7 @@ impl OpenSet {
             if low == top {
                 // One key (common at large cost scales): the whole bucket becomes the level-0
                 // bucket of that key, which is empty, in the same order.
-                let to = bucket_of(self.last, self.last);
+                let to = near_bucket_of(low, low);
                 self.near[bucket] = std::mem::replace(&mut self.near[to], entries);
                 self.mark_occupied(to);
                 return;
@@ -204,7 +214,7 @@ impl OpenSet {
             // Field by field, so that the occupancy map stays in registers and memory.
             let (near, occupied, mut summary) = (&mut self.near, &mut self.occupied, self.summary);
             for &entry in &entries {
-                let to = bucket_of(high | u64::from(entry.key), self.last);
+                let to = near_bucket_of(entry.key, low);
                 near[to].push(entry);
                 occupied[to / 64] |= 1 << (to % 64);
                 summary |= 1 << (to / 64);

@@ -33,3 +33,34 @@ pub fn parse_error(result: Result<impl std::fmt::Debug, Error>) -> (usize, usize
         other => panic!("expected a parse error, got {other:?}"),
     }
 }
+
+/// How many queries of a property test found a route and how many proved that none exists.
+#[derive(Debug, Default)]
+pub struct Outcomes {
+    /// Queries that found a route.
+    pub found: usize,
+    /// Queries that proved the goal unreachable.
+    pub unreachable: usize,
+}
+
+impl Outcomes {
+    /// Counts one query, which found a route or not.
+    pub fn record(&mut self, found: bool) {
+        if found {
+            self.found += 1;
+        } else {
+            self.unreachable += 1;
+        }
+    }
+
+    /// Panics unless more than `found` queries found a route and more than `unreachable`
+    /// proved none: a property test that never meets one of the two outcomes proves little.
+    pub fn assert_both_seen(&self, found: usize, unreachable: usize) {
+        assert!(
+            self.found > found && self.unreachable > unreachable,
+            "{} found, {} unreachable",
+            self.found,
+            self.unreachable
+        );
+    }
+}

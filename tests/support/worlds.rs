@@ -1,6 +1,6 @@
 //! The tests' world builders: ASCII layers, and random worlds drawn from a [`Rng`].
 
-use voxnav::{Block, ChunkedWorld, Grid2d, IVec2, IVec3, parse_text_world};
+use voxnav::{Agent, Block, ChunkedWorld, Grid2d, IVec2, IVec3, parse_text_world};
 
 use super::rng::Rng;
 
@@ -226,4 +226,24 @@ pub fn random_free_cell(rng: &mut Rng, grid: &Grid2d) -> Option<IVec2> {
         .filter(|&c| grid.is_free(c))
         .collect();
     (!free.is_empty()).then(|| rng.pick(&free))
+}
+
+/// A random size of the small worlds the exhaustive comparisons use: 4 to 8 cells along x
+/// and z, 4 to 7 up.
+pub fn small_world_size(rng: &mut Rng) -> IVec3 {
+    IVec3::new(
+        4 + rng.below(5) as i32,
+        4 + rng.below(4) as i32,
+        4 + rng.below(5) as i32,
+    )
+}
+
+/// A random agent for the exhaustive comparisons: 1 to 3 cells tall, steps up 1 or 2, drops
+/// 1 to 3, diagonals three times in four.
+pub fn random_agent(rng: &mut Rng) -> Agent {
+    Agent::default()
+        .with_height(1 + rng.below(3) as u32)
+        .with_max_step_up(1 + rng.below(2) as u32)
+        .with_max_drop(1 + rng.below(3) as u32)
+        .with_diagonals(rng.below(4) != 0)
 }

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use pathfinding::prelude::astar;
 use voxnav::graph::{GraphSearch, NavGraph};
-use voxnav::reach::{Reach, ReachIndex};
+use voxnav::reach::ReachIndex;
 use voxnav::terrain::{SplitMix64, TerrainConfig, generate_terrain, pick_pairs, surface_feet};
 use voxnav::{
     Agent, Block, ChunkedWorld, FlatWorld, Heuristic, IVec3, MoveCosts, OCTILE_SCALE, Pathfinder,
@@ -803,10 +803,9 @@ impl Runner {
     ) -> Result<Outcome, String> {
         match engine {
             Engine::Voxnav
-                if matches!(
-                    index.reach(world, graph.agent(), query.start, query.goal),
-                    Reach::Separate | Reach::OneWay
-                ) =>
+                if index
+                    .reach(world, graph.agent(), query.start, query.goal)
+                    .proves_unreachable() =>
             {
                 Ok(Outcome {
                     status: SearchStatus::Unreachable,
