@@ -19,26 +19,32 @@
 //! route whose detour is short, are repaired in a few dozen to a few hundred expansions, far
 //! faster than a fresh search. Changes near the goal, or ones that force a long detour (a
 //! trench across the only pass), can alter most of the settled nodes; then the repair costs
-//! more than a fresh A*, whose expansions are also cheaper (D* Lite reads predecessors as well
-//! as successors, and keeps two costs and a key per node). [`Replanner`] therefore gives
-//! each repair a budget of expansions tied to the size of a fresh search; when the repair
-//! runs over, it answers with a fresh A* instead (keeping the unfinished repair for the next
-//! call, so no work is lost) and reports which method answered. The `replan` example's
-//! `--bench` mode measures both on the default terrain, on routes of 200+ blocks with 1 to
-//! 10 cells changed near the route ahead of the agent, against a fresh A* over the compiled
-//! walk graph: repairs expanded a tenth of a fresh search's nodes on average, and answered in
-//! a fifth of its time at the median (0.19 ms against 0.92 ms for the replanner), but only
-//! 1.8 times faster on average (3.9 ms against 7.0 ms on a heavily loaded machine), because
-//! the mean is made by the few changes that force a long detour, where a repair re-settles
-//! much of a search whose fresh counterpart over the graph is itself fast. Reading the moves
-//! into a node is D* Lite's largest cost (about a third of its time), then its binary heap.
+//! more than a fresh A*, whose expansions are also cheaper (D* Lite reads the moves into a
+//! node as well as out of it, and keeps two costs and a key per node). [`Replanner`]
+//! therefore gives each repair a budget of expansions tied to the size of a fresh search;
+//! when the repair runs over, it answers with a fresh A* instead (keeping the unfinished
+//! repair for the next call, so no work is lost) and reports which method answered. Before
+//! any repair it checks an exact shortcut: when no move appeared or got cheaper, and every
+//! move of the rest of its last route is still there at the same cost, that rest is still
+//! optimal and answers at once. The `replan` example's `--bench` mode measures all of this on
+//! the default terrain, on routes of 200+ blocks with 1 to 10 cells changed near the route
+//! ahead of the agent, against a fresh A* over the compiled walk graph: repairs expand about
+//! a tenth of a fresh search's nodes on average, and the mean is made by the few changes that
+//! force a long detour, where a repair re-settles much of a search whose fresh counterpart is
+//! itself fast.
+//!
+//! D* Lite reads its moves from a table of the graph's moves in both directions, priced once
+//! at plan time and patched from each update's changed nodes (building it costs about as
+//! much as the first search, on top of it; see `table.rs`), so that an expansion costs a few
+//! array reads rather than a walk over the neighbouring columns.
 //!
 //! # What a replan re-examines
 //!
 //! D* Lite runs over the compiled walk graph ([`NavGraph`](crate::graph::NavGraph)): it
-//! reads each node's moves and the moves into it from the graph, and a replan first updates
-//! the graph from the changed cells ([`NavGraph::update`](crate::graph::NavGraph::update)),
-//! which re-derives only the nodes whose moves those cells can affect. D* Lite then
+//! reads each node's moves and the moves into it from its table of the graph's moves, and a
+//! replan first updates the graph from the changed cells
+//! ([`NavGraph::update`](crate::graph::NavGraph::update)), which re-derives only the nodes
+//! whose moves those cells can affect, and patches the table from the same report. D* Lite then
 //! recomputes the cost of exactly the nodes the update reports as changed (a move appeared,
 //! vanished or changed its price) and forgets removed ones. This relies on a world's answers
 //! being local, as the graph's [local updates](crate::graph#local-updates) describe.
