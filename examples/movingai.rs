@@ -42,7 +42,7 @@
 //! | Simple, 105 x 132 x 105 | 10 000 | 10000 passed, 0 failed | 5 900 659 | 1.1 million | 2.8 million |
 //! | `--synthetic 512 --queries 40` | 40 | 3 of 3 checked against the baseline | 6 525 921 | 0.67 million | 1.9 million |
 //!
-//! Callgrind counts 2 580 instructions per expansion on the first 1 000 `Simple` problems
+//! Callgrind counts 2 590 instructions per expansion on the first 1 000 `Simple` problems
 //! (3 715 before the node records shrank, the flier's moves went straight from their bitmask
 //! into the node table, its 3D octile estimate was inlined and the open set moved to 8-byte
 //! entries). The largest synthetic search generated 6.9 million nodes (1.5 million distinct
