@@ -79,7 +79,6 @@ pub use batch::BatchRouter;
 #[doc(inline)]
 pub use error::Error;
 #[doc(inline)]
-#[doc(inline)]
 pub use moves::agent::{Agent, MoveCosts, Movement};
 #[doc(inline)]
 pub use reach::{IndexedRouter, Navigator};
