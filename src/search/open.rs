@@ -86,6 +86,13 @@ fn near_bucket_of(key: u32, last: u32) -> usize {
     level as usize * DIGITS + digit
 }
 
+/// Frees the memory of an emptied bucket larger than [`KEPT_CAPACITY`], out of the hot path.
+#[cold]
+#[inline(never)]
+fn release(entries: &mut Vec<Near>) {
+    *entries = Vec::new();
+}
+
 #[derive(Debug, Clone)]
 pub(crate) struct OpenSet {
     /// The last key popped; every entry in the buckets is at least this.
@@ -214,7 +221,7 @@ impl OpenSet {
         let node = entries.pop().map_or(0, |entry| entry.node);
         if entries.is_empty() {
             if entries.capacity() > KEPT_CAPACITY {
-                *entries = Vec::new();
+                release(entries);
             }
             self.mark_empty(bucket);
         }
