@@ -45,6 +45,11 @@ const NEAR_BUCKETS: usize = NEAR_LEVELS * DIGITS;
 const BUCKETS: usize = 2 * NEAR_BUCKETS;
 /// Words of the occupancy map.
 const WORDS: usize = BUCKETS / 64;
+/// Entries an emptied bucket keeps room for. A bucket holds a window of keys that the search
+/// passes once, and over a long search every bucket would otherwise keep the room of its
+/// largest window: on a flier's 2.8-million-node search that was more memory than the live
+/// entries. Freeing larger vectors costs one allocation per 512 entries at most.
+const KEPT_CAPACITY: usize = 512;
 /// Summary bits of the words that map level 0.
 const LEVEL_0_WORDS: u64 = (1 << (DIGITS / 64)) - 1;
 
@@ -208,6 +213,9 @@ impl OpenSet {
         let entries = &mut self.near[bucket % DIGITS];
         let node = entries.pop().map_or(0, |entry| entry.node);
         if entries.is_empty() {
+            if entries.capacity() > KEPT_CAPACITY {
+                *entries = Vec::new();
+            }
             self.mark_empty(bucket);
         }
         // A level-0 bucket holds one key: the last key's high digits and the bucket's digit.
@@ -246,8 +254,10 @@ impl OpenSet {
             }
             self.summary = summary;
             entries.clear();
-            // Give the emptied vector's memory back to its bucket.
-            self.near[bucket] = entries;
+            // Give the emptied vector's memory back to its bucket, unless it is large.
+            if entries.capacity() <= KEPT_CAPACITY {
+                self.near[bucket] = entries;
+            }
         } else {
             let mut entries = std::mem::take(&mut self.far[bucket - NEAR_BUCKETS]);
             self.last = entries.iter().map(|e| e.key).min().unwrap_or(self.last);
@@ -263,7 +273,9 @@ impl OpenSet {
                 }
                 self.mark_occupied(to);
             }
-            self.far[bucket - NEAR_BUCKETS] = entries;
+            if entries.capacity() <= KEPT_CAPACITY {
+                self.far[bucket - NEAR_BUCKETS] = entries;
+            }
         }
     }
 }
