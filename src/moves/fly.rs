@@ -169,35 +169,157 @@ const MASK_HEIGHT: u32 = 5;
 /// at `feet.y - 1 + r`.
 const REQUIREMENTS: [[u64; 26]; MASK_HEIGHT as usize] = requirements();
 
+/// The cells of the box swept by a body `height` cells tall moving between the offsets `a`
+/// and `b` from the centre of the neighbourhood (every component in `-1..=1`), as bits of the
+/// occupancy mask (see [`REQUIREMENTS`]). Rows `1 + a.y ..= a.y + height` hold the body at
+/// `a`, so every such box lies inside the mask.
+const fn box_mask(height: u32, a: IVec3, b: IVec3) -> u64 {
+    let span = height + 2;
+    let low = (1 + if a.y < b.y { a.y } else { b.y }) as u32;
+    let high = (height as i32 + if a.y > b.y { a.y } else { b.y }) as u32;
+    let rows = ((1u64 << (high + 1)) - 1) & !((1u64 << low) - 1);
+    let mut mask = 0u64;
+    let mut c = 0;
+    while c < 9 {
+        let (cx, cz) = AROUND[c];
+        let x_in = (cx >= a.x || cx >= b.x) && (cx <= a.x || cx <= b.x);
+        let z_in = (cz >= a.z || cz >= b.z) && (cz <= a.z || cz <= b.z);
+        if x_in && z_in {
+            mask |= rows << (c as u32 * span);
+        }
+        c += 1;
+    }
+    mask
+}
+
 const fn requirements() -> [[u64; 26]; MASK_HEIGHT as usize] {
     let mut out = [[0u64; 26]; MASK_HEIGHT as usize];
     let mut h = 1;
     while h <= MASK_HEIGHT {
-        let span = h + 2;
         let mut i = 0;
         while i < 26 {
-            let d = FREE_DIRECTIONS[i];
-            // Rows 1 ..= h hold the body; a move up adds row h + 1, a move down row 0.
-            let low = if d.y < 0 { 0 } else { 1 };
-            let high = if d.y > 0 { h + 1 } else { h };
-            let rows = ((1u64 << (high + 1)) - 1) & !((1u64 << low) - 1);
-            let mut mask = 0u64;
-            let mut c = 0;
-            while c < 9 {
-                let (cx, cz) = AROUND[c];
-                let x_ok = cx == 0 || cx == d.x;
-                let z_ok = cz == 0 || cz == d.z;
-                if x_ok && z_ok {
-                    mask |= rows << (c as u32 * span);
-                }
-                c += 1;
-            }
-            out[(h - 1) as usize][i] = mask;
+            out[(h - 1) as usize][i] = box_mask(h, IVec3::ZERO, FREE_DIRECTIONS[i]);
             i += 1;
         }
         h += 1;
     }
     out
+}
+
+/// The arrival code of a position entered by the step `d` (a neighbour offset): its index
+/// among the 27 offsets of the 3 x 3 x 3 cube, in the order of [`FREE_DIRECTIONS`];
+/// [`NO_ARRIVAL`] (the centre, `d = 0`) for a position with no parent.
+#[inline]
+#[must_use]
+pub(crate) const fn arrival_code(d: IVec3) -> usize {
+    (9 * (d.y + 1) + 3 * (d.x + 1) + (d.z + 1)) as usize
+}
+
+/// The arrival code of the start of a search: nothing is pruned there.
+pub(crate) const NO_ARRIVAL: usize = 13;
+
+/// The offset of each of the 27 arrival codes (see [`arrival_code`]).
+const fn arrival_offset(code: usize) -> IVec3 {
+    let n = code as i32;
+    IVec3::new(n / 3 % 3 - 1, n / 9 - 1, n % 3 - 1)
+}
+
+/// Requirement masks of the parent's moves: entry `[height - 1][a][j]` has a bit set for
+/// every cell of the box swept by a body `height` cells tall moving from the parent
+/// `n - d` (`d` the offset of arrival code `a`) to the target `n + FREE_DIRECTIONS[j]` of a
+/// move from `n`, in the occupancy frame of `n`. Zero where the target is not a neighbour
+/// of the parent (or for the start, `a` = [`NO_ARRIVAL`]).
+static PARENT_REQUIREMENTS: [[[u64; 26]; 27]; MASK_HEIGHT as usize] = parent_requirements();
+
+#[expect(
+    clippy::large_stack_arrays,
+    reason = "evaluated at compile time, into a static"
+)]
+const fn parent_requirements() -> [[[u64; 26]; 27]; MASK_HEIGHT as usize] {
+    let mut out = [[[0u64; 26]; 27]; MASK_HEIGHT as usize];
+    let mut h = 1;
+    while h <= MASK_HEIGHT {
+        let mut a = 0;
+        while a < 27 {
+            let d = arrival_offset(a);
+            let mut j = 0;
+            while a != NO_ARRIVAL && j < 26 {
+                let step = FREE_DIRECTIONS[j];
+                if is_near(d, step) {
+                    let parent = IVec3::new(-d.x, -d.y, -d.z);
+                    out[(h - 1) as usize][a][j] = box_mask(h, parent, step);
+                }
+                j += 1;
+            }
+            a += 1;
+        }
+        h += 1;
+    }
+    out
+}
+
+/// Whether the target of the move `step` from a position entered by `d` is the parent or
+/// one of its 26 neighbours: `|d + step|` is at most 1 on every axis.
+const fn is_near(d: IVec3, step: IVec3) -> bool {
+    let e = IVec3::new(d.x + step.x, d.y + step.y, d.z + step.z);
+    e.x.abs() <= 1 && e.y.abs() <= 1 && e.z.abs() <= 1
+}
+
+/// For each arrival code `a` (see [`arrival_code`]), the moves `j` from a position `n`
+/// entered from its parent `p` by the step `d` that the parent dominates under `costs`: the
+/// target `m = n + FREE_DIRECTIONS[j]` is `p` itself or a neighbour of `p` with
+/// `step(m - p) <= step(d) + step(FREE_DIRECTIONS[j])`.
+///
+/// Why a search may skip them when the direct move `p -> m` is legal: `n` holds the cost
+/// `g(n) = g(p) + cost(p, n)` it got when `p` was expanded with cost `g(p)`, and that same
+/// expansion relaxed `m` to at most `g(p) + cost(p, m)`. The world's extra cost of `m` is on
+/// both sides and that of `n` is not negative, so `g(p) + cost(p, m) <= g(n) + cost(n, m)`:
+/// the move from `n` cannot lower the cost of `m`. (Costs only fall, so this holds however
+/// often `p` or `m` was reached again.) The move back to `p` never helps either.
+#[must_use]
+pub(crate) fn dominated_moves(costs: &MoveCosts) -> [u32; 27] {
+    std::array::from_fn(|a| {
+        let d = arrival_offset(a);
+        let mut dominated = 0u32;
+        for (j, &step) in FREE_DIRECTIONS.iter().enumerate() {
+            if a == NO_ARRIVAL || !is_near(d, step) {
+                continue;
+            }
+            let direct = d + step;
+            let through = u64::from(step_cost(costs, d)) + u64::from(step_cost(costs, step));
+            if direct == IVec3::ZERO || u64::from(step_cost(costs, direct)) <= through {
+                dominated |= 1 << j;
+            }
+        }
+        dominated
+    })
+}
+
+/// `legal` without the moves of `dominated` (from [`dominated_moves`], for the arrival code
+/// `arrival`) whose direct move from the parent is legal in `occupancy` (from
+/// [`free_moves_and_occupancy`]). A zero occupancy (a body too tall for the mask) prunes
+/// nothing.
+#[inline]
+#[must_use]
+pub(crate) fn undominated(
+    legal: u32,
+    occupancy: u64,
+    height: u32,
+    arrival: usize,
+    dominated: u32,
+) -> u32 {
+    if height > MASK_HEIGHT {
+        return legal;
+    }
+    let required = &PARENT_REQUIREMENTS[(height - 1) as usize][arrival];
+    let mut candidates = legal & dominated;
+    let mut keep = legal;
+    while candidates != 0 {
+        let j = candidates.trailing_zeros() as usize;
+        candidates &= candidates - 1;
+        keep &= !(u32::from(occupancy & required[j] == required[j]) << j);
+    }
+    keep
 }
 
 /// Calls `visit` with every legal move of the free mover `agent` from the valid position
@@ -244,22 +366,33 @@ pub(crate) fn free_target_cost<W: VoxelWorld + ?Sized>(world: &W, step: u32, to:
 }
 
 /// The legal moves of the free mover `agent` from the valid position `feet`: bit `i` set
-/// when the move [`FREE_DIRECTIONS`]`[i]` is legal (rule 2). Bodies up to [`MASK_HEIGHT`]
-/// cells tall are read as one occupancy bitmask of the neighbourhood; taller ones cell by
-/// cell.
+/// when the move [`FREE_DIRECTIONS`]`[i]` is legal (rule 2).
 #[inline]
 pub(crate) fn legal_free_moves<W: VoxelWorld + ?Sized>(
     world: &W,
     agent: &Agent,
     feet: IVec3,
 ) -> u32 {
+    free_moves_and_occupancy(world, agent, feet).0
+}
+
+/// The legal moves of the free mover `agent` from the valid position `feet` (bit `i` set
+/// when the move [`FREE_DIRECTIONS`]`[i]` is legal, rule 2) and the occupancy mask they were
+/// read from (see [`REQUIREMENTS`]). Bodies up to [`MASK_HEIGHT`] cells tall are read as one
+/// occupancy bitmask of the neighbourhood; taller ones cell by cell, with a zero mask.
+#[inline]
+pub(crate) fn free_moves_and_occupancy<W: VoxelWorld + ?Sized>(
+    world: &W,
+    agent: &Agent,
+    feet: IVec3,
+) -> (u32, u64) {
     let height = agent.height;
     if height > MASK_HEIGHT {
         let mut legal = 0u32;
         for (i, &direction) in FREE_DIRECTIONS.iter().enumerate() {
             legal |= u32::from(box_allowed(world, agent, feet, direction)) << i;
         }
-        return legal;
+        return (legal, 0);
     }
     let span = height + 2;
     let base = feet.y - 1;
@@ -278,7 +411,7 @@ pub(crate) fn legal_free_moves<W: VoxelWorld + ?Sized>(
     for (i, &required) in REQUIREMENTS[(height - 1) as usize].iter().enumerate() {
         legal |= u32::from(occupancy & required == required) << i;
     }
-    legal
+    (legal, occupancy)
 }
 
 /// [`height_change`] of each move of [`FREE_DIRECTIONS`].
@@ -342,5 +475,101 @@ mod tests {
             .position(|d| *d == IVec3::new(1, 1, 0))
             .unwrap();
         assert_eq!(REQUIREMENTS[1][up_edge].count_ones(), 6);
+    }
+
+    /// The parent's requirement masks are the box rule, cell by cell: on random
+    /// neighbourhoods, for every arrival step `d` and every move `j` whose target is the
+    /// parent or its neighbour, the mask test says the parent's direct move is legal exactly
+    /// when [`box_allowed`] does (and the target is the parent itself when `d + j` is zero).
+    #[test]
+    fn parent_requirements_are_the_box_of_the_parents_move() {
+        use crate::world::dense::DenseWorld;
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let (mut legal_seen, mut illegal_seen) = (0, 0);
+        for round in 0..300 {
+            let height = 1 + (round % MASK_HEIGHT as usize) as u32;
+            let agent = Agent::flier(height);
+            let size = IVec3::new(5, height as i32 + 6, 5);
+            let mut world = DenseWorld::new(size).unwrap();
+            let percent = 5 + next() % 40;
+            for x in 0..size.x {
+                for y in 0..size.y {
+                    for z in 0..size.z {
+                        let blocked = next() % 100 < percent;
+                        world.set_blocked(IVec3::new(x, y, z), blocked).unwrap();
+                    }
+                }
+            }
+            let n = IVec3::new(2, 3, 2);
+            let (_, occupancy) = free_moves_and_occupancy(&world, &agent, n);
+            for a in (0..27).filter(|&a| a != NO_ARRIVAL) {
+                let d = arrival_offset(a);
+                assert_eq!(arrival_code(d), a);
+                let parent = n - d;
+                for (j, &step) in FREE_DIRECTIONS.iter().enumerate() {
+                    let required = PARENT_REQUIREMENTS[(height - 1) as usize][a][j];
+                    if !is_near(d, step) {
+                        assert_eq!(required, 0);
+                        continue;
+                    }
+                    let by_mask = occupancy & required == required;
+                    let direct = d + step;
+                    let by_cells = if direct == IVec3::ZERO {
+                        body_allowed(&world, &agent, parent)
+                    } else {
+                        body_allowed(&world, &agent, parent)
+                            && box_allowed(&world, &agent, parent, direct)
+                    };
+                    assert_eq!(
+                        by_mask, by_cells,
+                        "height {height}, arrival {d}, move {step}"
+                    );
+                    if by_cells {
+                        legal_seen += 1;
+                    } else {
+                        illegal_seen += 1;
+                    }
+                }
+            }
+        }
+        assert!(legal_seen > 1000 && illegal_seen > 1000);
+    }
+
+    /// Which moves the parent may dominate depends on the costs: every target next to the
+    /// parent under octile costs, none but the move back when a corner step costs more than
+    /// any two other steps.
+    #[test]
+    fn dominated_moves_follow_the_triangle_inequality_of_the_costs() {
+        let octile = dominated_moves(&MoveCosts::octile());
+        let east = arrival_code(IVec3::X);
+        // Arriving eastward, the 17 moves that do not go east again end next to the parent.
+        assert_eq!(octile[east].count_ones(), 17);
+        assert_eq!(octile[arrival_code(IVec3::ONE)].count_ones(), 7);
+        assert_eq!(octile[NO_ARRIVAL], 0);
+        let lopsided = MoveCosts::octile()
+            .with_straight(1)
+            .with_diagonal(1)
+            .with_corner(3);
+        let dominated = dominated_moves(&lopsided);
+        // Arriving by a face step, a face step then leads to an edge step's target (2 >= 1)
+        // and an edge step to a corner step's target (2 < 3: not dominated).
+        let back = FREE_DIRECTIONS
+            .iter()
+            .position(|&d| d == -IVec3::X)
+            .unwrap();
+        let up_corner = FREE_DIRECTIONS
+            .iter()
+            .position(|&d| d == IVec3::new(0, 1, 1))
+            .unwrap();
+        let up = FREE_DIRECTIONS.iter().position(|&d| d == IVec3::Y).unwrap();
+        assert!(dominated[east] & (1 << back) != 0);
+        assert!(dominated[east] & (1 << up) != 0);
+        assert!(dominated[east] & (1 << up_corner) == 0);
     }
 }

@@ -2,11 +2,11 @@
 //! compiled walk graph; see the [module docs](super) for when it pays.
 
 use std::cmp::Ordering;
-use std::collections::BinaryHeap;
 use std::time::Instant;
 
 use glam::IVec3;
 
+use super::queue::Queue;
 use super::table::{Edge, MoveTable, Patch};
 use crate::error::{Error, Result};
 use crate::graph::{NavGraph, NodeId};
@@ -89,71 +89,14 @@ const KEY_INF: Key = Key {
     moves: u32::MAX,
 };
 
-/// D* Lite's state of one graph node.
+/// D* Lite's costs of one graph node; its key, when it is queued, lives in the [`Queue`].
 #[derive(Debug, Clone, Copy)]
 struct State {
     g: Dist,
     rhs: Dist,
-    /// The key the node is queued with, when `queued`.
-    key: Key,
-    /// The [`DStarLite::epoch`] `key` was computed in: the key is still the node's own when
-    /// the start has not moved since.
-    epoch: u32,
-    queued: bool,
 }
 
-const UNSEEN: State = State {
-    g: INF,
-    rhs: INF,
-    key: KEY_INF,
-    epoch: 0,
-    queued: false,
-};
-
-/// A queue entry, its key spelled out so that it takes 24 bytes; the heap pops the smallest
-/// key. Stale entries (the node left the queue or got a new key) are skipped when popped.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Entry {
-    estimate: u64,
-    cost: u64,
-    moves: u32,
-    node: NodeId,
-}
-
-impl Entry {
-    #[inline]
-    fn new(key: Key, node: NodeId) -> Self {
-        Self {
-            estimate: key.estimate,
-            cost: key.cost,
-            moves: key.moves,
-            node,
-        }
-    }
-
-    #[inline]
-    fn key(&self) -> Key {
-        Key {
-            estimate: self.estimate,
-            cost: self.cost,
-            moves: self.moves,
-        }
-    }
-}
-
-impl Ord for Entry {
-    #[inline]
-    fn cmp(&self, other: &Self) -> Ordering {
-        other.key().cmp(&self.key())
-    }
-}
-
-impl PartialOrd for Entry {
-    #[inline]
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
+const UNSEEN: State = State { g: INF, rhs: INF };
 
 /// D* Lite for one agent and its costs: plan once with [`DStarLite::plan`], then call
 /// [`DStarLite::replan`] with the agent's position and the cells that changed.
@@ -193,7 +136,7 @@ pub struct DStarLite {
     /// each update.
     table: Option<MoveTable>,
     states: Vec<State>,
-    open: BinaryHeap<Entry>,
+    open: Queue<Key>,
     goal: IVec3,
     goal_node: NodeId,
     start: IVec3,
@@ -222,7 +165,7 @@ impl DStarLite {
             graph: None,
             table: None,
             states: Vec::new(),
-            open: BinaryHeap::new(),
+            open: Queue::default(),
             goal: IVec3::ZERO,
             goal_node: 0,
             start: IVec3::ZERO,
@@ -260,7 +203,7 @@ impl DStarLite {
     /// [`DStarLite::plan_with_graph`] after bringing it up to date), forgetting the plan:
     /// the next [`DStarLite::replan`] is an error until the next plan.
     pub fn take_graph(&mut self) -> Option<NavGraph> {
-        self.open.clear();
+        self.open.reset(0);
         self.table = None;
         self.graph.take()
     }
@@ -336,7 +279,7 @@ impl DStarLite {
         self.states
             .reserve(graph.id_bound() + graph.id_bound() / 4 + 1024);
         self.states.resize(graph.id_bound(), UNSEEN);
-        self.open.clear();
+        self.open.reset(graph.id_bound());
         self.km = 0;
         self.touched = 1;
         self.start = start;
@@ -427,10 +370,8 @@ impl DStarLite {
                 .saturating_add(self.estimator.between(self.start, position));
             self.start = position;
             if self.epoch == u32::MAX {
-                // Every stored key counts as out of date after the wrap.
-                for state in &mut self.states {
-                    state.epoch = 0;
-                }
+                // Every queued key counts as out of date after the wrap.
+                self.open.mark_epochs(0);
                 self.epoch = 0;
             }
             self.epoch += 1;
@@ -439,10 +380,12 @@ impl DStarLite {
         if self.states.len() < bound {
             self.states.resize(bound, UNSEEN);
         }
+        self.open.grow(bound);
         // A removed node has no cost; whoever had a move into it lost that move, and is
         // listed as changed.
         for &id in &update.removed {
             self.states[id as usize] = UNSEEN;
+            self.open.remove(id);
         }
         let (Some(graph), Some(table)) = (self.graph.take(), self.table.take()) else {
             return Ok(patch);
@@ -461,18 +404,6 @@ impl DStarLite {
         self.graph = Some(graph);
         self.table = Some(table);
         Ok(patch)
-    }
-
-    /// The smallest valid queue entry, stale entries dropped.
-    fn top(&mut self) -> Option<Entry> {
-        while let Some(&entry) = self.open.peek() {
-            let state = &self.states[entry.node as usize];
-            if state.queued && state.key == entry.key() {
-                return Some(entry);
-            }
-            self.open.pop();
-        }
-        None
     }
 
     /// D* Lite's `ComputeShortestPath`, for at most `max_expansions` expansions. Returns
@@ -500,10 +431,10 @@ impl DStarLite {
                 }
                 None => (KEY_INF, false),
             };
-            let Some(top) = self.top() else {
+            let Some(&top) = self.open.peek() else {
                 return true;
             };
-            if top.key() >= start_key && !start_inconsistent {
+            if top.key >= start_key && !start_inconsistent {
                 return true;
             }
             if expansions >= max_expansions {
@@ -513,22 +444,21 @@ impl DStarLite {
             self.stats.expanded += 1;
             let u = top.node;
             let state = self.states[u as usize];
-            if state.epoch != self.epoch {
+            if top.epoch != self.epoch {
                 // The start moved since the key was computed: `km` may have grown past the
-                // fall of the heuristic, and the node is due later.
+                // fall of the heuristic, and the node is due later. (A key never falls when
+                // the start moves: the heuristic is consistent, and `km` grows by the
+                // estimate between the old and new start.)
                 let fresh_key = self.key_with(graph, u, &state);
-                let entry = &mut self.states[u as usize];
-                entry.epoch = self.epoch;
-                if top.key() < fresh_key {
-                    entry.key = fresh_key;
-                    self.open.push(Entry::new(fresh_key, u));
+                if top.key < fresh_key {
+                    self.open.set(u, fresh_key, self.epoch);
                     continue;
                 }
             }
             if state.g > state.rhs {
                 // Overconsistent: settle it and offer it to its predecessors.
                 self.states[u as usize].g = state.rhs;
-                self.states[u as usize].queued = false;
+                self.open.remove(u);
                 for &Edge { node: from, cost } in table.into(u) {
                     if from == self.goal_node {
                         continue;
@@ -596,16 +526,16 @@ impl DStarLite {
     fn push_if_inconsistent(&mut self, graph: &NavGraph, id: NodeId) {
         let state = self.states[id as usize];
         if state.g == state.rhs {
-            self.states[id as usize].queued = false;
+            self.open.remove(id);
             return;
         }
         let key = self.key_with(graph, id, &state);
-        if !state.queued || state.key != key {
-            let entry = &mut self.states[id as usize];
-            entry.key = key;
-            entry.epoch = self.epoch;
-            entry.queued = true;
-            self.open.push(Entry::new(key, id));
+        if self
+            .open
+            .get(id)
+            .is_none_or(|entry| entry.key != key || entry.epoch != self.epoch)
+        {
+            self.open.set(id, key, self.epoch);
         }
     }
 

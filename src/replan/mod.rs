@@ -53,6 +53,7 @@
 //! being local, as the graph's [local updates](crate::graph#local-updates) describe.
 
 mod dstar;
+mod queue;
 mod replanner;
 mod table;
 

@@ -10,7 +10,10 @@ use super::open::OpenSet;
 use super::{Budget, SearchOptions, SearchResult, SearchStats, SearchStatus};
 use crate::error::{Error, Result};
 use crate::moves::agent::{Agent, MoveCosts};
-use crate::moves::fly::{FREE_DIRECTIONS, free_step_costs, free_target_cost, legal_free_moves};
+use crate::moves::fly::{
+    FREE_DIRECTIONS, NO_ARRIVAL, arrival_code, dominated_moves, free_moves_and_occupancy,
+    free_step_costs, free_target_cost, undominated,
+};
 use crate::moves::{Expansion, MoveBuffer, WalkingMoves};
 use crate::world::VoxelWorld;
 use crate::world::key::{in_key_range, pack, unpack};
@@ -68,12 +71,19 @@ fn may_leave_keys<W: VoxelWorld + ?Sized>(world: &W) -> bool {
 
 /// How one movement mode's moves from a position reach the node table: each target is
 /// handed to `relax` with its slot in `table` and the cost of the move. Targets outside the
-/// key range are left out.
+/// key range are left out, and so may be targets the move cannot make cheaper.
 trait Successors {
+    /// Whether [`Successors::expand`] uses the arrival code of the position: the search
+    /// reads the parent's position only for modes that do.
+    const USES_ARRIVAL: bool;
+
+    /// The moves from `feet`, entered from its parent by the step of the arrival code
+    /// `arrival` ([`arrival_code`]; [`NO_ARRIVAL`] for the start or when not used).
     fn expand<W: VoxelWorld + ?Sized>(
         &mut self,
         world: &W,
         feet: IVec3,
+        arrival: usize,
         table: &mut NodeTable,
         relax: impl FnMut(&mut u32, IVec3, u32),
     );
@@ -90,11 +100,14 @@ struct Walking {
 }
 
 impl Successors for Walking {
+    const USES_ARRIVAL: bool = false;
+
     #[inline]
     fn expand<W: VoxelWorld + ?Sized>(
         &mut self,
         world: &W,
         feet: IVec3,
+        _arrival: usize,
         table: &mut NodeTable,
         mut relax: impl FnMut(&mut u32, IVec3, u32),
     ) {
@@ -107,26 +120,39 @@ impl Successors for Walking {
     }
 }
 
-/// The flying and swimming rules, straight from their bitmask of legal moves: the targets in
-/// the page of `feet` are found at fixed slot offsets, the others through the page lookup.
+/// The flying and swimming rules, straight from their bitmask of legal moves, less the moves
+/// the parent dominates (see [`dominated_moves`]): the targets in the page of `feet` are
+/// found at fixed slot offsets, the others through the page lookup.
 struct Free {
     agent: Agent,
     /// The cost of each move before the world's extra cost.
     steps: [u32; 26],
+    /// The moves the parent may dominate, per arrival code.
+    dominated: [u32; 27],
     /// Whether moves may leave the key range (see [`may_leave_keys`]).
     check_keys: bool,
 }
 
 impl Successors for Free {
+    const USES_ARRIVAL: bool = true;
+
     #[inline]
     fn expand<W: VoxelWorld + ?Sized>(
         &mut self,
         world: &W,
         feet: IVec3,
+        arrival: usize,
         table: &mut NodeTable,
         mut relax: impl FnMut(&mut u32, IVec3, u32),
     ) {
-        let mut legal = legal_free_moves(world, &self.agent, feet);
+        let (legal, occupancy) = free_moves_and_occupancy(world, &self.agent, feet);
+        let mut legal = undominated(
+            legal,
+            occupancy,
+            self.agent.height,
+            arrival,
+            self.dominated[arrival],
+        );
         let near = table.neighbourhood(feet);
         while legal != 0 {
             let i = legal.trailing_zeros() as usize;
@@ -168,6 +194,8 @@ impl Successors for Free {
 pub struct Pathfinder {
     agent: Agent,
     costs: MoveCosts,
+    /// [`dominated_moves`] of the costs, for fliers and swimmers.
+    dominated: [u32; 27],
     nodes: Vec<Node>,
     table: NodeTable,
     open: OpenSet,
@@ -185,6 +213,7 @@ impl Pathfinder {
         Ok(Self {
             agent,
             costs,
+            dominated: dominated_moves(&costs),
             nodes: Vec::new(),
             table: NodeTable::default(),
             open: OpenSet::default(),
@@ -275,6 +304,7 @@ impl Pathfinder {
             let free = Free {
                 agent: self.agent,
                 steps: free_step_costs(&self.costs),
+                dominated: self.dominated,
                 check_keys,
             };
             self.run(world, start, goal, options, started, free)
@@ -339,8 +369,14 @@ impl Pathfinder {
             nodes[node as usize].link |= CLOSED;
             stats.expanded += 1;
 
+            let parent = current.parent();
+            let arrival = if S::USES_ARRIVAL && parent != NO_PARENT {
+                arrival_code(feet - nodes[parent as usize].feet())
+            } else {
+                NO_ARRIVAL
+            };
             let mut full = false;
-            moves.expand(world, feet, table, |slot, to, step| {
+            moves.expand(world, feet, arrival, table, |slot, to, step| {
                 let g = current.g + u64::from(step);
                 let index = if *slot == NO_NODE {
                     if nodes.len() >= MAX_NODES {
