@@ -31,8 +31,10 @@ trait Record: Copy + Default {
     fn stamp(self) -> u32;
     fn g(self) -> u64;
     /// A record of the search `stamp` at cost `g`, reached from `parent` by the move in
-    /// `slot` of shape `code` (`parent` is [`NO_NODE`] for the start).
+    /// `slot` of shape `code`.
     fn reached(g: u64, stamp: u32, parent: NodeId, slot: usize, code: u64) -> Self;
+    /// The record of the start of the search `stamp`: cost 0, reached by no move.
+    fn start(stamp: u32) -> Self;
     fn set_stamp(&mut self, stamp: u32);
     /// The node this one was reached from, [`NO_NODE`] for the start; `node` is this
     /// record's node.
@@ -61,6 +63,13 @@ impl Record for Wide {
     #[inline]
     fn reached(g: u64, stamp: u32, parent: NodeId, _: usize, _: u64) -> Self {
         Self { g, parent, stamp }
+    }
+    fn start(stamp: u32) -> Self {
+        Self {
+            g: 0,
+            parent: NO_NODE,
+            stamp,
+        }
     }
     #[inline]
     fn set_stamp(&mut self, stamp: u32) {
@@ -96,16 +105,17 @@ impl Record for Narrow {
         u64::from(self.g)
     }
     #[inline]
-    fn reached(g: u64, stamp: u32, parent: NodeId, slot: usize, code: u64) -> Self {
-        let via = if parent == NO_NODE {
-            START_SLOT << 6
-        } else {
-            ((slot as u32) << 6) | code as u32
-        };
+    fn reached(g: u64, stamp: u32, _: NodeId, slot: usize, code: u64) -> Self {
         Self {
             // The search uses this layout only when every cost fits (see `fits_narrow`).
             g: g as u32,
-            tag: (stamp << 10) | via,
+            tag: (stamp << 10) | ((slot as u32) << 6) | code as u32,
+        }
+    }
+    fn start(stamp: u32) -> Self {
+        Self {
+            g: 0,
+            tag: (stamp << 10) | (START_SLOT << 6),
         }
     }
     #[inline]
@@ -385,10 +395,12 @@ impl Core {
         let mut stats = SearchStats::default();
         let start_feet = graph.feet(start);
         let start_h = goal.estimate(start_feet, &estimator);
-        records[start as usize] = R::reached(0, open_stamp, NO_NODE, 0, 0);
+        records[start as usize] = R::start(open_stamp);
         self.open.reset(start_h);
         self.open.push(start_h, 0, start);
         stats.generated = 1;
+        // The partial route closest to the goal matters only when a budget can stop the search.
+        let track_best = options.max_nodes.is_some() || options.max_time.is_some();
         let (mut best, mut best_h, mut best_g) = (start, start_h, 0u64);
         let mut budget_hit = false;
 
@@ -429,12 +441,17 @@ impl Core {
             // The column of each slot's move, worked out once per expansion.
             let around: [usize; 16] =
                 std::array::from_fn(|slot| rows[SLOT_ROW[slot]] + columns[SLOT_COLUMN[slot]]);
-            let mut bits = graph.slots[node as usize].out;
-            while bits != 0 {
-                let slot = (bits.trailing_zeros() / CODE_BITS) as usize;
-                let shift = slot as u32 * CODE_BITS;
-                let code = (bits >> shift) & CODE_MASK;
-                bits &= !(CODE_MASK << shift);
+            // Slot by slot, shifting the word down: cheaper than finding each move's slot from
+            // its lowest set bit, and a node's empty slots are mostly the ladders' last two.
+            let mut word = graph.slots[node as usize].out;
+            let mut next_slot = 0;
+            while word != 0 {
+                let (slot, code) = (next_slot, word & CODE_MASK);
+                next_slot += 1;
+                word >>= CODE_BITS;
+                if code == 0 {
+                    continue;
+                }
                 let step = pricing.step(slot, code);
                 let dy = step.dy;
                 let column = around[slot & 15];
@@ -472,7 +489,7 @@ impl Core {
                     goal.estimate(feet + IVec3::new(direction.x, dy, direction.z), &estimator);
                 self.open.push(cost_here + estimate, cost_here, target);
                 stats.generated += 1;
-                if (estimate, cost_here) < (best_h, best_g) {
+                if track_best && (estimate, cost_here) < (best_h, best_g) {
                     (best, best_h, best_g) = (target, estimate, cost_here);
                 }
             }
