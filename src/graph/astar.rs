@@ -39,6 +39,10 @@ trait Record: Copy + Default {
     /// The node this one was reached from, [`NO_NODE`] for the start; `node` is this
     /// record's node.
     fn parent(self, graph: &NavGraph, rises: &[i32; 1 << CODE_BITS], node: NodeId) -> NodeId;
+    /// `word`, the moves of this record's node, without the move back to the node it was
+    /// reached from where the record tells it cheaply, since that move never improves the
+    /// parent: the parent's `g` can only have dropped since this node's `g` was set from it.
+    fn without_move_back(self, word: u64, pricing: &Pricing) -> u64;
 }
 
 /// 16 bytes: any cost, and the parent's id.
@@ -77,6 +81,10 @@ impl Record for Wide {
     }
     fn parent(self, _: &NavGraph, _: &[i32; 1 << CODE_BITS], _: NodeId) -> NodeId {
         self.parent
+    }
+    #[inline]
+    fn without_move_back(self, word: u64, _: &Pricing) -> u64 {
+        word
     }
 }
 
@@ -121,6 +129,24 @@ impl Record for Narrow {
     #[inline]
     fn set_stamp(&mut self, stamp: u32) {
         self.tag = (stamp << 10) | (self.tag & 0x3ff);
+    }
+    #[inline]
+    fn without_move_back(self, word: u64, pricing: &Pricing) -> u64 {
+        let slot = ((self.tag >> 6) & 15) as usize;
+        if slot == START_SLOT as usize {
+            return word;
+        }
+        // The move back leaves by the opposite slot and undoes the rise: it reaches the
+        // parent's column at the parent's height. (A slot without a move has rise 0 in the
+        // table, and clearing its empty code changes nothing.)
+        let rise = pricing.step(slot, u64::from(self.tag) & CODE_MASK).dy;
+        let back = OPPOSITE_SLOT[slot];
+        let shift = back as u32 * CODE_BITS;
+        if pricing.step(back, (word >> shift) & CODE_MASK).dy == -rise {
+            word & !(CODE_MASK << shift)
+        } else {
+            word
+        }
     }
     fn parent(self, graph: &NavGraph, rises: &[i32; 1 << CODE_BITS], node: NodeId) -> NodeId {
         let slot = (self.tag >> 6) & 15;
@@ -223,6 +249,27 @@ struct Core {
 /// columns and rows around a node the move goes to.
 const SLOT_COLUMN: [usize; 16] = slot_parts(true);
 const SLOT_ROW: [usize; 16] = slot_parts(false);
+
+/// Per slot (padded to 16), the slot of the opposite direction.
+const OPPOSITE_SLOT: [usize; 16] = opposite_slots();
+
+const fn opposite_slots() -> [usize; 16] {
+    let mut opposite = [0; 16];
+    let mut slot = 0;
+    while slot < super::SLOTS {
+        let d = SLOT_DIRECTIONS[slot];
+        let mut other = 0;
+        while other < super::SLOTS {
+            let e = SLOT_DIRECTIONS[other];
+            if e.x == -d.x && e.y == -d.y && e.z == -d.z {
+                opposite[slot] = other;
+            }
+            other += 1;
+        }
+        slot += 1;
+    }
+    opposite
+}
 
 const fn slot_parts(x: bool) -> [usize; 16] {
     let mut parts = [1; 16];
@@ -443,7 +490,7 @@ impl Core {
                 std::array::from_fn(|slot| rows[SLOT_ROW[slot]] + columns[SLOT_COLUMN[slot]]);
             // Slot by slot, shifting the word down: cheaper than finding each move's slot from
             // its lowest set bit, and a node's empty slots are mostly the ladders' last two.
-            let mut word = graph.slots[node as usize].out;
+            let mut word = current.without_move_back(slots[node as usize].out, pricing);
             let mut next_slot = 0;
             while word != 0 {
                 let (slot, code) = (next_slot, word & CODE_MASK);
