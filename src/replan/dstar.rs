@@ -132,9 +132,11 @@ pub struct DStarLite {
     costs: MoveCosts,
     estimator: Estimator,
     graph: Option<NavGraph>,
-    /// The graph's moves in both directions at `costs`, built by the plan and patched by
-    /// each update.
-    table: Option<MoveTable>,
+    /// The graph's moves in both directions at `costs`, read as the search asks for them
+    /// and patched by each update; reset by each plan.
+    table: MoveTable,
+    /// Reused buffer for the moves into a node whose predecessors look again.
+    scratch: Vec<Edge>,
     states: Vec<State>,
     open: Queue<Key>,
     goal: IVec3,
@@ -163,7 +165,8 @@ impl DStarLite {
             costs,
             estimator: Heuristic::default().estimator(&agent, &costs),
             graph: None,
-            table: None,
+            table: MoveTable::default(),
+            scratch: Vec::new(),
             states: Vec::new(),
             open: Queue::default(),
             goal: IVec3::ZERO,
@@ -196,7 +199,12 @@ impl DStarLite {
 
     /// The walk graph and its move table, once planned.
     pub(super) fn graph_and_table(&self) -> Option<(&NavGraph, &MoveTable)> {
-        self.graph.as_ref().zip(self.table.as_ref())
+        Some((self.graph.as_ref()?, &self.table))
+    }
+
+    /// The walk graph and its move table (to read more of it), once planned.
+    pub(super) fn graph_and_table_mut(&mut self) -> Option<(&NavGraph, &mut MoveTable)> {
+        Some((self.graph.as_ref()?, &mut self.table))
     }
 
     /// Takes the walk graph back (for example to plan again with
@@ -204,7 +212,6 @@ impl DStarLite {
     /// the next [`DStarLite::replan`] is an error until the next plan.
     pub fn take_graph(&mut self) -> Option<NavGraph> {
         self.open.reset(0);
-        self.table = None;
         self.graph.take()
     }
 
@@ -288,7 +295,7 @@ impl DStarLite {
         self.stats = SearchStats::default();
         self.states[goal_node as usize].rhs = Dist::ZERO;
         self.push_if_inconsistent(&graph, goal_node);
-        self.table = Some(MoveTable::build(&graph, &self.costs));
+        self.table.reset(&graph, &self.costs);
         self.graph = Some(graph);
         self.compute(u64::MAX);
         Ok(self.result(started))
@@ -346,7 +353,7 @@ impl DStarLite {
         position: IVec3,
         changed: impl Iterator<Item = IVec3>,
     ) -> Result<Patch> {
-        let (Some(graph), Some(table)) = (self.graph.as_mut(), self.table.as_mut()) else {
+        let Some(graph) = self.graph.as_mut() else {
             return Err(Error::InvalidSetting(
                 "D* Lite: call `plan` before `replan`".into(),
             ));
@@ -362,7 +369,7 @@ impl DStarLite {
         // Cells outside the graph's bounds are ignored by the update, whatever their
         // coordinates.
         let update = graph.update(world, changed)?;
-        let patch = table.patch(graph, &update);
+        let patch = self.table.patch(graph, &update);
         self.stats = SearchStats::default();
         if position != self.start {
             self.km = self
@@ -387,14 +394,15 @@ impl DStarLite {
             self.states[id as usize] = UNSEEN;
             self.open.remove(id);
         }
-        let (Some(graph), Some(table)) = (self.graph.take(), self.table.take()) else {
+        let Some(graph) = self.graph.take() else {
             return Ok(patch);
         };
+        let mut table = std::mem::take(&mut self.table);
         for &id in &update.changed {
             if id == self.goal_node {
                 continue;
             }
-            let rhs = self.best_successor(&table, id);
+            let rhs = self.best_successor(&mut table, &graph, id);
             if self.states[id as usize].rhs == INF && rhs != INF {
                 self.touched += 1;
             }
@@ -402,7 +410,7 @@ impl DStarLite {
             self.push_if_inconsistent(&graph, id);
         }
         self.graph = Some(graph);
-        self.table = Some(table);
+        self.table = table;
         Ok(patch)
     }
 
@@ -410,16 +418,22 @@ impl DStarLite {
     /// whether it finished (the start is consistent and nothing queued can improve it); an
     /// unfinished repair may be resumed by a later call.
     pub(super) fn compute(&mut self, max_expansions: u64) -> bool {
-        let (Some(graph), Some(table)) = (self.graph.take(), self.table.take()) else {
+        let Some(graph) = self.graph.take() else {
             return true;
         };
-        let finished = self.compute_over(&graph, &table, max_expansions);
+        let mut table = std::mem::take(&mut self.table);
+        let finished = self.compute_over(&graph, &mut table, max_expansions);
         self.graph = Some(graph);
-        self.table = Some(table);
+        self.table = table;
         finished
     }
 
-    fn compute_over(&mut self, graph: &NavGraph, table: &MoveTable, max_expansions: u64) -> bool {
+    fn compute_over(
+        &mut self,
+        graph: &NavGraph,
+        table: &mut MoveTable,
+        max_expansions: u64,
+    ) -> bool {
         let mut expansions = 0u64;
         let start_node = graph.node(self.start);
         let start_estimate = self.estimator.between(self.start, self.start);
@@ -459,7 +473,7 @@ impl DStarLite {
                 // Overconsistent: settle it and offer it to its predecessors.
                 self.states[u as usize].g = state.rhs;
                 self.open.remove(u);
-                for &Edge { node: from, cost } in table.into(u) {
+                for &Edge { node: from, cost } in table.incoming(graph, u) {
                     if from == self.goal_node {
                         continue;
                     }
@@ -477,19 +491,23 @@ impl DStarLite {
                 // Underconsistent: its cost went up; whoever relied on it looks again.
                 let g_old = state.g;
                 self.states[u as usize].g = INF;
-                for &Edge { node: from, cost } in table.into(u) {
+                let mut into = std::mem::take(&mut self.scratch);
+                into.clear();
+                into.extend_from_slice(table.incoming(graph, u));
+                for &Edge { node: from, cost } in &into {
                     if from == self.goal_node {
                         continue;
                     }
                     if g_old != INF && self.states[from as usize].rhs == g_old.after(cost) {
-                        let rhs = self.best_successor(table, from);
+                        let rhs = self.best_successor(table, graph, from);
                         self.states[from as usize].rhs = rhs;
                         self.push_if_inconsistent(graph, from);
                         self.stats.generated += 1;
                     }
                 }
+                self.scratch = into;
                 if u != self.goal_node {
-                    let rhs = self.best_successor(table, u);
+                    let rhs = self.best_successor(table, graph, u);
                     self.states[u as usize].rhs = rhs;
                 }
                 self.push_if_inconsistent(graph, u);
@@ -541,9 +559,9 @@ impl DStarLite {
 
     /// The smallest `(cost, 1) + g(target)` over the moves out of `id`.
     #[inline]
-    fn best_successor(&self, table: &MoveTable, id: NodeId) -> Dist {
+    fn best_successor(&self, table: &mut MoveTable, graph: &NavGraph, id: NodeId) -> Dist {
         table
-            .out(id)
+            .out(graph, id)
             .iter()
             .map(|edge| self.states[edge.node as usize].g.after(edge.cost))
             .min()
@@ -556,9 +574,10 @@ impl DStarLite {
         let mut stats = self.stats;
         stats.elapsed = started.elapsed();
         let unreachable = SearchResult::unreachable(stats);
-        let (Some(graph), Some(table)) = (self.graph.as_ref(), self.table.as_ref()) else {
+        let Some(graph) = self.graph.as_ref() else {
             return unreachable;
         };
+        let table = &mut self.table;
         let Some(mut node) = graph.node(self.start) else {
             return unreachable;
         };
@@ -569,11 +588,18 @@ impl DStarLite {
         path.push(self.start);
         let mut cost = 0u64;
         while node != self.goal_node {
+            // `rhs` is the smallest `(cost, 1) + g(target)` over the node's moves, kept so
+            // by every change of a `g`: the first move that reaches it is the first best
+            // one, and the moves after it need not be read.
+            let rhs = self.states[node as usize].rhs;
             let mut next: Option<(Dist, Edge)> = None;
-            for &edge in table.out(node) {
+            for &edge in table.out(graph, node) {
                 let total = self.states[edge.node as usize].g.after(edge.cost);
                 if total != INF && next.is_none_or(|(best, _)| total < best) {
                     next = Some((total, edge));
+                    if total == rhs {
+                        break;
+                    }
                 }
             }
             let Some((_, step)) = next else {

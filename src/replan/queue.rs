@@ -48,6 +48,9 @@ impl<K: Ord + Copy> Queue<K> {
     pub(super) fn reset(&mut self, bound: usize) {
         self.heap.clear();
         self.position.clear();
+        // Room for updates to add a quarter more ids without copying the positions, a cost
+        // better paid when planning than on a replan.
+        self.position.reserve(bound + bound / 4 + 1024);
         self.position.resize(bound, ABSENT);
     }
 
