@@ -73,6 +73,10 @@ fn may_leave_keys<W: VoxelWorld + ?Sized>(world: &W) -> bool {
 /// handed to `relax` with its slot in `table` and the cost of the move. Targets outside the
 /// key range are left out, and so may be targets the move cannot make cheaper.
 trait Successors {
+    /// How a move's target reaches the search: a position, or what it takes to compute one
+    /// only for the few targets that get a new cost.
+    type Target: Copy + Into<IVec3>;
+
     /// Whether [`Successors::expand`] uses the arrival code of the position: the search
     /// reads the parent's position only for modes that do.
     const USES_ARRIVAL: bool;
@@ -85,7 +89,7 @@ trait Successors {
         feet: IVec3,
         arrival: usize,
         table: &mut NodeTable,
-        relax: impl FnMut(&mut u32, IVec3, u32),
+        relax: impl FnMut(&mut u32, Self::Target, u32),
     );
 }
 
@@ -100,6 +104,7 @@ struct Walking {
 }
 
 impl Successors for Walking {
+    type Target = IVec3;
     const USES_ARRIVAL: bool = false;
 
     #[inline]
@@ -133,7 +138,22 @@ struct Free {
     check_keys: bool,
 }
 
+/// A free mover's target: the move [`FREE_DIRECTIONS`]`[direction]` from `from`.
+#[derive(Clone, Copy)]
+struct FreeTarget {
+    from: IVec3,
+    direction: usize,
+}
+
+impl From<FreeTarget> for IVec3 {
+    #[inline]
+    fn from(target: FreeTarget) -> IVec3 {
+        target.from + FREE_DIRECTIONS[target.direction]
+    }
+}
+
 impl Successors for Free {
+    type Target = FreeTarget;
     const USES_ARRIVAL: bool = true;
 
     #[inline]
@@ -143,7 +163,7 @@ impl Successors for Free {
         feet: IVec3,
         arrival: usize,
         table: &mut NodeTable,
-        mut relax: impl FnMut(&mut u32, IVec3, u32),
+        mut relax: impl FnMut(&mut u32, FreeTarget, u32),
     ) {
         let (legal, occupancy) = free_moves_and_occupancy(world, &self.agent, feet);
         let mut legal = undominated(
@@ -157,15 +177,24 @@ impl Successors for Free {
         while legal != 0 {
             let i = legal.trailing_zeros() as usize;
             legal &= legal - 1;
-            let to = feet + FREE_DIRECTIONS[i];
+            let target = FreeTarget {
+                from: feet,
+                direction: i,
+            };
             let slot = if near.inside >> i & 1 != 0 {
                 table.neighbour_slot(&near, i)
-            } else if !self.check_keys || in_key_range(to) {
-                table.slot(to)
             } else {
-                continue;
+                let to = target.into();
+                if self.check_keys && !in_key_range(to) {
+                    continue;
+                }
+                table.slot(to)
             };
-            relax(slot, to, free_target_cost(world, self.steps[i], to));
+            relax(
+                slot,
+                target,
+                free_target_cost(world, self.steps[i], target.into()),
+            );
         }
     }
 }
@@ -376,7 +405,7 @@ impl Pathfinder {
                 NO_ARRIVAL
             };
             let mut full = false;
-            moves.expand(world, feet, arrival, table, |slot, to, step| {
+            moves.expand(world, feet, arrival, table, |slot, target, step| {
                 let g = current.g + u64::from(step);
                 let index = if *slot == NO_NODE {
                     if nodes.len() >= MAX_NODES {
@@ -386,7 +415,7 @@ impl Pathfinder {
                     let index = nodes.len() as u32;
                     *slot = index;
                     nodes.push(Node {
-                        key: pack(to),
+                        key: pack(target.into()),
                         g,
                         link: node,
                     });
@@ -402,7 +431,7 @@ impl Pathfinder {
                     known.link = node;
                     index
                 };
-                let h = goal.estimate(to, &estimator);
+                let h = goal.estimate(target.into(), &estimator);
                 open.push(g + h, g, index);
                 stats.generated += 1;
                 if (h, g) < (best_h, best_g) {
