@@ -215,6 +215,17 @@ pub(crate) const fn arrival_code(d: IVec3) -> usize {
     (9 * (d.y + 1) + 3 * (d.x + 1) + (d.z + 1)) as usize
 }
 
+/// The arrival code of each move of [`FREE_DIRECTIONS`].
+pub(crate) const FREE_ARRIVALS: [u8; 26] = {
+    let mut out = [0u8; 26];
+    let mut i = 0;
+    while i < 26 {
+        out[i] = arrival_code(FREE_DIRECTIONS[i]) as u8;
+        i += 1;
+    }
+    out
+};
+
 /// The arrival code of the start of a search: nothing is pruned there.
 pub(crate) const NO_ARRIVAL: usize = 13;
 
