@@ -23,7 +23,7 @@ use voxnav::{
     check_path,
 };
 use voxnav_support::args::{Output, finish};
-use voxnav_support::picture::{BLACK, Picture};
+use voxnav_support::picture::Picture;
 use voxnav_support::replan::{bench, make_terrain, millis, pick_route, size, surface};
 
 /// An NPC replans its route across the procedural terrain while a player digs a trench
@@ -207,7 +207,7 @@ fn pour_lava(world: &mut ChunkedWorld, target: IVec3) -> Result<(), String> {
 
 /// A top-down PNG picture of the routes' neighbourhood, 3 pixels per column.
 fn write_picture(world: &ChunkedWorld, events: &[Event], out: Output) -> Result<(), String> {
-    const SCALE: i32 = 3;
+    const SCALE: u32 = 3;
     let all = events.iter().flat_map(|e| e.route.iter());
     let (mut lo, mut hi) = (IVec3::splat(i32::MAX), IVec3::splat(i32::MIN));
     for p in all {
@@ -250,19 +250,8 @@ fn write_picture(world: &ChunkedWorld, events: &[Event], out: Output) -> Result<
     for event in events {
         pixels[index(event.npc)] = [255, 255, 255];
     }
-    let mut picture = Picture::new((w * SCALE) as u32, (h * SCALE) as u32, BLACK);
-    let scale = i64::from(SCALE);
-    for z in 0..h {
-        for x in 0..w {
-            let colour = pixels[(z * w + x) as usize];
-            picture.fill_rect(
-                i64::from(x) * scale,
-                i64::from(z) * scale,
-                scale,
-                scale,
-                colour,
-            );
-        }
-    }
-    picture.write_png(out)
+    Picture::from_cells(w as u32, h as u32, SCALE, |x, z| {
+        pixels[(z * w as u32 + x) as usize]
+    })
+    .write_png(out)
 }

@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 
 use fastanvil::{Chunk as _, JavaChunk, Region};
 use serde::Serialize;
-use support::region::{UNCOMPRESSED, region_of};
+use support::region::{GZIP, LZ4, UNCOMPRESSED, ZLIB, region_of};
 use voxnav::anvil::{
     LoadedWorld, SkipReason, StateInfo, block_for_state, load_region, load_world, lookup_state,
     state_info,
@@ -718,6 +718,80 @@ fn chunk_nbt(
         }],
     })
     .unwrap()
+}
+
+/// The same chunk stored with each compression type the game writes loads to the same
+/// blocks: gzip and zlib through flate2, LZ4 in the framing of Java's `LZ4BlockOutputStream`
+/// (block sizes from 64 bytes, so that the chunk spans many blocks, to 64 KiB).
+#[test]
+fn every_compression_type_loads_the_same_chunk() {
+    use std::io::Write;
+
+    let mut layers = vec![0i64; 256];
+    // Stone at y = 0, and a stripe of stone at y = 2 (longs 32..48 hold that layer).
+    for long in &mut layers[..16] {
+        *long = 0x1111_1111_1111_1111;
+    }
+    for long in &mut layers[32..48] {
+        *long = 0x0101_0101_0101_0101;
+    }
+    let nbt = chunk_nbt(
+        0,
+        0,
+        4671,
+        "minecraft:full",
+        &["air", "stone"],
+        Some(layers),
+    );
+    let mut zlib = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+    zlib.write_all(&nbt).unwrap();
+    let zlib = zlib.finish().unwrap();
+    let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gzip.write_all(&nbt).unwrap();
+    let gzip = gzip.finish().unwrap();
+    let lz4 = |block_size: usize| {
+        let mut out = Vec::new();
+        let mut writer = lz4_java_wrc::Lz4BlockOutput::with_context(
+            &mut out,
+            lz4_java_wrc::Context::default(),
+            block_size,
+        )
+        .unwrap();
+        writer.write_all(&nbt).unwrap();
+        writer.flush().unwrap();
+        drop(writer);
+        out
+    };
+    let (lz4_small, lz4_large) = (lz4(64), lz4(1 << 16));
+    let blocks_of = |scheme, payload: &[u8]| {
+        let loaded = load_region(&region_of(&[(0, scheme, payload)]), 0, 0).unwrap();
+        assert_eq!(
+            loaded.report.chunks_loaded, 1,
+            "scheme {scheme}: {}",
+            loaded.report
+        );
+        (0..16)
+            .flat_map(|x| (0..4).flat_map(move |y| (0..16).map(move |z| IVec3::new(x, y, z))))
+            .map(|p| loaded.world.get(p))
+            .collect::<Vec<_>>()
+    };
+    let plain = blocks_of(UNCOMPRESSED, &nbt);
+    assert_eq!(
+        plain.iter().filter(|b| **b == Some(Block::Solid)).count(),
+        256 + 128
+    );
+    for (scheme, payload) in [
+        (ZLIB, &zlib),
+        (GZIP, &gzip),
+        (LZ4, &lz4_small),
+        (LZ4, &lz4_large),
+    ] {
+        assert_eq!(blocks_of(scheme, payload), plain, "scheme {scheme}");
+    }
+    assert!(
+        lz4_small.len() > 10 * 21,
+        "the small blocks' stream has many headers"
+    );
 }
 
 #[test]

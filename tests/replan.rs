@@ -258,8 +258,8 @@ fn property_incremental_cost_equals_fresh_search_with_zero_costs_and_other_agent
 }
 
 /// The replanner keeps the rest of its route when a change can only have made other routes
-/// dearer (lava beside the route removes a position and makes its neighbours dangerous), and
-/// repairs when a change touches the route itself; both answers cost what a fresh A* finds.
+/// dearer (a slow floor beside the route makes the moves onto it dearer), and repairs when a
+/// change touches the route itself; both answers cost what a fresh A* finds.
 #[test]
 fn a_change_off_the_route_that_only_makes_moves_dearer_keeps_the_route() {
     let mut world = ChunkedWorld::with_size(IVec3::new(30, 4, 9)).unwrap();
@@ -273,7 +273,7 @@ fn a_change_off_the_route_that_only_makes_moves_dearer_keeps_the_route() {
     assert_eq!(route.cost, Some(290));
     assert!(route.path.iter().all(|p| p.z == 4), "{:?}", route.path);
 
-    world.set(IVec3::new(12, 1, 0), Block::Lava).unwrap();
+    world.set(IVec3::new(12, 0, 3), Block::SlowFloor).unwrap();
     let changed: Vec<IVec3> = world.take_changes().positions().collect();
     let position = route.path[5];
     let kept = replanner.replan(&world, position, &changed).unwrap();

@@ -119,12 +119,12 @@ impl Record for Narrow {
         }
         let direction = SLOT_DIRECTIONS[slot as usize];
         let rise = rises[(self.tag & CODE_MASK as u32) as usize];
-        let here = &graph.nodes[node as usize];
-        let column = graph.column_index(
-            i32::from(here.x) - direction.x,
-            i32::from(here.z) - direction.z,
-        );
-        graph.find_in_column(column, (i32::from(here.y) - rise) as u16)
+        let (x, z) = graph.xz(node);
+        let column = graph.column_index(x - direction.x, z - direction.z);
+        graph.find_in_column(
+            column,
+            (i32::from(graph.slots[node as usize].y) - rise) as u16,
+        )
     }
 }
 
@@ -380,6 +380,7 @@ impl Core {
         let records = &mut table.records[..graph.id_bound()];
         let pricing = &self.pricing;
         let min = graph.bounds.min;
+        let slots = &graph.slots[..];
 
         let mut stats = SearchStats::default();
         let start_feet = graph.feet(start);
@@ -399,8 +400,8 @@ impl Core {
                 continue;
             }
             let current_g = current.g();
-            let here = graph.nodes[node as usize];
-            let (x, y, z) = (i32::from(here.x), i32::from(here.y), i32::from(here.z));
+            let y = i32::from(slots[node as usize].y);
+            let (x, z) = graph.xz(node);
             let feet = min + IVec3::new(x, y, z);
             if goal.is_reached(feet) {
                 return self.finish(records, graph, SearchStatus::Found, node, stats, started);
@@ -425,34 +426,39 @@ impl Core {
                 NavGraph::x_part(x),
                 NavGraph::x_part(x + 1),
             ];
-            let mut bits = here.out;
+            // The column of each slot's move, worked out once per expansion.
+            let around: [usize; 16] =
+                std::array::from_fn(|slot| rows[SLOT_ROW[slot]] + columns[SLOT_COLUMN[slot]]);
+            let mut bits = graph.slots[node as usize].out;
             while bits != 0 {
                 let slot = (bits.trailing_zeros() / CODE_BITS) as usize;
                 let shift = slot as u32 * CODE_BITS;
                 let code = (bits >> shift) & CODE_MASK;
                 bits &= !(CODE_MASK << shift);
-                let dy = self.rises[code as usize];
-                let column = rows[SLOT_ROW[slot]] + columns[SLOT_COLUMN[slot]];
+                let step = pricing.step(slot, code);
+                let dy = step.dy;
+                let column = around[slot & 15];
                 let target_y = (y + dy) as u16;
                 // The home slot holds the target unless its column has more than one node.
                 let mut target = column as NodeId;
-                let mut entry = &graph.nodes[column];
+                let mut entry = slots[column];
                 while entry.y != target_y {
                     target = entry.next;
                     if target == NO_NODE {
                         break;
                     }
-                    entry = &graph.nodes[target as usize];
+                    entry = slots[target as usize];
                 }
                 if target == NO_NODE {
                     continue;
                 }
-                let terms = if entry.terrain.is_plain() {
-                    entry.extra
+                let terms = if entry.is_plain() {
+                    0
                 } else {
-                    terrain_cost(entry.terrain, &self.costs).saturating_add(entry.extra)
+                    terrain_cost(entry.terrain, &self.costs)
+                        .saturating_add(graph.extra_cost(target))
                 };
-                let cost = pricing.base(slot, code).saturating_add(terms);
+                let cost = step.base.saturating_add(terms);
                 let cost_here = current_g + u64::from(cost);
                 let record = &mut records[target as usize];
                 // Open and closed stamps differ only in the lowest bit. No move back to the

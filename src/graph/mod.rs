@@ -26,8 +26,11 @@
 //!   generator prices it. So a graph is per world and agent, not per costs: engines may use
 //!   any `MoveCosts` on the same graph.
 //!
-//! Memory: 24 bytes per feet position, plus 24 per column without one (its empty home slot),
-//! see [`NavGraph::memory_bytes`].
+//! Memory: a 16-byte record per id (moves, height, terrain, the next node down the column),
+//! so 16 bytes per feet position plus 16 per column without one (its empty home slot); 4 more
+//! per node beyond its column's home slot (its x and z; a home slot's follow from its id), and
+//! 4 more per id only in worlds with [`VoxelWorld::extra_cost`]s. About 17 bytes per feet
+//! position on the default terrain, see [`NavGraph::memory_bytes`].
 //!
 //! ## Local updates
 //!
@@ -152,42 +155,48 @@ const SLOT_DIRECTIONS: [IVec3; SLOTS] = [
 const TILE_SHIFT: u32 = 3;
 const TILE: i32 = 1 << TILE_SHIFT;
 
-/// One node: everything an expansion reads about the node it expands, and everything a
-/// relaxation reads about its target, in one 24-byte record.
+/// One node, in 16 bytes: its moves (what an expansion reads), and what a relaxation reads of
+/// a move's target: its height (to find it in its column), the next node down the column, and
+/// whether entering it costs more than the move. A node's position and extra cost live in
+/// other arrays (see [`NavGraph`]): the smaller the record, the fewer cache lines a search
+/// touches around each node (the 24-byte record with x, z and the extra cost had 27% more
+/// L2 read misses on the terrain queries of `benches/graph.rs`, in callgrind's cache model).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Node {
-    /// [`SLOTS`] shape codes of [`CODE_BITS`] bits each, slot `i` at bit `6 i`.
+pub(crate) struct Slot {
+    /// The node's moves: [`SLOTS`] shape codes of [`CODE_BITS`] bits each, slot `i` at bit
+    /// `6 i`; 0 for none.
     pub(crate) out: u64,
-    /// The world's extra cost of entering the node.
-    pub(crate) extra: u32,
-    /// The next node down its column (after the home slot, which may be empty: see
-    /// [`NavGraph`]'s `nodes`).
-    pub(crate) next: NodeId,
-    /// Feet x and z relative to `bounds.min`.
-    pub(crate) x: u16,
-    pub(crate) z: u16,
-    /// Feet y relative to `bounds.min.y`, [`DEAD`] for a removed node.
+    /// Feet y relative to `bounds.min.y`, [`DEAD`] for a removed node or an empty home slot.
     pub(crate) y: u16,
     /// The terrain of the feet position, priced on every move into it.
     pub(crate) terrain: TerrainFlags,
+    /// Whether entering the node costs only the move: plain terrain and no extra cost (one
+    /// byte to test in a relaxation rather than two fields).
+    pub(crate) plain: bool,
+    /// The next node down its column (after the home slot, which may be empty: see
+    /// [`NavGraph`]'s `slots`).
+    pub(crate) next: NodeId,
 }
 
-impl Node {
-    const fn new(x: i32, y: i32, z: i32) -> Self {
+impl Slot {
+    /// A home slot without a node.
+    const EMPTY: Self = Self::at(DEAD as i32);
+
+    /// A node at local height `y`, its terrain and moves not derived yet.
+    const fn at(y: i32) -> Self {
         Self {
             out: 0,
-            extra: 0,
-            next: NO_NODE,
-            x: x as u16,
-            z: z as u16,
             y: y as u16,
             terrain: TerrainFlags::PLAIN,
+            plain: true,
+            next: NO_NODE,
         }
     }
 
-    /// A home slot without a node.
-    const fn empty(x: i32, z: i32) -> Self {
-        Self::new(x, DEAD as i32, z)
+    /// Whether a move into this node costs only the move itself.
+    #[inline]
+    pub(crate) fn is_plain(self) -> bool {
+        self.plain
     }
 }
 
@@ -236,12 +245,22 @@ pub struct NavGraph {
     bounds: Bounds,
     /// Tiles of [`TILE`] x [`TILE`] columns per row of tiles.
     tiles_per_row: u32,
-    /// The nodes, by id. The first `homes` are the columns' home slots: id `c` belongs to the
-    /// column of index `c` (see [`NavGraph::column_index`]) and, when its `y` is not [`DEAD`],
-    /// is a node of that column. Each home slot, empty or not, starts its column's chain of
-    /// further nodes (linked by `next`, highest feet first). So a column's first node needs no
-    /// lookup of a head, and an empty home slot keeps the chain when its node is removed.
-    nodes: Vec<Node>,
+    /// The local x and z of each tile's first column, by tile (column index `>> 6`): a home
+    /// slot's position without a division.
+    tile_origins: Vec<[u16; 2]>,
+    /// What a relaxation reads of each node, by id (see [`Slot`]). The first `homes` are the
+    /// columns' home slots: id `c` belongs to the column of index `c` (see
+    /// [`NavGraph::column_index`]) and, when its `y` is not [`DEAD`], is a node of that
+    /// column. Each home slot, empty or not, starts its column's chain of further nodes
+    /// (linked by `next`, highest feet first). So a column's first node needs no lookup of a
+    /// head, and an empty home slot keeps the chain when its node is removed.
+    slots: Vec<Slot>,
+    /// Local x and z of the nodes beyond the home slots, at `id - homes` (a home slot's
+    /// follow from its id).
+    chain_xz: Vec<[u16; 2]>,
+    /// The world's extra cost of entering each node, by id; empty while every node's is 0,
+    /// which spares most worlds 4 bytes per id.
+    extra: Vec<u32>,
     /// The number of home slots: the columns, padded to whole tiles.
     homes: usize,
     /// Removed ids beyond the home slots, free for later updates (a home slot is reused only
@@ -255,13 +274,27 @@ pub struct NavGraph {
     pub(crate) max_extra: u32,
 }
 
+/// What a search needs of a move in one slot with one shape code: the fixed part of its
+/// price and the rise of the feet, in one 8-byte entry.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Step {
+    /// The price without the target's terms (see [`base_cost`]).
+    pub(crate) base: u32,
+    /// How far the feet rise (negative for a fall).
+    pub(crate) dy: i32,
+}
+
+/// Entries of [`Pricing`]'s table: 16 slots of 64 codes, so that any slot and code of a move
+/// word (slots up to 10) index it without a bounds check.
+const STEP_ENTRIES: usize = 16 << CODE_BITS;
+
 /// The prices of a [`NavGraph`]'s moves at one [`MoveCosts`]: the fixed part of every
 /// (slot, shape) pair, looked up per move.
 #[derive(Debug, Clone)]
 pub(crate) struct Pricing {
     pub(crate) costs: MoveCosts,
-    /// `base[slot * 64 + code]`.
-    base: Vec<u32>,
+    /// `steps[slot * 64 + code]`.
+    steps: Box<[Step; STEP_ENTRIES]>,
     /// The largest of `base`.
     pub(crate) max_base: u32,
     /// The shapes priced, code `c` at `c - 1`; `None` for a pricing of no graph.
@@ -270,16 +303,19 @@ pub(crate) struct Pricing {
 
 impl Pricing {
     pub(crate) fn new(graph: &NavGraph, costs: MoveCosts) -> Self {
-        let mut base = vec![0u32; SLOTS << CODE_BITS];
-        for (slot, row) in base.chunks_mut(1 << CODE_BITS).enumerate() {
+        let mut steps = Box::new([Step::default(); STEP_ENTRIES]);
+        for (slot, row) in steps.chunks_mut(1 << CODE_BITS).take(SLOTS).enumerate() {
             for (code, shape) in graph.shapes.iter().enumerate() {
-                row[code + 1] = base_cost(slot, *shape, &costs);
+                row[code + 1] = Step {
+                    base: base_cost(slot, *shape, &costs),
+                    dy: shape.dy,
+                };
             }
         }
         Self {
             costs,
-            max_base: base.iter().copied().max().unwrap_or(0),
-            base,
+            max_base: steps.iter().map(|step| step.base).max().unwrap_or(0),
+            steps,
             shapes: Some(graph.shapes.clone()),
         }
     }
@@ -288,7 +324,7 @@ impl Pricing {
     pub(crate) fn none(costs: MoveCosts) -> Self {
         Self {
             costs,
-            base: vec![0; SLOTS << CODE_BITS],
+            steps: Box::new([Step::default(); STEP_ENTRIES]),
             max_base: 0,
             shapes: None,
         }
@@ -301,9 +337,10 @@ impl Pricing {
         self.shapes.as_deref() == Some(graph.shapes.as_slice()) && self.costs == *costs
     }
 
+    /// The step of a move in `slot` (at most 15) with shape `code`.
     #[inline]
-    pub(crate) fn base(&self, slot: usize, code: u64) -> u32 {
-        self.base[(slot << CODE_BITS) | code as usize]
+    pub(crate) fn step(&self, slot: usize, code: u64) -> Step {
+        self.steps[((slot << CODE_BITS) | code as usize) & (STEP_ENTRIES - 1)]
     }
 }
 
@@ -367,7 +404,15 @@ impl NavGraph {
             agent: *agent,
             bounds,
             tiles_per_row,
-            nodes: Vec::with_capacity(homes),
+            tile_origins: (0..tiles_per_row * tile_rows)
+                .map(|tile| {
+                    let (x, z) = (tile % tiles_per_row, tile / tiles_per_row);
+                    [(x << TILE_SHIFT) as u16, (z << TILE_SHIFT) as u16]
+                })
+                .collect(),
+            slots: vec![Slot::EMPTY; homes],
+            chain_xz: Vec::new(),
+            extra: Vec::new(),
             homes,
             free: Vec::new(),
             shapes: Vec::new(),
@@ -376,10 +421,6 @@ impl NavGraph {
         };
         // Padding columns (past the world's edge in its last tiles) keep empty home slots,
         // never read by a search since no move leaves the world.
-        for column in 0..homes {
-            let (x, z) = graph.column_xz(column);
-            graph.nodes.push(Node::empty(x, z));
-        }
         let mut feet = Vec::new();
         // Tile by tile, so that node ids follow the column numbering.
         for tile_z in (0..size.z).step_by(TILE as usize) {
@@ -399,7 +440,7 @@ impl NavGraph {
                                 graph.push_node(x, y, z)?
                             };
                             if id != last {
-                                graph.nodes[last as usize].next = id;
+                                graph.slots[last as usize].next = id;
                                 last = id;
                             }
                         }
@@ -407,7 +448,7 @@ impl NavGraph {
                 }
             }
         }
-        for id in 0..graph.nodes.len() as NodeId {
+        for id in 0..graph.slots.len() as NodeId {
             graph.derive_node(world, id)?;
         }
         graph.shrink_to_fit();
@@ -416,7 +457,9 @@ impl NavGraph {
 
     /// Gives back the memory the node arrays hold beyond their length.
     fn shrink_to_fit(&mut self) {
-        self.nodes.shrink_to_fit();
+        self.slots.shrink_to_fit();
+        self.chain_xz.shrink_to_fit();
+        self.extra.shrink_to_fit();
     }
 
     /// The agent the graph was compiled for.
@@ -441,21 +484,21 @@ impl NavGraph {
     /// [`NodeId`].
     #[must_use]
     pub fn id_bound(&self) -> usize {
-        self.nodes.len()
+        self.slots.len()
     }
 
     /// Whether `id` names a node (it is below [`NavGraph::id_bound`] and was not removed).
     #[inline]
     #[must_use]
     pub fn is_live(&self, id: NodeId) -> bool {
-        self.nodes
+        self.slots
             .get(id as usize)
-            .is_some_and(|node| node.y != DEAD)
+            .is_some_and(|slot| slot.y != DEAD)
     }
 
     /// Every node's id, in increasing order.
     pub fn nodes(&self) -> impl Iterator<Item = NodeId> + '_ {
-        (0..self.nodes.len() as NodeId).filter(|&id| self.nodes[id as usize].y != DEAD)
+        (0..self.slots.len() as NodeId).filter(|&id| self.slots[id as usize].y != DEAD)
     }
 
     /// The node at the feet position `feet`, if it is a valid feet position of the graph.
@@ -479,30 +522,46 @@ impl NavGraph {
     #[inline]
     #[must_use]
     pub fn feet(&self, id: NodeId) -> IVec3 {
-        let node = &self.nodes[id as usize];
-        self.bounds.min + IVec3::new(i32::from(node.x), i32::from(node.y), i32::from(node.z))
+        let (x, z) = self.xz(id);
+        self.bounds.min + IVec3::new(x, i32::from(self.slots[id as usize].y), z)
+    }
+
+    /// The local x and z of node `id`'s column: from the id for a home slot, else stored.
+    #[inline]
+    pub(crate) fn xz(&self, id: NodeId) -> (i32, i32) {
+        match (id as usize).checked_sub(self.homes) {
+            None => self.column_xz(id as usize),
+            Some(chained) => {
+                let [x, z] = self.chain_xz[chained];
+                (i32::from(x), i32::from(z))
+            }
+        }
     }
 
     /// The terrain of node `id`'s feet position, as the world reported it.
     #[must_use]
     pub fn terrain(&self, id: NodeId) -> TerrainFlags {
-        self.nodes[id as usize].terrain
+        self.slots[id as usize].terrain
     }
 
     /// The memory the graph holds, in bytes (its arrays' capacities).
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
-        self.nodes.capacity() * std::mem::size_of::<Node>() + self.free.capacity() * 4
+        self.slots.capacity() * std::mem::size_of::<Slot>()
+            + self.chain_xz.capacity() * 4
+            + self.extra.capacity() * 4
+            + self.tile_origins.capacity() * 4
+            + self.free.capacity() * 4
     }
 
     /// Calls `visit` with every move out of node `id`, priced at `costs`, in the order of
     /// [`neighbours`](crate::neighbours).
     #[inline]
     pub fn for_each_move(&self, id: NodeId, costs: &MoveCosts, mut visit: impl FnMut(GraphMove)) {
-        let Some(node) = self.nodes.get(id as usize) else {
+        let Some(&Slot { out: word, .. }) = self.slots.get(id as usize) else {
             return;
         };
-        let (word, x, z) = (node.out, node.x, node.z);
+        let (x, z) = self.xz(id);
         let from = self.feet(id);
         let mut bits = word;
         while bits != 0 {
@@ -512,7 +571,7 @@ impl NavGraph {
             let shape = self.shapes[code as usize - 1];
             let direction = SLOT_DIRECTIONS[slot];
             let to = from + IVec3::new(direction.x, shape.dy, direction.z);
-            let column = self.column_index(i32::from(x) + direction.x, i32::from(z) + direction.z);
+            let column = self.column_index(x + direction.x, z + direction.z);
             let target = self.find_in_column(column, (to.y - self.bounds.min.y) as u16);
             if target == NO_NODE {
                 continue;
@@ -544,18 +603,19 @@ impl NavGraph {
         if !self.is_live(id) {
             return;
         }
-        let node = self.nodes[id as usize];
-        let (x, z, y) = (node.x, node.z, i32::from(node.y));
+        let (x, z) = self.xz(id);
+        let y = i32::from(self.slots[id as usize].y);
         let size = self.bounds.size();
         for (slot, &direction) in SLOT_DIRECTIONS.iter().enumerate() {
-            let (sx, sz) = (i32::from(x) - direction.x, i32::from(z) - direction.z);
+            let (sx, sz) = (x - direction.x, z - direction.z);
             if sx < 0 || sz < 0 || sx >= size.x || sz >= size.z {
                 continue;
             }
             let mut source = self.column_index(sx, sz) as NodeId;
             while source != NO_NODE {
-                let from = &self.nodes[source as usize];
-                let code = (from.out >> (slot as u32 * CODE_BITS)) & CODE_MASK;
+                let from = self.slots[source as usize];
+                let code =
+                    (self.slots[source as usize].out >> (slot as u32 * CODE_BITS)) & CODE_MASK;
                 if code != 0 {
                     let shape = self.shapes[code as usize - 1];
                     if i32::from(from.y) + shape.dy == y {
@@ -588,12 +648,18 @@ impl NavGraph {
     /// The terms every move into `target` pays: its terrain and the world's extra cost.
     #[inline]
     pub(crate) fn entry_cost(&self, target: NodeId, costs: &MoveCosts) -> u32 {
-        let node = &self.nodes[target as usize];
-        if node.terrain.is_plain() {
-            node.extra
+        let slot = self.slots[target as usize];
+        if slot.is_plain() {
+            0
         } else {
-            terrain_cost(node.terrain, costs).saturating_add(node.extra)
+            terrain_cost(slot.terrain, costs).saturating_add(self.extra_cost(target))
         }
+    }
+
+    /// The world's extra cost of entering `id`.
+    #[inline]
+    pub(crate) fn extra_cost(&self, id: NodeId) -> u32 {
+        self.extra.get(id as usize).copied().unwrap_or(0)
     }
 
     /// The index of the column at local `x`, `z` (both in the world): tile by tile, see
@@ -623,12 +689,12 @@ impl NavGraph {
 
     /// The local `x`, `z` of the column of index `column`: the inverse of
     /// [`NavGraph::column_index`] (outside the world for padding columns).
+    #[inline]
     fn column_xz(&self, column: usize) -> (i32, i32) {
-        let tile = column >> (2 * TILE_SHIFT);
+        let [x, z] = self.tile_origins[column >> (2 * TILE_SHIFT)];
         let mask = TILE as usize - 1;
-        let per_row = self.tiles_per_row as usize;
-        let x = ((tile % per_row) << TILE_SHIFT) | (column & mask);
-        let z = ((tile / per_row) << TILE_SHIFT) | ((column >> TILE_SHIFT) & mask);
+        let x = usize::from(x) | (column & mask);
+        let z = usize::from(z) | ((column >> TILE_SHIFT) & mask);
         (x as i32, z as i32)
     }
 
@@ -638,11 +704,11 @@ impl NavGraph {
     pub(crate) fn find_in_column(&self, column: usize, y: u16) -> NodeId {
         let mut id = column as NodeId;
         loop {
-            let node = &self.nodes[id as usize];
-            if node.y == y {
+            let slot = &self.slots[id as usize];
+            if slot.y == y {
                 return id;
             }
-            id = node.next;
+            id = slot.next;
             if id == NO_NODE {
                 return NO_NODE;
             }
@@ -653,12 +719,14 @@ impl NavGraph {
     /// slot's chain.
     fn fill_home(&mut self, column: usize, y: i32) -> Result<()> {
         self.count_new_node()?;
-        let node = &mut self.nodes[column];
-        debug_assert_eq!(node.y, DEAD);
-        *node = Node {
-            next: node.next,
-            ..Node::new(i32::from(node.x), y, i32::from(node.z))
+        let slot = &mut self.slots[column];
+        debug_assert_eq!(slot.y, DEAD);
+        *slot = Slot {
+            next: slot.next,
+            ..Slot::at(y)
         };
+        self.slots[column].out = 0;
+        self.set_extra(column as NodeId, 0);
         Ok(())
     }
 
@@ -723,13 +791,35 @@ impl NavGraph {
     /// chain), its moves not derived yet: a free id if there is one, else a new one.
     fn push_node(&mut self, x: i32, y: i32, z: i32) -> Result<NodeId> {
         self.count_new_node()?;
+        let xz = [x as u16, z as u16];
         if let Some(id) = self.free.pop() {
-            self.nodes[id as usize] = Node::new(x, y, z);
+            self.slots[id as usize] = Slot::at(y);
+            self.slots[id as usize].out = 0;
+            self.chain_xz[id as usize - self.homes] = xz;
+            self.set_extra(id, 0);
             return Ok(id);
         }
-        let id = self.nodes.len() as NodeId;
-        self.nodes.push(Node::new(x, y, z));
+        let id = self.slots.len() as NodeId;
+        self.slots.push(Slot::at(y));
+        self.chain_xz.push(xz);
+        if !self.extra.is_empty() {
+            self.extra.push(0);
+        }
         Ok(id)
+    }
+
+    /// Records `extra` as the extra cost of entering `id`, making room for every id's the
+    /// first time one is not zero.
+    fn set_extra(&mut self, id: NodeId, extra: u32) {
+        if extra != 0 && self.extra.is_empty() {
+            self.extra = vec![0; self.slots.len()];
+        }
+        if let Some(stored) = self.extra.get_mut(id as usize) {
+            *stored = extra;
+        }
+        let slot = &mut self.slots[id as usize];
+        slot.plain = slot.terrain.is_plain() && extra == 0;
+        self.max_extra = self.max_extra.max(extra);
     }
 
     /// Asks the neighbour generator for the moves of node `id` and records them, with the
@@ -757,11 +847,11 @@ impl NavGraph {
         if let Some(error) = failure {
             return Err(error);
         }
-        let node = &mut self.nodes[id as usize];
-        node.out = word;
-        node.terrain = world.terrain(feet);
-        node.extra = world.extra_cost(feet);
-        self.max_extra = self.max_extra.max(node.extra);
+        let slot = &mut self.slots[id as usize];
+        slot.out = word;
+        slot.terrain = world.terrain(feet);
+        // After the terrain: this also decides `plain`.
+        self.set_extra(id, world.extra_cost(feet));
         Ok(())
     }
 

@@ -144,14 +144,15 @@ impl NavGraph {
         for (&(x, z), &(low, high)) in &rederive {
             let mut id = self.column_index(x, z) as NodeId;
             while id != NO_NODE {
-                let before = self.nodes[id as usize];
+                let before = self.slots[id as usize];
                 if before.y != DEAD && (low..=high).contains(&i32::from(before.y)) {
+                    let extra = self.extra_cost(id);
                     self.derive_node(world, id)?;
-                    let after = &self.nodes[id as usize];
+                    let after = self.slots[id as usize];
                     if after.out != before.out {
                         update.changed.push(id);
                     }
-                    if (after.terrain, after.extra) != (before.terrain, before.extra) {
+                    if (after.terrain, self.extra_cost(id)) != (before.terrain, extra) {
                         entry_changed.push(id);
                     }
                 }
@@ -196,18 +197,18 @@ impl NavGraph {
         let mut previous = NO_NODE;
         let mut id = home;
         while id != NO_NODE {
-            let node = &mut self.nodes[id as usize];
-            let next = node.next;
-            let y = i32::from(node.y);
-            if node.y != DEAD && (low..=high).contains(&y) && valid.binary_search(&y).is_err() {
-                node.y = DEAD;
-                node.out = 0;
+            let slot = &mut self.slots[id as usize];
+            let next = slot.next;
+            let y = i32::from(slot.y);
+            if slot.y != DEAD && (low..=high).contains(&y) && valid.binary_search(&y).is_err() {
+                slot.y = DEAD;
+                self.slots[id as usize].out = 0;
                 if id == home {
                     home_emptied = true;
                     previous = id;
                 } else {
-                    node.next = NO_NODE;
-                    self.nodes[previous as usize].next = next;
+                    self.slots[id as usize].next = NO_NODE;
+                    self.slots[previous as usize].next = next;
                 }
                 self.live -= 1;
                 update.removed.push(id);
@@ -224,20 +225,20 @@ impl NavGraph {
             if self.find_in_column(column, y as u16) != NO_NODE {
                 continue;
             }
-            if self.nodes[column].y == DEAD && !home_emptied {
+            if self.slots[column].y == DEAD && !home_emptied {
                 self.fill_home(column, y)?;
                 update.added.push(home);
                 continue;
             }
             let new = self.push_node(x, y, z)?;
             let mut previous = home;
-            let mut id = self.nodes[column].next;
-            while id != NO_NODE && i32::from(self.nodes[id as usize].y) > y {
+            let mut id = self.slots[column].next;
+            while id != NO_NODE && i32::from(self.slots[id as usize].y) > y {
                 previous = id;
-                id = self.nodes[id as usize].next;
+                id = self.slots[id as usize].next;
             }
-            self.nodes[new as usize].next = id;
-            self.nodes[previous as usize].next = new;
+            self.slots[new as usize].next = id;
+            self.slots[previous as usize].next = new;
             update.added.push(new);
         }
         Ok(())

@@ -2,11 +2,11 @@
 //! compiled walk graph; see the [module docs](super) for when it pays.
 
 use std::cmp::Ordering;
-use std::collections::BinaryHeap;
 use std::time::Instant;
 
 use glam::IVec3;
 
+use super::queue::Queue;
 use super::table::{Edge, MoveTable, Patch};
 use crate::error::{Error, Result};
 use crate::graph::{NavGraph, NodeId};
@@ -89,71 +89,14 @@ const KEY_INF: Key = Key {
     moves: u32::MAX,
 };
 
-/// D* Lite's state of one graph node.
+/// D* Lite's costs of one graph node; its key, when it is queued, lives in the [`Queue`].
 #[derive(Debug, Clone, Copy)]
 struct State {
     g: Dist,
     rhs: Dist,
-    /// The key the node is queued with, when `queued`.
-    key: Key,
-    /// The [`DStarLite::epoch`] `key` was computed in: the key is still the node's own when
-    /// the start has not moved since.
-    epoch: u32,
-    queued: bool,
 }
 
-const UNSEEN: State = State {
-    g: INF,
-    rhs: INF,
-    key: KEY_INF,
-    epoch: 0,
-    queued: false,
-};
-
-/// A queue entry, its key spelled out so that it takes 24 bytes; the heap pops the smallest
-/// key. Stale entries (the node left the queue or got a new key) are skipped when popped.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Entry {
-    estimate: u64,
-    cost: u64,
-    moves: u32,
-    node: NodeId,
-}
-
-impl Entry {
-    #[inline]
-    fn new(key: Key, node: NodeId) -> Self {
-        Self {
-            estimate: key.estimate,
-            cost: key.cost,
-            moves: key.moves,
-            node,
-        }
-    }
-
-    #[inline]
-    fn key(&self) -> Key {
-        Key {
-            estimate: self.estimate,
-            cost: self.cost,
-            moves: self.moves,
-        }
-    }
-}
-
-impl Ord for Entry {
-    #[inline]
-    fn cmp(&self, other: &Self) -> Ordering {
-        other.key().cmp(&self.key())
-    }
-}
-
-impl PartialOrd for Entry {
-    #[inline]
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
+const UNSEEN: State = State { g: INF, rhs: INF };
 
 /// D* Lite for one agent and its costs: plan once with [`DStarLite::plan`], then call
 /// [`DStarLite::replan`] with the agent's position and the cells that changed.
@@ -189,11 +132,13 @@ pub struct DStarLite {
     costs: MoveCosts,
     estimator: Estimator,
     graph: Option<NavGraph>,
-    /// The graph's moves in both directions at `costs`, built by the plan and patched by
-    /// each update.
-    table: Option<MoveTable>,
+    /// The graph's moves in both directions at `costs`, read as the search asks for them
+    /// and patched by each update; reset by each plan.
+    table: MoveTable,
+    /// Reused buffer for the moves into a node whose predecessors look again.
+    scratch: Vec<Edge>,
     states: Vec<State>,
-    open: BinaryHeap<Entry>,
+    open: Queue<Key>,
     goal: IVec3,
     goal_node: NodeId,
     start: IVec3,
@@ -220,9 +165,10 @@ impl DStarLite {
             costs,
             estimator: Heuristic::default().estimator(&agent, &costs),
             graph: None,
-            table: None,
+            table: MoveTable::default(),
+            scratch: Vec::new(),
             states: Vec::new(),
-            open: BinaryHeap::new(),
+            open: Queue::default(),
             goal: IVec3::ZERO,
             goal_node: 0,
             start: IVec3::ZERO,
@@ -253,15 +199,19 @@ impl DStarLite {
 
     /// The walk graph and its move table, once planned.
     pub(super) fn graph_and_table(&self) -> Option<(&NavGraph, &MoveTable)> {
-        self.graph.as_ref().zip(self.table.as_ref())
+        Some((self.graph.as_ref()?, &self.table))
+    }
+
+    /// The walk graph and its move table (to read more of it), once planned.
+    pub(super) fn graph_and_table_mut(&mut self) -> Option<(&NavGraph, &mut MoveTable)> {
+        Some((self.graph.as_ref()?, &mut self.table))
     }
 
     /// Takes the walk graph back (for example to plan again with
     /// [`DStarLite::plan_with_graph`] after bringing it up to date), forgetting the plan:
     /// the next [`DStarLite::replan`] is an error until the next plan.
     pub fn take_graph(&mut self) -> Option<NavGraph> {
-        self.open.clear();
-        self.table = None;
+        self.open.reset(0);
         self.graph.take()
     }
 
@@ -336,7 +286,7 @@ impl DStarLite {
         self.states
             .reserve(graph.id_bound() + graph.id_bound() / 4 + 1024);
         self.states.resize(graph.id_bound(), UNSEEN);
-        self.open.clear();
+        self.open.reset(graph.id_bound());
         self.km = 0;
         self.touched = 1;
         self.start = start;
@@ -345,7 +295,7 @@ impl DStarLite {
         self.stats = SearchStats::default();
         self.states[goal_node as usize].rhs = Dist::ZERO;
         self.push_if_inconsistent(&graph, goal_node);
-        self.table = Some(MoveTable::build(&graph, &self.costs));
+        self.table.reset(&graph, &self.costs);
         self.graph = Some(graph);
         self.compute(u64::MAX);
         Ok(self.result(started))
@@ -403,7 +353,7 @@ impl DStarLite {
         position: IVec3,
         changed: impl Iterator<Item = IVec3>,
     ) -> Result<Patch> {
-        let (Some(graph), Some(table)) = (self.graph.as_mut(), self.table.as_mut()) else {
+        let Some(graph) = self.graph.as_mut() else {
             return Err(Error::InvalidSetting(
                 "D* Lite: call `plan` before `replan`".into(),
             ));
@@ -419,7 +369,7 @@ impl DStarLite {
         // Cells outside the graph's bounds are ignored by the update, whatever their
         // coordinates.
         let update = graph.update(world, changed)?;
-        let patch = table.patch(graph, &update);
+        let patch = self.table.patch(graph, &update);
         self.stats = SearchStats::default();
         if position != self.start {
             self.km = self
@@ -427,10 +377,8 @@ impl DStarLite {
                 .saturating_add(self.estimator.between(self.start, position));
             self.start = position;
             if self.epoch == u32::MAX {
-                // Every stored key counts as out of date after the wrap.
-                for state in &mut self.states {
-                    state.epoch = 0;
-                }
+                // Every queued key counts as out of date after the wrap.
+                self.open.mark_epochs(0);
                 self.epoch = 0;
             }
             self.epoch += 1;
@@ -439,19 +387,22 @@ impl DStarLite {
         if self.states.len() < bound {
             self.states.resize(bound, UNSEEN);
         }
+        self.open.grow(bound);
         // A removed node has no cost; whoever had a move into it lost that move, and is
         // listed as changed.
         for &id in &update.removed {
             self.states[id as usize] = UNSEEN;
+            self.open.remove(id);
         }
-        let (Some(graph), Some(table)) = (self.graph.take(), self.table.take()) else {
+        let Some(graph) = self.graph.take() else {
             return Ok(patch);
         };
+        let mut table = std::mem::take(&mut self.table);
         for &id in &update.changed {
             if id == self.goal_node {
                 continue;
             }
-            let rhs = self.best_successor(&table, id);
+            let rhs = self.best_successor(&mut table, &graph, id);
             if self.states[id as usize].rhs == INF && rhs != INF {
                 self.touched += 1;
             }
@@ -459,36 +410,30 @@ impl DStarLite {
             self.push_if_inconsistent(&graph, id);
         }
         self.graph = Some(graph);
-        self.table = Some(table);
+        self.table = table;
         Ok(patch)
-    }
-
-    /// The smallest valid queue entry, stale entries dropped.
-    fn top(&mut self) -> Option<Entry> {
-        while let Some(&entry) = self.open.peek() {
-            let state = &self.states[entry.node as usize];
-            if state.queued && state.key == entry.key() {
-                return Some(entry);
-            }
-            self.open.pop();
-        }
-        None
     }
 
     /// D* Lite's `ComputeShortestPath`, for at most `max_expansions` expansions. Returns
     /// whether it finished (the start is consistent and nothing queued can improve it); an
     /// unfinished repair may be resumed by a later call.
     pub(super) fn compute(&mut self, max_expansions: u64) -> bool {
-        let (Some(graph), Some(table)) = (self.graph.take(), self.table.take()) else {
+        let Some(graph) = self.graph.take() else {
             return true;
         };
-        let finished = self.compute_over(&graph, &table, max_expansions);
+        let mut table = std::mem::take(&mut self.table);
+        let finished = self.compute_over(&graph, &mut table, max_expansions);
         self.graph = Some(graph);
-        self.table = Some(table);
+        self.table = table;
         finished
     }
 
-    fn compute_over(&mut self, graph: &NavGraph, table: &MoveTable, max_expansions: u64) -> bool {
+    fn compute_over(
+        &mut self,
+        graph: &NavGraph,
+        table: &mut MoveTable,
+        max_expansions: u64,
+    ) -> bool {
         let mut expansions = 0u64;
         let start_node = graph.node(self.start);
         let start_estimate = self.estimator.between(self.start, self.start);
@@ -500,10 +445,10 @@ impl DStarLite {
                 }
                 None => (KEY_INF, false),
             };
-            let Some(top) = self.top() else {
+            let Some(&top) = self.open.peek() else {
                 return true;
             };
-            if top.key() >= start_key && !start_inconsistent {
+            if top.key >= start_key && !start_inconsistent {
                 return true;
             }
             if expansions >= max_expansions {
@@ -513,23 +458,22 @@ impl DStarLite {
             self.stats.expanded += 1;
             let u = top.node;
             let state = self.states[u as usize];
-            if state.epoch != self.epoch {
+            if top.epoch != self.epoch {
                 // The start moved since the key was computed: `km` may have grown past the
-                // fall of the heuristic, and the node is due later.
+                // fall of the heuristic, and the node is due later. (A key never falls when
+                // the start moves: the heuristic is consistent, and `km` grows by the
+                // estimate between the old and new start.)
                 let fresh_key = self.key_with(graph, u, &state);
-                let entry = &mut self.states[u as usize];
-                entry.epoch = self.epoch;
-                if top.key() < fresh_key {
-                    entry.key = fresh_key;
-                    self.open.push(Entry::new(fresh_key, u));
+                if top.key < fresh_key {
+                    self.open.set(u, fresh_key, self.epoch);
                     continue;
                 }
             }
             if state.g > state.rhs {
                 // Overconsistent: settle it and offer it to its predecessors.
                 self.states[u as usize].g = state.rhs;
-                self.states[u as usize].queued = false;
-                for &Edge { node: from, cost } in table.into(u) {
+                self.open.remove(u);
+                for &Edge { node: from, cost } in table.incoming(graph, u) {
                     if from == self.goal_node {
                         continue;
                     }
@@ -547,19 +491,23 @@ impl DStarLite {
                 // Underconsistent: its cost went up; whoever relied on it looks again.
                 let g_old = state.g;
                 self.states[u as usize].g = INF;
-                for &Edge { node: from, cost } in table.into(u) {
+                let mut into = std::mem::take(&mut self.scratch);
+                into.clear();
+                into.extend_from_slice(table.incoming(graph, u));
+                for &Edge { node: from, cost } in &into {
                     if from == self.goal_node {
                         continue;
                     }
                     if g_old != INF && self.states[from as usize].rhs == g_old.after(cost) {
-                        let rhs = self.best_successor(table, from);
+                        let rhs = self.best_successor(table, graph, from);
                         self.states[from as usize].rhs = rhs;
                         self.push_if_inconsistent(graph, from);
                         self.stats.generated += 1;
                     }
                 }
+                self.scratch = into;
                 if u != self.goal_node {
-                    let rhs = self.best_successor(table, u);
+                    let rhs = self.best_successor(table, graph, u);
                     self.states[u as usize].rhs = rhs;
                 }
                 self.push_if_inconsistent(graph, u);
@@ -596,24 +544,24 @@ impl DStarLite {
     fn push_if_inconsistent(&mut self, graph: &NavGraph, id: NodeId) {
         let state = self.states[id as usize];
         if state.g == state.rhs {
-            self.states[id as usize].queued = false;
+            self.open.remove(id);
             return;
         }
         let key = self.key_with(graph, id, &state);
-        if !state.queued || state.key != key {
-            let entry = &mut self.states[id as usize];
-            entry.key = key;
-            entry.epoch = self.epoch;
-            entry.queued = true;
-            self.open.push(Entry::new(key, id));
+        if self
+            .open
+            .get(id)
+            .is_none_or(|entry| entry.key != key || entry.epoch != self.epoch)
+        {
+            self.open.set(id, key, self.epoch);
         }
     }
 
     /// The smallest `(cost, 1) + g(target)` over the moves out of `id`.
     #[inline]
-    fn best_successor(&self, table: &MoveTable, id: NodeId) -> Dist {
+    fn best_successor(&self, table: &mut MoveTable, graph: &NavGraph, id: NodeId) -> Dist {
         table
-            .out(id)
+            .out(graph, id)
             .iter()
             .map(|edge| self.states[edge.node as usize].g.after(edge.cost))
             .min()
@@ -626,9 +574,10 @@ impl DStarLite {
         let mut stats = self.stats;
         stats.elapsed = started.elapsed();
         let unreachable = SearchResult::unreachable(stats);
-        let (Some(graph), Some(table)) = (self.graph.as_ref(), self.table.as_ref()) else {
+        let Some(graph) = self.graph.as_ref() else {
             return unreachable;
         };
+        let table = &mut self.table;
         let Some(mut node) = graph.node(self.start) else {
             return unreachable;
         };
@@ -639,11 +588,18 @@ impl DStarLite {
         path.push(self.start);
         let mut cost = 0u64;
         while node != self.goal_node {
+            // `rhs` is the smallest `(cost, 1) + g(target)` over the node's moves, kept so
+            // by every change of a `g`: the first move that reaches it is the first best
+            // one, and the moves after it need not be read.
+            let rhs = self.states[node as usize].rhs;
             let mut next: Option<(Dist, Edge)> = None;
-            for &edge in table.out(node) {
+            for &edge in table.out(graph, node) {
                 let total = self.states[edge.node as usize].g.after(edge.cost);
                 if total != INF && next.is_none_or(|(best, _)| total < best) {
                     next = Some((total, edge));
+                    if total == rhs {
+                        break;
+                    }
                 }
             }
             let Some((_, step)) = next else {

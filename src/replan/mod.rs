@@ -26,20 +26,22 @@
 //! repair for the next call, so no work is lost) and reports which method answered. Before
 //! any repair it checks an exact shortcut: when no move appeared or got cheaper, and every
 //! move of the rest of its last route is still there at the same cost, that rest is still
-//! optimal and answers at once. The `replan` example's `--bench` mode measures all of this on
+//! optimal and answers at once (a change to moves the table never read cannot be judged so,
+//! and goes to the repair; the table reads the moves around each route it answers). The `replan` example's `--bench` mode measures all of this on
 //! the default terrain, on routes of 200+ blocks with 1 to 10 cells changed near the route
 //! ahead of the agent, against a fresh A* over the compiled walk graph: repairs expand about
 //! a tenth of a fresh search's nodes on average, and the mean is made by the few changes that
 //! force a long detour, where a repair re-settles much of a search whose fresh counterpart is
 //! itself fast.
 //!
-//! D* Lite reads its moves from a table of the graph's moves in both directions, priced once
-//! at plan time and patched from each update's changed nodes (see `table.rs`), so that an
-//! expansion costs a few array reads rather than a walk over the neighbouring columns: about
-//! half the instructions per repaired node. The price is paid by the plan: the table reads
-//! every node of the graph, which on the default terrain (330 000 feet positions) makes a
-//! plan over a compiled graph three to four times slower than the first search alone (the
-//! bench's "first plans" line), and takes 16 bytes per move.
+//! D* Lite reads its moves from a table of the graph's moves in both directions (see
+//! `table.rs`): each node's lists are read from the graph the first time the search asks for
+//! them, priced once, and patched from each update's changed nodes, so that an expansion of
+//! a node read before costs a few array reads rather than a walk over the neighbouring
+//! columns. Reading lazily keeps a plan at about the cost of its own search (a search reads
+//! the part of the graph it touches; reading the whole graph up front made a plan three to
+//! four times slower than the search), and the table takes 16 bytes per move read. Its queue
+//! is a 4-ary heap indexed by node id, whose entries move in place when a key changes.
 //!
 //! # What a replan re-examines
 //!
@@ -53,6 +55,7 @@
 //! being local, as the graph's [local updates](crate::graph#local-updates) describe.
 
 mod dstar;
+mod queue;
 mod replanner;
 mod table;
 

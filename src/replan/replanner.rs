@@ -13,8 +13,9 @@ use crate::search::{SearchOptions, SearchResult, SearchStats, SearchStatus};
 use crate::world::VoxelWorld;
 use crate::world::chunked::Changes;
 
-/// Which search answered a [`Replanner::replan`].
+/// Which search answered a [`Replanner::replan`]. More methods may be added.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ReplanMethod {
     /// D* Lite repaired its earlier work within its budget.
     Incremental,
@@ -95,7 +96,12 @@ struct KeptRoute {
 impl KeptRoute {
     /// Records the route of `result` over `graph`; records none unless the route was found
     /// and each of its moves is in `table` (as it is when the answer came from that graph).
-    fn record(&mut self, graph: &NavGraph, table: &MoveTable, result: &SearchResult) {
+    ///
+    /// Reads into `table` the moves into every position one move off the route, and so (by
+    /// the table's invariant) the moves out of every position up to two moves off it: a
+    /// later change there is then known to make no move cheaper or not, and can keep the
+    /// route. A search reads most of them anyway; the table skips those read.
+    fn record(&mut self, graph: &NavGraph, table: &mut MoveTable, result: &SearchResult) {
         self.nodes.clear();
         self.steps.clear();
         if result.status != SearchStatus::Found {
@@ -108,8 +114,18 @@ impl KeptRoute {
             };
             self.nodes.push(id);
         }
+        for &id in &self.nodes {
+            let count = table.out(graph, id).len();
+            for at in 0..count {
+                let target = table.out(graph, id)[at].node;
+                let _ = table.incoming(graph, target);
+            }
+        }
         for pair in self.nodes.windows(2) {
-            let step = table.out(pair[0]).iter().find(|edge| edge.node == pair[1]);
+            let step = table
+                .out(graph, pair[0])
+                .iter()
+                .find(|edge| edge.node == pair[1]);
             let Some(step) = step else {
                 self.nodes.clear();
                 self.steps.clear();
@@ -124,7 +140,8 @@ impl KeptRoute {
     }
 
     /// The rest of the route from `position` and its cost, when `position` is on it and every
-    /// move of the rest is in `table` at the cost it had.
+    /// move of the rest is in `table` at the cost it had (the route's moves out were read
+    /// when it was recorded, and patches keep them).
     fn rest(
         &self,
         graph: &NavGraph,
@@ -139,7 +156,7 @@ impl KeptRoute {
                 node: pair[1],
                 cost: step,
             };
-            if !table.out(pair[0]).contains(&kept) {
+            if !table.out_read(pair[0])?.contains(&kept) {
                 return None;
             }
             cost += u64::from(step);
@@ -341,7 +358,7 @@ impl Replanner {
 
     /// Keeps the route of `result` for [`ReplanMethod::Kept`].
     fn record(&mut self, result: &SearchResult) {
-        match self.dstar.graph_and_table() {
+        match self.dstar.graph_and_table_mut() {
             Some((graph, table)) => self.route.record(graph, table, result),
             None => self.route = KeptRoute::default(),
         }

@@ -1,29 +1,36 @@
 //! [`MoveTable`]: the moves of a [`NavGraph`] stored per node in both directions, priced at
-//! one [`MoveCosts`], for D* Lite.
+//! one [`MoveCosts`], for D* Lite; each node's lists are read from the graph the first time
+//! D* Lite asks for them.
 //!
 //! D* Lite reads the moves into a node on every expansion and the moves out of a node on
 //! every cost lookup. The graph derives both from its per-column move codes: the moves out
 //! by finding each target in its column's chain, the moves in by scanning the chains of the
 //! ten columns a move into the node can come from. That scan was a third of D* Lite's time,
-//! so the table reads each direction once, at plan time, into two compressed lists indexed
-//! by node id (offsets into one flat edge array), and keeps them right across
-//! [`NavGraph::update`]s by re-reading only what a [`GraphUpdate`] names:
+//! so the table keeps each list once read, in two compressed lists indexed by node id
+//! (offsets into one flat edge array).
+//!
+//! Lists are read lazily, node by node: a search touches a small part of the graph (a plan
+//! across the default terrain expands about a tenth of its nodes), and reading the whole
+//! graph up front cost three to four times the plan's own search. The lists stored stay
+//! right across [`NavGraph::update`]s by re-reading only what a [`GraphUpdate`] names, with
+//! the help of one invariant: **when the moves into a node are stored, so are the moves out
+//! of each of their sources.** Then a patch re-reads
 //!
 //! - the moves out of every changed node (its moves or their prices may differ) and of no
 //!   removed one;
-//! - the moves into every node that is, or was, the target of such a node's move (the old
-//!   targets are in the table's own lists, read before they are replaced), and into every
-//!   added node.
+//! - the stored moves into every node that is, or was, the target of such a node's move. The
+//!   old targets are in the node's stored moves out; when those were never stored, no stored
+//!   list of moves in names the node (by the invariant), so none is out of date.
 //!
 //! Since a [`GraphUpdate`] lists every node whose moves out may differ, no other list can
-//! have changed. `tests` below check the patched table against a fresh build after random
-//! block changes.
+//! have changed. `tests` below check the patched table against a table read afresh after
+//! random block changes.
 
-use crate::graph::{GraphUpdate, NO_NODE, NavGraph, NodeId};
-
-/// Edges reserved beyond a built table's, for patches.
-const SLACK: usize = 1 << 16;
+use crate::graph::{GraphUpdate, NavGraph, NodeId};
 use crate::moves::agent::MoveCosts;
+
+/// Edges reserved beyond eight per node, for patches.
+const SLACK: usize = 1 << 16;
 
 /// One move seen from one end: the node at the other end and the move's cost.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,16 +39,24 @@ pub(super) struct Edge {
     pub(super) cost: u32,
 }
 
-/// Where a node's list lies in [`Lists::edges`].
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+/// Where a node's list lies in [`Lists::edges`]; `start == UNREAD` when it was never read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Span {
     start: u32,
     len: u32,
 }
 
-/// One list of edges per node id, in one flat array. A list that grows is written anew at
-/// the end of the array; the space it leaves is reclaimed by compacting once it is more than
-/// half of the array.
+/// The start of a list not read yet.
+const UNREAD: u32 = u32::MAX;
+
+const UNREAD_SPAN: Span = Span {
+    start: UNREAD,
+    len: 0,
+};
+
+/// One list of edges per node id, in one flat array, each read when first asked for. A list
+/// that grows is written anew at the end of the array; the space it leaves is reclaimed by
+/// compacting once it is more than half of the array.
 #[derive(Debug, Clone, Default)]
 struct Lists {
     spans: Vec<Span>,
@@ -51,19 +66,32 @@ struct Lists {
 }
 
 impl Lists {
+    /// Forgets every list, with room for node ids below `bound` (and capacity for a quarter
+    /// more) and capacity for `edges` edges.
+    fn reset(&mut self, bound: usize, edges: usize) {
+        self.spans.clear();
+        self.spans.reserve(bound + bound / 4 + 1024);
+        self.spans.resize(bound, UNREAD_SPAN);
+        self.edges.clear();
+        self.edges.reserve(edges);
+        self.unused = 0;
+    }
+
+    /// The list of `id`, when it was read.
     #[inline]
-    fn get(&self, id: NodeId) -> &[Edge] {
-        match self.spans.get(id as usize) {
-            Some(span) => &self.edges[span.start as usize..(span.start + span.len) as usize],
-            None => &[],
+    fn get(&self, id: NodeId) -> Option<&[Edge]> {
+        let span = self.spans.get(id as usize)?;
+        if span.start == UNREAD {
+            return None;
         }
+        Some(&self.edges[span.start as usize..(span.start + span.len) as usize])
     }
 
     /// Makes `list` the list of `id` (below `spans.len()`).
     fn set(&mut self, id: NodeId, list: &[Edge]) {
         let span = &mut self.spans[id as usize];
         let len = list.len() as u32;
-        if len <= span.len {
+        if span.start != UNREAD && len <= span.len {
             let start = span.start as usize;
             self.edges[start..start + list.len()].copy_from_slice(list);
             self.unused += (span.len - len) as usize;
@@ -81,10 +109,20 @@ impl Lists {
         }
     }
 
+    /// Forgets the list of `id` (below `spans.len()`).
+    fn unset(&mut self, id: NodeId) {
+        let span = &mut self.spans[id as usize];
+        self.unused += span.len as usize;
+        *span = UNREAD_SPAN;
+    }
+
     /// Rewrites the lists without the unused space between them.
     fn compact(&mut self) {
         let mut edges = Vec::with_capacity(self.edges.len() - self.unused);
         for span in &mut self.spans {
+            if span.start == UNREAD {
+                continue;
+            }
             let start = edges.len() as u32;
             edges.extend_from_slice(
                 &self.edges[span.start as usize..(span.start + span.len) as usize],
@@ -96,14 +134,14 @@ impl Lists {
     }
 }
 
-/// The moves of a [`NavGraph`] in both directions, priced at one [`MoveCosts`]; see the
-/// [module docs](self).
-#[derive(Debug, Clone)]
+/// The moves of a [`NavGraph`] in both directions, priced at one [`MoveCosts`], read as
+/// asked for; see the [module docs](self).
+#[derive(Debug, Clone, Default)]
 pub(super) struct MoveTable {
     costs: MoveCosts,
     out: Lists,
     into: Lists,
-    /// Reused buffers of [`MoveTable::patch`].
+    /// Reused buffers.
     list: Vec<Edge>,
     targets: Vec<NodeId>,
     added: Vec<NodeId>,
@@ -114,101 +152,109 @@ pub(super) struct MoveTable {
 pub(super) struct Patch {
     /// No move appeared and none got cheaper (moves out of added nodes aside: a route can
     /// only reach an added node through a move into it, which appeared): every route costs
-    /// at least what it cost before the update.
+    /// at least what it cost before the update. False also when a changed node's moves were
+    /// never read, so that what they were is unknown.
     pub(super) only_worse: bool,
 }
 
 impl MoveTable {
-    /// Reads every move of `graph`, priced at `costs`.
-    pub(super) fn build(graph: &NavGraph, costs: &MoveCosts) -> Self {
-        let bound = graph.id_bound();
+    /// Forgets every list: the table of `graph` at `costs`, nothing read yet.
+    pub(super) fn reset(&mut self, graph: &NavGraph, costs: &MoveCosts) {
+        self.costs = *costs;
         // Room for updates to add a quarter more ids without moving the spans (each move
         // copies them all, which a replan should not pay for).
-        let spans = || {
-            let mut spans = Vec::with_capacity(bound + bound / 4 + 1024);
-            spans.resize(bound, Span::default());
-            spans
-        };
-        // Room for the moves of a node in every direction, and later for patches to append
-        // lists without moving the array (pages never written cost no memory).
-        let mut out = Lists {
-            spans: spans(),
-            edges: Vec::with_capacity(graph.node_count() * 8 + SLACK),
-            unused: 0,
-        };
-        let mut incoming = vec![0u32; bound + 1];
-        for id in graph.nodes() {
-            let start = out.edges.len() as u32;
-            graph.for_each_move(id, costs, |step| {
-                incoming[step.node as usize + 1] += 1;
-                out.edges.push(Edge {
-                    node: step.node,
-                    cost: step.cost,
-                });
+        // Room for every node's moves likewise, so that reading more of them never copies
+        // the lists read so far (pages never written cost no memory).
+        let bound = graph.id_bound();
+        let edges = graph.node_count() * 8 + SLACK;
+        for lists in [&mut self.out, &mut self.into] {
+            lists.reset(bound, edges);
+        }
+    }
+
+    /// Reads the moves out of `id` from `graph` into `list`.
+    fn read_out(graph: &NavGraph, costs: &MoveCosts, id: NodeId, list: &mut Vec<Edge>) {
+        list.clear();
+        graph.for_each_move(id, costs, |step| {
+            list.push(Edge {
+                node: step.node,
+                cost: step.cost,
             });
-            out.spans[id as usize] = Span {
-                start,
-                len: out.edges.len() as u32 - start,
-            };
-        }
-        // The moves in, by counting: `incoming[t + 1]` moves end at `t`.
-        let mut into = Lists {
-            spans: spans(),
-            edges: Vec::with_capacity(out.edges.capacity()),
-            unused: 0,
-        };
-        into.edges.resize(
-            out.edges.len(),
-            Edge {
-                node: NO_NODE,
-                cost: 0,
-            },
-        );
-        for t in 0..bound {
-            incoming[t + 1] += incoming[t];
-            into.spans[t].start = incoming[t];
-        }
-        for (source, span) in out.spans.iter().enumerate() {
-            for edge in &out.edges[span.start as usize..(span.start + span.len) as usize] {
-                let target = &mut into.spans[edge.node as usize];
-                into.edges[(target.start + target.len) as usize] = Edge {
-                    node: source as NodeId,
-                    cost: edge.cost,
-                };
-                target.len += 1;
-            }
-        }
-        Self {
-            costs: *costs,
-            out,
-            into,
-            list: Vec::new(),
-            targets: Vec::new(),
-            added: Vec::new(),
-        }
+        });
     }
 
     /// The moves out of `id`: targets and costs, in the order of
-    /// [`NavGraph::for_each_move`].
+    /// [`NavGraph::for_each_move`], read from `graph` unless read already.
     #[inline]
-    pub(super) fn out(&self, id: NodeId) -> &[Edge] {
+    pub(super) fn out(&mut self, graph: &NavGraph, id: NodeId) -> &[Edge] {
+        self.ensure_out(graph, id);
+        self.out.get(id).unwrap_or(&[])
+    }
+
+    /// The moves out of `id` when they were read.
+    #[inline]
+    pub(super) fn out_read(&self, id: NodeId) -> Option<&[Edge]> {
         self.out.get(id)
     }
 
-    /// The moves into `id`: sources and costs.
+    /// Reads the moves out of `id` unless read already.
     #[inline]
-    pub(super) fn into(&self, id: NodeId) -> &[Edge] {
-        self.into.get(id)
+    fn ensure_out(&mut self, graph: &NavGraph, id: NodeId) {
+        if (id as usize) < self.out.spans.len() && self.out.spans[id as usize].start != UNREAD {
+            return;
+        }
+        self.grow(graph);
+        let mut list = std::mem::take(&mut self.list);
+        Self::read_out(graph, &self.costs, id, &mut list);
+        self.out.set(id, &list);
+        self.list = list;
+    }
+
+    /// The moves into `id`: sources and costs, read from `graph` unless read already.
+    #[inline]
+    pub(super) fn incoming(&mut self, graph: &NavGraph, id: NodeId) -> &[Edge] {
+        if (id as usize) >= self.into.spans.len() || self.into.spans[id as usize].start == UNREAD {
+            self.grow(graph);
+            self.read_into(graph, id);
+        }
+        self.into.get(id).unwrap_or(&[])
+    }
+
+    /// Reads the moves into `id` from `graph`, and the moves out of each of their sources
+    /// (the invariant of the [module docs](self)).
+    fn read_into(&mut self, graph: &NavGraph, id: NodeId) {
+        let mut list = std::mem::take(&mut self.list);
+        list.clear();
+        graph.for_each_incoming(id, &self.costs, |step| {
+            list.push(Edge {
+                node: step.node,
+                cost: step.cost,
+            });
+        });
+        self.into.set(id, &list);
+        let mut sources = std::mem::take(&mut self.targets);
+        sources.clear();
+        sources.extend(list.iter().map(|edge| edge.node));
+        self.list = list;
+        for &source in &sources {
+            self.ensure_out(graph, source);
+        }
+        self.targets = sources;
+    }
+
+    /// Makes room for every node id of `graph`.
+    fn grow(&mut self, graph: &NavGraph) {
+        let bound = graph.id_bound();
+        for lists in [&mut self.out, &mut self.into] {
+            if lists.spans.len() < bound {
+                lists.spans.resize(bound, UNREAD_SPAN);
+            }
+        }
     }
 
     /// Brings the table up to date with `graph` after the graph's update `update`.
     pub(super) fn patch(&mut self, graph: &NavGraph, update: &GraphUpdate) -> Patch {
-        let bound = graph.id_bound();
-        for lists in [&mut self.out, &mut self.into] {
-            if lists.spans.len() < bound {
-                lists.spans.resize(bound, Span::default());
-            }
-        }
+        self.grow(graph);
         let mut only_worse = true;
         let mut added = std::mem::take(&mut self.added);
         added.clone_from(&update.added);
@@ -217,32 +263,39 @@ impl MoveTable {
         let mut list = std::mem::take(&mut self.list);
         targets.clear();
         for &id in &update.removed {
-            targets.extend(self.out.get(id).iter().map(|edge| edge.node));
-            self.out.set(id, &[]);
-            self.into.set(id, &[]);
+            if let Some(old) = self.out.get(id) {
+                targets.extend(old.iter().map(|edge| edge.node));
+            }
+            self.out.unset(id);
+            self.into.unset(id);
         }
         for &id in &update.changed {
-            list.clear();
-            graph.for_each_move(id, &self.costs, |step| {
-                list.push(Edge {
-                    node: step.node,
-                    cost: step.cost,
-                });
-            });
-            let old = self.out.get(id);
-            if only_worse && added.binary_search(&id).is_err() {
-                only_worse = list.iter().all(|new| {
-                    old.iter()
-                        .any(|before| before.node == new.node && before.cost <= new.cost)
-                });
+            Self::read_out(graph, &self.costs, id, &mut list);
+            let is_added = added.binary_search(&id).is_ok();
+            match self.out.get(id) {
+                Some(old) => {
+                    if only_worse && !is_added {
+                        only_worse = list.iter().all(|new| {
+                            old.iter()
+                                .any(|before| before.node == new.node && before.cost <= new.cost)
+                        });
+                    }
+                    targets.extend(old.iter().map(|edge| edge.node));
+                }
+                None => only_worse &= is_added,
             }
-            targets.extend(old.iter().chain(&list).map(|edge| edge.node));
+            targets.extend(list.iter().map(|edge| edge.node));
             self.out.set(id, &list);
         }
-        targets.extend_from_slice(&update.added);
         targets.sort_unstable();
         targets.dedup();
+        // Stored lists of moves in are re-read (keeping the invariant: their sources' moves
+        // out are read too); the others are read when first asked for. An added node's
+        // lists were forgotten when its id was last removed, or never read.
         for &id in &targets {
+            if self.into.get(id).is_none() {
+                continue;
+            }
             list.clear();
             graph.for_each_incoming(id, &self.costs, |step| {
                 list.push(Edge {
@@ -251,6 +304,9 @@ impl MoveTable {
                 });
             });
             self.into.set(id, &list);
+            for edge in &list {
+                self.ensure_out(graph, edge.node);
+            }
         }
         self.targets = targets;
         self.list = list;
@@ -264,7 +320,7 @@ mod tests {
     use glam::IVec3;
 
     use super::{Edge, MoveTable};
-    use crate::graph::NavGraph;
+    use crate::graph::{NavGraph, NodeId};
     use crate::moves::agent::{Agent, MoveCosts};
     use crate::terrain::SplitMix64;
     use crate::world::chunked::{Block, ChunkedWorld};
@@ -282,24 +338,31 @@ mod tests {
         Block::Fence,
     ];
 
-    fn lists(table: &MoveTable, graph: &NavGraph) -> Vec<(Vec<Edge>, Vec<Edge>)> {
-        let sorted = |list: &[Edge]| {
-            let mut list = list.to_vec();
-            list.sort_unstable_by_key(|edge| (edge.node, edge.cost));
-            list
-        };
-        (0..graph.id_bound() as u32)
-            .map(|id| (sorted(table.out(id)), sorted(table.into(id))))
+    fn sorted(list: &[Edge]) -> Vec<Edge> {
+        let mut list = list.to_vec();
+        list.sort_unstable_by_key(|edge| (edge.node, edge.cost));
+        list
+    }
+
+    /// Every node's moves out, read afresh from `graph` (sorted).
+    fn all_out(graph: &NavGraph, costs: &MoveCosts) -> Vec<Vec<Edge>> {
+        let mut fresh = MoveTable::default();
+        fresh.reset(graph, costs);
+        (0..graph.id_bound() as NodeId)
+            .map(|id| sorted(fresh.out(graph, id)))
             .collect()
     }
 
-    /// The patched table equals a fresh build, list for list, after each of many random block
-    /// changes on random small worlds; and `only_worse` holds only when no route got cheaper
-    /// (checked on the lists: every move now present was present before at no higher cost).
+    /// Every list the patched table holds equals the list read afresh from the updated graph,
+    /// after each of many random block changes on random small worlds, with random lists read
+    /// between the changes as a search would; the moves out of every source of a stored
+    /// list of moves in are stored (the invariant); and `only_worse` holds only when no route
+    /// got cheaper (checked on the lists: every move now present was present before at no
+    /// higher cost), and holds often.
     #[test]
-    fn patched_table_equals_a_fresh_build_after_random_changes() {
+    fn patched_table_equals_a_fresh_read_after_random_changes() {
         let size = IVec3::new(9, 7, 9);
-        let (mut patches, mut worse) = (0, 0);
+        let (mut patches, mut worse, mut no_cheaper_count) = (0, 0, 0);
         for seed in 0..40u64 {
             let mut rng = SplitMix64::new(seed);
             let mut world = ChunkedWorld::with_size(size).unwrap();
@@ -326,9 +389,16 @@ mod tests {
             let agent = Agent::default().with_max_drop(1 + rng.below(3) as u32);
             let costs = MoveCosts::default().with_climb(rng.below(3) as u32);
             let mut graph = NavGraph::compile(&world, &agent).unwrap();
-            let mut table = MoveTable::build(&graph, &costs);
+            let mut table = MoveTable::default();
+            table.reset(&graph, &costs);
             for _ in 0..30 {
-                let before = lists(&table, &graph);
+                for _ in 0..rng.below(graph.id_bound() as u64) {
+                    let id = rng.below(graph.id_bound() as u64) as NodeId;
+                    if graph.is_live(id) {
+                        let _ = table.incoming(&graph, id);
+                    }
+                }
+                let before = all_out(&graph, &costs);
                 let mut changed = Vec::new();
                 for _ in 0..=rng.below(4) {
                     let at = cell(&mut rng);
@@ -339,25 +409,41 @@ mod tests {
                 }
                 let update = graph.update(&world, changed).unwrap();
                 let patch = table.patch(&graph, &update);
-                let after = lists(&table, &graph);
-                let fresh = MoveTable::build(&graph, &costs);
-                assert_eq!(after, lists(&fresh, &graph), "seed {seed}");
-                let no_cheaper = after.iter().enumerate().all(|(id, (out, _))| {
+                let mut fresh = MoveTable::default();
+                fresh.reset(&graph, &costs);
+                for id in 0..graph.id_bound() as NodeId {
+                    if let Some(out) = table.out_read(id) {
+                        assert_eq!(sorted(out), sorted(fresh.out(&graph, id)), "seed {seed}");
+                    }
+                    if let Some(into) = table.into.get(id).map(<[Edge]>::to_vec) {
+                        assert_eq!(
+                            sorted(&into),
+                            sorted(fresh.incoming(&graph, id)),
+                            "seed {seed}"
+                        );
+                        for edge in into {
+                            assert!(table.out_read(edge.node).is_some(), "seed {seed}");
+                        }
+                    }
+                }
+                let after = all_out(&graph, &costs);
+                let no_cheaper = after.iter().enumerate().all(|(id, out)| {
                     update.added.contains(&(id as u32))
                         || out.iter().all(|new| {
-                            before.get(id).is_some_and(|(old, _)| {
+                            before.get(id).is_some_and(|old| {
                                 old.iter().any(|o| o.node == new.node && o.cost <= new.cost)
                             })
                         })
                 });
-                assert_eq!(patch.only_worse, no_cheaper, "seed {seed}");
+                assert!(!patch.only_worse || no_cheaper, "seed {seed}");
                 patches += 1;
                 worse += usize::from(patch.only_worse);
+                no_cheaper_count += usize::from(no_cheaper);
             }
         }
         assert!(
-            patches == 40 * 30 && worse > 100 && worse < patches - 100,
-            "{worse} of {patches}"
+            patches == 40 * 30 && worse > 100 && no_cheaper_count < patches - 100,
+            "{worse} ({no_cheaper_count} without a cheaper move) of {patches}"
         );
     }
 }

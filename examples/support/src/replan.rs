@@ -306,7 +306,7 @@ pub fn bench(seed: u64, queries: usize) -> Result<(), String> {
         match chosen.method {
             ReplanMethod::Incremental => timings.incremental_answers += 1,
             ReplanMethod::Kept => timings.kept_answers += 1,
-            ReplanMethod::Fresh => {}
+            _ => {}
         }
         route_lengths += route.path.len();
         changed_counts += changed.len();

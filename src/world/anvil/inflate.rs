@@ -2,7 +2,7 @@
 //! than [`MAX_CHUNK_NBT`] bytes out, so that a small payload that inflates to gigabytes (a
 //! compression bomb) costs a counted skip, not the memory and time to inflate it.
 
-use std::io::{ErrorKind, Read, Write};
+use std::io::{ErrorKind, Read};
 
 use flate2::read::{GzDecoder, ZlibDecoder};
 
@@ -27,11 +27,7 @@ pub(super) fn inflate(scheme: u8, payload: &[u8]) -> Result<Vec<u8>, SkipReason>
         UNCOMPRESSED => Ok(payload.to_vec()),
         LZ4 => {
             lz4_declared_size_ok(payload)?;
-            let mut decoder = fastanvil::Lz4DecoderWrapper::new(Vec::new());
-            decoder
-                .write_all(payload)
-                .map_err(|_| SkipReason::BadCompression)?;
-            decoder.finish().map_err(|_| SkipReason::BadCompression)
+            bounded(lz4_java_wrc::Lz4BlockInput::new(payload))
         }
         _ => Err(SkipReason::BadCompression),
     }
