@@ -25,6 +25,14 @@
 //! occupancy bitmask and tests each of the 26 moves against a requirement mask computed at
 //! compile time. It gives the same moves as [`free_move`] in the order of
 //! [`FREE_DIRECTIONS`].
+//!
+//! The search then skips the moves from a position `n` that its parent `p` dominates: a
+//! target `m` that is `p` or a neighbour of `p`, where the direct move `p -> m` is legal and
+//! costs no more than the two steps through `n` (see `dominated_moves` for why that cannot
+//! lower the cost of `m`). The box of `p -> m` lies inside the neighbourhood of `n`, so the
+//! same occupancy mask decides it. In open air this leaves 9 of the 26 moves after a face
+//! step, 15 after an edge step and 19 after a corner step; the expansions, the costs and the
+//! routes are those of the unpruned search.
 
 use glam::IVec3;
 
