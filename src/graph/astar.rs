@@ -31,12 +31,18 @@ trait Record: Copy + Default {
     fn stamp(self) -> u32;
     fn g(self) -> u64;
     /// A record of the search `stamp` at cost `g`, reached from `parent` by the move in
-    /// `slot` of shape `code` (`parent` is [`NO_NODE`] for the start).
+    /// `slot` of shape `code`.
     fn reached(g: u64, stamp: u32, parent: NodeId, slot: usize, code: u64) -> Self;
+    /// The record of the start of the search `stamp`: cost 0, reached by no move.
+    fn start(stamp: u32) -> Self;
     fn set_stamp(&mut self, stamp: u32);
     /// The node this one was reached from, [`NO_NODE`] for the start; `node` is this
     /// record's node.
     fn parent(self, graph: &NavGraph, rises: &[i32; 1 << CODE_BITS], node: NodeId) -> NodeId;
+    /// `word`, the moves of this record's node, without the move back to the node it was
+    /// reached from where the record tells it cheaply, since that move never improves the
+    /// parent: the parent's `g` can only have dropped since this node's `g` was set from it.
+    fn without_move_back(self, word: u64, pricing: &Pricing) -> u64;
 }
 
 /// 16 bytes: any cost, and the parent's id.
@@ -62,12 +68,23 @@ impl Record for Wide {
     fn reached(g: u64, stamp: u32, parent: NodeId, _: usize, _: u64) -> Self {
         Self { g, parent, stamp }
     }
+    fn start(stamp: u32) -> Self {
+        Self {
+            g: 0,
+            parent: NO_NODE,
+            stamp,
+        }
+    }
     #[inline]
     fn set_stamp(&mut self, stamp: u32) {
         self.stamp = stamp;
     }
     fn parent(self, _: &NavGraph, _: &[i32; 1 << CODE_BITS], _: NodeId) -> NodeId {
         self.parent
+    }
+    #[inline]
+    fn without_move_back(self, word: u64, _: &Pricing) -> u64 {
+        word
     }
 }
 
@@ -96,21 +113,40 @@ impl Record for Narrow {
         u64::from(self.g)
     }
     #[inline]
-    fn reached(g: u64, stamp: u32, parent: NodeId, slot: usize, code: u64) -> Self {
-        let via = if parent == NO_NODE {
-            START_SLOT << 6
-        } else {
-            ((slot as u32) << 6) | code as u32
-        };
+    fn reached(g: u64, stamp: u32, _: NodeId, slot: usize, code: u64) -> Self {
         Self {
             // The search uses this layout only when every cost fits (see `fits_narrow`).
             g: g as u32,
-            tag: (stamp << 10) | via,
+            tag: (stamp << 10) | ((slot as u32) << 6) | code as u32,
+        }
+    }
+    fn start(stamp: u32) -> Self {
+        Self {
+            g: 0,
+            tag: (stamp << 10) | (START_SLOT << 6),
         }
     }
     #[inline]
     fn set_stamp(&mut self, stamp: u32) {
         self.tag = (stamp << 10) | (self.tag & 0x3ff);
+    }
+    #[inline]
+    fn without_move_back(self, word: u64, pricing: &Pricing) -> u64 {
+        let slot = ((self.tag >> 6) & 15) as usize;
+        if slot == START_SLOT as usize {
+            return word;
+        }
+        // The move back leaves by the opposite slot and undoes the rise: it reaches the
+        // parent's column at the parent's height. (A slot without a move has rise 0 in the
+        // table, and clearing its empty code changes nothing.)
+        let rise = pricing.step(slot, u64::from(self.tag) & CODE_MASK).dy;
+        let back = OPPOSITE_SLOT[slot];
+        let shift = back as u32 * CODE_BITS;
+        if pricing.step(back, (word >> shift) & CODE_MASK).dy == -rise {
+            word & !(CODE_MASK << shift)
+        } else {
+            word
+        }
     }
     fn parent(self, graph: &NavGraph, rises: &[i32; 1 << CODE_BITS], node: NodeId) -> NodeId {
         let slot = (self.tag >> 6) & 15;
@@ -213,6 +249,27 @@ struct Core {
 /// columns and rows around a node the move goes to.
 const SLOT_COLUMN: [usize; 16] = slot_parts(true);
 const SLOT_ROW: [usize; 16] = slot_parts(false);
+
+/// Per slot (padded to 16), the slot of the opposite direction.
+const OPPOSITE_SLOT: [usize; 16] = opposite_slots();
+
+const fn opposite_slots() -> [usize; 16] {
+    let mut opposite = [0; 16];
+    let mut slot = 0;
+    while slot < super::SLOTS {
+        let d = SLOT_DIRECTIONS[slot];
+        let mut other = 0;
+        while other < super::SLOTS {
+            let e = SLOT_DIRECTIONS[other];
+            if e.x == -d.x && e.y == -d.y && e.z == -d.z {
+                opposite[slot] = other;
+            }
+            other += 1;
+        }
+        slot += 1;
+    }
+    opposite
+}
 
 const fn slot_parts(x: bool) -> [usize; 16] {
     let mut parts = [1; 16];
@@ -385,10 +442,12 @@ impl Core {
         let mut stats = SearchStats::default();
         let start_feet = graph.feet(start);
         let start_h = goal.estimate(start_feet, &estimator);
-        records[start as usize] = R::reached(0, open_stamp, NO_NODE, 0, 0);
+        records[start as usize] = R::start(open_stamp);
         self.open.reset(start_h);
         self.open.push(start_h, 0, start);
         stats.generated = 1;
+        // The partial route closest to the goal matters only when a budget can stop the search.
+        let track_best = options.max_nodes.is_some() || options.max_time.is_some();
         let (mut best, mut best_h, mut best_g) = (start, start_h, 0u64);
         let mut budget_hit = false;
 
@@ -429,12 +488,17 @@ impl Core {
             // The column of each slot's move, worked out once per expansion.
             let around: [usize; 16] =
                 std::array::from_fn(|slot| rows[SLOT_ROW[slot]] + columns[SLOT_COLUMN[slot]]);
-            let mut bits = graph.slots[node as usize].out;
-            while bits != 0 {
-                let slot = (bits.trailing_zeros() / CODE_BITS) as usize;
-                let shift = slot as u32 * CODE_BITS;
-                let code = (bits >> shift) & CODE_MASK;
-                bits &= !(CODE_MASK << shift);
+            // Slot by slot, shifting the word down: cheaper than finding each move's slot from
+            // its lowest set bit, and a node's empty slots are mostly the ladders' last two.
+            let mut word = current.without_move_back(slots[node as usize].out, pricing);
+            let mut next_slot = 0;
+            while word != 0 {
+                let (slot, code) = (next_slot, word & CODE_MASK);
+                next_slot += 1;
+                word >>= CODE_BITS;
+                if code == 0 {
+                    continue;
+                }
                 let step = pricing.step(slot, code);
                 let dy = step.dy;
                 let column = around[slot & 15];
@@ -472,7 +536,7 @@ impl Core {
                     goal.estimate(feet + IVec3::new(direction.x, dy, direction.z), &estimator);
                 self.open.push(cost_here + estimate, cost_here, target);
                 stats.generated += 1;
-                if (estimate, cost_here) < (best_h, best_g) {
+                if track_best && (estimate, cost_here) < (best_h, best_g) {
                     (best, best_h, best_g) = (target, estimate, cost_here);
                 }
             }
