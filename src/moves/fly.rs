@@ -290,11 +290,14 @@ const fn is_near(d: IVec3, step: IVec3) -> bool {
 /// `step(m - p) <= step(d) + step(FREE_DIRECTIONS[j])`.
 ///
 /// Why a search may skip them when the direct move `p -> m` is legal: `n` holds the cost
-/// `g(n) = g(p) + cost(p, n)` it got when `p` was expanded with cost `g(p)`, and that same
-/// expansion relaxed `m` to at most `g(p) + cost(p, m)`. The world's extra cost of `m` is on
-/// both sides and that of `n` is not negative, so `g(p) + cost(p, m) <= g(n) + cost(n, m)`:
-/// the move from `n` cannot lower the cost of `m`. (Costs only fall, so this holds however
-/// often `p` or `m` was reached again.) The move back to `p` never helps either.
+/// `g(n) = g(p) + cost(p, n)` it got when `p` was expanded with cost `g(p)` (a node's cost and
+/// parent link are set together), and after that same expansion `m` cost at most
+/// `g(p) + cost(p, m)`: `p` relaxed `m`, or skipped it because, by this same argument one
+/// step back, `p`'s own parent had already given `m` a cost that low. The world's extra
+/// cost of `m` is on both sides and that of `n` is not negative, so
+/// `g(p) + cost(p, m) <= g(n) + cost(n, m)`: the move from `n` cannot lower the cost of `m`,
+/// and skipping it changes nothing. (Costs only fall, so this holds however often `p` or
+/// `m` was reached again.) The move back to `p` never helps either.
 #[must_use]
 pub(crate) fn dominated_moves(costs: &MoveCosts) -> [u32; 27] {
     std::array::from_fn(|a| {
