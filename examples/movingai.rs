@@ -42,13 +42,15 @@
 //! | Simple, 105 x 132 x 105 | 10 000 | 10000 passed, 0 failed | 5 900 659 | 1.1 million | 2.8 million |
 //! | `--synthetic 512 --queries 40` | 40 | 3 of 3 checked against the baseline | 6 525 921 | 0.67 million | 1.9 million |
 //!
-//! Callgrind counts 2 590 instructions per expansion on the first 1 000 `Simple` problems
-//! (3 715 before the node records shrank, the flier's moves went straight from their bitmask
-//! into the node table, its 3D octile estimate was inlined and the open set moved to 8-byte
-//! entries). The largest synthetic search generated 6.9 million nodes (1.5 million distinct
-//! positions) and grew the peak resident size by 292 MiB, 44 bytes per generated node: node
-//! records of 20 bytes (31 MiB), node-table pages (9 MiB), and the open set's buckets, which
-//! keep the capacity each one reached (the entries alive at once take at most 55 MiB).
+//! Callgrind counts 2 157 instructions per expansion on the first 1 000 `Simple` problems,
+//! where it counted 2 605 before the search skipped the moves a position's parent dominates
+//! (15.1 moves relaxed per expansion instead of 24.4; see `voxnav::moves::fly`) and kept the
+//! step that reached each node in its parent link (3 715 before the node records shrank, the
+//! flier's moves went straight from their bitmask into the node table, its 3D octile
+//! estimate was inlined and the open set moved to 8-byte entries). The largest synthetic
+//! search generated 6.9 million nodes (1.5 million distinct positions) and grew the peak
+//! resident size by 167 MiB, 25.4 bytes per generated node: node records of 20 bytes
+//! (31 MiB), node-table pages (9 MiB), and the open set's buckets.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

@@ -16,6 +16,7 @@ use voxnav::{
     Pathfinder, RadiusGoal, ReachIndex, SearchOptions, SearchResult, SearchStatus, TerrainFlags,
     VoxelWorld, baseline, check_path,
 };
+use voxnav::{Heuristic, HeuristicKind};
 
 /// The rule, restated: a cell may hold part of the body when it is passable and, for a
 /// swimmer, water.
@@ -366,6 +367,41 @@ fn skipped_moves_keep_costs_exact_among_dense_obstacles_and_extra_costs() {
             let expected = weighted_oracle(&world.world, &extra, &agent, &costs, start, goal);
             let result = route(&mut pathfinder, &world, start, goal).unwrap();
             assert_eq!(result.cost, expected, "{context}");
+            // Dijkstra's order, and weighted A*, which reopens closed nodes: the parent of a
+            // reopened node is its new one.
+            let zero = SearchOptions::default().with_heuristic(Heuristic::new(HeuristicKind::Zero));
+            let dijkstra = pathfinder.find_path(&world, start, goal, &zero).unwrap();
+            assert_eq!(dijkstra.cost, expected, "{context}, zero heuristic");
+            let weighted = SearchOptions::default().with_heuristic(
+                Heuristic::new(HeuristicKind::Octile)
+                    .with_weight(3.0)
+                    .unwrap(),
+            );
+            let greedy = pathfinder
+                .find_path(&world, start, goal, &weighted)
+                .unwrap();
+            if let (Some(cost), Some(best)) = (greedy.cost, expected) {
+                assert!(
+                    best <= cost && cost <= 3 * best,
+                    "{context}, weighted: {cost}"
+                );
+                let replayed: Option<u64> = greedy
+                    .path
+                    .windows(2)
+                    .map(|w| {
+                        step_cost(&world.world, &agent, &costs, w[0], w[1])
+                            .map(|c| c + world.weight(w[1]))
+                    })
+                    .sum();
+                assert_eq!(
+                    replayed,
+                    Some(cost),
+                    "{context}, weighted: {:?}",
+                    greedy.path
+                );
+            } else {
+                assert_eq!(greedy.cost, expected, "{context}, weighted");
+            }
             if expected.is_some() {
                 found += 1;
                 let replayed: Option<u64> = result

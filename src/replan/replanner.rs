@@ -83,6 +83,8 @@ pub struct Replanner {
     dstar_pending: bool,
     /// The last route answered, for [`ReplanMethod::Kept`].
     route: KeptRoute,
+    /// The positions whose surroundings the move table has read for [`KeptRoute::record`].
+    ringed: Vec<NodeId>,
 }
 
 /// A route answered, by node id, with the cost of each move.
@@ -100,8 +102,18 @@ impl KeptRoute {
     /// Reads into `table` the moves into every position one move off the route, and so (by
     /// the table's invariant) the moves out of every position up to two moves off it: a
     /// later change there is then known to make no move cheaper or not, and can keep the
-    /// route. A search reads most of them anyway; the table skips those read.
-    fn record(&mut self, graph: &NavGraph, table: &mut MoveTable, result: &SearchResult) {
+    /// route. A search reads most of them anyway; the table skips those read, and positions
+    /// in `ringed` (sorted: those of the last route recorded over this table, whose
+    /// surroundings were read then; patches keep lists read) are skipped. `ringed` becomes
+    /// this route's. Only how often a route is kept depends on these reads: a change to
+    /// moves never read is not judged, and goes to the repair.
+    fn record(
+        &mut self,
+        graph: &NavGraph,
+        table: &mut MoveTable,
+        result: &SearchResult,
+        ringed: &mut Vec<NodeId>,
+    ) {
         self.nodes.clear();
         self.steps.clear();
         if result.status != SearchStatus::Found {
@@ -115,12 +127,17 @@ impl KeptRoute {
             self.nodes.push(id);
         }
         for &id in &self.nodes {
+            if ringed.binary_search(&id).is_ok() {
+                continue;
+            }
             let count = table.out(graph, id).len();
             for at in 0..count {
                 let target = table.out(graph, id)[at].node;
                 let _ = table.incoming(graph, target);
             }
         }
+        ringed.clone_from(&self.nodes);
+        ringed.sort_unstable();
         for pair in self.nodes.windows(2) {
             let step = table
                 .out(graph, pair[0])
@@ -190,6 +207,7 @@ impl Replanner {
             fresh_expansions: 0,
             dstar_pending: false,
             route: KeptRoute::default(),
+            ringed: Vec::new(),
         })
     }
 
@@ -247,6 +265,8 @@ impl Replanner {
         let planned = planned?;
         self.fresh_expansions = planned.stats.expanded;
         self.dstar_pending = false;
+        // The plan read a new table.
+        self.ringed.clear();
         self.record(&planned);
         Ok(planned)
     }
@@ -359,7 +379,7 @@ impl Replanner {
     /// Keeps the route of `result` for [`ReplanMethod::Kept`].
     fn record(&mut self, result: &SearchResult) {
         match self.dstar.graph_and_table_mut() {
-            Some((graph, table)) => self.route.record(graph, table, result),
+            Some((graph, table)) => self.route.record(graph, table, result, &mut self.ringed),
             None => self.route = KeptRoute::default(),
         }
     }
@@ -368,6 +388,7 @@ impl Replanner {
     pub fn take_graph(&mut self) -> Option<NavGraph> {
         self.dstar_pending = false;
         self.route = KeptRoute::default();
+        self.ringed.clear();
         self.dstar.take_graph()
     }
 

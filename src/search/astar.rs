@@ -11,7 +11,7 @@ use super::{Budget, SearchOptions, SearchResult, SearchStats, SearchStatus};
 use crate::error::{Error, Result};
 use crate::moves::agent::{Agent, MoveCosts};
 use crate::moves::fly::{
-    FREE_DIRECTIONS, NO_ARRIVAL, arrival_code, dominated_moves, free_moves_and_occupancy,
+    FREE_ARRIVALS, FREE_DIRECTIONS, NO_ARRIVAL, dominated_moves, free_moves_and_occupancy,
     free_step_costs, free_target_cost, undominated,
 };
 use crate::moves::{Expansion, MoveBuffer, WalkingMoves};
@@ -21,11 +21,15 @@ use crate::world::key::{in_key_range, pack, unpack};
 /// Bit of [`Node::link`] set while the node is expanded (closed); a cheaper route found later
 /// clears it (reopens the node).
 const CLOSED: u32 = 1 << 31;
+/// Where the arrival code sits in [`Node::link`]: 5 bits below [`CLOSED`].
+const ARRIVAL_SHIFT: u32 = 26;
+/// The parent's index in [`Node::link`].
+const PARENT_MASK: u32 = (1 << ARRIVAL_SHIFT) - 1;
 /// The parent link of the start node.
-const NO_PARENT: u32 = CLOSED - 1;
-/// The most nodes one search may create: node indices must leave [`CLOSED`] free. Memory
-/// runs out long before (each node takes 20 bytes); a search that reaches it stops with the
-/// best partial route.
+const NO_PARENT: u32 = PARENT_MASK;
+/// The most nodes one search may create: node indices must fit below the arrival code.
+/// That is 67 million nodes, 1.3 GB of node records alone; a search that reaches it stops
+/// with the best partial route.
 const MAX_NODES: usize = NO_PARENT as usize;
 
 /// One searched position: 20 bytes, so that a search of millions of nodes stays small. No
@@ -40,7 +44,9 @@ struct Node {
     key: u64,
     /// The cost of the best route found to it.
     g: u64,
-    /// The parent's index ([`NO_PARENT`] for the start) and [`CLOSED`].
+    /// The parent's index ([`NO_PARENT`] for the start), the arrival code of the step from
+    /// the parent ([`FREE_ARRIVALS`]; [`NO_ARRIVAL`] for the start and for walkers) and
+    /// [`CLOSED`].
     link: u32,
 }
 
@@ -57,7 +63,37 @@ impl Node {
 
     #[inline]
     fn parent(self) -> u32 {
-        self.link & !CLOSED
+        self.link & PARENT_MASK
+    }
+
+    #[inline]
+    fn arrival(self) -> usize {
+        (self.link >> ARRIVAL_SHIFT & 31) as usize
+    }
+}
+
+/// The link of a node reached from `parent` by a move of arrival code `arrival`, open.
+#[inline]
+fn link(parent: u32, arrival: usize) -> u32 {
+    parent | (arrival as u32) << ARRIVAL_SHIFT
+}
+
+/// A move's target as the search sees it: its position, computed only for the targets that
+/// get a new cost, and the arrival code of the move.
+trait Target: Copy {
+    fn feet(self) -> IVec3;
+    fn arrival(self) -> usize;
+}
+
+impl Target for IVec3 {
+    #[inline]
+    fn feet(self) -> IVec3 {
+        self
+    }
+
+    #[inline]
+    fn arrival(self) -> usize {
+        NO_ARRIVAL
     }
 }
 
@@ -75,14 +111,10 @@ fn may_leave_keys<W: VoxelWorld + ?Sized>(world: &W) -> bool {
 trait Successors {
     /// How a move's target reaches the search: a position, or what it takes to compute one
     /// only for the few targets that get a new cost.
-    type Target: Copy + Into<IVec3>;
-
-    /// Whether [`Successors::expand`] uses the arrival code of the position: the search
-    /// reads the parent's position only for modes that do.
-    const USES_ARRIVAL: bool;
+    type Target: Target;
 
     /// The moves from `feet`, entered from its parent by the step of the arrival code
-    /// `arrival` ([`arrival_code`]; [`NO_ARRIVAL`] for the start or when not used).
+    /// `arrival` ([`FREE_ARRIVALS`]; [`NO_ARRIVAL`] for the start and for walkers).
     fn expand<W: VoxelWorld + ?Sized>(
         &mut self,
         world: &W,
@@ -105,7 +137,6 @@ struct Walking {
 
 impl Successors for Walking {
     type Target = IVec3;
-    const USES_ARRIVAL: bool = false;
 
     #[inline]
     fn expand<W: VoxelWorld + ?Sized>(
@@ -145,16 +176,20 @@ struct FreeTarget {
     direction: usize,
 }
 
-impl From<FreeTarget> for IVec3 {
+impl Target for FreeTarget {
     #[inline]
-    fn from(target: FreeTarget) -> IVec3 {
-        target.from + FREE_DIRECTIONS[target.direction]
+    fn feet(self) -> IVec3 {
+        self.from + FREE_DIRECTIONS[self.direction]
+    }
+
+    #[inline]
+    fn arrival(self) -> usize {
+        usize::from(FREE_ARRIVALS[self.direction])
     }
 }
 
 impl Successors for Free {
     type Target = FreeTarget;
-    const USES_ARRIVAL: bool = true;
 
     #[inline]
     fn expand<W: VoxelWorld + ?Sized>(
@@ -184,7 +219,7 @@ impl Successors for Free {
             let slot = if near.inside >> i & 1 != 0 {
                 table.neighbour_slot(&near, i)
             } else {
-                let to = target.into();
+                let to = target.feet();
                 if self.check_keys && !in_key_range(to) {
                     continue;
                 }
@@ -193,7 +228,7 @@ impl Successors for Free {
             relax(
                 slot,
                 target,
-                free_target_cost(world, self.steps[i], target.into()),
+                free_target_cost(world, self.steps[i], target.feet()),
             );
         }
     }
@@ -368,7 +403,7 @@ impl Pathfinder {
         self.nodes.push(Node {
             key: pack(start),
             g: 0,
-            link: NO_PARENT,
+            link: link(NO_PARENT, NO_ARRIVAL),
         });
         *self.table.slot(start) = 0;
         self.open.reset(start_h);
@@ -398,46 +433,46 @@ impl Pathfinder {
             nodes[node as usize].link |= CLOSED;
             stats.expanded += 1;
 
-            let parent = current.parent();
-            let arrival = if S::USES_ARRIVAL && parent != NO_PARENT {
-                arrival_code(feet - nodes[parent as usize].feet())
-            } else {
-                NO_ARRIVAL
-            };
             let mut full = false;
-            moves.expand(world, feet, arrival, table, |slot, target, step| {
-                let g = current.g + u64::from(step);
-                let index = if *slot == NO_NODE {
-                    if nodes.len() >= MAX_NODES {
-                        full = true;
-                        return;
+            moves.expand(
+                world,
+                feet,
+                current.arrival(),
+                table,
+                |slot, target, step| {
+                    let g = current.g + u64::from(step);
+                    let index = if *slot == NO_NODE {
+                        if nodes.len() >= MAX_NODES {
+                            full = true;
+                            return;
+                        }
+                        let index = nodes.len() as u32;
+                        *slot = index;
+                        nodes.push(Node {
+                            key: pack(target.feet()),
+                            g,
+                            link: link(node, target.arrival()),
+                        });
+                        index
+                    } else {
+                        let index = *slot;
+                        let known = &mut nodes[index as usize];
+                        if g >= known.g {
+                            return;
+                        }
+                        // A cheaper route: the node is open again, with a new parent.
+                        known.g = g;
+                        known.link = link(node, target.arrival());
+                        index
+                    };
+                    let h = goal.estimate(target.feet(), &estimator);
+                    open.push(g + h, g, index);
+                    stats.generated += 1;
+                    if (h, g) < (best_h, best_g) {
+                        (best, best_h, best_g) = (index, h, g);
                     }
-                    let index = nodes.len() as u32;
-                    *slot = index;
-                    nodes.push(Node {
-                        key: pack(target.into()),
-                        g,
-                        link: node,
-                    });
-                    index
-                } else {
-                    let index = *slot;
-                    let known = &mut nodes[index as usize];
-                    if g >= known.g {
-                        return;
-                    }
-                    // A cheaper route: the node is open again, with a new parent.
-                    known.g = g;
-                    known.link = node;
-                    index
-                };
-                let h = goal.estimate(target.into(), &estimator);
-                open.push(g + h, g, index);
-                stats.generated += 1;
-                if (h, g) < (best_h, best_g) {
-                    (best, best_h, best_g) = (index, h, g);
-                }
-            });
+                },
+            );
             if full {
                 stopped = true;
                 break;
