@@ -12,8 +12,8 @@ use support::rng::Rng;
 use support::worlds::{random_agent, random_solids, small_world_size};
 use voxnav::graph::{GraphSearch, NavGraph};
 use voxnav::{
-    Agent, Block, ChunkedWorld, Error, IVec3, InvalidFeet, MoveCosts, Pathfinder, SearchOptions,
-    SearchResult, SearchStatus, VoxelWorld, is_valid_feet, neighbours,
+    Agent, Block, Bounds, ChunkedWorld, Error, IVec3, InvalidFeet, MoveCosts, Pathfinder,
+    SearchOptions, SearchResult, SearchStatus, TerrainFlags, VoxelWorld, is_valid_feet, neighbours,
 };
 
 /// Every node of `graph` by feet position, with its moves (target, direction, cost) sorted:
@@ -40,7 +40,7 @@ fn picture(graph: &NavGraph, costs: &MoveCosts) -> Picture {
 }
 
 /// The same picture straight from the world and the neighbour generator.
-fn generator_picture(world: &ChunkedWorld, agent: &Agent, costs: &MoveCosts) -> Picture {
+fn generator_picture<W: VoxelWorld>(world: &W, agent: &Agent, costs: &MoveCosts) -> Picture {
     let mut out = Picture::new();
     let mut moves = Vec::new();
     for feet in all_feet(world, agent) {
@@ -216,6 +216,88 @@ fn local_updates_equal_a_fresh_compile_after_every_random_block_change() {
         }
     }
     assert!(checked >= 400);
+}
+
+/// A world that charges 7 for entering a feet position with a solid cell east of it, at
+/// feet height (moss on the wall): an extra cost that block changes switch on and off, read
+/// within one block of the feet as local updates require.
+struct Moss {
+    world: ChunkedWorld,
+}
+
+impl VoxelWorld for Moss {
+    fn is_passable(&self, p: IVec3) -> bool {
+        self.world.is_passable(p)
+    }
+    fn is_standable(&self, p: IVec3) -> bool {
+        self.world.is_standable(p)
+    }
+    fn terrain(&self, feet: IVec3) -> TerrainFlags {
+        self.world.terrain(feet)
+    }
+    fn floor_top(&self, p: IVec3) -> u8 {
+        self.world.floor_top(p)
+    }
+    fn bounds(&self) -> Option<Bounds> {
+        self.world.bounds()
+    }
+    fn extra_cost(&self, feet: IVec3) -> u32 {
+        let east = feet + IVec3::X;
+        if self.world.is_standable(east) && !self.world.is_passable(east) {
+            7
+        } else {
+            0
+        }
+    }
+}
+
+#[test]
+fn local_updates_follow_extra_costs_that_block_changes_switch() {
+    let mut rng = Rng::new(0x6EA9_0004);
+    let mut charged = 0;
+    for round in 0..30 {
+        // The first world is a bare floor: its graph holds no extra cost until an update
+        // adds the first one.
+        let world = if round == 0 {
+            let mut world = ChunkedWorld::with_size(IVec3::new(6, 4, 5)).unwrap();
+            world
+                .fill(IVec3::ZERO, IVec3::new(5, 0, 4), Block::Solid)
+                .unwrap();
+            world
+        } else {
+            random_world_with_kinds(&mut rng)
+        };
+        let mut moss = Moss { world };
+        let agent = random_agent(&mut rng);
+        let costs = random_costs(&mut rng);
+        let size = moss.world.world_bounds().unwrap().size();
+        let mut graph = NavGraph::compile(&moss, &agent).unwrap();
+        moss.world.track_changes(true);
+        for _ in 0..10 {
+            let p = IVec3::new(
+                rng.below(size.x as u64) as i32,
+                rng.below(size.y as u64) as i32,
+                rng.below(size.z as u64) as i32,
+            );
+            let block = if rng.chance(50) {
+                Block::Solid
+            } else {
+                Block::Air
+            };
+            moss.world.set(p, block).unwrap();
+            let changes = moss.world.take_changes();
+            graph.apply_changes(&moss, &changes).unwrap();
+            let fresh = NavGraph::compile(&moss, &agent).unwrap();
+            let updated = picture(&graph, &costs);
+            assert_eq!(updated, picture(&fresh, &costs));
+            assert_eq!(updated, generator_picture(&moss, &agent, &costs));
+            charged += graph
+                .nodes()
+                .filter(|&id| moss.extra_cost(graph.feet(id)) > 0)
+                .count();
+        }
+    }
+    assert!(charged > 100, "too few charged feet positions: {charged}");
 }
 
 #[test]

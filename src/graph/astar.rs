@@ -168,14 +168,23 @@ impl Record for Narrow {
 #[derive(Debug, Clone, Default)]
 struct Records<R> {
     records: Vec<R>,
+    /// The index of node 0's record: up to a cache line of padding comes first, so that node 0
+    /// and with it each tile row of 8 ids (see [`NavGraph::column_index`]) starts a 64-byte
+    /// line, and a node's record shares its line with its tile row's rather than with the
+    /// end of the previous row.
+    first: usize,
     /// The open stamp of the last search; `stamp + 1` marks a closed node. Always even.
     stamp: u32,
 }
 
 impl<R: Record> Records<R> {
     fn reserve_for(&mut self, graph: &NavGraph) {
-        if self.records.len() < graph.id_bound() {
-            self.records.resize(graph.id_bound(), R::default());
+        if self.records.len() < self.first + graph.id_bound() {
+            // A fresh array of unseen records (stamp 0, never a search's), the old stamps
+            // being of no use to the searches to come.
+            let padding = 64 / std::mem::size_of::<R>();
+            self.records = vec![R::default(); graph.id_bound() + padding];
+            self.first = self.records.as_ptr().align_offset(64).min(padding);
         }
     }
 
@@ -194,7 +203,7 @@ impl<R: Record> Records<R> {
 
     fn explored<'a>(&'a self, graph: &'a NavGraph) -> impl Iterator<Item = IVec3> + 'a {
         let closed = self.stamp + 1;
-        self.records
+        self.records[self.first..]
             .iter()
             .enumerate()
             .take(graph.id_bound())
@@ -434,7 +443,7 @@ impl Core {
         let budget = Budget::new(options, started);
         let open_stamp = table.next_stamp(graph);
         let closed_stamp = open_stamp + 1;
-        let records = &mut table.records[..graph.id_bound()];
+        let records = &mut table.records[table.first..table.first + graph.id_bound()];
         let pricing = &self.pricing;
         let min = graph.bounds.min;
         let slots = &graph.slots[..];
