@@ -6,8 +6,9 @@
 
 mod support;
 
-use support::oracle::route_cost;
-use support::worlds::{hills, world_from_layers};
+use support::oracle::{dijkstra_cost, route_cost};
+use support::rng::Rng;
+use support::worlds::{floor_hills_and_blocks, hills, hills_with_real_blocks, world_from_layers};
 use voxnav::graph::{GraphSearch, NavGraph};
 use voxnav::{
     Agent, Block, Bounds, ChunkedWorld, IVec3, MoveCosts, Pathfinder, SearchOptions, SearchStatus,
@@ -225,4 +226,87 @@ fn a_columns_home_slot_keeps_its_chain_and_ids_when_emptied_and_refilled() {
             assert_eq!(a, b, "moves of {f}");
         }
     }
+}
+
+/// The search skips the moves a node's parent dominates (a single step from the parent to
+/// the same node, no dearer than the two through the node); that must never change a cost.
+/// Worlds thick with obstacles, partial floors (slabs: jumps and non-uniform rises), ladders,
+/// water, doors and cobwebs, under costs where diagonals are dear (a diagonal dearer than
+/// two straight steps dominates nothing) or cheap, climbs and jumps priced apart, and
+/// budgets that stop the search early: the graph search gives Pathfinder's status and cost,
+/// and exhaustive Dijkstra's cost when it finds a route.
+#[test]
+fn skipping_parent_dominated_moves_keeps_every_cost() {
+    let agent = Agent::default();
+    let cost_sets = [
+        MoveCosts::default(),
+        MoveCosts {
+            jump: 7,
+            ascend: 3,
+            descend: 9,
+            climb: 2,
+            ..MoveCosts::default()
+        },
+        MoveCosts {
+            diagonal: 25,
+            ascend: 1,
+            descend: 0,
+            ..MoveCosts::default()
+        },
+        MoveCosts {
+            straight: 7,
+            diagonal: 8,
+            jump: 20,
+            climb: 40,
+            water: 1,
+            ..MoveCosts::default()
+        },
+    ];
+    let mut rng = Rng::new(0x9e37);
+    let mut worlds = Vec::new();
+    for seed in 0..3 {
+        worlds.push(hills_with_real_blocks(seed, 16, 16));
+        let size = IVec3::new(14, 7, 14);
+        worlds.push(floor_hills_and_blocks(&mut rng, size, 500));
+    }
+    let mut found = 0;
+    for (w, world) in worlds.iter().enumerate() {
+        let graph = NavGraph::compile(world, &agent).unwrap();
+        let feet: Vec<IVec3> = graph.nodes().map(|id| graph.feet(id)).collect();
+        for costs in cost_sets {
+            let mut search = GraphSearch::new(costs).unwrap();
+            let mut pathfinder = Pathfinder::new(agent, costs).unwrap();
+            for i in 0..12 {
+                let start = feet[rng.index(feet.len())];
+                let goal = feet[rng.index(feet.len())];
+                let context = format!("world {w}, {costs:?}, query {i}: {start} -> {goal}");
+                for options in [
+                    SearchOptions::default(),
+                    SearchOptions::default().with_max_nodes(30),
+                ] {
+                    let mine = search.find_path(&graph, start, goal, &options).unwrap();
+                    let theirs = pathfinder.find_path(world, start, goal, &options).unwrap();
+                    assert_eq!(mine.status, theirs.status, "{context}");
+                    assert_eq!(mine.cost, theirs.cost, "{context}");
+                    if mine.status == SearchStatus::Unreachable {
+                        continue;
+                    }
+                    assert_eq!(
+                        Some(route_cost(world, &agent, &costs, &mine.path)),
+                        mine.cost,
+                        "{context}"
+                    );
+                    if mine.status == SearchStatus::Found {
+                        found += 1;
+                        assert_eq!(
+                            mine.cost,
+                            dijkstra_cost(world, &agent, &costs, start, goal),
+                            "{context}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+    assert!(found > 100, "only {found} routes found");
 }

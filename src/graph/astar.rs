@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use glam::IVec3;
 
-use super::{CODE_BITS, CODE_MASK, NO_NODE, NavGraph, NodeId, Pricing, SLOT_DIRECTIONS};
+use super::{CODE_BITS, CODE_MASK, NO_NODE, NavGraph, NodeId, Pricing, SLOT_DIRECTIONS, SLOT_UP};
 use crate::error::{Error, Result};
 use crate::moves::agent::MoveCosts;
 use crate::moves::terrain_cost;
@@ -43,6 +43,18 @@ trait Record: Copy + Default {
     /// reached from where the record tells it cheaply, since that move never improves the
     /// parent: the parent's `g` can only have dropped since this node's `g` was set from it.
     fn without_move_back(self, word: u64, pricing: &Pricing) -> u64;
+    /// The horizontal move that reached this record's node `node` (at local height `y`, its
+    /// slot and shape code) and the moves word of the node it left, for [`dominated`]; `None`
+    /// for the start, a ladder climb, or a parent not found. `around` holds the columns of
+    /// the slots around `node`.
+    fn arrival(
+        self,
+        graph: &NavGraph,
+        pricing: &Pricing,
+        node: NodeId,
+        y: i32,
+        around: &[usize; 16],
+    ) -> Option<(usize, u64, u64)>;
 }
 
 /// 16 bytes: any cost, and the parent's id.
@@ -85,6 +97,31 @@ impl Record for Wide {
     #[inline]
     fn without_move_back(self, word: u64, _: &Pricing) -> u64 {
         word
+    }
+    #[inline]
+    fn arrival(
+        self,
+        graph: &NavGraph,
+        pricing: &Pricing,
+        node: NodeId,
+        y: i32,
+        _: &[usize; 16],
+    ) -> Option<(usize, u64, u64)> {
+        if self.parent == NO_NODE {
+            return None;
+        }
+        let parent = graph.slots[self.parent as usize];
+        let (x, z) = graph.xz(node);
+        let (px, pz) = graph.xz(self.parent);
+        let slot = HORIZONTAL_SLOT
+            .get(((x - px + 1) * 3 + (z - pz + 1)) as usize)
+            .copied()
+            .flatten()?;
+        let code = (parent.out >> (slot as u32 * CODE_BITS)) & CODE_MASK;
+        // The parent's move in that slot is the one that reached this node when its rise
+        // matches (a slot holds one move); a ladder parent (same column) has no slot here.
+        (code != 0 && i32::from(parent.y) + pricing.step(slot, code).dy == y)
+            .then_some((slot, code, parent.out))
     }
 }
 
@@ -147,6 +184,32 @@ impl Record for Narrow {
         } else {
             word
         }
+    }
+    #[inline]
+    fn arrival(
+        self,
+        graph: &NavGraph,
+        pricing: &Pricing,
+        _: NodeId,
+        y: i32,
+        around: &[usize; 16],
+    ) -> Option<(usize, u64, u64)> {
+        let slot = ((self.tag >> 6) & 15) as usize;
+        // The start's slot (15) and the ladders' (8, 9) have no dominated moves here.
+        if slot >= SLOT_UP {
+            return None;
+        }
+        let code = u64::from(self.tag) & CODE_MASK;
+        let parent_y = (y - pricing.step(slot, code).dy) as u16;
+        // The parent's column is one step against the arrival: the opposite slot's column.
+        let mut entry = graph.slots[around[OPPOSITE_SLOT[slot]]];
+        while entry.y != parent_y {
+            if entry.next == NO_NODE {
+                return None;
+            }
+            entry = graph.slots[entry.next as usize];
+        }
+        Some((slot, code, entry.out))
     }
     fn parent(self, graph: &NavGraph, rises: &[i32; 1 << CODE_BITS], node: NodeId) -> NodeId {
         let slot = (self.tag >> 6) & 15;
@@ -252,6 +315,8 @@ struct Core {
     open: OpenSet,
     /// The rise of each shape code, for the graph last searched.
     rises: [i32; 1 << CODE_BITS],
+    /// The dominated detours at `pricing`.
+    detours: DetourTable,
 }
 
 /// Per slot (padded to 16), `dx + 1` and `dz + 1` of its direction: which of the three
@@ -261,6 +326,175 @@ const SLOT_ROW: [usize; 16] = slot_parts(false);
 
 /// Per slot (padded to 16), the slot of the opposite direction.
 const OPPOSITE_SLOT: [usize; 16] = opposite_slots();
+
+/// The horizontal slot of each direction `(dx, dz)`, at `(dx + 1) * 3 + dz + 1`; `None` for
+/// no move.
+const HORIZONTAL_SLOT: [Option<usize>; 9] = horizontal_slots();
+
+const fn horizontal_slots() -> [Option<usize>; 9] {
+    let mut slots = [None; 9];
+    let mut slot = 0;
+    while slot < SLOT_UP {
+        let d = SLOT_DIRECTIONS[slot];
+        slots[((d.x + 1) * 3 + d.z + 1) as usize] = Some(slot);
+        slot += 1;
+    }
+    slots
+}
+
+/// Per horizontal arrival slot `a`, its detours: a horizontal slot `b` of a next move and the
+/// slot `c` of the single step from the parent to the same column (the direction of `c` is
+/// the sum of `a`'s and `b`'s, one of the 8; the sum 0, the move back, is dropped before),
+/// as `b`'s and `c`'s bit offsets in a moves word and the [`DetourTable`] offset of their
+/// class. A straight arrival has 4 detours, a diagonal one 2 (then padded with 2 of class 3,
+/// whose sets are empty).
+const DETOURS: [[Detour; 4]; 8] = detours();
+
+/// One entry of [`DETOURS`].
+#[derive(Debug, Clone, Copy)]
+struct Detour {
+    /// Bit offset of slot `b` in a moves word.
+    b: u32,
+    /// Bit offset of slot `c`.
+    c: u32,
+    /// `class << 12`: the offset of the class's sets in [`DetourTable::sets`].
+    class: usize,
+}
+
+const fn detours() -> [[Detour; 4]; 8] {
+    let pad = Detour {
+        b: 0,
+        c: 0,
+        class: 3 << (2 * CODE_BITS),
+    };
+    let mut table = [[pad; 4]; 8];
+    let mut a = 0;
+    while a < SLOT_UP {
+        let (mut b, mut count) = (0, 0);
+        while b < SLOT_UP {
+            let (da, db) = (SLOT_DIRECTIONS[a], SLOT_DIRECTIONS[b]);
+            let (x, z) = (da.x + db.x, da.z + db.z);
+            if x.abs() <= 1
+                && z.abs() <= 1
+                && (x != 0 || z != 0)
+                && let Some(c) = HORIZONTAL_SLOT[((x + 1) * 3 + z + 1) as usize]
+            {
+                // Straight then straight makes a diagonal, otherwise a straight step.
+                let class = if a >= 4 {
+                    2
+                } else if b >= 4 {
+                    1
+                } else {
+                    0
+                };
+                table[a][count] = Detour {
+                    b: b as u32 * CODE_BITS,
+                    c: c as u32 * CODE_BITS,
+                    class: class << (2 * CODE_BITS),
+                };
+                count += 1;
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    table
+}
+
+/// Representative slots of the [`DETOURS`] classes: (arrival, next move, direct step) as
+/// straight (0) or diagonal (4) slots. A base price depends on its slot only through whether
+/// it is straight or diagonal (see `base_cost`).
+const CLASS_SLOTS: [(usize, usize, usize); 3] = [(0, 0, 4), (0, 4, 0), (4, 0, 0)];
+
+/// For each detour class and pair of codes `(code_a, code_b)` of the arrival and the next
+/// move, the set of codes (bit `code_c`) of a direct step from the parent that dominates the
+/// detour: rising `rise(a) + rise(b)` at a base price of at most `base(a) + base(b)`. Built
+/// from the pricing, so a search tests a detour with one load and one bit.
+#[derive(Debug, Clone)]
+struct DetourTable {
+    /// `sets[(class * 64 + code_a) * 64 + code_b]`; code 0 (no move) is in no set, and the
+    /// sets of a `code_b` of 0 are empty.
+    sets: Vec<u64>,
+}
+
+impl DetourTable {
+    const CODES: usize = 1 << CODE_BITS;
+    /// Room for 4 classes (3 used), so that a masked index needs no bounds check.
+    const ENTRIES: usize = 4 * Self::CODES * Self::CODES;
+
+    fn new(pricing: &Pricing, codes: usize) -> Self {
+        let mut sets = vec![0u64; Self::ENTRIES];
+        for (class, &(sa, sb, sc)) in CLASS_SLOTS.iter().enumerate() {
+            for code_a in 1..=codes as u64 {
+                let a = pricing.step(sa, code_a);
+                for code_b in 1..=codes as u64 {
+                    let b = pricing.step(sb, code_b);
+                    let mut set = 0;
+                    for code_c in 1..=codes as u64 {
+                        let c = pricing.step(sc, code_c);
+                        if c.dy == a.dy + b.dy
+                            && u64::from(c.base) <= u64::from(a.base) + u64::from(b.base)
+                        {
+                            set |= 1 << code_c;
+                        }
+                    }
+                    sets[(class * Self::CODES + code_a as usize) * Self::CODES + code_b as usize] =
+                        set;
+                }
+            }
+        }
+        Self { sets }
+    }
+
+    /// The moves of `word` (the moves of a node `n`) that `n`'s parent `p` dominates, as a
+    /// mask of their codes' bits: `arrival` is the horizontal move `a` (slot and code) that
+    /// reached `n` from `p`, with `p`'s moves word. A horizontal move `b` from `n` to `m` is
+    /// dominated when `p` has a move in the slot of `dir(a) + dir(b)` rising
+    /// `rise(a) + rise(b)` (so it lands on `m` itself) at a base price of at most
+    /// `base(a) + base(b)`: both routes pay `m`'s terms, the route through `n` pays `n`'s on
+    /// top, so `g(p) + cost(p, m) <= g(n) + cost(n, m)`. `p`, expanded when it set `n`'s
+    /// record at `g(p) + cost(a)`, relaxed `m` then (or dropped the move, `m` being its own
+    /// parent or dominated in turn, reached cheaper still), and records only get cheaper:
+    /// the move through `n` would fail the relaxation test anyway, so skipping it changes
+    /// nothing the search does (the same expansions, pushes and partial routes), only spares
+    /// the lookup of `m`.
+    #[inline]
+    fn dominated(&self, word: u64, (a, code_a, parent_word): (usize, u64, u64)) -> u64 {
+        // One copy per arrival slot: constant shifts, and only the slot's own detours.
+        match a {
+            0 => self.dominated_from::<0, 4>(word, code_a, parent_word),
+            1 => self.dominated_from::<1, 4>(word, code_a, parent_word),
+            2 => self.dominated_from::<2, 4>(word, code_a, parent_word),
+            3 => self.dominated_from::<3, 4>(word, code_a, parent_word),
+            4 => self.dominated_from::<4, 2>(word, code_a, parent_word),
+            5 => self.dominated_from::<5, 2>(word, code_a, parent_word),
+            6 => self.dominated_from::<6, 2>(word, code_a, parent_word),
+            _ => self.dominated_from::<7, 2>(word, code_a, parent_word),
+        }
+    }
+
+    /// [`DetourTable::dominated`] for the arrival slot `A`, which has `N` detours.
+    #[inline]
+    fn dominated_from<const A: usize, const N: usize>(
+        &self,
+        word: u64,
+        code_a: u64,
+        parent_word: u64,
+    ) -> u64 {
+        let row = (code_a as usize) << CODE_BITS;
+        let mut mask = 0;
+        let mut i = 0;
+        while i < N {
+            let detour = DETOURS[A][i];
+            let code_b = (word >> detour.b) & CODE_MASK;
+            let code_c = (parent_word >> detour.c) & CODE_MASK;
+            let set = self.sets[(detour.class | row | code_b as usize) & (Self::ENTRIES - 1)];
+            mask |= ((set >> code_c) & 1) * (CODE_MASK << detour.b);
+            i += 1;
+        }
+        mask
+    }
+}
 
 const fn opposite_slots() -> [usize; 16] {
     let mut opposite = [0; 16];
@@ -304,6 +538,7 @@ impl GraphSearch {
                 pricing: Pricing::none(costs),
                 open: OpenSet::default(),
                 rises: [0; 1 << CODE_BITS],
+                detours: DetourTable { sets: Vec::new() },
             },
             narrow: Records::default(),
             wide: Records::default(),
@@ -401,6 +636,7 @@ impl Core {
     fn prepare(&mut self, graph: &NavGraph) {
         if !self.pricing.fits(graph, &self.costs) {
             self.pricing = Pricing::new(graph, self.costs);
+            self.detours = DetourTable::new(&self.pricing, graph.shapes.len());
         }
         for (code, shape) in graph.shapes.iter().enumerate() {
             self.rises[code + 1] = shape.dy;
@@ -500,6 +736,9 @@ impl Core {
             // Slot by slot, shifting the word down: cheaper than finding each move's slot from
             // its lowest set bit, and a node's empty slots are mostly the ladders' last two.
             let mut word = current.without_move_back(slots[node as usize].out, pricing);
+            if let Some(arrival) = current.arrival(graph, pricing, node, y, &around) {
+                word &= !self.detours.dominated(word, arrival);
+            }
             let mut next_slot = 0;
             while word != 0 {
                 let (slot, code) = (next_slot, word & CODE_MASK);
