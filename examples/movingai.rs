@@ -33,24 +33,24 @@
 //! | den312d | 65 x 81 | 320 | 320 passed, 0 failed | 183 065 | 1.6 million |
 //! | arena2 | 281 x 209 | 929 | 929 passed, 0 failed | 5 193 987 | 2.0 million |
 //!
-//! The 3D runs (one run each, on the same machine at a load average near 12, so the wall-clock
-//! rates are about half of an idle core's; the CPU-time rate is user time over expansions,
-//! less the time to build the world):
+//! The 3D runs (one run each, on the same machine at a load average near 4, so the rates
+//! are well below an idle core's):
 //!
-//! | map | problems | result | expansions | per second (wall) | per second (CPU) |
-//! |---|---|---|---|---|---|
-//! | Simple, 105 x 132 x 105 | 10 000 | 10000 passed, 0 failed | 5 900 659 | 1.1 million | 2.8 million |
-//! | `--synthetic 512 --queries 40` | 40 | 3 of 3 checked against the baseline | 6 525 921 | 0.67 million | 1.9 million |
+//! | map | problems | result | expansions | per second (wall) |
+//! |---|---|---|---|---|
+//! | Simple, 105 x 132 x 105 | 10 000 | 10000 passed, 0 failed | 5 901 164 | 2.7 million |
+//! | `--synthetic 512 --queries 40` | 40 | 2 of 2 checked against the baseline | 6 516 214 | 2.2 million |
 //!
-//! Callgrind counts 2 157 instructions per expansion on the first 1 000 `Simple` problems,
+//! Callgrind counts 2 111 instructions per expansion on the first 1 000 `Simple` problems,
 //! where it counted 2 605 before the search skipped the moves a position's parent dominates
-//! (15.1 moves relaxed per expansion instead of 24.4; see `voxnav::moves::fly`) and kept the
-//! step that reached each node in its parent link (3 715 before the node records shrank, the
-//! flier's moves went straight from their bitmask into the node table, its 3D octile
-//! estimate was inlined and the open set moved to 8-byte entries). The largest synthetic
-//! search generated 6.9 million nodes (1.5 million distinct positions) and grew the peak
-//! resident size by 167 MiB, 25.4 bytes per generated node: node records of 20 bytes
-//! (31 MiB), node-table pages (9 MiB), and the open set's buckets.
+//! (15.1 moves relaxed per expansion instead of 24.4; see `voxnav::moves::fly`), kept the
+//! step that reached each node in its parent link and relaxed the moves within a node-table
+//! page before the others (3 715 before the node records shrank, the flier's moves went
+//! straight from their bitmask into the node table, its 3D octile estimate was inlined and
+//! the open set moved to 8-byte entries). The largest synthetic search generated 6.8 million
+//! nodes (1.5 million distinct positions) and grew the peak resident size by 164 MiB, 25.1
+//! bytes per generated node: node records of 20 bytes (31 MiB), node-table pages (9 MiB),
+//! and the open set's buckets.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

@@ -167,7 +167,7 @@ impl Record for Narrow {
 /// The records of one layout, with their search stamp.
 #[derive(Debug, Clone, Default)]
 struct Records<R> {
-    records: Vec<R>,
+    entries: Vec<R>,
     /// The index of node 0's record: up to a cache line of padding comes first, so that node 0
     /// and with it each tile row of 8 ids (see [`NavGraph::column_index`]) starts a 64-byte
     /// line, and a node's record shares its line with its tile row's rather than with the
@@ -179,12 +179,12 @@ struct Records<R> {
 
 impl<R: Record> Records<R> {
     fn reserve_for(&mut self, graph: &NavGraph) {
-        if self.records.len() < self.first + graph.id_bound() {
+        if self.entries.len() < self.first + graph.id_bound() {
             // A fresh array of unseen records (stamp 0, never a search's), the old stamps
             // being of no use to the searches to come.
             let padding = 64 / std::mem::size_of::<R>();
-            self.records = vec![R::default(); graph.id_bound() + padding];
-            self.first = self.records.as_ptr().align_offset(64).min(padding);
+            self.entries = vec![R::default(); graph.id_bound() + padding];
+            self.first = self.entries.as_ptr().align_offset(64).min(padding);
         }
     }
 
@@ -192,7 +192,7 @@ impl<R: Record> Records<R> {
     fn next_stamp(&mut self, graph: &NavGraph) -> u32 {
         self.reserve_for(graph);
         if self.stamp >= R::STAMP_LIMIT {
-            for record in &mut self.records {
+            for record in &mut self.entries {
                 record.set_stamp(0);
             }
             self.stamp = 0;
@@ -203,7 +203,7 @@ impl<R: Record> Records<R> {
 
     fn explored<'a>(&'a self, graph: &'a NavGraph) -> impl Iterator<Item = IVec3> + 'a {
         let closed = self.stamp + 1;
-        self.records[self.first..]
+        self.entries[self.first..]
             .iter()
             .enumerate()
             .take(graph.id_bound())
@@ -443,7 +443,7 @@ impl Core {
         let budget = Budget::new(options, started);
         let open_stamp = table.next_stamp(graph);
         let closed_stamp = open_stamp + 1;
-        let records = &mut table.records[table.first..table.first + graph.id_bound()];
+        let records = &mut table.entries[table.first..table.first + graph.id_bound()];
         let pricing = &self.pricing;
         let min = graph.bounds.min;
         let slots = &graph.slots[..];
