@@ -252,9 +252,10 @@ impl VoxelWorld for DenseWorld {
             self.words as isize,
         );
         let all = low_bits(count as u32);
-        // The run's words and shift are the same in every column.
+        // The run's words and shift are the same in every column; a second word is read only
+        // when the run crosses into it (a flier's run of 3 cells almost never does).
         let (first, offset) = (y0 as usize >> 6, y0 as u32 & 63);
-        let second = offset != 0 && first + 1 < self.words;
+        let second = offset + count as u32 > 64 && first + 1 < self.words;
         let mut out = [ColumnBits::default(); 9];
         for (bits, &(dx, dz)) in out.iter_mut().zip(&AROUND) {
             let word = (centre + dx as isize * step_x + dz as isize * step_z) as usize + first;
