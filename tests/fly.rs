@@ -4,17 +4,16 @@
 
 mod support;
 
-use std::cell::Cell;
 use std::collections::{BinaryHeap, HashMap};
 
 use support::rng::Rng;
+use support::worlds::Priced;
 use voxnav::IndexedRouter;
 use voxnav::batch::{BatchRouter, RouteQuery};
-use voxnav::world::Bounds;
 use voxnav::{
     Agent, Block, ChunkedWorld, DStarLite, Error, IVec3, InvalidFeet, MoveCosts, Movement,
-    Pathfinder, RadiusGoal, ReachIndex, SearchOptions, SearchResult, SearchStatus, TerrainFlags,
-    VoxelWorld, baseline, check_path,
+    Pathfinder, RadiusGoal, ReachIndex, SearchOptions, SearchResult, SearchStatus, VoxelWorld,
+    baseline, check_path,
 };
 use voxnav::{Heuristic, HeuristicKind};
 
@@ -252,63 +251,32 @@ fn the_naive_baseline_solves_the_same_flying_problem() {
     }
 }
 
-/// A [`ChunkedWorld`] whose cells cost extra to enter: on about one cell in three, a fixed
-/// pseudo-random amount below `scale` (none when `scale` is 0). It counts how often a search
-/// asks for an extra cost: once per move the search relaxes.
-struct Weighted {
+/// The extra cost of entering `p` in a world of [`weighted`] cells: on about one cell in
+/// three, a fixed pseudo-random amount below `scale` (none when `scale` is 0).
+fn weight(scale: u64, seed: u64, p: IVec3) -> u64 {
+    let mut h = seed
+        ^ (p.x as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ (p.y as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+        ^ (p.z as u64).wrapping_mul(0x1656_67B1_9E37_79F9);
+    h ^= h >> 29;
+    h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    h ^= h >> 32;
+    if scale == 0 || !h.is_multiple_of(3) {
+        0
+    } else {
+        h / 3 % scale
+    }
+}
+
+/// `world` with the extra costs of [`weight`], counting how often a search asks for one.
+fn weighted(
     world: ChunkedWorld,
     scale: u64,
     seed: u64,
-    asked: Cell<u64>,
-}
-
-impl Weighted {
-    fn new(world: ChunkedWorld, scale: u64, seed: u64) -> Self {
-        Self {
-            world,
-            scale,
-            seed,
-            asked: Cell::new(0),
-        }
-    }
-
-    fn weight(&self, p: IVec3) -> u64 {
-        let mut h = self.seed
-            ^ (p.x as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            ^ (p.y as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
-            ^ (p.z as u64).wrapping_mul(0x1656_67B1_9E37_79F9);
-        h ^= h >> 29;
-        h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        h ^= h >> 32;
-        if self.scale == 0 || !h.is_multiple_of(3) {
-            0
-        } else {
-            h / 3 % self.scale
-        }
-    }
-}
-
-impl VoxelWorld for Weighted {
-    fn is_passable(&self, p: IVec3) -> bool {
-        self.world.is_passable(p)
-    }
-
-    fn is_standable(&self, p: IVec3) -> bool {
-        self.world.is_standable(p)
-    }
-
-    fn terrain(&self, feet: IVec3) -> TerrainFlags {
-        self.world.terrain(feet)
-    }
-
-    fn bounds(&self) -> Option<Bounds> {
-        self.world.bounds()
-    }
-
-    fn extra_cost(&self, feet: IVec3) -> u32 {
-        self.asked.set(self.asked.get() + 1);
-        self.weight(feet) as u32
-    }
+) -> Priced<impl Fn(&ChunkedWorld, IVec3) -> u32> {
+    Priced::new(world, move |_: &ChunkedWorld, p| {
+        weight(scale, seed, p) as u32
+    })
 }
 
 /// The search skips the moves from a position whose target its parent already reached at
@@ -349,11 +317,9 @@ fn skipped_moves_keep_costs_exact_among_dense_obstacles_and_extra_costs() {
                 .with_corner(6 + rng.below(4) as u32),
         };
         let scale = [0, 5, u64::from(costs.straight) * 3][rng.below(3) as usize];
-        let world = Weighted::new(
-            random_world(&mut rng, size, solid, water),
-            scale,
-            rng.next_u64(),
-        );
+        let cells = random_world(&mut rng, size, solid, water);
+        let seed = rng.next_u64();
+        let world = weighted(cells, scale, seed);
         let cells = positions(&world.world, &agent, size);
         if cells.len() < 2 {
             continue;
@@ -363,7 +329,7 @@ fn skipped_moves_keep_costs_exact_among_dense_obstacles_and_extra_costs() {
             let start = cells[rng.below(cells.len() as u64) as usize];
             let goal = cells[rng.below(cells.len() as u64) as usize];
             let context = format!("world {world_index}, {agent:?}, {costs:?}, {start} -> {goal}");
-            let extra = |p: IVec3| world.weight(p);
+            let extra = |p: IVec3| weight(scale, seed, p);
             let expected = weighted_oracle(&world.world, &extra, &agent, &costs, start, goal);
             let result = route(&mut pathfinder, &world, start, goal).unwrap();
             assert_eq!(result.cost, expected, "{context}");
@@ -390,7 +356,7 @@ fn skipped_moves_keep_costs_exact_among_dense_obstacles_and_extra_costs() {
                     .windows(2)
                     .map(|w| {
                         step_cost(&world.world, &agent, &costs, w[0], w[1])
-                            .map(|c| c + world.weight(w[1]))
+                            .map(|c| c + weight(scale, seed, w[1]))
                     })
                     .sum();
                 assert_eq!(
@@ -440,7 +406,7 @@ fn a_flier_in_open_air_relaxes_few_moves_per_expansion() {
             (goal, goal, Block::Air),
         ],
     );
-    let world = Weighted::new(sealed, 0, 0);
+    let world = weighted(sealed, 0, 0);
     for costs in [MoveCosts::octile(), MoveCosts::default()] {
         world.asked.set(0);
         let mut flier = Pathfinder::new(Agent::flier(1), costs).unwrap();

@@ -9,11 +9,11 @@ use std::collections::BTreeMap;
 use support::Outcomes;
 use support::oracle::{all_feet, assert_matches_dijkstra, dijkstra_cost, route_cost};
 use support::rng::Rng;
-use support::worlds::{random_agent, random_solids, small_world_size};
+use support::worlds::{Priced, random_agent, random_solids, small_world_size};
 use voxnav::graph::{GraphSearch, NavGraph};
 use voxnav::{
-    Agent, Block, Bounds, ChunkedWorld, Error, IVec3, InvalidFeet, MoveCosts, Pathfinder,
-    SearchOptions, SearchResult, SearchStatus, TerrainFlags, VoxelWorld, is_valid_feet, neighbours,
+    Agent, Block, ChunkedWorld, Error, IVec3, InvalidFeet, MoveCosts, Pathfinder, SearchOptions,
+    SearchResult, SearchStatus, VoxelWorld, is_valid_feet, neighbours,
 };
 
 /// Every node of `graph` by feet position, with its moves (target, direction, cost) sorted:
@@ -218,36 +218,15 @@ fn local_updates_equal_a_fresh_compile_after_every_random_block_change() {
     assert!(checked >= 400);
 }
 
-/// A world that charges 7 for entering a feet position with a solid cell east of it, at
-/// feet height (moss on the wall): an extra cost that block changes switch on and off, read
-/// within one block of the feet as local updates require.
-struct Moss {
-    world: ChunkedWorld,
-}
-
-impl VoxelWorld for Moss {
-    fn is_passable(&self, p: IVec3) -> bool {
-        self.world.is_passable(p)
-    }
-    fn is_standable(&self, p: IVec3) -> bool {
-        self.world.is_standable(p)
-    }
-    fn terrain(&self, feet: IVec3) -> TerrainFlags {
-        self.world.terrain(feet)
-    }
-    fn floor_top(&self, p: IVec3) -> u8 {
-        self.world.floor_top(p)
-    }
-    fn bounds(&self) -> Option<Bounds> {
-        self.world.bounds()
-    }
-    fn extra_cost(&self, feet: IVec3) -> u32 {
-        let east = feet + IVec3::X;
-        if self.world.is_standable(east) && !self.world.is_passable(east) {
-            7
-        } else {
-            0
-        }
+/// Charges 7 for entering a feet position with a solid cell east of it, at feet height
+/// (moss on the wall): an extra cost that block changes switch on and off, read within one
+/// block of the feet as local updates require.
+fn moss(world: &ChunkedWorld, feet: IVec3) -> u32 {
+    let east = feet + IVec3::X;
+    if world.is_standable(east) && !world.is_passable(east) {
+        7
+    } else {
+        0
     }
 }
 
@@ -267,7 +246,7 @@ fn local_updates_follow_extra_costs_that_block_changes_switch() {
         } else {
             random_world_with_kinds(&mut rng)
         };
-        let mut moss = Moss { world };
+        let mut moss = Priced::new(world, moss);
         let agent = random_agent(&mut rng);
         let costs = random_costs(&mut rng);
         let size = moss.world.world_bounds().unwrap().size();

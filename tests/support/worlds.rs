@@ -1,6 +1,11 @@
 //! The tests' world builders: ASCII layers, and random worlds drawn from a [`Rng`].
 
-use voxnav::{Agent, Block, ChunkedWorld, Grid2d, IVec2, IVec3, parse_text_world};
+use std::cell::Cell;
+
+use voxnav::world::Bounds;
+use voxnav::{
+    Agent, Block, ChunkedWorld, Grid2d, IVec2, IVec3, TerrainFlags, VoxelWorld, parse_text_world,
+};
 
 use super::rng::Rng;
 
@@ -246,4 +251,45 @@ pub fn random_agent(rng: &mut Rng) -> Agent {
         .with_max_step_up(1 + rng.below(2) as u32)
         .with_max_drop(1 + rng.below(3) as u32)
         .with_diagonals(rng.below(4) != 0)
+}
+
+/// A [`ChunkedWorld`] whose feet positions cost `extra(world, feet)` to enter, counting in
+/// `asked` how often a search asked for that cost (once per move it relaxes). Everything else
+/// is the inner world's.
+pub struct Priced<F> {
+    pub world: ChunkedWorld,
+    pub extra: F,
+    pub asked: Cell<u64>,
+}
+
+impl<F: Fn(&ChunkedWorld, IVec3) -> u32> Priced<F> {
+    pub fn new(world: ChunkedWorld, extra: F) -> Self {
+        Self {
+            world,
+            extra,
+            asked: Cell::new(0),
+        }
+    }
+}
+
+impl<F: Fn(&ChunkedWorld, IVec3) -> u32> VoxelWorld for Priced<F> {
+    fn is_passable(&self, p: IVec3) -> bool {
+        self.world.is_passable(p)
+    }
+    fn is_standable(&self, p: IVec3) -> bool {
+        self.world.is_standable(p)
+    }
+    fn terrain(&self, feet: IVec3) -> TerrainFlags {
+        self.world.terrain(feet)
+    }
+    fn floor_top(&self, p: IVec3) -> u8 {
+        self.world.floor_top(p)
+    }
+    fn bounds(&self) -> Option<Bounds> {
+        self.world.bounds()
+    }
+    fn extra_cost(&self, feet: IVec3) -> u32 {
+        self.asked.set(self.asked.get() + 1);
+        (self.extra)(&self.world, feet)
+    }
 }
