@@ -695,24 +695,16 @@ impl Core {
     }
 
     /// Whether every cost a search on `graph` can reach fits the [`Narrow`] records: a route
-    /// visits each node at most once, so it has fewer than [`NavGraph::id_bound`] moves, none
-    /// dearer than the dearest base price plus every terrain term plus the largest extra cost
-    /// the graph has held.
+    /// visits each node at most once, so it has fewer than [`NavGraph::node_count`] moves,
+    /// none dearer than the dearest base price plus the terms of every terrain flag the graph
+    /// has held plus the largest extra cost it has held. (A record's cost is a route's: the
+    /// search stores only costs that improve, so never one of a walk through its own node.)
     fn narrow_fits(&self, graph: &NavGraph) -> bool {
-        let costs = &self.costs;
-        let terms = [
-            costs.water,
-            costs.slow_floor,
-            costs.danger,
-            costs.door,
-            costs.cobweb,
-            graph.max_extra,
-        ]
-        .iter()
-        .map(|&c| u64::from(c))
-        .sum::<u64>();
+        // `terrain_cost` saturates, which only makes the bound fail.
+        let terms =
+            u64::from(terrain_cost(graph.terrain_seen, &self.costs)) + u64::from(graph.max_extra);
         let worst = u64::from(self.pricing.max_base) + terms;
-        (graph.id_bound() as u64)
+        (graph.node_count() as u64)
             .checked_mul(worst)
             .is_some_and(|bound| bound < u64::from(u32::MAX))
     }
