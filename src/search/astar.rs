@@ -5,7 +5,7 @@ use std::time::Instant;
 use glam::IVec3;
 
 use super::goal::{BlockGoal, Goal};
-use super::nodes::{NO_NODE, NodeTable};
+use super::nodes::{MAX_SEARCH_NODES, NodeTable};
 use super::open::OpenSet;
 use super::{Budget, SearchOptions, SearchResult, SearchStats, SearchStatus};
 use crate::error::{Error, Result};
@@ -31,6 +31,7 @@ const NO_PARENT: u32 = PARENT_MASK;
 /// That is 67 million nodes, 1.3 GB of node records alone; a search that reaches it stops
 /// with the best partial route.
 const MAX_NODES: usize = NO_PARENT as usize;
+const _: () = assert!(MAX_NODES <= MAX_SEARCH_NODES);
 
 /// One searched position: 20 bytes, so that a search of millions of nodes stays small. No
 /// heuristic value is stored: it is computed when the node is pushed, and the open set holds
@@ -113,6 +114,12 @@ trait Successors {
     /// only for the few targets that get a new cost.
     type Target: Target;
 
+    /// Whether the search keeps its nodes in a flat table when the world is bounded and
+    /// modest (see [`NodeTable::start`]): worth it where an expansion is cheap, as a free
+    /// mover's; a walker's expansion costs tens of thousands of instructions, and pages keep
+    /// its memory proportional to the search.
+    const FLAT: bool;
+
     /// The moves from `feet`, entered from its parent by the step of the arrival code
     /// `arrival` ([`FREE_ARRIVALS`]; [`NO_ARRIVAL`] for the start and for walkers).
     fn expand<W: VoxelWorld + ?Sized>(
@@ -137,6 +144,7 @@ struct Walking {
 
 impl Successors for Walking {
     type Target = IVec3;
+    const FLAT: bool = false;
 
     #[inline]
     fn expand<W: VoxelWorld + ?Sized>(
@@ -150,7 +158,7 @@ impl Successors for Walking {
         WalkingMoves.collect(world, &self.agent, &self.costs, feet, &mut self.buffer);
         for step in self.buffer.as_slice() {
             if !self.check_keys || in_key_range(step.feet) {
-                relax(table.slot(step.feet), step.feet, step.cost);
+                relax(table.page_slot(step.feet), step.feet, step.cost);
             }
         }
     }
@@ -190,6 +198,7 @@ impl Target for FreeTarget {
 
 impl Successors for Free {
     type Target = FreeTarget;
+    const FLAT: bool = true;
 
     #[inline]
     fn expand<W: VoxelWorld + ?Sized>(
@@ -407,8 +416,9 @@ impl Pathfinder {
     ) -> SearchResult {
         let estimator = options.heuristic.estimator(&self.agent, &self.costs);
         let budget = Budget::new(options, started);
+        let flat = if S::FLAT { world.bounds() } else { None };
+        self.table.start(flat, self.nodes.len());
         self.nodes.clear();
-        self.table.clear();
 
         let mut stats = SearchStats::default();
         let start_h = goal.estimate(start, &estimator);
@@ -417,7 +427,7 @@ impl Pathfinder {
             g: 0,
             link: link(NO_PARENT, NO_ARRIVAL),
         });
-        *self.table.slot(start) = 0;
+        *self.table.slot(start) = self.table.base();
         self.open.reset(start_h);
         self.open.push(start_h, 0, 0);
         stats.generated = 1;
@@ -426,6 +436,7 @@ impl Pathfinder {
         let Self {
             nodes, table, open, ..
         } = self;
+        let base = table.base();
         let mut found = None;
         let mut stopped = false;
         while let Some((_, node)) = open.pop() {
@@ -453,13 +464,16 @@ impl Pathfinder {
                 table,
                 |slot, target, step| {
                     let g = current.g + u64::from(step);
-                    let index = if *slot == NO_NODE {
+                    // The slot names a node of this search when it holds `base + index` for
+                    // an existing node (see `NodeTable::base`).
+                    let known_index = slot.wrapping_sub(base);
+                    let index = if known_index as usize >= nodes.len() {
                         if nodes.len() >= MAX_NODES {
                             full = true;
                             return;
                         }
                         let index = nodes.len() as u32;
-                        *slot = index;
+                        *slot = base + index;
                         nodes.push(Node {
                             key: pack(target.feet()),
                             g,
@@ -467,7 +481,7 @@ impl Pathfinder {
                         });
                         index
                     } else {
-                        let index = *slot;
+                        let index = known_index;
                         let known = &mut nodes[index as usize];
                         if g >= known.g {
                             return;
