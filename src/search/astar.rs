@@ -11,8 +11,9 @@ use super::{Budget, SearchOptions, SearchResult, SearchStats, SearchStatus};
 use crate::error::{Error, Result};
 use crate::moves::agent::{Agent, MoveCosts};
 use crate::moves::fly::{
-    FREE_ARRIVALS, FREE_DIRECTIONS, NO_ARRIVAL, dominated_moves, free_moves_and_occupancy,
-    free_step_costs, free_target_cost, undominated,
+    FREE_ARRIVALS, FREE_DIRECTIONS, NO_ARRIVAL, dominated_moves, free_moves_1,
+    free_moves_and_occupancy, free_step_costs, free_target_cost, occupancy_mask, parent_masks_1,
+    undominated,
 };
 use crate::moves::{Expansion, MoveBuffer, WalkingMoves};
 use crate::world::VoxelWorld;
@@ -173,6 +174,8 @@ struct Free {
     steps: [u32; 26],
     /// The moves the parent may dominate, per arrival code.
     dominated: [u32; 27],
+    /// [`parent_masks_1`] of `dominated`, for a body one cell tall.
+    parent_masks: [[u32; 32]; 27],
     /// Whether moves may leave the key range (see [`may_leave_keys`]).
     check_keys: bool,
 }
@@ -209,14 +212,20 @@ impl Successors for Free {
         table: &mut NodeTable,
         mut relax: impl FnMut(&mut u32, FreeTarget, u32),
     ) {
-        let (legal, occupancy) = free_moves_and_occupancy(world, &self.agent, feet);
-        let legal = undominated(
-            legal,
-            occupancy,
-            self.agent.height,
-            arrival,
-            self.dominated[arrival],
-        );
+        let legal = if self.agent.height == 1 {
+            // The occupancy mask of a one-tall body has 27 bits.
+            let occupancy = occupancy_mask(world, &self.agent, feet) as u32;
+            free_moves_1(occupancy, &self.parent_masks[arrival])
+        } else {
+            let (legal, occupancy) = free_moves_and_occupancy(world, &self.agent, feet);
+            undominated(
+                legal,
+                occupancy,
+                self.agent.height,
+                arrival,
+                self.dominated[arrival],
+            )
+        };
         let near = table.neighbourhood(feet);
         // The moves within the page first, then the others: which kind a move is depends on
         // where `feet` lies in its page, and a branch on it per move is mispredicted about
@@ -281,6 +290,8 @@ pub struct Pathfinder {
     costs: MoveCosts,
     /// [`dominated_moves`] of the costs, for fliers and swimmers.
     dominated: [u32; 27],
+    /// [`parent_masks_1`] of `dominated`.
+    parent_masks: [[u32; 32]; 27],
     nodes: Vec<Node>,
     table: NodeTable,
     open: OpenSet,
@@ -295,10 +306,12 @@ impl Pathfinder {
     pub fn new(agent: Agent, costs: MoveCosts) -> Result<Self> {
         agent.validate()?;
         costs.validate()?;
+        let dominated = dominated_moves(&costs);
         Ok(Self {
             agent,
             costs,
-            dominated: dominated_moves(&costs),
+            dominated,
+            parent_masks: parent_masks_1(&dominated),
             nodes: Vec::new(),
             table: NodeTable::default(),
             open: OpenSet::default(),
@@ -390,6 +403,7 @@ impl Pathfinder {
                 agent: self.agent,
                 steps: free_step_costs(&self.costs),
                 dominated: self.dominated,
+                parent_masks: self.parent_masks,
                 check_keys,
             };
             self.run(world, start, goal, options, started, free)
