@@ -170,8 +170,9 @@ impl Successors for Walking {
 /// found at fixed slot offsets, the others through the page lookup.
 struct Free {
     agent: Agent,
-    /// The cost of each move before the world's extra cost.
-    steps: [u32; 26],
+    /// The cost of each move before the world's extra cost, padded to 32 entries so that a
+    /// move number masked to 5 bits needs no bounds check.
+    steps: [u32; 32],
     /// The moves the parent may dominate, per arrival code.
     dominated: [u32; 27],
     /// [`parent_masks_1`] of `dominated`, for a body one cell tall.
@@ -179,6 +180,27 @@ struct Free {
     /// Whether moves may leave the key range (see [`may_leave_keys`]).
     check_keys: bool,
 }
+
+/// [`FREE_DIRECTIONS`] and [`FREE_ARRIVALS`] padded to 32 entries, so that a move number
+/// masked to 5 bits needs no bounds check.
+const DIRECTIONS: [IVec3; 32] = {
+    let mut out = [IVec3::ZERO; 32];
+    let mut i = 0;
+    while i < 26 {
+        out[i] = FREE_DIRECTIONS[i];
+        i += 1;
+    }
+    out
+};
+const ARRIVALS: [u8; 32] = {
+    let mut out = [NO_ARRIVAL as u8; 32];
+    let mut i = 0;
+    while i < 26 {
+        out[i] = FREE_ARRIVALS[i];
+        i += 1;
+    }
+    out
+};
 
 /// A free mover's target: the move [`FREE_DIRECTIONS`]`[direction]` from `from`.
 #[derive(Clone, Copy)]
@@ -190,12 +212,12 @@ struct FreeTarget {
 impl Target for FreeTarget {
     #[inline]
     fn feet(self) -> IVec3 {
-        self.from + FREE_DIRECTIONS[self.direction]
+        self.from + DIRECTIONS[self.direction & 31]
     }
 
     #[inline]
     fn arrival(self) -> usize {
-        usize::from(FREE_ARRIVALS[self.direction])
+        usize::from(ARRIVALS[self.direction & 31])
     }
 }
 
@@ -258,7 +280,7 @@ impl Successors for Free {
             relax(
                 slot,
                 target,
-                free_target_cost(world, self.steps[i], target.feet()),
+                free_target_cost(world, self.steps[i & 31], target.feet()),
             );
         }
     }
@@ -401,7 +423,10 @@ impl Pathfinder {
         Ok(if self.agent.movement.is_free() {
             let free = Free {
                 agent: self.agent,
-                steps: free_step_costs(&self.costs),
+                steps: {
+                    let steps = free_step_costs(&self.costs);
+                    std::array::from_fn(|i| steps.get(i).copied().unwrap_or(0))
+                },
                 dominated: self.dominated,
                 parent_masks: self.parent_masks,
                 check_keys,
