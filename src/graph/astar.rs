@@ -10,10 +10,9 @@ use super::{CODE_BITS, CODE_MASK, NO_NODE, NavGraph, NodeId, Pricing, SLOT_DIREC
 use crate::error::{Error, Result};
 use crate::moves::agent::MoveCosts;
 use crate::moves::terrain_cost;
+use crate::search::heuristic::Estimator;
 use crate::search::open::OpenSet;
-use crate::search::{
-    BlockGoal, Budget, Goal, SearchOptions, SearchResult, SearchStats, SearchStatus,
-};
+use crate::search::{Budget, Goal, SearchOptions, SearchResult, SearchStats, SearchStatus};
 use crate::world::InvalidFeet;
 
 /// What the search knows of one node. A record belongs to the current search only when its
@@ -588,7 +587,20 @@ impl GraphSearch {
         goal: IVec3,
         options: &SearchOptions,
     ) -> Result<SearchResult> {
-        self.search(graph, start, &BlockGoal(goal), options)
+        let start_id =
+            node_of(graph, start).map_err(|reason| Error::InvalidStart { pos: start, reason })?;
+        let goal_id =
+            node_of(graph, goal).map_err(|reason| Error::InvalidGoal { pos: goal, reason })?;
+        let estimator = options.heuristic.estimator(&graph.agent, &self.core.costs);
+        let local = goal - graph.bounds.min;
+        let target = NodeTarget {
+            node: goal_id,
+            x: local.x,
+            y: local.y,
+            z: local.z,
+            estimator,
+        };
+        self.search_for(graph, start_id, &target, options)
     }
 
     /// Searches `graph` from the feet position `start` until `goal` is reached, a budget runs
@@ -603,7 +615,6 @@ impl GraphSearch {
         goal: &G,
         options: &SearchOptions,
     ) -> Result<SearchResult> {
-        let started = Instant::now();
         let start_id =
             node_of(graph, start).map_err(|reason| Error::InvalidStart { pos: start, reason })?;
         if let Some(target) = goal.exact_target() {
@@ -612,6 +623,23 @@ impl GraphSearch {
                 reason,
             })?;
         }
+        let target = AnyGoal {
+            goal,
+            estimator: options.heuristic.estimator(&graph.agent, &self.core.costs),
+            min: graph.bounds.min,
+        };
+        self.search_for(graph, start_id, &target, options)
+    }
+
+    /// [`GraphSearch::search`] from the node `start_id` for a checked goal.
+    fn search_for<T: Target>(
+        &mut self,
+        graph: &NavGraph,
+        start_id: NodeId,
+        goal: &T,
+        options: &SearchOptions,
+    ) -> Result<SearchResult> {
+        let started = Instant::now();
         if options.max_nodes == Some(0) {
             return Err(Error::ZeroBudget);
         }
@@ -666,27 +694,24 @@ impl Core {
             .is_some_and(|bound| bound < u64::from(u32::MAX))
     }
 
-    fn run<G: Goal + ?Sized, R: Record>(
+    fn run<T: Target, R: Record>(
         &mut self,
         table: &mut Records<R>,
         graph: &NavGraph,
         start: NodeId,
-        goal: &G,
+        goal: &T,
         options: &SearchOptions,
         started: Instant,
     ) -> SearchResult {
-        let estimator = options.heuristic.estimator(&graph.agent, &self.costs);
         let budget = Budget::new(options, started);
         let open_stamp = table.next_stamp(graph);
         let closed_stamp = open_stamp + 1;
         let records = &mut table.entries[table.first..table.first + graph.id_bound()];
         let pricing = &self.pricing;
-        let min = graph.bounds.min;
         let slots = &graph.slots[..];
 
         let mut stats = SearchStats::default();
-        let start_feet = graph.feet(start);
-        let start_h = goal.estimate(start_feet, &estimator);
+        let start_h = goal.estimate(graph.feet(start) - graph.bounds.min);
         records[start as usize] = R::start(open_stamp);
         self.open.reset(start_h);
         self.open.push(start_h, 0, start);
@@ -706,8 +731,8 @@ impl Core {
             let current_g = current.g();
             let y = i32::from(slots[node as usize].y);
             let (x, z) = graph.xz(node);
-            let feet = min + IVec3::new(x, y, z);
-            if goal.is_reached(feet) {
+            let local = IVec3::new(x, y, z);
+            if goal.is_reached(node, local) {
                 return self.finish(records, graph, SearchStatus::Found, node, stats, started);
             }
             if budget.exhausted(stats.expanded) {
@@ -717,22 +742,19 @@ impl Core {
             records[node as usize].set_stamp(closed_stamp);
             stats.expanded += 1;
 
-            // The column index parts of the rows and columns around the node (see
-            // `NavGraph::row_part`); those past the world's edge are never used, since no move
-            // leaves the world, and are clamped only to keep the arithmetic in range.
-            let rows = [
-                graph.row_part((z - 1).max(0)),
-                graph.row_part(z),
-                graph.row_part(z + 1),
-            ];
-            let columns = [
-                NavGraph::x_part((x - 1).max(0)),
-                NavGraph::x_part(x),
-                NavGraph::x_part(x + 1),
-            ];
-            // The column of each slot's move, worked out once per expansion.
-            let around: [usize; 16] =
-                std::array::from_fn(|slot| rows[SLOT_ROW[slot]] + columns[SLOT_COLUMN[slot]]);
+            // The column of each slot's move, worked out once per expansion from the node's
+            // own column (see `NavGraph::neighbour_offsets`).
+            let column = if (node as usize) < graph.homes {
+                node as usize
+            } else {
+                graph.column_index(x, z)
+            };
+            let (columns, rows) = graph.neighbour_offsets(column);
+            let around: [usize; 16] = std::array::from_fn(|slot| {
+                column
+                    .wrapping_add(columns[SLOT_COLUMN[slot]])
+                    .wrapping_add(rows[SLOT_ROW[slot]])
+            });
             // Slot by slot, shifting the word down: cheaper than finding each move's slot from
             // its lowest set bit, and a node's empty slots are mostly the ladders' last two.
             let mut word = current.without_move_back(slots[node as usize].out, pricing);
@@ -780,8 +802,7 @@ impl Core {
                 }
                 *record = R::reached(cost_here, open_stamp, node, slot, code);
                 let direction = SLOT_DIRECTIONS[slot];
-                let estimate =
-                    goal.estimate(feet + IVec3::new(direction.x, dy, direction.z), &estimator);
+                let estimate = goal.estimate(local + IVec3::new(direction.x, dy, direction.z));
                 self.open.push(cost_here + estimate, cost_here, target);
                 stats.generated += 1;
                 if track_best && (estimate, cost_here) < (best_h, best_g) {
@@ -821,6 +842,61 @@ impl Core {
             cost: Some(records[end as usize].g()),
             stats,
         }
+    }
+}
+
+/// The goal as the search loop asks about it: by node and by feet position relative to the
+/// graph's `bounds.min` (its local position).
+trait Target {
+    /// Whether `node`, at local position `local`, is a goal.
+    fn is_reached(&self, node: NodeId, local: IVec3) -> bool;
+    /// The estimate from the local position `local` to the goal.
+    fn estimate(&self, local: IVec3) -> u64;
+}
+
+/// Any [`Goal`], asked about world positions.
+struct AnyGoal<'a, G: ?Sized> {
+    goal: &'a G,
+    estimator: Estimator,
+    /// The graph's `bounds.min`.
+    min: IVec3,
+}
+
+impl<G: Goal + ?Sized> Target for AnyGoal<'_, G> {
+    #[inline]
+    fn is_reached(&self, _: NodeId, local: IVec3) -> bool {
+        self.goal.is_reached(self.min + local)
+    }
+    #[inline]
+    fn estimate(&self, local: IVec3) -> u64 {
+        self.goal.estimate(self.min + local, &self.estimator)
+    }
+}
+
+/// One node of the graph, as [`GraphSearch::find_path`] asks: the same answers as a
+/// [`BlockGoal`](crate::BlockGoal) of its feet position (a node is its feet position, and the estimate is the
+/// estimator's for the same differences), found from the node id and local coordinates,
+/// whose differences fit `i32` (a graph is under 65 535 cells along each axis).
+struct NodeTarget {
+    node: NodeId,
+    x: i32,
+    y: i32,
+    z: i32,
+    estimator: Estimator,
+}
+
+impl Target for NodeTarget {
+    #[inline]
+    fn is_reached(&self, node: NodeId, _: IVec3) -> bool {
+        node == self.node
+    }
+    #[inline]
+    fn estimate(&self, local: IVec3) -> u64 {
+        self.estimator.delta(
+            (self.x - local.x).unsigned_abs(),
+            i64::from(self.y - local.y),
+            (self.z - local.z).unsigned_abs(),
+        )
     }
 }
 
