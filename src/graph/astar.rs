@@ -38,10 +38,6 @@ trait Record: Copy + Default {
     /// The node this one was reached from, [`NO_NODE`] for the start; `node` is this
     /// record's node.
     fn parent(self, graph: &NavGraph, rises: &[i32; 1 << CODE_BITS], node: NodeId) -> NodeId;
-    /// `word`, the moves of this record's node, without the move back to the node it was
-    /// reached from where the record tells it cheaply, since that move never improves the
-    /// parent: the parent's `g` can only have dropped since this node's `g` was set from it.
-    fn without_move_back(self, word: u64, pricing: &Pricing) -> u64;
     /// The horizontal move that reached this record's node `node` (at local height `y`, its
     /// slot and shape code) and the moves word of the node it left, for [`dominated`]; `None`
     /// for the start, a ladder climb, or a parent not found. `around` holds the columns of
@@ -92,10 +88,6 @@ impl Record for Wide {
     }
     fn parent(self, _: &NavGraph, _: &[i32; 1 << CODE_BITS], _: NodeId) -> NodeId {
         self.parent
-    }
-    #[inline]
-    fn without_move_back(self, word: u64, _: &Pricing) -> u64 {
-        word
     }
     #[inline]
     fn arrival(
@@ -165,24 +157,6 @@ impl Record for Narrow {
     #[inline]
     fn set_stamp(&mut self, stamp: u32) {
         self.tag = (stamp << 10) | (self.tag & 0x3ff);
-    }
-    #[inline]
-    fn without_move_back(self, word: u64, pricing: &Pricing) -> u64 {
-        let slot = ((self.tag >> 6) & 15) as usize;
-        if slot == START_SLOT as usize {
-            return word;
-        }
-        // The move back leaves by the opposite slot and undoes the rise: it reaches the
-        // parent's column at the parent's height. (A slot without a move has rise 0 in the
-        // table, and clearing its empty code changes nothing.)
-        let rise = pricing.step(slot, u64::from(self.tag) & CODE_MASK).dy;
-        let back = OPPOSITE_SLOT[slot];
-        let shift = back as u32 * CODE_BITS;
-        if pricing.step(back, (word >> shift) & CODE_MASK).dy == -rise {
-            word & !(CODE_MASK << shift)
-        } else {
-            word
-        }
     }
     #[inline]
     fn arrival(
@@ -356,11 +330,17 @@ const fn horizontal_slots() -> [Option<usize>; 9] {
 
 /// Per horizontal arrival slot `a`, its detours: a horizontal slot `b` of a next move and the
 /// slot `c` of the single step from the parent to the same column (the direction of `c` is
-/// the sum of `a`'s and `b`'s, one of the 8; the sum 0, the move back, is dropped before),
-/// as `b`'s and `c`'s bit offsets in a moves word and the [`DetourTable`] offset of their
-/// class. A straight arrival has 4 detours, a diagonal one 2 (then padded with 2 of class 3,
-/// whose sets are empty).
-const DETOURS: [[Detour; 4]; 8] = detours();
+/// the sum of `a`'s and `b`'s, one of the 8), as `b`'s and `c`'s bit offsets in a moves word
+/// and the [`DetourTable`] offset of their class. A straight arrival has 4 detours, a
+/// diagonal one 2; then comes the move back (`b` opposite to `a`, class [`BACK`]), whose `c`
+/// is the unused top bits of a moves word, code 0: the parent itself. The rest is padding.
+const DETOURS: [[Detour; 5]; 8] = detours();
+
+/// The [`DetourTable`] class of the move back to the parent.
+const BACK: usize = 3;
+
+/// The bit offset past the last slot of a moves word: its bits are always 0.
+const NO_SLOT_BITS: u32 = super::SLOTS as u32 * CODE_BITS;
 
 /// One entry of [`DETOURS`].
 #[derive(Debug, Clone, Copy)]
@@ -373,13 +353,13 @@ struct Detour {
     class: usize,
 }
 
-const fn detours() -> [[Detour; 4]; 8] {
+const fn detours() -> [[Detour; 5]; 8] {
     let pad = Detour {
         b: 0,
-        c: 0,
-        class: 3 << (2 * CODE_BITS),
+        c: NO_SLOT_BITS,
+        class: 0,
     };
-    let mut table = [[pad; 4]; 8];
+    let mut table = [[pad; 5]; 8];
     let mut a = 0;
     while a < SLOT_UP {
         let (mut b, mut count) = (0, 0);
@@ -408,6 +388,11 @@ const fn detours() -> [[Detour; 4]; 8] {
             }
             b += 1;
         }
+        table[a][count] = Detour {
+            b: OPPOSITE_SLOT[a] as u32 * CODE_BITS,
+            c: NO_SLOT_BITS,
+            class: BACK << (2 * CODE_BITS),
+        };
         a += 1;
     }
     table
@@ -420,18 +405,19 @@ const CLASS_SLOTS: [(usize, usize, usize); 3] = [(0, 0, 4), (0, 4, 0), (4, 0, 0)
 
 /// For each detour class and pair of codes `(code_a, code_b)` of the arrival and the next
 /// move, the set of codes (bit `code_c`) of a direct step from the parent that dominates the
-/// detour: rising `rise(a) + rise(b)` at a base price of at most `base(a) + base(b)`. Built
-/// from the pricing, so a search tests a detour with one load and one bit.
+/// detour: rising `rise(a) + rise(b)` at a base price of at most `base(a) + base(b)`; and in
+/// class [`BACK`], bit 0 (the parent itself) when `b` falls `rise(a)`, back onto the parent.
+/// Built from the pricing, so a search tests a detour with one load and one bit.
 #[derive(Debug, Clone)]
 struct DetourTable {
-    /// `sets[(class * 64 + code_a) * 64 + code_b]`; code 0 (no move) is in no set, and the
-    /// sets of a `code_b` of 0 are empty.
+    /// `sets[(class * 64 + code_a) * 64 + code_b]`; code 0 (no move) is in no set but
+    /// [`BACK`]'s, and the sets of a `code_b` of 0 are empty.
     sets: Vec<u64>,
 }
 
 impl DetourTable {
     const CODES: usize = 1 << CODE_BITS;
-    /// Room for 4 classes (3 used), so that a masked index needs no bounds check.
+    /// The 3 classes of [`CLASS_SLOTS`] and [`BACK`]: a masked index needs no bounds check.
     const ENTRIES: usize = 4 * Self::CODES * Self::CODES;
 
     fn new(pricing: &Pricing, codes: usize) -> Self {
@@ -455,6 +441,15 @@ impl DetourTable {
                 }
             }
         }
+        // A rise belongs to the shape, whatever the slot.
+        for code_a in 1..=codes as u64 {
+            for code_b in 1..=codes as u64 {
+                if pricing.step(0, code_b).dy == -pricing.step(0, code_a).dy {
+                    sets[(BACK * Self::CODES + code_a as usize) * Self::CODES + code_b as usize] =
+                        1;
+                }
+            }
+        }
         Self { sets }
     }
 
@@ -469,19 +464,24 @@ impl DetourTable {
     /// parent or dominated in turn, reached cheaper still), and records only get cheaper:
     /// the move through `n` would fail the relaxation test anyway, so skipping it changes
     /// nothing the search does (the same expansions, pushes and partial routes), only spares
-    /// the lookup of `m`.
-    #[inline]
+    /// the lookup of `m`. The move back from `n` to `p` itself is in the mask too: it never
+    /// improves `p`, whose `g` can only have dropped since `n`'s was set from it.
+    #[expect(
+        clippy::inline_always,
+        reason = "left out of line by the compiler, it cost 0.8% more instructions per expansion on the terrain queries of `benches/graph.rs`"
+    )]
+    #[inline(always)]
     fn dominated(&self, word: u64, (a, code_a, parent_word): (usize, u64, u64)) -> u64 {
         // One copy per arrival slot: constant shifts, and only the slot's own detours.
         match a {
-            0 => self.dominated_from::<0, 4>(word, code_a, parent_word),
-            1 => self.dominated_from::<1, 4>(word, code_a, parent_word),
-            2 => self.dominated_from::<2, 4>(word, code_a, parent_word),
-            3 => self.dominated_from::<3, 4>(word, code_a, parent_word),
-            4 => self.dominated_from::<4, 2>(word, code_a, parent_word),
-            5 => self.dominated_from::<5, 2>(word, code_a, parent_word),
-            6 => self.dominated_from::<6, 2>(word, code_a, parent_word),
-            _ => self.dominated_from::<7, 2>(word, code_a, parent_word),
+            0 => self.dominated_from::<0, 5>(word, code_a, parent_word),
+            1 => self.dominated_from::<1, 5>(word, code_a, parent_word),
+            2 => self.dominated_from::<2, 5>(word, code_a, parent_word),
+            3 => self.dominated_from::<3, 5>(word, code_a, parent_word),
+            4 => self.dominated_from::<4, 3>(word, code_a, parent_word),
+            5 => self.dominated_from::<5, 3>(word, code_a, parent_word),
+            6 => self.dominated_from::<6, 3>(word, code_a, parent_word),
+            _ => self.dominated_from::<7, 3>(word, code_a, parent_word),
         }
     }
 
@@ -773,7 +773,7 @@ impl Core {
             // Move by move from the lowest set bit: once the dominated moves are cleared, a
             // word has more empty slots than moves, and stepping slot by slot cost 2% more
             // instructions on the terrain queries of `benches/graph.rs`.
-            let mut word = current.without_move_back(slots[node as usize].out, pricing);
+            let mut word = slots[node as usize].out;
             if let Some(arrival) = current.arrival(graph, pricing, node, y, &around) {
                 word &= !self.detours.dominated(word, arrival);
             }
