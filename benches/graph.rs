@@ -6,6 +6,7 @@
 //! cargo bench --bench graph                 # prints one table
 //! cargo bench --bench graph -- --queries 50 # fewer queries
 //! cargo bench --bench graph -- --search-only # no updates (for profiling the searches)
+//! cargo bench --bench graph -- --movingai ../shared/data/movingai # arena2's scenarios only
 //! ```
 //!
 //! Not a criterion bench: a compile and a few thousand block changes are one-off events whose
@@ -16,7 +17,10 @@ use std::time::{Duration, Instant};
 
 use voxnav::graph::{GraphSearch, NavGraph};
 use voxnav::terrain::{SplitMix64, TerrainConfig, generate_terrain, pick_pairs, surface_feet};
-use voxnav::{Agent, Block, IVec3, MoveCosts, Pathfinder, SearchOptions};
+use voxnav::{
+    Agent, Block, FlatWorld, IVec3, MoveCosts, OCTILE_SCALE, Pathfinder, SearchOptions,
+    parse_movingai_map, parse_movingai_scen,
+};
 
 /// Block changes timed one by one.
 const SINGLE_CHANGES: usize = 2000;
@@ -26,6 +30,7 @@ const EXPLOSIONS: usize = 100;
 fn main() -> Result<(), String> {
     let mut queries = 120;
     let mut search_only = false;
+    let mut movingai = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         if arg == "--queries" {
@@ -35,6 +40,8 @@ fn main() -> Result<(), String> {
                 .ok_or("--queries wants a number")?;
         } else if arg == "--search-only" {
             search_only = true;
+        } else if arg == "--movingai" {
+            movingai = Some(args.next().ok_or("--movingai wants a directory")?);
         } else if arg == "--help" {
             println!(
                 "usage: graph [--queries N] [--search-only]\n  \
@@ -42,12 +49,17 @@ fn main() -> Result<(), String> {
                  --search-only  stop after the searches (no local updates): for profiling, e.g.\n                 \
                  valgrind --tool=callgrind <this binary> --search-only --queries 40\n                 \
                  and divide GraphSearch::find_path's inclusive count by the expansions\n                 \
-                 printed (the warm-up query's included)"
+                 printed (the warm-up query's included)\n  \
+                 --movingai DIR only the graph A* on N (default 120) scenarios of DIR/arena2.map\n                 \
+                 through FlatWorld, at octile costs, for the same kind of profile"
             );
             return Ok(());
         } else {
             return Err(format!("unknown argument {arg}; try --help"));
         }
+    }
+    if let Some(dir) = movingai {
+        return moving_ai(std::path::Path::new(&dir), queries);
     }
     let agent = Agent::default();
     let costs = MoveCosts::default();
@@ -185,6 +197,51 @@ fn main() -> Result<(), String> {
     if fresh.node_count() != graph.node_count() {
         return Err("the updated graph and a fresh compile differ".into());
     }
+    Ok(())
+}
+
+/// The graph A* alone on `count` scenarios of `dir/arena2.map`, spread evenly over the file
+/// (as `examples/compare.rs` picks them), each checked against its published optimal length.
+fn moving_ai(dir: &std::path::Path, count: usize) -> Result<(), String> {
+    let read = |name: &str| {
+        let path = dir.join(name);
+        std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))
+    };
+    let grid = parse_movingai_map(&read("arena2.map")?).map_err(|e| e.to_string())?;
+    let scenarios = parse_movingai_scen(&read("arena2.map.scen")?).map_err(|e| e.to_string())?;
+    let agent = Agent::default();
+    let world = FlatWorld::new(grid, agent.height).map_err(|e| e.to_string())?;
+    let graph = NavGraph::compile(&world, &agent).map_err(|e| e.to_string())?;
+    let count = count.min(scenarios.len());
+    let mut search = GraphSearch::new(MoveCosts::octile()).map_err(|e| e.to_string())?;
+    search.reserve_for(&graph);
+    let options = SearchOptions::default();
+    let (mut time, mut expanded) = (Duration::ZERO, 0u64);
+    for i in 0..count {
+        let scenario = &scenarios[i * scenarios.len() / count];
+        let (start, goal) = (
+            FlatWorld::feet(scenario.start),
+            FlatWorld::feet(scenario.goal),
+        );
+        let started = Instant::now();
+        let result = search
+            .find_path(&graph, start, goal, &options)
+            .map_err(|e| e.to_string())?;
+        time += started.elapsed();
+        expanded += result.stats.expanded;
+        let length = result.cost.map(|c| c as f64 / f64::from(OCTILE_SCALE));
+        if length.is_none_or(|l| (l - scenario.optimal_length).abs() > 1e-3 * l.max(1.0)) {
+            return Err(format!(
+                "scenario {i}: length {length:?}, published {}",
+                scenario.optimal_length
+            ));
+        }
+    }
+    println!(
+        "{count} arena2 scenarios, {expanded} expansions: graph A* {:.1} ms ({:.2} M expansions/s)",
+        time.as_secs_f64() * 1e3,
+        expanded as f64 / time.as_secs_f64().max(1e-9) / 1e6
+    );
     Ok(())
 }
 

@@ -2,7 +2,7 @@
 //! run: the same worlds, the same queries, one table.
 //!
 //! ```sh
-//! cargo run --release --example compare            # the full sets (under a minute)
+//! cargo run --release --example compare            # the full sets (about a minute)
 //! cargo run --release --example compare -- --quick # the small sets of the benches
 //! cargo run --release --example compare -- --set long --engine voxnav --repeat 5
 //! ```
@@ -10,6 +10,11 @@
 //! `--set NAME` and `--engine NAME` (each may be repeated) keep only those sets and engines,
 //! and `--repeat N` runs every set N times, which makes the searches dominate a profile;
 //! `--help` lists the options and the names they accept.
+//!
+//! Every set is timed in `--rounds N` rounds (3 by default), the engines taking turns in each
+//! round, and each engine's figure on a set is its fastest round: on a shared machine a
+//! neighbour's burst slows one engine's pass and not another's, and the fastest round is the
+//! one least disturbed. The summary line is then repeated for each round, so the spread shows.
 //!
 //! The sets are built by `voxnav_support::sets` (`examples/support/src/sets.rs`), shared with
 //! `benches/search.rs`. `voxnav` is the crate as a user answering many queries on one world
@@ -47,11 +52,21 @@ const COMPARE: Sizes = Sizes {
 struct Run {
     set: usize,
     engine: Engine,
+    /// The first round's outcomes (every round searches the same queries the same way).
     outcomes: Vec<Outcome>,
-    elapsed: Duration,
+    /// The time of each round.
+    rounds: Vec<Duration>,
 }
 
 impl Run {
+    /// The time of round `round`, or the fastest round's.
+    fn time(&self, round: Option<usize>) -> Duration {
+        match round {
+            Some(round) => self.rounds.get(round).copied().unwrap_or_default(),
+            None => self.rounds.iter().copied().min().unwrap_or_default(),
+        }
+    }
+
     fn expanded(&self) -> u64 {
         self.outcomes.iter().map(|o| o.expanded).sum()
     }
@@ -80,6 +95,10 @@ struct Cli {
     /// Run every set this many times (1 to 1000), so that the searches dominate a profile.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1000))]
     repeat: u32,
+    /// Time every set this many times (1 to 20), the engines taking turns in each round;
+    /// each engine's figure is its fastest round, and the summary is also given per round.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=20))]
+    rounds: u32,
 }
 
 /// The command line.
@@ -88,6 +107,7 @@ struct Args {
     sets: Vec<String>,
     engines: Vec<String>,
     repeat: u32,
+    rounds: u32,
 }
 
 /// Parses the command line; `--help` and argument errors (naming the argument and the
@@ -103,6 +123,7 @@ fn parse_args() -> Result<Args, String> {
         sets: cli.sets,
         engines: cli.engines,
         repeat: cli.repeat,
+        rounds: cli.rounds,
     })
 }
 
@@ -206,25 +227,36 @@ fn main() -> ExitCode {
                 return ExitCode::from(1);
             }
         }
-        for engine in Engine::ALL {
-            let chosen = args.engines.is_empty() || args.engines.iter().any(|e| e == engine.name());
-            if !chosen || !engine.runs_on(set) {
-                continue;
-            }
-            let started = Instant::now();
-            let outcomes = match bench.run_set(set, &mut runner, engine, args.repeat) {
-                Ok(outcomes) => outcomes,
-                Err(message) => {
-                    eprintln!("compare: set {}: {message}", set.name);
-                    return ExitCode::from(1);
+        let first_run = runs.len();
+        for round in 0..args.rounds {
+            let mut slot = first_run;
+            for engine in Engine::ALL {
+                let chosen =
+                    args.engines.is_empty() || args.engines.iter().any(|e| e == engine.name());
+                if !chosen || !engine.runs_on(set) {
+                    continue;
                 }
-            };
-            runs.push(Run {
-                set: index,
-                engine,
-                outcomes,
-                elapsed: started.elapsed(),
-            });
+                let started = Instant::now();
+                let outcomes = match bench.run_set(set, &mut runner, engine, args.repeat) {
+                    Ok(outcomes) => outcomes,
+                    Err(message) => {
+                        eprintln!("compare: set {}: {message}", set.name);
+                        return ExitCode::from(1);
+                    }
+                };
+                let elapsed = started.elapsed();
+                if round == 0 {
+                    runs.push(Run {
+                        set: index,
+                        engine,
+                        outcomes,
+                        rounds: vec![elapsed],
+                    });
+                } else {
+                    runs[slot].rounds.push(elapsed);
+                }
+                slot += 1;
+            }
         }
         check(set, &runs, index, &mut mismatches);
     }
@@ -360,13 +392,14 @@ struct Total {
 }
 
 impl Total {
-    fn add(&mut self, run: &Run) {
+    /// Adds `run`, timed by its round `round` (its fastest round when `None`).
+    fn add(&mut self, run: &Run, round: Option<usize>) {
         self.queries += run.outcomes.len();
         self.found += run.count(SearchStatus::Found);
         self.partial += run.count(SearchStatus::Partial);
         self.unreachable += run.count(SearchStatus::Unreachable);
         self.expanded += run.expanded();
-        self.elapsed += run.elapsed;
+        self.elapsed += run.time(round);
     }
 
     fn per_second(&self) -> f64 {
@@ -413,36 +446,15 @@ fn print_table(sets: &[QuerySet], runs: &[Run]) {
         let voxnav = set_runs.iter().find(|run| run.engine == Engine::Voxnav);
         for run in &set_runs {
             let mut total = Total::default();
-            total.add(run);
+            total.add(run, None);
             let speed_up = voxnav
                 .filter(|_| run.engine != Engine::Voxnav)
-                .map(|voxnav| ratio(run.elapsed, voxnav.elapsed));
+                .map(|voxnav| ratio(run.time(None), voxnav.time(None)));
             row(set.name, run.engine, &total, speed_up);
         }
     }
 
-    // The terrain sets together: every engine over every set it ran on, and voxnav over the
-    // same sets for each ratio.
-    let terrain: Vec<&Run> = runs
-        .iter()
-        .filter(|run| sets[run.set].world == WorldId::Terrain)
-        .collect();
-    let mut totals = [Total::default(); Engine::ALL.len()];
-    let mut voxnav_where_crate_ran = Total::default();
-    let mut graph_where_crate_ran = Total::default();
-    for run in &terrain {
-        let slot = Engine::ALL
-            .iter()
-            .position(|&e| e == run.engine)
-            .unwrap_or(0);
-        totals[slot].add(run);
-        if run.engine == Engine::Voxnav && sets[run.set].crate_runs {
-            voxnav_where_crate_ran.add(run);
-        }
-        if run.engine == Engine::VoxnavGraph && sets[run.set].crate_runs {
-            graph_where_crate_ran.add(run);
-        }
-    }
+    let terrain = TerrainTotals::new(sets, runs, None);
     let names: Vec<&str> = sets
         .iter()
         .filter(|set| set.world == WorldId::Terrain)
@@ -453,9 +465,8 @@ fn print_table(sets: &[QuerySet], runs: &[Run]) {
         "All terrain sets together ({}); the pathfinding crate's ratio is over the sets it ran on:",
         names.join(", ")
     );
-    let [voxnav, naive, generic, graph_alone, on_the_fly] = totals;
-    let vs_naive = ratio(naive.elapsed, voxnav.elapsed);
-    let vs_crate = ratio(generic.elapsed, voxnav_where_crate_ran.elapsed);
+    let [voxnav, naive, generic, graph_alone, on_the_fly] = terrain.totals;
+    let (vs_naive, vs_crate) = terrain.ratios();
     row("terrain", Engine::Voxnav, &voxnav, None);
     row("terrain", Engine::Naive26, &naive, Some(vs_naive));
     row(
@@ -478,16 +489,88 @@ fn print_table(sets: &[QuerySet], runs: &[Run]) {
         }
     }
     println!();
+    let rounds = runs.iter().map(|run| run.rounds.len()).max().unwrap_or(0);
+    if rounds > 1 {
+        println!(
+            "Each engine's time on a set is its fastest of {rounds} rounds, the engines taking \
+             turns in each round; the same summary per round follows."
+        );
+    }
     println!(
         "voxnav vs naive26: {vs_naive:.2}x, vs pathfinding crate: {vs_crate:.2}x, expansions/s: {:.0}",
         voxnav.per_second()
     );
     if graph_alone.queries > 0 {
+        let (graph_vs_naive, graph_vs_crate) = terrain.graph_ratios();
         println!(
-            "the graph A* alone (no index; the island set's budget spent): vs naive26: {:.2}x, vs pathfinding crate: {:.2}x, expansions/s: {:.0}",
-            ratio(naive.elapsed, graph_alone.elapsed),
-            ratio(generic.elapsed, graph_where_crate_ran.elapsed),
+            "the graph A* alone (no index; the island set's budget spent): vs naive26: {graph_vs_naive:.2}x, vs pathfinding crate: {graph_vs_crate:.2}x, expansions/s: {:.0}",
             graph_alone.per_second()
         );
+    }
+    if rounds > 1 {
+        for round in 0..rounds {
+            let terrain = TerrainTotals::new(sets, runs, Some(round));
+            let (vs_naive, vs_crate) = terrain.ratios();
+            println!(
+                "  round {}: voxnav vs naive26: {vs_naive:.2}x, vs pathfinding crate: {vs_crate:.2}x, expansions/s: {:.0}",
+                round + 1,
+                terrain.totals[0].per_second()
+            );
+        }
+    }
+}
+
+/// Every engine's totals over the terrain sets, and voxnav's over the sets the `pathfinding`
+/// crate ran on, for its ratio.
+struct TerrainTotals {
+    /// One per engine, in the order of [`Engine::ALL`].
+    totals: [Total; Engine::ALL.len()],
+    voxnav_where_crate_ran: Total,
+    graph_where_crate_ran: Total,
+}
+
+impl TerrainTotals {
+    /// The totals, timed by round `round` (each run's fastest round when `None`).
+    fn new(sets: &[QuerySet], runs: &[Run], round: Option<usize>) -> Self {
+        let mut totals = Self {
+            totals: [Total::default(); Engine::ALL.len()],
+            voxnav_where_crate_ran: Total::default(),
+            graph_where_crate_ran: Total::default(),
+        };
+        for run in runs
+            .iter()
+            .filter(|run| sets[run.set].world == WorldId::Terrain)
+        {
+            let slot = Engine::ALL
+                .iter()
+                .position(|&e| e == run.engine)
+                .unwrap_or(0);
+            totals.totals[slot].add(run, round);
+            if run.engine == Engine::Voxnav && sets[run.set].crate_runs {
+                totals.voxnav_where_crate_ran.add(run, round);
+            }
+            if run.engine == Engine::VoxnavGraph && sets[run.set].crate_runs {
+                totals.graph_where_crate_ran.add(run, round);
+            }
+        }
+        totals
+    }
+
+    /// voxnav against naive26 and against the `pathfinding` crate.
+    fn ratios(&self) -> (f64, f64) {
+        let [voxnav, naive, generic, ..] = self.totals;
+        (
+            ratio(naive.elapsed, voxnav.elapsed),
+            ratio(generic.elapsed, self.voxnav_where_crate_ran.elapsed),
+        )
+    }
+
+    /// The graph A* alone against naive26 and against the `pathfinding` crate.
+    fn graph_ratios(&self) -> (f64, f64) {
+        let [_, naive, generic, graph_alone, _] = self.totals;
+        (
+            ratio(naive.elapsed, graph_alone.elapsed),
+            ratio(generic.elapsed, self.graph_where_crate_ran.elapsed),
+        )
     }
 }

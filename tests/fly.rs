@@ -132,6 +132,30 @@ fn random_world(rng: &mut Rng, size: IVec3, solid: u64, water: u64) -> ChunkedWo
     world
 }
 
+/// A world that claims far larger bounds than it has cells: the search keeps its nodes in
+/// pages rather than in a flat table (which it uses for bounded worlds of modest size), so
+/// routing through it checks the paged node table against the flat one.
+struct Wide<'a>(&'a ChunkedWorld);
+
+impl VoxelWorld for Wide<'_> {
+    fn is_passable(&self, p: IVec3) -> bool {
+        self.0.is_passable(p)
+    }
+    fn is_standable(&self, p: IVec3) -> bool {
+        self.0.is_standable(p)
+    }
+    fn terrain(&self, feet: IVec3) -> voxnav::TerrainFlags {
+        self.0.terrain(feet)
+    }
+    fn bounds(&self) -> Option<voxnav::Bounds> {
+        // Inside the key range, so that only its size sends the search to pages.
+        Some(voxnav::Bounds::new(
+            IVec3::new(-4_000, -1_000, -4_000),
+            IVec3::new(4_000, 1_000, 4_000),
+        ))
+    }
+}
+
 fn positions(world: &ChunkedWorld, agent: &Agent, size: IVec3) -> Vec<IVec3> {
     let mut out = Vec::new();
     for x in 0..size.x {
@@ -189,6 +213,12 @@ fn fliers_and_swimmers_match_exhaustive_dijkstra_on_random_worlds() {
             let context = format!("world {world_index}, {agent:?}, {costs:?}, {start} -> {goal}");
             let expected = oracle(&world, &agent, &costs, start, goal);
             let result = route(&mut pathfinder, &world, start, goal).unwrap();
+            let paged = route(&mut pathfinder, &Wide(&world), start, goal).unwrap();
+            assert_eq!(
+                (paged.status, paged.cost),
+                (result.status, result.cost),
+                "{context}: paged node table"
+            );
             match expected {
                 Some(cost) => {
                     found += 1;

@@ -272,6 +272,9 @@ pub struct NavGraph {
     /// The largest extra cost any node has had (never lowered by an update): searches use it
     /// to bound the costs they can reach.
     pub(crate) max_extra: u32,
+    /// Every terrain flag any node has had (never narrowed by an update): with `max_extra`,
+    /// what bounds the terms a move into a node can pay.
+    pub(crate) terrain_seen: TerrainFlags,
 }
 
 /// What a search needs of a move in one slot with one shape code: the fixed part of its
@@ -418,6 +421,7 @@ impl NavGraph {
             shapes: Vec::new(),
             live: 0,
             max_extra: 0,
+            terrain_seen: TerrainFlags::PLAIN,
         };
         // Padding columns (past the world's edge in its last tiles) keep empty home slots,
         // never read by a search since no move leaves the world.
@@ -687,6 +691,29 @@ impl NavGraph {
         ((x >> TILE_SHIFT) << (2 * TILE_SHIFT)) | (x & (TILE as usize - 1))
     }
 
+    /// What to add to the index `column` of a column in the world (wrapping) to get the
+    /// index of the column one step west, none, one step east (the first array) plus one step
+    /// north, none, one step south (the second): one step within a tile, or to the next tile
+    /// from a tile's edge. Offsets past the world's edge give indices of no use (at x = 0 or
+    /// z = 0 they wrap around), which no move needs, since none leaves the world.
+    #[inline]
+    pub(crate) fn neighbour_offsets(&self, column: usize) -> ([usize; 3], [usize; 3]) {
+        let mask = TILE as usize - 1;
+        let tile = (TILE * TILE) as usize;
+        // From the first column (row) of a tile to the last of the previous tile, and back.
+        let across_x = tile - mask;
+        let across_z = ((self.tiles_per_row as usize) << (2 * TILE_SHIFT)) - (mask << TILE_SHIFT);
+        let (x, z) = (column & mask, (column >> TILE_SHIFT) & mask);
+        let west = if x == 0 { across_x } else { 1 };
+        let east = if x == mask { across_x } else { 1 };
+        let north = if z == 0 { across_z } else { TILE as usize };
+        let south = if z == mask { across_z } else { TILE as usize };
+        (
+            [west.wrapping_neg(), 0, east],
+            [north.wrapping_neg(), 0, south],
+        )
+    }
+
     /// The local `x`, `z` of the column of index `column`: the inverse of
     /// [`NavGraph::column_index`] (outside the world for padding columns).
     #[inline]
@@ -850,6 +877,7 @@ impl NavGraph {
         let slot = &mut self.slots[id as usize];
         slot.out = word;
         slot.terrain = world.terrain(feet);
+        self.terrain_seen = self.terrain_seen | slot.terrain;
         // After the terrain: this also decides `plain`.
         self.set_extra(id, world.extra_cost(feet));
         Ok(())

@@ -5,14 +5,15 @@ use std::time::Instant;
 use glam::IVec3;
 
 use super::goal::{BlockGoal, Goal};
-use super::nodes::{NO_NODE, NodeTable};
+use super::nodes::{MAX_SEARCH_NODES, NodeTable};
 use super::open::OpenSet;
 use super::{Budget, SearchOptions, SearchResult, SearchStats, SearchStatus};
 use crate::error::{Error, Result};
 use crate::moves::agent::{Agent, MoveCosts};
 use crate::moves::fly::{
-    FREE_ARRIVALS, FREE_DIRECTIONS, NO_ARRIVAL, dominated_moves, free_moves_and_occupancy,
-    free_step_costs, free_target_cost, undominated,
+    FREE_ARRIVALS, FREE_DIRECTIONS, NO_ARRIVAL, dominated_moves, free_moves_1,
+    free_moves_and_occupancy, free_step_costs, free_target_cost, occupancy_mask, parent_masks_1,
+    undominated,
 };
 use crate::moves::{Expansion, MoveBuffer, WalkingMoves};
 use crate::world::VoxelWorld;
@@ -31,6 +32,7 @@ const NO_PARENT: u32 = PARENT_MASK;
 /// That is 67 million nodes, 1.3 GB of node records alone; a search that reaches it stops
 /// with the best partial route.
 const MAX_NODES: usize = NO_PARENT as usize;
+const _: () = assert!(MAX_NODES <= MAX_SEARCH_NODES);
 
 /// One searched position: 20 bytes, so that a search of millions of nodes stays small. No
 /// heuristic value is stored: it is computed when the node is pushed, and the open set holds
@@ -113,6 +115,12 @@ trait Successors {
     /// only for the few targets that get a new cost.
     type Target: Target;
 
+    /// Whether the search keeps its nodes in a flat table when the world is bounded and
+    /// modest (see [`NodeTable::start`]): worth it where an expansion is cheap, as a free
+    /// mover's; a walker's expansion costs tens of thousands of instructions, and pages keep
+    /// its memory proportional to the search.
+    const FLAT: bool;
+
     /// The moves from `feet`, entered from its parent by the step of the arrival code
     /// `arrival` ([`FREE_ARRIVALS`]; [`NO_ARRIVAL`] for the start and for walkers).
     fn expand<W: VoxelWorld + ?Sized>(
@@ -137,6 +145,7 @@ struct Walking {
 
 impl Successors for Walking {
     type Target = IVec3;
+    const FLAT: bool = false;
 
     #[inline]
     fn expand<W: VoxelWorld + ?Sized>(
@@ -150,7 +159,7 @@ impl Successors for Walking {
         WalkingMoves.collect(world, &self.agent, &self.costs, feet, &mut self.buffer);
         for step in self.buffer.as_slice() {
             if !self.check_keys || in_key_range(step.feet) {
-                relax(table.slot(step.feet), step.feet, step.cost);
+                relax(table.page_slot(step.feet), step.feet, step.cost);
             }
         }
     }
@@ -161,13 +170,37 @@ impl Successors for Walking {
 /// found at fixed slot offsets, the others through the page lookup.
 struct Free {
     agent: Agent,
-    /// The cost of each move before the world's extra cost.
-    steps: [u32; 26],
+    /// The cost of each move before the world's extra cost, padded to 32 entries so that a
+    /// move number masked to 5 bits needs no bounds check.
+    steps: [u32; 32],
     /// The moves the parent may dominate, per arrival code.
     dominated: [u32; 27],
+    /// [`parent_masks_1`] of `dominated`, for a body one cell tall.
+    parent_masks: [[u32; 32]; 27],
     /// Whether moves may leave the key range (see [`may_leave_keys`]).
     check_keys: bool,
 }
+
+/// [`FREE_DIRECTIONS`] and [`FREE_ARRIVALS`] padded to 32 entries, so that a move number
+/// masked to 5 bits needs no bounds check.
+const DIRECTIONS: [IVec3; 32] = {
+    let mut out = [IVec3::ZERO; 32];
+    let mut i = 0;
+    while i < 26 {
+        out[i] = FREE_DIRECTIONS[i];
+        i += 1;
+    }
+    out
+};
+const ARRIVALS: [u8; 32] = {
+    let mut out = [NO_ARRIVAL as u8; 32];
+    let mut i = 0;
+    while i < 26 {
+        out[i] = FREE_ARRIVALS[i];
+        i += 1;
+    }
+    out
+};
 
 /// A free mover's target: the move [`FREE_DIRECTIONS`]`[direction]` from `from`.
 #[derive(Clone, Copy)]
@@ -179,17 +212,18 @@ struct FreeTarget {
 impl Target for FreeTarget {
     #[inline]
     fn feet(self) -> IVec3 {
-        self.from + FREE_DIRECTIONS[self.direction]
+        self.from + DIRECTIONS[self.direction & 31]
     }
 
     #[inline]
     fn arrival(self) -> usize {
-        usize::from(FREE_ARRIVALS[self.direction])
+        usize::from(ARRIVALS[self.direction & 31])
     }
 }
 
 impl Successors for Free {
     type Target = FreeTarget;
+    const FLAT: bool = true;
 
     #[inline]
     fn expand<W: VoxelWorld + ?Sized>(
@@ -200,14 +234,20 @@ impl Successors for Free {
         table: &mut NodeTable,
         mut relax: impl FnMut(&mut u32, FreeTarget, u32),
     ) {
-        let (legal, occupancy) = free_moves_and_occupancy(world, &self.agent, feet);
-        let legal = undominated(
-            legal,
-            occupancy,
-            self.agent.height,
-            arrival,
-            self.dominated[arrival],
-        );
+        let legal = if self.agent.height == 1 {
+            // The occupancy mask of a one-tall body has 27 bits.
+            let occupancy = occupancy_mask(world, &self.agent, feet) as u32;
+            free_moves_1(occupancy, &self.parent_masks[arrival])
+        } else {
+            let (legal, occupancy) = free_moves_and_occupancy(world, &self.agent, feet);
+            undominated(
+                legal,
+                occupancy,
+                self.agent.height,
+                arrival,
+                self.dominated[arrival],
+            )
+        };
         let near = table.neighbourhood(feet);
         // The moves within the page first, then the others: which kind a move is depends on
         // where `feet` lies in its page, and a branch on it per move is mispredicted about
@@ -240,7 +280,7 @@ impl Successors for Free {
             relax(
                 slot,
                 target,
-                free_target_cost(world, self.steps[i], target.feet()),
+                free_target_cost(world, self.steps[i & 31], target.feet()),
             );
         }
     }
@@ -272,6 +312,8 @@ pub struct Pathfinder {
     costs: MoveCosts,
     /// [`dominated_moves`] of the costs, for fliers and swimmers.
     dominated: [u32; 27],
+    /// [`parent_masks_1`] of `dominated`.
+    parent_masks: [[u32; 32]; 27],
     nodes: Vec<Node>,
     table: NodeTable,
     open: OpenSet,
@@ -286,10 +328,12 @@ impl Pathfinder {
     pub fn new(agent: Agent, costs: MoveCosts) -> Result<Self> {
         agent.validate()?;
         costs.validate()?;
+        let dominated = dominated_moves(&costs);
         Ok(Self {
             agent,
             costs,
-            dominated: dominated_moves(&costs),
+            dominated,
+            parent_masks: parent_masks_1(&dominated),
             nodes: Vec::new(),
             table: NodeTable::default(),
             open: OpenSet::default(),
@@ -379,8 +423,12 @@ impl Pathfinder {
         Ok(if self.agent.movement.is_free() {
             let free = Free {
                 agent: self.agent,
-                steps: free_step_costs(&self.costs),
+                steps: {
+                    let steps = free_step_costs(&self.costs);
+                    std::array::from_fn(|i| steps.get(i).copied().unwrap_or(0))
+                },
                 dominated: self.dominated,
+                parent_masks: self.parent_masks,
                 check_keys,
             };
             self.run(world, start, goal, options, started, free)
@@ -407,8 +455,9 @@ impl Pathfinder {
     ) -> SearchResult {
         let estimator = options.heuristic.estimator(&self.agent, &self.costs);
         let budget = Budget::new(options, started);
+        let flat = if S::FLAT { world.bounds() } else { None };
+        self.table.start(flat, self.nodes.len());
         self.nodes.clear();
-        self.table.clear();
 
         let mut stats = SearchStats::default();
         let start_h = goal.estimate(start, &estimator);
@@ -417,7 +466,7 @@ impl Pathfinder {
             g: 0,
             link: link(NO_PARENT, NO_ARRIVAL),
         });
-        *self.table.slot(start) = 0;
+        *self.table.slot(start) = self.table.base();
         self.open.reset(start_h);
         self.open.push(start_h, 0, 0);
         stats.generated = 1;
@@ -426,6 +475,7 @@ impl Pathfinder {
         let Self {
             nodes, table, open, ..
         } = self;
+        let base = table.base();
         let mut found = None;
         let mut stopped = false;
         while let Some((_, node)) = open.pop() {
@@ -453,13 +503,16 @@ impl Pathfinder {
                 table,
                 |slot, target, step| {
                     let g = current.g + u64::from(step);
-                    let index = if *slot == NO_NODE {
+                    // The slot names a node of this search when it holds `base + index` for
+                    // an existing node (see `NodeTable::base`).
+                    let known_index = slot.wrapping_sub(base);
+                    let index = if known_index as usize >= nodes.len() {
                         if nodes.len() >= MAX_NODES {
                             full = true;
                             return;
                         }
                         let index = nodes.len() as u32;
-                        *slot = index;
+                        *slot = base + index;
                         nodes.push(Node {
                             key: pack(target.feet()),
                             g,
@@ -467,7 +520,7 @@ impl Pathfinder {
                         });
                         index
                     } else {
-                        let index = *slot;
+                        let index = known_index;
                         let known = &mut nodes[index as usize];
                         if g >= known.g {
                             return;
