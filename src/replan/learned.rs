@@ -3,8 +3,9 @@
 //!
 //! The bounds start from a backward A* from the goal (see `adapted.rs`): every node it
 //! expanded knows its exact cost to the goal, and every other node `n` costs at least
-//! `C - est(start, n)`, where `C` is the cost the search found from its start (an A* with a
-//! consistent heuristic expands every node whose cost plus estimate is below `C`; Adaptive
+//! `K - est(start, n)`, where `K` is the smallest key left in the search's open set when it
+//! stopped, at least the cost it found from its start (an A* with a consistent heuristic
+//! expands every node whose cost plus estimate is below that key; Adaptive
 //! A*, Koenig and Likhachev 2005, learns from a forward search the same way). Together they
 //! make a consistent heuristic, so a search over them expands no node twice and stays
 //! optimal.
@@ -44,7 +45,13 @@ const MAX_SOURCES: usize = 512;
 const LOWERINGS: usize = 64;
 
 /// The largest bound kept: larger ones are kept as this.
-const MAX_BOUND: u64 = u32::MAX as u64;
+const MAX_BOUND: u64 = (1 << BOUND_BITS) - 1;
+
+/// Bits of a learned bound in its word; the epoch takes the others.
+const BOUND_BITS: u32 = 40;
+
+/// Epochs stay below this (the bounds start over before).
+const EPOCH_LIMIT: u32 = (1 << (64 - BOUND_BITS)) - 2;
 
 /// A node whose moves broke the bounds' consistency: its feet and `val`.
 #[derive(Debug, Clone, Copy)]
@@ -65,7 +72,8 @@ struct Batch {
     least: u64,
 }
 
-/// The bound of every node the first plan did not expand: `cost - est(start, n)`.
+/// The bound of every node the first plan did not expand: `cost - est(start, n)`, with
+/// `cost` the smallest key the plan left.
 #[derive(Debug, Clone, Copy)]
 struct Base {
     start: IVec3,
@@ -77,7 +85,7 @@ struct Base {
 pub(super) struct Bounds {
     estimator: Estimator,
     goal: IVec3,
-    /// Node `n`'s learned bound (low 32 bits) and the epoch it was learned in (high 32 bits;
+    /// Node `n`'s learned bound (low 40 bits) and the epoch it was learned in (high 24 bits;
     /// the batches after it apply to it), valid when the epoch is at least `floor`. One word
     /// per node: a search reads one cache line per node it estimates. A bound above
     /// [`MAX_BOUND`] is kept as `MAX_BOUND`, still a lower bound, and still consistent (the
@@ -140,7 +148,7 @@ impl Bounds {
 
     /// Forgets every bound learned (the plain estimate is consistent on any graph).
     fn start_over(&mut self) {
-        if self.current >= u32::MAX - 1 {
+        if self.current >= EPOCH_LIMIT {
             self.learned.fill(0);
             self.current = 0;
         }
@@ -155,7 +163,7 @@ impl Bounds {
     #[inline]
     pub(super) fn estimate(&self, id: NodeId, feet: IVec3) -> u64 {
         let word = self.learned[id as usize];
-        let epoch = (word >> 32) as u32;
+        let epoch = (word >> BOUND_BITS) as u32;
         // A learned bound is never below the plain estimate; the base may be, and so may a
         // bound lowered by a batch.
         let (mut bound, learned_in, mut below_plain) = if epoch >= self.floor {
@@ -197,13 +205,18 @@ impl Bounds {
     /// Learns `bound` for node `id` (a bound for the graph as it is now).
     #[inline]
     pub(super) fn learn(&mut self, id: NodeId, bound: u64) {
-        self.learned[id as usize] = (u64::from(self.current) << 32) | bound.min(MAX_BOUND);
+        self.learned[id as usize] = (u64::from(self.current) << BOUND_BITS) | bound.min(MAX_BOUND);
     }
 
-    /// Learns the bound of every node a first plan did not expand: `cost - est(start, n)`,
-    /// where the plan found its start at `cost` from the goal.
-    pub(super) fn learn_base(&mut self, start: IVec3, cost: u64) {
-        self.base = Some(Base { start, cost });
+    /// Learns the bound of every node a first plan did not expand: `key - est(start, n)`,
+    /// where `key` is the smallest key left in the plan's open set when it stopped
+    /// (`u64::MAX` when it was empty: the nodes not expanded then cannot reach the goal).
+    pub(super) fn learn_base(&mut self, start: IVec3, key: u64) {
+        // Kept within the learned bounds' range, like them.
+        self.base = Some(Base {
+            start,
+            cost: key.min(MAX_BOUND),
+        });
     }
 
     /// The smallest cost of a move out of `id` plus the bound at its end: a lower bound on
@@ -306,7 +319,7 @@ impl Bounds {
         if made == 0 {
             return 0;
         }
-        if self.sources.len() > self.max_sources || self.current >= u32::MAX - 1 {
+        if self.sources.len() > self.max_sources || self.current >= EPOCH_LIMIT {
             self.start_over();
             return made;
         }
