@@ -416,7 +416,25 @@ pub(crate) fn free_moves_and_occupancy<W: VoxelWorld + ?Sized>(
         }
         return (legal, 0);
     }
-    let span = height + 2;
+    let occupancy = occupancy_mask(world, agent, feet);
+    // All 26 moves without a branch.
+    let mut legal = 0u32;
+    for (i, &required) in REQUIREMENTS[(height - 1) as usize].iter().enumerate() {
+        legal |= u32::from(occupancy & required == required) << i;
+    }
+    (legal, occupancy)
+}
+
+/// The occupancy mask of the neighbourhood of `feet` for the free mover `agent` at most
+/// [`MASK_HEIGHT`] cells tall (see [`REQUIREMENTS`]): bit set when the cell may hold part of
+/// its body.
+#[expect(
+    clippy::inline_always,
+    reason = "once per free mover's expansion, in the search loop"
+)]
+#[inline(always)]
+pub(crate) fn occupancy_mask<W: VoxelWorld + ?Sized>(world: &W, agent: &Agent, feet: IVec3) -> u64 {
+    let span = agent.height + 2;
     let base = feet.y - 1;
     let columns = world.columns_around(feet.x, feet.z, base, span);
     let rows = (1u64 << span) - 1;
@@ -428,12 +446,54 @@ pub(crate) fn free_moves_and_occupancy<W: VoxelWorld + ?Sized>(
         }
         occupancy |= allowed << (c as u32 * span);
     }
-    // All 26 moves without a branch.
-    let mut legal = 0u32;
-    for (i, &required) in REQUIREMENTS[(height - 1) as usize].iter().enumerate() {
-        legal |= u32::from(occupancy & required == required) << i;
+    occupancy
+}
+
+/// A requirement no occupancy mask of a body one cell tall meets: bit 31 is above its 27
+/// bits.
+const NEVER: u32 = 1 << 31;
+
+/// [`REQUIREMENTS`] of a body one cell tall as 32-bit words, padded to 32 moves with
+/// [`NEVER`]: 32 equal branch-free tests, which the compiler runs several at a time.
+const REQUIREMENTS_1: [u32; 32] = {
+    let mut out = [NEVER; 32];
+    let mut i = 0;
+    while i < 26 {
+        out[i] = REQUIREMENTS[0][i] as u32;
+        i += 1;
     }
-    (legal, occupancy)
+    out
+};
+
+/// For a body one cell tall and each arrival code, the parent's requirement masks (see
+/// `PARENT_REQUIREMENTS`) of the moves it dominates (`dominated`, from [`dominated_moves`]),
+/// [`NEVER`] for the others: the table [`free_moves_1`] reads.
+#[must_use]
+pub(crate) fn parent_masks_1(dominated: &[u32; 27]) -> [[u32; 32]; 27] {
+    std::array::from_fn(|a| {
+        std::array::from_fn(|j| {
+            let required = PARENT_REQUIREMENTS[0][a].get(j).copied().unwrap_or(0);
+            if j < 26 && dominated[a] & (1 << j) != 0 && required != 0 {
+                required as u32
+            } else {
+                NEVER
+            }
+        })
+    })
+}
+
+/// [`free_moves_and_occupancy`] and [`undominated`] at once for a body one cell tall: the
+/// legal moves from the neighbourhood of `occupancy` (from [`occupancy_mask`]) less those the
+/// parent dominates, `parent` being the entry of [`parent_masks_1`] for the arrival code.
+#[inline]
+#[must_use]
+pub(crate) fn free_moves_1(occupancy: u32, parent: &[u32; 32]) -> u32 {
+    let (mut legal, mut dominated) = (0u32, 0u32);
+    for i in 0..32 {
+        legal |= u32::from(occupancy & REQUIREMENTS_1[i] == REQUIREMENTS_1[i]) << i;
+        dominated |= u32::from(occupancy & parent[i] == parent[i]) << i;
+    }
+    legal & !dominated
 }
 
 /// [`height_change`] of each move of [`FREE_DIRECTIONS`].
@@ -561,6 +621,61 @@ mod tests {
             }
         }
         assert!(legal_seen > 1000 && illegal_seen > 1000);
+    }
+
+    /// The one-tall shortcut gives the moves of the general path: legal moves less the
+    /// dominated ones, for every arrival code, on random neighbourhoods and under costs
+    /// that dominate many moves or few.
+    #[test]
+    fn one_tall_moves_are_the_general_ones() {
+        use crate::world::dense::DenseWorld;
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let agent = Agent::flier(1);
+        let lopsided = MoveCosts::octile()
+            .with_straight(1)
+            .with_diagonal(1)
+            .with_corner(3);
+        let tables = [MoveCosts::octile(), lopsided].map(|costs| {
+            let dominated = dominated_moves(&costs);
+            (dominated, parent_masks_1(&dominated))
+        });
+        let mut kept = 0;
+        for _ in 0..300 {
+            let mut world = DenseWorld::new(IVec3::new(3, 3, 3)).unwrap();
+            let percent = 5 + next() % 50;
+            for x in 0..3 {
+                for y in 0..3 {
+                    for z in 0..3 {
+                        let blocked = (x, y, z) != (1, 1, 1) && next() % 100 < percent;
+                        world.set_blocked(IVec3::new(x, y, z), blocked).unwrap();
+                    }
+                }
+            }
+            let feet = IVec3::ONE;
+            let (legal, occupancy) = free_moves_and_occupancy(&world, &agent, feet);
+            assert_eq!(
+                u64::from(occupancy_mask(&world, &agent, feet) as u32),
+                occupancy
+            );
+            for (dominated, masks) in &tables {
+                for a in 0..27 {
+                    let general = undominated(legal, occupancy, 1, a, dominated[a]);
+                    assert_eq!(
+                        free_moves_1(occupancy as u32, &masks[a]),
+                        general,
+                        "arrival {a}"
+                    );
+                    kept += general.count_ones();
+                }
+            }
+        }
+        assert!(kept > 10_000);
     }
 
     /// Which moves the parent may dominate depends on the costs: every target next to the

@@ -11,8 +11,9 @@ use super::{Budget, SearchOptions, SearchResult, SearchStats, SearchStatus};
 use crate::error::{Error, Result};
 use crate::moves::agent::{Agent, MoveCosts};
 use crate::moves::fly::{
-    FREE_ARRIVALS, FREE_DIRECTIONS, NO_ARRIVAL, dominated_moves, free_moves_and_occupancy,
-    free_step_costs, free_target_cost, undominated,
+    FREE_ARRIVALS, FREE_DIRECTIONS, NO_ARRIVAL, dominated_moves, free_moves_1,
+    free_moves_and_occupancy, free_step_costs, free_target_cost, occupancy_mask, parent_masks_1,
+    undominated,
 };
 use crate::moves::{Expansion, MoveBuffer, WalkingMoves};
 use crate::world::VoxelWorld;
@@ -169,13 +170,37 @@ impl Successors for Walking {
 /// found at fixed slot offsets, the others through the page lookup.
 struct Free {
     agent: Agent,
-    /// The cost of each move before the world's extra cost.
-    steps: [u32; 26],
+    /// The cost of each move before the world's extra cost, padded to 32 entries so that a
+    /// move number masked to 5 bits needs no bounds check.
+    steps: [u32; 32],
     /// The moves the parent may dominate, per arrival code.
     dominated: [u32; 27],
+    /// [`parent_masks_1`] of `dominated`, for a body one cell tall.
+    parent_masks: [[u32; 32]; 27],
     /// Whether moves may leave the key range (see [`may_leave_keys`]).
     check_keys: bool,
 }
+
+/// [`FREE_DIRECTIONS`] and [`FREE_ARRIVALS`] padded to 32 entries, so that a move number
+/// masked to 5 bits needs no bounds check.
+const DIRECTIONS: [IVec3; 32] = {
+    let mut out = [IVec3::ZERO; 32];
+    let mut i = 0;
+    while i < 26 {
+        out[i] = FREE_DIRECTIONS[i];
+        i += 1;
+    }
+    out
+};
+const ARRIVALS: [u8; 32] = {
+    let mut out = [NO_ARRIVAL as u8; 32];
+    let mut i = 0;
+    while i < 26 {
+        out[i] = FREE_ARRIVALS[i];
+        i += 1;
+    }
+    out
+};
 
 /// A free mover's target: the move [`FREE_DIRECTIONS`]`[direction]` from `from`.
 #[derive(Clone, Copy)]
@@ -187,12 +212,12 @@ struct FreeTarget {
 impl Target for FreeTarget {
     #[inline]
     fn feet(self) -> IVec3 {
-        self.from + FREE_DIRECTIONS[self.direction]
+        self.from + DIRECTIONS[self.direction & 31]
     }
 
     #[inline]
     fn arrival(self) -> usize {
-        usize::from(FREE_ARRIVALS[self.direction])
+        usize::from(ARRIVALS[self.direction & 31])
     }
 }
 
@@ -209,14 +234,20 @@ impl Successors for Free {
         table: &mut NodeTable,
         mut relax: impl FnMut(&mut u32, FreeTarget, u32),
     ) {
-        let (legal, occupancy) = free_moves_and_occupancy(world, &self.agent, feet);
-        let legal = undominated(
-            legal,
-            occupancy,
-            self.agent.height,
-            arrival,
-            self.dominated[arrival],
-        );
+        let legal = if self.agent.height == 1 {
+            // The occupancy mask of a one-tall body has 27 bits.
+            let occupancy = occupancy_mask(world, &self.agent, feet) as u32;
+            free_moves_1(occupancy, &self.parent_masks[arrival])
+        } else {
+            let (legal, occupancy) = free_moves_and_occupancy(world, &self.agent, feet);
+            undominated(
+                legal,
+                occupancy,
+                self.agent.height,
+                arrival,
+                self.dominated[arrival],
+            )
+        };
         let near = table.neighbourhood(feet);
         // The moves within the page first, then the others: which kind a move is depends on
         // where `feet` lies in its page, and a branch on it per move is mispredicted about
@@ -249,7 +280,7 @@ impl Successors for Free {
             relax(
                 slot,
                 target,
-                free_target_cost(world, self.steps[i], target.feet()),
+                free_target_cost(world, self.steps[i & 31], target.feet()),
             );
         }
     }
@@ -281,6 +312,8 @@ pub struct Pathfinder {
     costs: MoveCosts,
     /// [`dominated_moves`] of the costs, for fliers and swimmers.
     dominated: [u32; 27],
+    /// [`parent_masks_1`] of `dominated`.
+    parent_masks: [[u32; 32]; 27],
     nodes: Vec<Node>,
     table: NodeTable,
     open: OpenSet,
@@ -295,10 +328,12 @@ impl Pathfinder {
     pub fn new(agent: Agent, costs: MoveCosts) -> Result<Self> {
         agent.validate()?;
         costs.validate()?;
+        let dominated = dominated_moves(&costs);
         Ok(Self {
             agent,
             costs,
-            dominated: dominated_moves(&costs),
+            dominated,
+            parent_masks: parent_masks_1(&dominated),
             nodes: Vec::new(),
             table: NodeTable::default(),
             open: OpenSet::default(),
@@ -388,8 +423,12 @@ impl Pathfinder {
         Ok(if self.agent.movement.is_free() {
             let free = Free {
                 agent: self.agent,
-                steps: free_step_costs(&self.costs),
+                steps: {
+                    let steps = free_step_costs(&self.costs);
+                    std::array::from_fn(|i| steps.get(i).copied().unwrap_or(0))
+                },
                 dominated: self.dominated,
+                parent_masks: self.parent_masks,
                 check_keys,
             };
             self.run(world, start, goal, options, started, free)

@@ -40,9 +40,10 @@ const PAGE_CELLS: usize = 1 << (2 * PAGE_SHIFT + PAGE_Y_SHIFT);
 /// since bases stay below `u32::MAX - MAX_SEARCH_NODES`.
 const NO_NODE: u32 = u32::MAX;
 
-/// The slot offset of each move of [`FREE_DIRECTIONS`] for strides `x`, `z` and 1 along y.
-const fn neighbour_offsets(x: isize, z: isize) -> [isize; 26] {
-    let mut out = [0isize; 26];
+/// The slot offset of each move of [`FREE_DIRECTIONS`] for strides `x`, `z` and 1 along y,
+/// padded to 32 entries so that a move number masked to 5 bits needs no bounds check.
+const fn neighbour_offsets(x: isize, z: isize) -> [isize; 32] {
+    let mut out = [0isize; 32];
     let mut i = 0;
     while i < 26 {
         let d = FREE_DIRECTIONS[i];
@@ -54,7 +55,7 @@ const fn neighbour_offsets(x: isize, z: isize) -> [isize; 26] {
 
 /// The slot offset of each move of [`FREE_DIRECTIONS`] within a page, for a target in the
 /// same page as its start (see [`slot_index`]: x is the highest part, then z, then y).
-const PAGE_OFFSETS: [isize; 26] =
+const PAGE_OFFSETS: [isize; 32] =
     neighbour_offsets(1 << (PAGE_SHIFT + PAGE_Y_SHIFT), 1 << PAGE_Y_SHIFT);
 
 /// The moves of [`FREE_DIRECTIONS`] whose offset along one axis is `-1` and `+1`, for x, y and
@@ -106,7 +107,7 @@ pub(crate) struct NodeTable {
     /// The flat slot strides along x and z (1 along y).
     flat_strides: (usize, usize),
     /// [`neighbour_offsets`] of the flat strides.
-    flat_offsets: [isize; 26],
+    flat_offsets: [isize; 32],
     pages: Vec<Box<[u32; PAGE_CELLS]>>,
     in_use: usize,
     directory: AHashMap<u64, u32>,
@@ -138,7 +139,7 @@ impl Default for NodeTable {
             flat: Vec::new(),
             flat_box: Bounds::new(IVec3::ZERO, IVec3::ZERO),
             flat_strides: (0, 0),
-            flat_offsets: [0; 26],
+            flat_offsets: [0; 32],
             pages: Vec::new(),
             in_use: 0,
             directory: AHashMap::new(),
@@ -290,11 +291,11 @@ impl NodeTable {
     #[inline]
     pub(crate) fn neighbour_slot(&mut self, near: &Neighbourhood, i: usize) -> &mut u32 {
         if near.flat {
-            return &mut self.flat[near.slot.wrapping_add_signed(self.flat_offsets[i])];
+            return &mut self.flat[near.slot.wrapping_add_signed(self.flat_offsets[i & 31])];
         }
         // The neighbour is in the page, so the mask changes nothing; it lets the compiler
         // drop the bounds check.
-        let slot = near.slot.wrapping_add_signed(PAGE_OFFSETS[i]) & (PAGE_CELLS - 1);
+        let slot = near.slot.wrapping_add_signed(PAGE_OFFSETS[i & 31]) & (PAGE_CELLS - 1);
         &mut self.pages[near.page as usize][slot]
     }
 

@@ -39,6 +39,8 @@ pub struct DenseWorld {
     words: usize,
     /// Bit `y % 64` of word `(x * size.z + z) * words + y / 64` is set when the cell is free.
     free: Vec<u64>,
+    /// The word offset of each column of [`AROUND`] from the centre column.
+    around: [isize; 9],
 }
 
 impl std::fmt::Debug for DenseWorld {
@@ -67,7 +69,14 @@ impl DenseWorld {
                 column[words - 1] = (1u64 << rest) - 1;
             }
         }
-        Ok(Self { size, words, free })
+        let (step_x, step_z) = ((size.z as usize * words) as isize, words as isize);
+        let around = AROUND.map(|(dx, dz)| dx as isize * step_x + dz as isize * step_z);
+        Ok(Self {
+            size,
+            words,
+            free,
+            around,
+        })
     }
 
     /// Checks a size for [`DenseWorld::new`] without allocating.
@@ -246,25 +255,23 @@ impl VoxelWorld for DenseWorld {
         if !inside {
             return self.columns_around_clipped(x, z, y0, count as u32);
         }
-        let centre = self.column_start(x, z) as isize;
-        let (step_x, step_z) = (
-            (self.size.z as usize * self.words) as isize,
-            self.words as isize,
-        );
         let all = low_bits(count as u32);
         // The run's words and shift are the same in every column; a second word is read only
         // when the run crosses into it (a flier's run of 3 cells almost never does).
         let (first, offset) = (y0 as usize >> 6, y0 as u32 & 63);
-        let second = offset + count as u32 > 64 && first + 1 < self.words;
+        let centre = self.column_start(x, z) + first;
         let mut out = [ColumnBits::default(); 9];
-        for (bits, &(dx, dz)) in out.iter_mut().zip(&AROUND) {
-            let word = (centre + dx as isize * step_x + dz as isize * step_z) as usize + first;
-            let mut free = self.free[word] >> offset;
-            if second {
-                free |= self.free[word + 1] << (64 - offset);
+        if offset + count as u32 > 64 && first + 1 < self.words {
+            for (bits, &step) in out.iter_mut().zip(&self.around) {
+                let word = centre.wrapping_add_signed(step);
+                let free = (self.free[word] >> offset | self.free[word + 1] << (64 - offset)) & all;
+                *bits = whole_cells(free, all & !free);
             }
-            free &= all;
-            *bits = whole_cells(free, all & !free);
+        } else {
+            for (bits, &step) in out.iter_mut().zip(&self.around) {
+                let free = self.free[centre.wrapping_add_signed(step)] >> offset & all;
+                *bits = whole_cells(free, all & !free);
+            }
         }
         out
     }
