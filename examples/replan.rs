@@ -76,7 +76,7 @@ fn demo(args: &Args) -> Result<(), String> {
         .plan(&world, start, goal)
         .map_err(|e| e.to_string())?;
     println!(
-        "route {start} -> {goal}: {} positions, cost {}, planned in {:.1} ms (A* and D* Lite)",
+        "route {start} -> {goal}: {} positions, cost {}, planned in {:.1} ms (the replanner's backward A*)",
         first.path.len(),
         first.cost.unwrap_or(0),
         millis(t.elapsed())

@@ -1,7 +1,7 @@
 //! The replanning benchmark: on QUERIES routes of 200+ blocks across the default terrain,
 //! with the NPC part-way along and 1 to 10 blocks changed near the route ahead, it times a
-//! fresh A*, D* Lite's repair and the `Replanner`'s choice, checks that all three costs are
-//! equal on every query, and prints a table.
+//! fresh A*, D* Lite's repair and the `Replanner`, checks that all costs are equal on every
+//! query, and prints a table.
 //!
 //! ```text
 //! cargo run --release --example replan_bench -- 300 [--seed N]
@@ -17,8 +17,8 @@ use clap::Parser;
 use voxnav_support::args::finish;
 use voxnav_support::replan::bench;
 
-/// Times replanning after block changes: a fresh A*, D* Lite's repair and the Replanner's
-/// choice, on the same queries, with equal costs checked on every query.
+/// Times replanning after block changes: a fresh A*, D* Lite's repair and the Replanner, on
+/// the same queries, with equal costs checked on every query.
 #[derive(Parser)]
 #[command(name = "replan_bench")]
 struct Args {

@@ -1,6 +1,6 @@
 //! A* over the compiled walk graph, for the parts of its layout a search relies on: the two
 //! record layouts (8 bytes while every cost fits 32 bits, 16 bytes beyond) give the same routes
-//! as `Pathfinder`, one search reused on graphs whose move shapes are numbered differently
+//! as `Pathfinder`, costs just below and past 2^32 stay exact, one search reused on graphs whose move shapes are numbered differently
 //! prices each by its own, and a column's home slot keeps its chain and its ids through
 //! updates that empty and refill it.
 
@@ -309,4 +309,58 @@ fn skipping_parent_dominated_moves_keeps_every_cost() {
         }
     }
     assert!(found > 100, "only {found} routes found");
+}
+
+/// A world that charges `toll` for entering every feet position.
+struct Toll {
+    world: ChunkedWorld,
+    toll: u32,
+}
+
+impl VoxelWorld for Toll {
+    fn is_passable(&self, p: IVec3) -> bool {
+        self.world.is_passable(p)
+    }
+    fn is_standable(&self, p: IVec3) -> bool {
+        self.world.is_standable(p)
+    }
+    fn bounds(&self) -> Option<Bounds> {
+        self.world.bounds()
+    }
+    fn extra_cost(&self, _: IVec3) -> u32 {
+        self.toll
+    }
+}
+
+#[test]
+fn costs_just_inside_and_past_32_bits_stay_exact() {
+    // A corridor of 24 feet positions: 23 walks of 10 plus the toll each. The search takes
+    // 8-byte records while 24 moves at the dearest price (a diagonal walk of 14 plus the
+    // toll) stay below 2^32, which the first toll just meets with a route of 0.96 * 2^32;
+    // the second toll takes the route past 2^32 (16-byte records).
+    let agent = Agent::default();
+    let costs = MoveCosts::default();
+    let mut world = ChunkedWorld::with_size(IVec3::new(24, 4, 1)).unwrap();
+    world
+        .fill(IVec3::ZERO, IVec3::new(23, 0, 0), Block::Solid)
+        .unwrap();
+    let narrow_toll = (u32::MAX - 1) / 24 - 14;
+    for toll in [narrow_toll, narrow_toll + 8, ((1u64 << 32) / 23) as u32] {
+        let world = Toll {
+            world: world.clone(),
+            toll,
+        };
+        let graph = NavGraph::compile(&world, &agent).unwrap();
+        assert_eq!(graph.node_count(), 24);
+        let (start, goal) = (IVec3::new(0, 1, 0), IVec3::new(23, 1, 0));
+        let mut search = GraphSearch::new(costs).unwrap();
+        let mut pathfinder = Pathfinder::new(agent, costs).unwrap();
+        let options = SearchOptions::default();
+        let mine = search.find_path(&graph, start, goal, &options).unwrap();
+        let theirs = pathfinder.find_path(&world, start, goal, &options).unwrap();
+        let expected = 23 * (10 + u64::from(toll));
+        assert_eq!(mine.cost, Some(expected), "toll {toll}");
+        assert_eq!(mine.cost, theirs.cost, "toll {toll}");
+        assert_eq!(mine.path.len(), 24);
+    }
 }

@@ -1,6 +1,6 @@
-//! Incremental replanning: D* Lite's routes cost exactly what a fresh A* finds, through random
-//! block changes on random small worlds, and the replanner falls back to A* when a repair is
-//! too big.
+//! Incremental replanning: D* Lite's and the replanner's routes cost exactly what a fresh A*
+//! finds, through random block changes on random small worlds, and the replanner keeps its
+//! route only when its learned bounds prove the route optimal.
 
 mod support;
 
@@ -104,14 +104,15 @@ struct Tally {
     kept: u32,
 }
 
-/// Plans on a random world from `seed`, then changes random cells four times and checks after
-/// each change that D* Lite and the replanner answer what a fresh A* answers. `ladders` adds
-/// that many random ladder columns (for zero-cost cycles when climbs are free).
+/// Plans on a random world from `seed`, then changes random cells `rounds` times and checks
+/// after each change that D* Lite and the replanner answer what a fresh A* answers (the
+/// replanner's bounds pile up a batch per change). `ladders` adds that many random ladder
+/// columns (for zero-cost cycles when climbs are free).
 fn replan_rounds(
     seed: u64,
     agent: &Agent,
     costs: &MoveCosts,
-    budget_factor: f64,
+    rounds: u32,
     ladders: u32,
     tally: &mut Tally,
 ) {
@@ -132,10 +133,7 @@ fn replan_rounds(
     let start = rng.pick(&feet);
     let goal = rng.pick(&feet);
     let mut dstar = DStarLite::new(*agent, *costs).unwrap();
-    let mut replanner = Replanner::new(*agent, *costs)
-        .unwrap()
-        .with_budget_factor(budget_factor)
-        .unwrap();
+    let mut replanner = Replanner::new(*agent, *costs).unwrap();
     let first = dstar.plan(&world, start, goal).unwrap();
     let expected = fresh_with(&world, agent, costs, start, goal);
     assert_eq!(
@@ -150,10 +148,11 @@ fn replan_rounds(
     assert_route(&world, agent, costs, &first, start, goal);
     let planned = replanner.plan(&world, start, goal).unwrap();
     assert_eq!(planned.cost, expected.cost, "seed {seed}: replanner's plan");
+    assert_route(&world, agent, costs, &planned, start, goal);
     let mut position = start;
     let mut route = first.path;
     world.track_changes(true);
-    for round in 0..4 {
+    for round in 0..rounds {
         if route.len() > 1 {
             position = route[rng.below(route.len() as u64 / 2 + 1) as usize];
         }
@@ -196,7 +195,13 @@ fn replan_rounds(
             tally.kept += 1;
         }
         tally.compared += 1;
-        route = incremental.path;
+        // The agent follows the replanner's route half the time, D* Lite's otherwise (the
+        // replanner keeps its route only when the agent stands on it).
+        route = if round % 2 == 0 {
+            chosen.result.path
+        } else {
+            incremental.path
+        };
     }
 }
 
@@ -208,7 +213,7 @@ fn property_incremental_cost_equals_fresh_search_after_random_changes() {
             seed,
             &Agent::default(),
             &MoveCosts::default(),
-            Replanner::DEFAULT_BUDGET_FACTOR,
+            6,
             0,
             &mut tally,
         );
@@ -235,10 +240,7 @@ fn property_incremental_cost_equals_fresh_search_with_zero_costs_and_other_agent
         if costs.climb + costs.ascend.max(costs.descend) == 0 {
             zero_cost_ladders += 1;
         }
-        // Tiny budgets half the time, so that the replanner's fallback and its pending
-        // repairs are exercised too.
-        let budget_factor = if seed % 2 == 0 { 0.001 } else { 0.5 };
-        replan_rounds(seed, &agent, &costs, budget_factor, 4, &mut tally);
+        replan_rounds(seed, &agent, &costs, 6, 4, &mut tally);
     }
     assert!(
         zero_cost_ladders > 150,
@@ -257,11 +259,12 @@ fn property_incremental_cost_equals_fresh_search_with_zero_costs_and_other_agent
     assert!(tally.kept > 20, "only {} routes kept", tally.kept);
 }
 
-/// The replanner keeps the rest of its route when a change can only have made other routes
-/// dearer (a slow floor beside the route makes the moves onto it dearer), and repairs when a
-/// change touches the route itself; both answers cost what a fresh A* finds.
+/// The replanner keeps the rest of its route when its bounds prove it optimal: after a change
+/// off the route that only makes moves dearer (a slow floor beside it), and after a floor
+/// block beside it that makes a new position and new moves that do not shorten it; it
+/// searches when a change touches the route itself. Every answer costs what a fresh A* finds.
 #[test]
-fn a_change_off_the_route_that_only_makes_moves_dearer_keeps_the_route() {
+fn the_route_is_kept_when_the_bounds_prove_it_optimal() {
     let mut world = ChunkedWorld::with_size(IVec3::new(30, 4, 9)).unwrap();
     world
         .fill(IVec3::ZERO, IVec3::new(29, 0, 8), Block::Solid)
@@ -278,50 +281,49 @@ fn a_change_off_the_route_that_only_makes_moves_dearer_keeps_the_route() {
     let position = route.path[5];
     let kept = replanner.replan(&world, position, &changed).unwrap();
     assert_eq!(kept.method, ReplanMethod::Kept);
-    assert_eq!(kept.repair_expansions, 0);
+    assert_eq!(kept.result.stats.expanded, 0);
     assert_eq!(kept.result.path, route.path[5..]);
     assert_eq!(kept.result.cost, fresh_cost(&world, position, goal));
+
+    // A floor block beside the route makes a new position and new moves, none of them a
+    // shortcut: the bounds still prove the route optimal.
+    world.set(IVec3::new(25, 1, 2), Block::Solid).unwrap();
+    let changed: Vec<IVec3> = world.take_changes().positions().collect();
+    let position = kept.result.path[1];
+    let again = replanner.replan(&world, position, &changed).unwrap();
+    assert_eq!(again.method, ReplanMethod::Kept);
+    assert_eq!(again.result.cost, fresh_cost(&world, position, goal));
 
     // Lava beside the route: the route's moves past it now cost the danger term.
     world.set(IVec3::new(20, 1, 5), Block::Lava).unwrap();
     let changed: Vec<IVec3> = world.take_changes().positions().collect();
-    let position = kept.result.path[2];
-    let repaired = replanner.replan(&world, position, &changed).unwrap();
-    assert_eq!(repaired.method, ReplanMethod::Incremental);
-    assert_eq!(repaired.result.cost, fresh_cost(&world, position, goal));
+    let position = again.result.path[2];
+    let searched = replanner.replan(&world, position, &changed).unwrap();
+    assert_eq!(searched.method, ReplanMethod::Adapted);
+    assert_eq!(searched.result.cost, fresh_cost(&world, position, goal));
     assert_route(
         &world,
         &Agent::default(),
         &MoveCosts::default(),
-        &repaired.result,
+        &searched.result,
         position,
         goal,
     );
-
-    // A floor block beside the route makes a new position and new moves: no keeping.
-    world.set(IVec3::new(25, 1, 2), Block::Solid).unwrap();
-    let changed: Vec<IVec3> = world.take_changes().positions().collect();
-    let position = repaired.result.path[3];
-    let again = replanner.replan(&world, position, &changed).unwrap();
-    assert_ne!(again.method, ReplanMethod::Kept);
-    assert_eq!(again.result.cost, fresh_cost(&world, position, goal));
 }
 
+/// A wall in front of the goal forces a long detour: the replanner's search stays exact and
+/// expands fewer positions than a fresh A*, and so do later calls along the new route.
 #[test]
-fn a_big_repair_near_the_goal_falls_back_to_a_fresh_search_and_stays_exact() {
+fn a_detour_near_the_goal_is_exact_and_cheaper_than_a_fresh_search() {
     let mut world = ChunkedWorld::with_size(IVec3::new(64, 5, 64)).unwrap();
     world
         .fill(IVec3::ZERO, IVec3::new(63, 0, 63), Block::Solid)
         .unwrap();
     world.track_changes(true);
     let (start, goal) = (IVec3::new(0, 1, 32), IVec3::new(63, 1, 32));
-    let mut replanner = Replanner::new(Agent::default(), MoveCosts::default())
-        .unwrap()
-        .with_budget_factor(0.01)
-        .unwrap();
+    let mut replanner = Replanner::new(Agent::default(), MoveCosts::default()).unwrap();
     let route = replanner.plan(&world, start, goal).unwrap();
     assert_eq!(route.cost, Some(630));
-    assert_eq!(replanner.repair_budget(), 256);
 
     // A wall two blocks high right in front of the goal, open only at its far ends.
     world
@@ -330,24 +332,23 @@ fn a_big_repair_near_the_goal_falls_back_to_a_fresh_search_and_stays_exact() {
     let changed: Vec<IVec3> = world.take_changes().positions().collect();
     let position = route.path[10];
     let replan = replanner.replan(&world, position, &changed).unwrap();
-    assert_eq!(replan.method, ReplanMethod::Fresh);
-    assert_eq!(replan.repair_expansions, 256);
-    assert!(replanner.has_pending_repair());
-    assert_eq!(replan.result.cost, fresh_cost(&world, position, goal));
-
-    // With no new changes, later calls keep the fresh route and finish the pending repair.
-    let mut methods = Vec::new();
-    for step in [11, 12, 13, 14, 15, 16, 17, 18] {
-        let position = replan.result.path[step - 10];
-        let again = replanner.replan(&world, position, &[]).unwrap();
-        assert_eq!(again.result.cost, fresh_cost(&world, position, goal));
-        methods.push(again.method);
-    }
-    assert!(!replanner.has_pending_repair(), "{methods:?}");
+    assert_eq!(replan.method, ReplanMethod::Adapted);
+    let first = fresh(&world, position, goal);
+    assert_eq!(replan.result.cost, first.cost);
     assert!(
-        methods.iter().all(|&method| method == ReplanMethod::Kept),
-        "{methods:?}"
+        replan.result.stats.expanded < first.stats.expanded,
+        "{} expanded, a fresh A* {}",
+        replan.result.stats.expanded,
+        first.stats.expanded
     );
+
+    for step in 1..8 {
+        let position = replan.result.path[step];
+        let again = replanner.replan(&world, position, &[]).unwrap();
+        let expected = fresh(&world, position, goal);
+        assert_eq!(again.result.cost, expected.cost);
+        assert!(again.result.stats.expanded < expected.stats.expanded);
+    }
 }
 
 fn fresh_cost(world: &ChunkedWorld, from: IVec3, goal: IVec3) -> Option<u64> {

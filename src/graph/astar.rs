@@ -10,7 +10,7 @@ use super::{CODE_BITS, CODE_MASK, NO_NODE, NavGraph, NodeId, Pricing, SLOT_DIREC
 use crate::error::{Error, Result};
 use crate::moves::agent::MoveCosts;
 use crate::moves::terrain_cost;
-use crate::search::heuristic::Estimator;
+use crate::search::heuristic::{Estimator, HeuristicKind};
 use crate::search::open::OpenSet;
 use crate::search::{Budget, Goal, SearchOptions, SearchResult, SearchStats, SearchStatus};
 use crate::world::InvalidFeet;
@@ -38,10 +38,6 @@ trait Record: Copy + Default {
     /// The node this one was reached from, [`NO_NODE`] for the start; `node` is this
     /// record's node.
     fn parent(self, graph: &NavGraph, rises: &[i32; 1 << CODE_BITS], node: NodeId) -> NodeId;
-    /// `word`, the moves of this record's node, without the move back to the node it was
-    /// reached from where the record tells it cheaply, since that move never improves the
-    /// parent: the parent's `g` can only have dropped since this node's `g` was set from it.
-    fn without_move_back(self, word: u64, pricing: &Pricing) -> u64;
     /// The horizontal move that reached this record's node `node` (at local height `y`, its
     /// slot and shape code) and the moves word of the node it left, for [`dominated`]; `None`
     /// for the start, a ladder climb, or a parent not found. `around` holds the columns of
@@ -92,10 +88,6 @@ impl Record for Wide {
     }
     fn parent(self, _: &NavGraph, _: &[i32; 1 << CODE_BITS], _: NodeId) -> NodeId {
         self.parent
-    }
-    #[inline]
-    fn without_move_back(self, word: u64, _: &Pricing) -> u64 {
-        word
     }
     #[inline]
     fn arrival(
@@ -165,24 +157,6 @@ impl Record for Narrow {
     #[inline]
     fn set_stamp(&mut self, stamp: u32) {
         self.tag = (stamp << 10) | (self.tag & 0x3ff);
-    }
-    #[inline]
-    fn without_move_back(self, word: u64, pricing: &Pricing) -> u64 {
-        let slot = ((self.tag >> 6) & 15) as usize;
-        if slot == START_SLOT as usize {
-            return word;
-        }
-        // The move back leaves by the opposite slot and undoes the rise: it reaches the
-        // parent's column at the parent's height. (A slot without a move has rise 0 in the
-        // table, and clearing its empty code changes nothing.)
-        let rise = pricing.step(slot, u64::from(self.tag) & CODE_MASK).dy;
-        let back = OPPOSITE_SLOT[slot];
-        let shift = back as u32 * CODE_BITS;
-        if pricing.step(back, (word >> shift) & CODE_MASK).dy == -rise {
-            word & !(CODE_MASK << shift)
-        } else {
-            word
-        }
     }
     #[inline]
     fn arrival(
@@ -323,6 +297,19 @@ struct Core {
 const SLOT_COLUMN: [usize; 16] = slot_parts(true);
 const SLOT_ROW: [usize; 16] = slot_parts(false);
 
+/// The slot of each bit of a moves word (padded to 64).
+const SLOT_OF_BIT: [u8; 64] = slot_of_bits();
+
+const fn slot_of_bits() -> [u8; 64] {
+    let mut slots = [0; 64];
+    let mut bit = 0;
+    while bit < 64 {
+        slots[bit] = (bit as u32 / CODE_BITS) as u8;
+        bit += 1;
+    }
+    slots
+}
+
 /// Per slot (padded to 16), the slot of the opposite direction.
 const OPPOSITE_SLOT: [usize; 16] = opposite_slots();
 
@@ -343,11 +330,17 @@ const fn horizontal_slots() -> [Option<usize>; 9] {
 
 /// Per horizontal arrival slot `a`, its detours: a horizontal slot `b` of a next move and the
 /// slot `c` of the single step from the parent to the same column (the direction of `c` is
-/// the sum of `a`'s and `b`'s, one of the 8; the sum 0, the move back, is dropped before),
-/// as `b`'s and `c`'s bit offsets in a moves word and the [`DetourTable`] offset of their
-/// class. A straight arrival has 4 detours, a diagonal one 2 (then padded with 2 of class 3,
-/// whose sets are empty).
-const DETOURS: [[Detour; 4]; 8] = detours();
+/// the sum of `a`'s and `b`'s, one of the 8), as `b`'s and `c`'s bit offsets in a moves word
+/// and the [`DetourTable`] offset of their class. A straight arrival has 4 detours, a
+/// diagonal one 2; then comes the move back (`b` opposite to `a`, class [`BACK`]), whose `c`
+/// is the unused top bits of a moves word, code 0: the parent itself. The rest is padding.
+const DETOURS: [[Detour; 5]; 8] = detours();
+
+/// The [`DetourTable`] class of the move back to the parent.
+const BACK: usize = 3;
+
+/// The bit offset past the last slot of a moves word: its bits are always 0.
+const NO_SLOT_BITS: u32 = super::SLOTS as u32 * CODE_BITS;
 
 /// One entry of [`DETOURS`].
 #[derive(Debug, Clone, Copy)]
@@ -360,13 +353,13 @@ struct Detour {
     class: usize,
 }
 
-const fn detours() -> [[Detour; 4]; 8] {
+const fn detours() -> [[Detour; 5]; 8] {
     let pad = Detour {
         b: 0,
-        c: 0,
-        class: 3 << (2 * CODE_BITS),
+        c: NO_SLOT_BITS,
+        class: 0,
     };
-    let mut table = [[pad; 4]; 8];
+    let mut table = [[pad; 5]; 8];
     let mut a = 0;
     while a < SLOT_UP {
         let (mut b, mut count) = (0, 0);
@@ -395,6 +388,11 @@ const fn detours() -> [[Detour; 4]; 8] {
             }
             b += 1;
         }
+        table[a][count] = Detour {
+            b: OPPOSITE_SLOT[a] as u32 * CODE_BITS,
+            c: NO_SLOT_BITS,
+            class: BACK << (2 * CODE_BITS),
+        };
         a += 1;
     }
     table
@@ -407,18 +405,19 @@ const CLASS_SLOTS: [(usize, usize, usize); 3] = [(0, 0, 4), (0, 4, 0), (4, 0, 0)
 
 /// For each detour class and pair of codes `(code_a, code_b)` of the arrival and the next
 /// move, the set of codes (bit `code_c`) of a direct step from the parent that dominates the
-/// detour: rising `rise(a) + rise(b)` at a base price of at most `base(a) + base(b)`. Built
-/// from the pricing, so a search tests a detour with one load and one bit.
+/// detour: rising `rise(a) + rise(b)` at a base price of at most `base(a) + base(b)`; and in
+/// class [`BACK`], bit 0 (the parent itself) when `b` falls `rise(a)`, back onto the parent.
+/// Built from the pricing, so a search tests a detour with one load and one bit.
 #[derive(Debug, Clone)]
 struct DetourTable {
-    /// `sets[(class * 64 + code_a) * 64 + code_b]`; code 0 (no move) is in no set, and the
-    /// sets of a `code_b` of 0 are empty.
+    /// `sets[(class * 64 + code_a) * 64 + code_b]`; code 0 (no move) is in no set but
+    /// [`BACK`]'s, and the sets of a `code_b` of 0 are empty.
     sets: Vec<u64>,
 }
 
 impl DetourTable {
     const CODES: usize = 1 << CODE_BITS;
-    /// Room for 4 classes (3 used), so that a masked index needs no bounds check.
+    /// The 3 classes of [`CLASS_SLOTS`] and [`BACK`]: a masked index needs no bounds check.
     const ENTRIES: usize = 4 * Self::CODES * Self::CODES;
 
     fn new(pricing: &Pricing, codes: usize) -> Self {
@@ -442,6 +441,15 @@ impl DetourTable {
                 }
             }
         }
+        // A rise belongs to the shape, whatever the slot.
+        for code_a in 1..=codes as u64 {
+            for code_b in 1..=codes as u64 {
+                if pricing.step(0, code_b).dy == -pricing.step(0, code_a).dy {
+                    sets[(BACK * Self::CODES + code_a as usize) * Self::CODES + code_b as usize] =
+                        1;
+                }
+            }
+        }
         Self { sets }
     }
 
@@ -456,19 +464,24 @@ impl DetourTable {
     /// parent or dominated in turn, reached cheaper still), and records only get cheaper:
     /// the move through `n` would fail the relaxation test anyway, so skipping it changes
     /// nothing the search does (the same expansions, pushes and partial routes), only spares
-    /// the lookup of `m`.
-    #[inline]
+    /// the lookup of `m`. The move back from `n` to `p` itself is in the mask too: it never
+    /// improves `p`, whose `g` can only have dropped since `n`'s was set from it.
+    #[expect(
+        clippy::inline_always,
+        reason = "left out of line by the compiler, it cost 0.8% more instructions per expansion on the terrain queries of `benches/graph.rs`"
+    )]
+    #[inline(always)]
     fn dominated(&self, word: u64, (a, code_a, parent_word): (usize, u64, u64)) -> u64 {
         // One copy per arrival slot: constant shifts, and only the slot's own detours.
         match a {
-            0 => self.dominated_from::<0, 4>(word, code_a, parent_word),
-            1 => self.dominated_from::<1, 4>(word, code_a, parent_word),
-            2 => self.dominated_from::<2, 4>(word, code_a, parent_word),
-            3 => self.dominated_from::<3, 4>(word, code_a, parent_word),
-            4 => self.dominated_from::<4, 2>(word, code_a, parent_word),
-            5 => self.dominated_from::<5, 2>(word, code_a, parent_word),
-            6 => self.dominated_from::<6, 2>(word, code_a, parent_word),
-            _ => self.dominated_from::<7, 2>(word, code_a, parent_word),
+            0 => self.dominated_from::<0, 5>(word, code_a, parent_word),
+            1 => self.dominated_from::<1, 5>(word, code_a, parent_word),
+            2 => self.dominated_from::<2, 5>(word, code_a, parent_word),
+            3 => self.dominated_from::<3, 5>(word, code_a, parent_word),
+            4 => self.dominated_from::<4, 3>(word, code_a, parent_word),
+            5 => self.dominated_from::<5, 3>(word, code_a, parent_word),
+            6 => self.dominated_from::<6, 3>(word, code_a, parent_word),
+            _ => self.dominated_from::<7, 3>(word, code_a, parent_word),
         }
     }
 
@@ -600,7 +613,14 @@ impl GraphSearch {
             z: local.z,
             estimator,
         };
-        self.search_for(graph, start_id, &target, options)
+        let unweighted_octile =
+            options.heuristic.kind() == HeuristicKind::Octile && options.heuristic.weight() <= 1.0;
+        match OctileWeights::of(&estimator).filter(|_| unweighted_octile) {
+            Some(weights) => {
+                self.search_for(graph, start_id, &OctileTarget { target, weights }, options)
+            }
+            None => self.search_for(graph, start_id, &target, options),
+        }
     }
 
     /// Searches `graph` from the feet position `start` until `goal` is reached, a budget runs
@@ -648,12 +668,22 @@ impl GraphSearch {
         }
         self.core.prepare(graph);
         self.last_narrow = self.core.narrow_fits(graph);
-        let result = if self.last_narrow {
-            self.core
-                .run(&mut self.narrow, graph, start_id, goal, options, started)
-        } else {
-            self.core
-                .run(&mut self.wide, graph, start_id, goal, options, started)
+        // One loop for searches a budget can stop and one, leaner, for those it cannot.
+        let budgeted = options.max_nodes.is_some() || options.max_time.is_some();
+        let core = &mut self.core;
+        let result = match (self.last_narrow, budgeted) {
+            (true, true) => {
+                core.run::<_, _, true>(&mut self.narrow, graph, start_id, goal, options, started)
+            }
+            (true, false) => {
+                core.run::<_, _, false>(&mut self.narrow, graph, start_id, goal, options, started)
+            }
+            (false, true) => {
+                core.run::<_, _, true>(&mut self.wide, graph, start_id, goal, options, started)
+            }
+            (false, false) => {
+                core.run::<_, _, false>(&mut self.wide, graph, start_id, goal, options, started)
+            }
         };
         Ok(result)
     }
@@ -672,29 +702,23 @@ impl Core {
     }
 
     /// Whether every cost a search on `graph` can reach fits the [`Narrow`] records: a route
-    /// visits each node at most once, so it has fewer than [`NavGraph::id_bound`] moves, none
-    /// dearer than the dearest base price plus every terrain term plus the largest extra cost
-    /// the graph has held.
+    /// visits each node at most once, so it has fewer than [`NavGraph::node_count`] moves,
+    /// none dearer than the dearest base price plus the terms of every terrain flag the graph
+    /// has held plus the largest extra cost it has held. (A record's cost is a route's: the
+    /// search stores only costs that improve, so never one of a walk through its own node.)
     fn narrow_fits(&self, graph: &NavGraph) -> bool {
-        let costs = &self.costs;
-        let terms = [
-            costs.water,
-            costs.slow_floor,
-            costs.danger,
-            costs.door,
-            costs.cobweb,
-            graph.max_extra,
-        ]
-        .iter()
-        .map(|&c| u64::from(c))
-        .sum::<u64>();
+        // `terrain_cost` saturates, which only makes the bound fail.
+        let terms =
+            u64::from(terrain_cost(graph.terrain_seen, &self.costs)) + u64::from(graph.max_extra);
         let worst = u64::from(self.pricing.max_base) + terms;
-        (graph.id_bound() as u64)
+        (graph.node_count() as u64)
             .checked_mul(worst)
             .is_some_and(|bound| bound < u64::from(u32::MAX))
     }
 
-    fn run<T: Target, R: Record>(
+    /// The search; `BUDGETED` when a budget can stop it (then it keeps the partial route
+    /// closest to the goal).
+    fn run<T: Target, R: Record, const BUDGETED: bool>(
         &mut self,
         table: &mut Records<R>,
         graph: &NavGraph,
@@ -716,8 +740,6 @@ impl Core {
         self.open.reset(start_h);
         self.open.push(start_h, 0, start);
         stats.generated = 1;
-        // The partial route closest to the goal matters only when a budget can stop the search.
-        let track_best = options.max_nodes.is_some() || options.max_time.is_some();
         let (mut best, mut best_h, mut best_g) = (start, start_h, 0u64);
         let mut budget_hit = false;
 
@@ -735,7 +757,7 @@ impl Core {
             if goal.is_reached(node, local) {
                 return self.finish(records, graph, SearchStatus::Found, node, stats, started);
             }
-            if budget.exhausted(stats.expanded) {
+            if BUDGETED && budget.exhausted(stats.expanded) {
                 budget_hit = true;
                 break;
             }
@@ -755,20 +777,20 @@ impl Core {
                     .wrapping_add(columns[SLOT_COLUMN[slot]])
                     .wrapping_add(rows[SLOT_ROW[slot]])
             });
-            // Slot by slot, shifting the word down: cheaper than finding each move's slot from
-            // its lowest set bit, and a node's empty slots are mostly the ladders' last two.
-            let mut word = current.without_move_back(slots[node as usize].out, pricing);
+            // Move by move from the lowest set bit: once the dominated moves are cleared, a
+            // word has more empty slots than moves, and stepping slot by slot cost 2% more
+            // instructions on the terrain queries of `benches/graph.rs`.
+            let mut word = slots[node as usize].out;
             if let Some(arrival) = current.arrival(graph, pricing, node, y, &around) {
                 word &= !self.detours.dominated(word, arrival);
             }
-            let mut next_slot = 0;
             while word != 0 {
-                let (slot, code) = (next_slot, word & CODE_MASK);
-                next_slot += 1;
-                word >>= CODE_BITS;
-                if code == 0 {
-                    continue;
-                }
+                // The lowest move left: its slot from its lowest set bit by a table (no
+                // division), then its code, which is cleared from the word.
+                let slot = usize::from(SLOT_OF_BIT[word.trailing_zeros() as usize & 63]);
+                let shift = slot as u32 * CODE_BITS;
+                let code = (word >> shift) & CODE_MASK;
+                word &= !(CODE_MASK << shift);
                 let step = pricing.step(slot, code);
                 let dy = step.dy;
                 let column = around[slot & 15];
@@ -805,7 +827,7 @@ impl Core {
                 let estimate = goal.estimate(local + IVec3::new(direction.x, dy, direction.z));
                 self.open.push(cost_here + estimate, cost_here, target);
                 stats.generated += 1;
-                if track_best && (estimate, cost_here) < (best_h, best_g) {
+                if BUDGETED && (estimate, cost_here) < (best_h, best_g) {
                     (best, best_h, best_g) = (target, estimate, cost_here);
                 }
             }
@@ -900,10 +922,126 @@ impl Target for NodeTarget {
     }
 }
 
+/// The default heuristic, octile distance plus the climb or fall, as weights of the
+/// distances: `side * hi + extra_diagonal * lo + ascend * rise` (or `descend * fall`), with
+/// `lo` and `hi` the smaller and larger horizontal distance. Read from an [`Estimator`], so
+/// that its estimates are the estimator's, with the weights in registers and no case to
+/// decide per estimate.
+#[derive(Debug, Clone, Copy)]
+struct OctileWeights {
+    side: u64,
+    extra_diagonal: u64,
+    ascend: u64,
+    descend: u64,
+}
+
+impl OctileWeights {
+    /// The weights of `estimator`, when its estimates are of this form: read from one step
+    /// along each axis and diagonally, then checked against it at points near and far (up to
+    /// the largest distances in a graph, under 65 535 cells, where no estimate saturates).
+    fn of(estimator: &Estimator) -> Option<Self> {
+        let side = estimator.delta(1, 0, 0);
+        let weights = Self {
+            side,
+            extra_diagonal: estimator.delta(1, 0, 1).checked_sub(side)?,
+            ascend: estimator.delta(0, 1, 0),
+            descend: estimator.delta(0, -1, 0),
+        };
+        let probes = [
+            (0, 0, 0),
+            (2, 1, 7),
+            (9, -4, 3),
+            (5, 5, 5),
+            (1_000, -7, 13),
+            (65_534, 65_534, 1),
+            (65_534, -65_534, 65_534),
+        ];
+        probes
+            .iter()
+            .all(|&(dx, dy, dz)| {
+                weights.estimate(dx, dy, dz) == estimator.delta(dx, i64::from(dy), dz)
+            })
+            .then_some(weights)
+    }
+
+    #[inline]
+    fn estimate(self, dx: u32, dy: i32, dz: u32) -> u64 {
+        let (lo, hi) = (u64::from(dx.min(dz)), u64::from(dx.max(dz)));
+        let vertical = if dy >= 0 {
+            self.ascend * u64::from(dy.unsigned_abs())
+        } else {
+            self.descend * u64::from(dy.unsigned_abs())
+        };
+        self.side * hi + self.extra_diagonal * lo + vertical
+    }
+}
+
+/// A [`NodeTarget`] whose estimator has [`OctileWeights`].
+struct OctileTarget {
+    target: NodeTarget,
+    weights: OctileWeights,
+}
+
+impl Target for OctileTarget {
+    #[inline]
+    fn is_reached(&self, node: NodeId, _: IVec3) -> bool {
+        node == self.target.node
+    }
+    #[inline]
+    fn estimate(&self, local: IVec3) -> u64 {
+        let target = &self.target;
+        self.weights.estimate(
+            (target.x - local.x).unsigned_abs(),
+            target.y - local.y,
+            (target.z - local.z).unsigned_abs(),
+        )
+    }
+}
+
 /// The node of `feet`, or why there is none.
 fn node_of(graph: &NavGraph, feet: IVec3) -> Result<NodeId, InvalidFeet> {
     if !graph.bounds.contains(feet) {
         return Err(InvalidFeet::OutOfWorld);
     }
     graph.node(feet).ok_or(InvalidFeet::NotInGraph)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::moves::agent::Agent;
+    use crate::search::heuristic::Heuristic;
+
+    /// Horizontal distances and climbs across a large graph.
+    fn deltas() -> impl Iterator<Item = (u32, i32, u32)> {
+        (0..3_000u32).step_by(211).flat_map(|dx| {
+            (0..3_000u32)
+                .step_by(307)
+                .flat_map(move |dz| (-600..600).step_by(97).map(move |dy| (dx, dy, dz)))
+        })
+    }
+
+    #[test]
+    fn octile_weights_give_the_estimators_own_estimates() {
+        let no_diagonals = Agent {
+            diagonals: false,
+            ..Agent::default()
+        };
+        for agent in [Agent::default(), no_diagonals] {
+            for costs in [MoveCosts::default(), MoveCosts::octile()] {
+                let estimator = Heuristic::default().estimator(&agent, &costs);
+                let weights = OctileWeights::of(&estimator).expect("octile has these weights");
+                for (dx, dy, dz) in deltas() {
+                    assert_eq!(
+                        weights.estimate(dx, dy, dz),
+                        estimator.delta(dx, i64::from(dy), dz),
+                        "{dx} {dy} {dz}"
+                    );
+                }
+            }
+        }
+        let euclidean = Heuristic::new(HeuristicKind::Euclidean)
+            .estimator(&Agent::default(), &MoveCosts::default());
+        assert!(OctileWeights::of(&euclidean).is_none());
+    }
 }

@@ -272,6 +272,9 @@ pub struct NavGraph {
     /// The largest extra cost any node has had (never lowered by an update): searches use it
     /// to bound the costs they can reach.
     pub(crate) max_extra: u32,
+    /// Every terrain flag any node has had (never narrowed by an update): with `max_extra`,
+    /// what bounds the terms a move into a node can pay.
+    pub(crate) terrain_seen: TerrainFlags,
 }
 
 /// What a search needs of a move in one slot with one shape code: the fixed part of its
@@ -418,6 +421,7 @@ impl NavGraph {
             shapes: Vec::new(),
             live: 0,
             max_extra: 0,
+            terrain_seen: TerrainFlags::PLAIN,
         };
         // Padding columns (past the world's edge in its last tiles) keep empty home slots,
         // never read by a search since no move leaves the world.
@@ -873,6 +877,7 @@ impl NavGraph {
         let slot = &mut self.slots[id as usize];
         slot.out = word;
         slot.terrain = world.terrain(feet);
+        self.terrain_seen = self.terrain_seen | slot.terrain;
         // After the terrain: this also decides `plain`.
         self.set_extra(id, world.extra_cost(feet));
         Ok(())

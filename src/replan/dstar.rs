@@ -7,7 +7,7 @@ use std::time::Instant;
 use glam::IVec3;
 
 use super::queue::Queue;
-use super::table::{Edge, MoveTable, Patch};
+use super::table::{Edge, MoveTable};
 use crate::error::{Error, Result};
 use crate::graph::{NavGraph, NodeId};
 use crate::moves::agent::{Agent, MoveCosts};
@@ -147,7 +147,7 @@ pub struct DStarLite {
     epoch: u32,
     /// Nodes given a finite `rhs` since the plan (for statistics).
     touched: usize,
-    pub(super) stats: SearchStats,
+    stats: SearchStats,
 }
 
 impl DStarLite {
@@ -195,16 +195,6 @@ impl DStarLite {
     #[must_use]
     pub fn graph(&self) -> Option<&NavGraph> {
         self.graph.as_ref()
-    }
-
-    /// The walk graph and its move table, once planned.
-    pub(super) fn graph_and_table(&self) -> Option<(&NavGraph, &MoveTable)> {
-        Some((self.graph.as_ref()?, &self.table))
-    }
-
-    /// The walk graph and its move table (to read more of it), once planned.
-    pub(super) fn graph_and_table_mut(&mut self) -> Option<(&NavGraph, &mut MoveTable)> {
-        Some((self.graph.as_ref()?, &mut self.table))
     }
 
     /// Takes the walk graph back (for example to plan again with
@@ -297,7 +287,7 @@ impl DStarLite {
         self.push_if_inconsistent(&graph, goal_node);
         self.table.reset(&graph, &self.costs);
         self.graph = Some(graph);
-        self.compute(u64::MAX);
+        self.compute();
         Ok(self.result(started))
     }
 
@@ -340,19 +330,19 @@ impl DStarLite {
     ) -> Result<SearchResult> {
         let started = Instant::now();
         self.update(world, position, changed)?;
-        self.compute(u64::MAX);
+        self.compute();
         Ok(self.result(started))
     }
 
     /// Moves the start to `position`, updates the graph and the move table from the changed
     /// cells and recomputes the cost of every node whose moves changed. Leaves the repair
-    /// itself to [`DStarLite::compute`]; returns what the table's patch found.
-    pub(super) fn update<W: VoxelWorld + ?Sized>(
+    /// itself to [`DStarLite::compute`].
+    fn update<W: VoxelWorld + ?Sized>(
         &mut self,
         world: &W,
         position: IVec3,
         changed: impl Iterator<Item = IVec3>,
-    ) -> Result<Patch> {
+    ) -> Result<()> {
         let Some(graph) = self.graph.as_mut() else {
             return Err(Error::InvalidSetting(
                 "D* Lite: call `plan` before `replan`".into(),
@@ -369,7 +359,7 @@ impl DStarLite {
         // Cells outside the graph's bounds are ignored by the update, whatever their
         // coordinates.
         let update = graph.update(world, changed)?;
-        let patch = self.table.patch(graph, &update);
+        self.table.patch(graph, &update);
         self.stats = SearchStats::default();
         if position != self.start {
             self.km = self
@@ -395,7 +385,7 @@ impl DStarLite {
             self.open.remove(id);
         }
         let Some(graph) = self.graph.take() else {
-            return Ok(patch);
+            return Ok(());
         };
         let mut table = std::mem::take(&mut self.table);
         for &id in &update.changed {
@@ -411,30 +401,22 @@ impl DStarLite {
         }
         self.graph = Some(graph);
         self.table = table;
-        Ok(patch)
+        Ok(())
     }
 
-    /// D* Lite's `ComputeShortestPath`, for at most `max_expansions` expansions. Returns
-    /// whether it finished (the start is consistent and nothing queued can improve it); an
-    /// unfinished repair may be resumed by a later call.
-    pub(super) fn compute(&mut self, max_expansions: u64) -> bool {
+    /// D* Lite's `ComputeShortestPath`: until the start is consistent and nothing queued can
+    /// improve it.
+    fn compute(&mut self) {
         let Some(graph) = self.graph.take() else {
-            return true;
+            return;
         };
         let mut table = std::mem::take(&mut self.table);
-        let finished = self.compute_over(&graph, &mut table, max_expansions);
+        self.compute_over(&graph, &mut table);
         self.graph = Some(graph);
         self.table = table;
-        finished
     }
 
-    fn compute_over(
-        &mut self,
-        graph: &NavGraph,
-        table: &mut MoveTable,
-        max_expansions: u64,
-    ) -> bool {
-        let mut expansions = 0u64;
+    fn compute_over(&mut self, graph: &NavGraph, table: &mut MoveTable) {
         let start_node = graph.node(self.start);
         let start_estimate = self.estimator.between(self.start, self.start);
         loop {
@@ -446,15 +428,11 @@ impl DStarLite {
                 None => (KEY_INF, false),
             };
             let Some(&top) = self.open.peek() else {
-                return true;
+                return;
             };
             if top.key >= start_key && !start_inconsistent {
-                return true;
+                return;
             }
-            if expansions >= max_expansions {
-                return false;
-            }
-            expansions += 1;
             self.stats.expanded += 1;
             let u = top.node;
             let state = self.states[u as usize];
@@ -570,7 +548,7 @@ impl DStarLite {
 
     /// The route from the start: from each node, the move whose `(cost, 1) + g(target)` is
     /// smallest, to the goal. Distances fall strictly along it, so it cannot loop.
-    pub(super) fn result(&mut self, started: Instant) -> SearchResult {
+    fn result(&mut self, started: Instant) -> SearchResult {
         let mut stats = self.stats;
         stats.elapsed = started.elapsed();
         let unreachable = SearchResult::unreachable(stats);

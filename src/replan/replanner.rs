@@ -1,29 +1,27 @@
-//! [`Replanner`]: the replanning policy, D* Lite when its repair is cheap, a fresh A* when not.
+//! [`Replanner`]: replanning toward one goal with lower bounds learned from earlier searches,
+//! keeping the rest of the last route when those bounds prove it still optimal.
 
 use std::time::Instant;
 
 use glam::IVec3;
 
-use super::dstar::DStarLite;
-use super::table::{Edge, MoveTable};
+use super::adapted::AdaptedSearch;
 use crate::error::{Error, Result};
-use crate::graph::{GraphSearch, NavGraph, NodeId};
+use crate::graph::{GraphUpdate, NavGraph, NodeId};
 use crate::moves::agent::{Agent, MoveCosts};
-use crate::search::{SearchOptions, SearchResult, SearchStats, SearchStatus};
-use crate::world::VoxelWorld;
+use crate::search::{SearchResult, SearchStats, SearchStatus};
 use crate::world::chunked::Changes;
+use crate::world::{InvalidFeet, VoxelWorld, check_feet};
 
-/// Which search answered a [`Replanner::replan`]. More methods may be added.
+/// Which method answered a [`Replanner::replan`]. More methods may be added.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ReplanMethod {
-    /// D* Lite repaired its earlier work within its budget.
-    Incremental,
-    /// The repair ran over its budget (or there was no earlier plan): a fresh A* answered.
-    Fresh,
-    /// No move appeared or got cheaper and every move of the rest of the last route is
-    /// still there at the same cost, so that rest is still optimal and answered; the repair
-    /// of D* Lite's costs for these changes waits for a replan that needs it.
+    /// An A* over the updated walk graph, guided by the lower bounds on the cost to the goal
+    /// that earlier searches toward it taught (kept admissible through the changes).
+    Adapted,
+    /// The rest of the last route is still there, and costs exactly the lower bound the
+    /// replanner holds for the agent's position: no route can be cheaper, and no search ran.
     Kept,
 }
 
@@ -32,29 +30,21 @@ pub enum ReplanMethod {
 pub struct Replan {
     /// The new route from the agent's position, as a fresh search would find it (equal cost).
     pub result: SearchResult,
-    /// Which search answered.
+    /// Which method answered.
     pub method: ReplanMethod,
-    /// D* Lite expansions spent on this call (also when the fresh A* answered in the end).
-    pub repair_expansions: u64,
 }
 
-/// Replanning for an agent walking a route in a changing world: D* Lite when its repair is
-/// cheap, a fresh A* when it is not (see the [module docs](super) for when each wins), and
-/// the rest of the last route when the changes cannot have made any other route cheaper.
+/// Replanning for an agent walking toward one goal in a changing world; see the
+/// [module docs](super).
 ///
-/// That last rule is exact: when no move appeared and none got cheaper, no route costs less
-/// than before; the rest of the last route was optimal from any of its positions (a part
-/// of an optimal route is optimal), and when each of its moves is still there at the same
-/// cost it still costs what it did, so nothing beats it. The repair of D* Lite's costs is
-/// then left for the next replan that needs it.
-///
-/// Each repair may expand at most [`Replanner::repair_budget`] nodes: `budget_factor` times
-/// the size of a fresh search, and never fewer than 256. The size of a fresh search is what
-/// the last fresh A* from this replanner expanded, or before there was one, what D* Lite's
-/// first plan expanded (a search of the same size from the other end: no route is computed
-/// only to be measured). D* Lite's expansions cost a few times an A*
-/// expansion, so a factor below 1 keeps the worst case (a repair given up, then a fresh A*)
-/// within a small multiple of a fresh search.
+/// [`Replanner::plan`] searches backward from the goal, which teaches the exact cost to the
+/// goal of every position it expands. Each [`Replanner::replan`] brings the walk graph up to
+/// date from the changed cells, repairs those bounds where new or cheaper moves broke them
+/// (exactly: they stay lower bounds, and consistent), and then either keeps the rest of its
+/// last route, when its moves are all still there and it costs exactly the bound of the
+/// agent's position (then nothing can be cheaper), or runs an A* forward from the agent with
+/// the bounds as its heuristic, which learns from it in turn. Routes cost exactly what a
+/// fresh search finds.
 ///
 /// ```
 /// use voxnav::IVec3;
@@ -75,16 +65,13 @@ pub struct Replan {
 /// ```
 #[derive(Debug, Clone)]
 pub struct Replanner {
-    dstar: DStarLite,
-    astar: GraphSearch,
-    budget_factor: f64,
-    fresh_expansions: u64,
-    /// Whether D* Lite holds a repair given up over its budget, which later calls continue.
-    dstar_pending: bool,
-    /// The last route answered, for [`ReplanMethod::Kept`].
+    agent: Agent,
+    costs: MoveCosts,
+    graph: Option<NavGraph>,
+    search: AdaptedSearch,
+    goal: IVec3,
+    /// The planned route, by node id, for [`ReplanMethod::Kept`], until a search answers.
     route: KeptRoute,
-    /// The positions whose surroundings the move table has read for [`KeptRoute::record`].
-    ringed: Vec<NodeId>,
 }
 
 /// A route answered, by node id, with the cost of each move.
@@ -92,31 +79,16 @@ pub struct Replanner {
 struct KeptRoute {
     nodes: Vec<NodeId>,
     /// `steps[i]`: the cost of the move from `nodes[i]` to `nodes[i + 1]`.
-    steps: Vec<u32>,
+    steps: Vec<u64>,
 }
 
 impl KeptRoute {
-    /// Records the route of `result` over `graph`; records none unless the route was found
-    /// and each of its moves is in `table` (as it is when the answer came from that graph).
-    ///
-    /// Reads into `table` the moves into every position one move off the route, and so (by
-    /// the table's invariant) the moves out of every position up to two moves off it: a
-    /// later change there is then known to make no move cheaper or not, and can keep the
-    /// route. A search reads most of them anyway; the table skips those read, and positions
-    /// in `ringed` (sorted: those of the last route recorded over this table, whose
-    /// surroundings were read then; patches keep lists read) are skipped. `ringed` becomes
-    /// this route's. Only how often a route is kept depends on these reads: a change to
-    /// moves never read is not judged, and goes to the repair.
-    fn record(
-        &mut self,
-        graph: &NavGraph,
-        table: &mut MoveTable,
-        result: &SearchResult,
-        ringed: &mut Vec<NodeId>,
-    ) {
+    /// Records the route of `result` over `graph` (forgets it unless it was found), with
+    /// `remaining[i]` the cost from its `i`-th position to its end.
+    fn record(&mut self, graph: &NavGraph, result: &SearchResult, remaining: &[u64]) {
         self.nodes.clear();
         self.steps.clear();
-        if result.status != SearchStatus::Found {
+        if result.status != SearchStatus::Found || remaining.len() != result.path.len() {
             return;
         }
         for &feet in &result.path {
@@ -126,158 +98,177 @@ impl KeptRoute {
             };
             self.nodes.push(id);
         }
-        for &id in &self.nodes {
-            if ringed.binary_search(&id).is_ok() {
+        self.steps.extend(
+            remaining
+                .windows(2)
+                .map(|pair| pair[0].saturating_sub(pair[1])),
+        );
+    }
+
+    /// Brings the route up to date with `update`: forgets it when one of its nodes was
+    /// removed or one of its moves is gone, and re-prices the moves out of changed nodes.
+    fn follow(&mut self, graph: &NavGraph, costs: &MoveCosts, update: &GraphUpdate) {
+        if update.removed.iter().any(|id| self.nodes.contains(id)) {
+            self.nodes.clear();
+            self.steps.clear();
+            return;
+        }
+        for at in 0..self.steps.len() {
+            let from = self.nodes[at];
+            if update.changed.binary_search(&from).is_err() {
                 continue;
             }
-            let count = table.out(graph, id).len();
-            for at in 0..count {
-                let target = table.out(graph, id)[at].node;
-                let _ = table.incoming(graph, target);
-            }
-        }
-        ringed.clone_from(&self.nodes);
-        ringed.sort_unstable();
-        for pair in self.nodes.windows(2) {
-            let step = table
-                .out(graph, pair[0])
-                .iter()
-                .find(|edge| edge.node == pair[1]);
-            let Some(step) = step else {
+            let Some(cost) = move_cost(graph, costs, from, self.nodes[at + 1]) else {
                 self.nodes.clear();
                 self.steps.clear();
                 return;
             };
-            self.steps.push(step.cost);
-        }
-        if result.cost != Some(self.steps.iter().map(|&cost| u64::from(cost)).sum()) {
-            self.nodes.clear();
-            self.steps.clear();
+            self.steps[at] = cost;
         }
     }
 
-    /// The rest of the route from `position` and its cost, when `position` is on it and every
-    /// move of the rest is in `table` at the cost it had (the route's moves out were read
-    /// when it was recorded, and patches keep them).
-    fn rest(
-        &self,
-        graph: &NavGraph,
-        table: &MoveTable,
-        position: IVec3,
-    ) -> Option<(Vec<IVec3>, u64)> {
-        let at = graph.node(position)?;
+    /// The rest of the route from node `at` and its cost, when `at` is on it.
+    fn rest(&self, at: NodeId) -> Option<(&[NodeId], u64)> {
         let first = self.nodes.iter().position(|&id| id == at)?;
-        let mut cost = 0u64;
-        for (pair, &step) in self.nodes[first..].windows(2).zip(&self.steps[first..]) {
-            let kept = Edge {
-                node: pair[1],
-                cost: step,
-            };
-            if !table.out_read(pair[0])?.contains(&kept) {
-                return None;
-            }
-            cost += u64::from(step);
-        }
-        let path = self.nodes[first..]
-            .iter()
-            .map(|&id| graph.feet(id))
-            .collect();
-        Some((path, cost))
+        Some((&self.nodes[first..], self.steps[first..].iter().sum()))
     }
 }
 
-impl Replanner {
-    /// The default share of a fresh search's expansions a repair may spend: 0.15. Over the
-    /// compiled walk graph a D* Lite expansion costs about five to six A* expansions (it
-    /// reads the moves into a node as well as out of it, and keeps two costs and a key per
-    /// node; measured by the `replan` example's `--bench`), so a repair that would expand
-    /// more than about a sixth of a fresh search's nodes is better given up for the fresh
-    /// search.
-    pub const DEFAULT_BUDGET_FACTOR: f64 = 0.15;
+/// The cost of the cheapest move from `from` to `to`, if there is one.
+fn move_cost(graph: &NavGraph, costs: &MoveCosts, from: NodeId, to: NodeId) -> Option<u64> {
+    let mut cheapest = None;
+    graph.for_each_move(from, costs, |step| {
+        if step.node == to {
+            let cost = u64::from(step.cost);
+            cheapest = Some(cheapest.map_or(cost, |c: u64| c.min(cost)));
+        }
+    });
+    cheapest
+}
 
+impl Replanner {
     /// A replanner for `agent` moving at `costs`.
     ///
     /// # Errors
-    /// [`Error::InvalidSetting`] when the agent or the costs are out of range.
+    /// [`Error::InvalidSetting`] when the agent or the costs are out of range, or the agent
+    /// does not walk.
     pub fn new(agent: Agent, costs: MoveCosts) -> Result<Self> {
+        agent.validate()?;
+        agent.require_walking("the Replanner")?;
+        costs.validate()?;
         Ok(Self {
-            dstar: DStarLite::new(agent, costs)?,
-            astar: GraphSearch::new(costs)?,
-            budget_factor: Self::DEFAULT_BUDGET_FACTOR,
-            fresh_expansions: 0,
-            dstar_pending: false,
+            agent,
+            costs,
+            graph: None,
+            search: AdaptedSearch::new(&agent, costs)?,
+            goal: IVec3::ZERO,
             route: KeptRoute::default(),
-            ringed: Vec::new(),
         })
     }
 
-    /// Sets the share of a fresh search's expansions a repair may spend. Defaults to 0.15.
-    ///
-    /// # Errors
-    /// [`Error::InvalidSetting`] unless `factor` is finite and positive.
-    pub fn with_budget_factor(mut self, factor: f64) -> Result<Self> {
-        if !(factor.is_finite() && factor > 0.0) {
-            return Err(Error::InvalidSetting(format!(
-                "replan budget factor must be a positive number, found {factor}"
-            )));
-        }
-        self.budget_factor = factor;
-        Ok(self)
-    }
-
-    /// The most expansions the next repair may spend.
+    /// The goal of the current plan.
     #[must_use]
-    pub fn repair_budget(&self) -> u64 {
-        ((self.fresh_expansions as f64 * self.budget_factor) as u64).max(256)
+    pub fn goal(&self) -> IVec3 {
+        self.goal
     }
 
-    /// Plans a route from `start` to `goal` with D* Lite's first search, whose work later
-    /// repairs reuse and whose size sets the repair budget.
+    /// The walk graph the plan searches, kept up to date by each replan.
+    #[must_use]
+    pub fn graph(&self) -> Option<&NavGraph> {
+        self.graph.as_ref()
+    }
+
+    /// Plans from scratch: compiles the walk graph of `world` and finds an optimal route from
+    /// the feet position `start` to the feet position `goal`, searching backward from the
+    /// goal (which teaches the bounds later replans use).
     ///
     /// # Errors
-    /// As [`DStarLite::plan`].
+    /// [`Error::InvalidStart`] or [`Error::InvalidGoal`] when either is not a valid feet
+    /// position, [`Error::NeedsBounds`] for a world without bounds, and as
+    /// [`NavGraph::compile`].
     pub fn plan<W: VoxelWorld + ?Sized>(
         &mut self,
         world: &W,
         start: IVec3,
         goal: IVec3,
     ) -> Result<SearchResult> {
-        let planned = self.dstar.plan(world, start, goal);
-        self.planned(planned)
+        let started = Instant::now();
+        check_feet(world, start, self.agent.height)
+            .map_err(|reason| Error::InvalidStart { pos: start, reason })?;
+        check_feet(world, goal, self.agent.height)
+            .map_err(|reason| Error::InvalidGoal { pos: goal, reason })?;
+        if world.bounds().is_none() {
+            return Err(Error::NeedsBounds("the Replanner"));
+        }
+        let graph = NavGraph::compile(world, &self.agent)?;
+        self.plan_over(graph, start, goal, started)
     }
 
-    /// [`Replanner::plan`] over a graph compiled already, as [`DStarLite::plan_with_graph`].
+    /// [`Replanner::plan`] over a graph compiled already (for example a clone of a graph kept
+    /// up to date for many agents): `graph` must describe the world as it is now.
     ///
     /// # Errors
-    /// As [`DStarLite::plan_with_graph`].
+    /// [`Error::InvalidSetting`] when the graph was compiled for another agent;
+    /// [`Error::InvalidStart`] or [`Error::InvalidGoal`] when either is not a node of the
+    /// graph.
     pub fn plan_with_graph(
         &mut self,
         graph: NavGraph,
         start: IVec3,
         goal: IVec3,
     ) -> Result<SearchResult> {
-        let planned = self.dstar.plan_with_graph(graph, start, goal);
-        self.planned(planned)
+        let started = Instant::now();
+        if *graph.agent() != self.agent {
+            return Err(Error::InvalidSetting(format!(
+                "the walk graph was compiled for agent {:?}, not for {:?}",
+                graph.agent(),
+                self.agent
+            )));
+        }
+        self.plan_over(graph, start, goal, started)
     }
 
-    /// Takes in D* Lite's first plan: its size sets the repair budget.
-    fn planned(&mut self, planned: Result<SearchResult>) -> Result<SearchResult> {
-        let planned = planned?;
-        self.fresh_expansions = planned.stats.expanded;
-        self.dstar_pending = false;
-        // The plan read a new table.
-        self.ringed.clear();
-        self.record(&planned);
-        Ok(planned)
+    fn plan_over(
+        &mut self,
+        graph: NavGraph,
+        start: IVec3,
+        goal: IVec3,
+        started: Instant,
+    ) -> Result<SearchResult> {
+        let reason = InvalidFeet::NotInGraph;
+        let start_node = graph
+            .node(start)
+            .ok_or(Error::InvalidStart { pos: start, reason })?;
+        let goal_node = graph
+            .node(goal)
+            .ok_or(Error::InvalidGoal { pos: goal, reason })?;
+        let result = self.search.plan(&graph, start_node, goal_node, started);
+        let mut remaining = Vec::new();
+        if result.is_found()
+            && self
+                .search
+                .planned_remaining(&graph, &result.path, &mut remaining)
+        {
+            self.route.record(&graph, &result, &remaining);
+        } else {
+            self.route = KeptRoute::default();
+        }
+        self.goal = goal;
+        self.graph = Some(graph);
+        Ok(result)
     }
 
-    /// A new optimal route from `position` to the planned goal after the cells `changed`
-    /// changed: the rest of the last route when no change can have beaten it
-    /// ([`ReplanMethod::Kept`]), else D* Lite's repair when it finishes within
-    /// [`Replanner::repair_budget`] expansions, else a fresh A*.
+    /// A new optimal route from the agent's feet position `position` to the planned goal
+    /// after the cells `changed` changed (in any way): the rest of the last route when the
+    /// bounds prove it optimal ([`ReplanMethod::Kept`]), else an A* guided by the bounds
+    /// ([`ReplanMethod::Adapted`]). `position` may be anywhere, usually a position of the
+    /// last route.
     ///
     /// # Errors
-    /// As [`DStarLite::replan`].
+    /// [`Error::InvalidSetting`] before the first [`Replanner::plan`];
+    /// [`Error::InvalidStart`] or [`Error::InvalidGoal`] when `position` or the goal is not a
+    /// valid feet position any more (nothing is changed then: pass the same cells again);
+    /// as [`NavGraph::update`].
     pub fn replan<W: VoxelWorld + ?Sized>(
         &mut self,
         world: &W,
@@ -287,11 +278,11 @@ impl Replanner {
         self.replan_iter(world, position, changed.iter().copied())
     }
 
-    /// [`Replanner::replan`] for the changes a [`ChunkedWorld`](crate::ChunkedWorld)
-    /// reports, as [`DStarLite::replan_changes`].
+    /// [`Replanner::replan`] for the changes a [`ChunkedWorld`](crate::ChunkedWorld) reports
+    /// ([`ChunkedWorld::take_changes`](crate::ChunkedWorld::take_changes)).
     ///
     /// # Errors
-    /// As [`DStarLite::replan`].
+    /// As [`Replanner::replan`].
     pub fn replan_changes<W: VoxelWorld + ?Sized>(
         &mut self,
         world: &W,
@@ -308,21 +299,44 @@ impl Replanner {
         changed: impl Iterator<Item = IVec3>,
     ) -> Result<Replan> {
         let started = Instant::now();
-        // Forgotten unless it is checked against the updated graph below.
-        let route = std::mem::take(&mut self.route);
-        let patch = self.dstar.update(world, position, changed)?;
-        if patch.only_worse
-            && let Some((graph, table)) = self.dstar.graph_and_table()
-            && let Some((path, cost)) = route.rest(graph, table, position)
+        let Some(graph) = self.graph.as_mut() else {
+            return Err(Error::InvalidSetting(
+                "the Replanner: call `plan` before `replan`".into(),
+            ));
+        };
+        check_feet(world, position, self.agent.height).map_err(|reason| Error::InvalidStart {
+            pos: position,
+            reason,
+        })?;
+        check_feet(world, self.goal, self.agent.height).map_err(|reason| Error::InvalidGoal {
+            pos: self.goal,
+            reason,
+        })?;
+        // Cells outside the graph's bounds are ignored by the update, whatever their
+        // coordinates.
+        let update = graph.update(world, changed)?;
+        let graph = &*graph;
+        let reason = InvalidFeet::NotInGraph;
+        let Some(goal) = graph.node(self.goal) else {
+            // The goal is a valid feet position of the world the graph now matches, so this
+            // does not happen; if it did, the bounds would not know the update.
+            self.search.bounds.reset(graph, self.goal);
+            self.route = KeptRoute::default();
+            return Err(Error::InvalidGoal {
+                pos: self.goal,
+                reason,
+            });
+        };
+        self.search.bounds.apply(graph, &self.costs, &update, goal);
+        self.route.follow(graph, &self.costs, &update);
+        let at = graph.node(position).ok_or(Error::InvalidStart {
+            pos: position,
+            reason,
+        })?;
+        if let Some((rest, cost)) = self.route.rest(at)
+            && cost == self.search.bounds.estimate(at, position)
         {
-            self.route = route;
-            // A repair given up earlier goes on within the budget, so that it is done before
-            // a change needs it; the repair of this call's changes waits for such a change.
-            let mut repair_expansions = 0;
-            if self.dstar_pending {
-                self.dstar_pending = !self.dstar.compute(self.repair_budget());
-                repair_expansions = self.dstar.stats.expanded;
-            }
+            let path = rest.iter().map(|&id| graph.feet(id)).collect();
             let stats = SearchStats {
                 elapsed: started.elapsed(),
                 ..SearchStats::default()
@@ -335,67 +349,24 @@ impl Replanner {
                     stats,
                 },
                 method: ReplanMethod::Kept,
-                repair_expansions,
             });
         }
-        self.finish(position, started)
-    }
-
-    fn finish(&mut self, position: IVec3, started: Instant) -> Result<Replan> {
-        let budget = self.repair_budget();
-        let finished = self.dstar.compute(budget);
-        let repair_expansions = self.dstar.stats.expanded;
-        self.dstar_pending = !finished;
-        if finished {
-            let result = self.dstar.result(started);
-            self.record(&result);
-            return Ok(Replan {
-                result,
-                method: ReplanMethod::Incremental,
-                repair_expansions,
-            });
-        }
-        // The fresh search runs over D* Lite's graph, which the update above brought up to
-        // date.
-        let Some(graph) = self.dstar.graph() else {
-            return Err(Error::InvalidSetting(
-                "D* Lite: call `plan` before `replan`".into(),
-            ));
-        };
-        let goal = self.dstar.goal();
-        let mut result = self
-            .astar
-            .find_path(graph, position, goal, &SearchOptions::default())?;
-        self.fresh_expansions = result.stats.expanded;
-        self.record(&result);
+        let mut result = self.search.search(graph, position)?;
+        // The search's route costs its optimum, but the bounds do not know the cost along
+        // it (they learn only from plans), so they could not prove it optimal later.
+        self.route = KeptRoute::default();
         result.stats.elapsed = started.elapsed();
         Ok(Replan {
             result,
-            method: ReplanMethod::Fresh,
-            repair_expansions,
+            method: ReplanMethod::Adapted,
         })
     }
 
-    /// Keeps the route of `result` for [`ReplanMethod::Kept`].
-    fn record(&mut self, result: &SearchResult) {
-        match self.dstar.graph_and_table_mut() {
-            Some((graph, table)) => self.route.record(graph, table, result, &mut self.ringed),
-            None => self.route = KeptRoute::default(),
-        }
-    }
-
-    /// Takes D* Lite's walk graph back, as [`DStarLite::take_graph`].
+    /// Takes the walk graph back (for example to plan again with
+    /// [`Replanner::plan_with_graph`] after bringing it up to date), forgetting the plan:
+    /// the next [`Replanner::replan`] is an error until the next plan.
     pub fn take_graph(&mut self) -> Option<NavGraph> {
-        self.dstar_pending = false;
         self.route = KeptRoute::default();
-        self.ringed.clear();
-        self.dstar.take_graph()
-    }
-
-    /// Whether D* Lite holds a repair it gave up over its budget (a fresh A* answered), which
-    /// later calls continue, also those that keep the route.
-    #[must_use]
-    pub fn has_pending_repair(&self) -> bool {
-        self.dstar_pending
+        self.graph.take()
     }
 }

@@ -144,17 +144,6 @@ pub(super) struct MoveTable {
     /// Reused buffers.
     list: Vec<Edge>,
     targets: Vec<NodeId>,
-    added: Vec<NodeId>,
-}
-
-/// What a [`MoveTable::patch`] found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Patch {
-    /// No move appeared and none got cheaper (moves out of added nodes aside: a route can
-    /// only reach an added node through a move into it, which appeared): every route costs
-    /// at least what it cost before the update. False also when a changed node's moves were
-    /// never read, so that what they were is unknown.
-    pub(super) only_worse: bool,
 }
 
 impl MoveTable {
@@ -192,7 +181,7 @@ impl MoveTable {
     }
 
     /// The moves out of `id` when they were read.
-    #[inline]
+    #[cfg(test)]
     pub(super) fn out_read(&self, id: NodeId) -> Option<&[Edge]> {
         self.out.get(id)
     }
@@ -253,12 +242,8 @@ impl MoveTable {
     }
 
     /// Brings the table up to date with `graph` after the graph's update `update`.
-    pub(super) fn patch(&mut self, graph: &NavGraph, update: &GraphUpdate) -> Patch {
+    pub(super) fn patch(&mut self, graph: &NavGraph, update: &GraphUpdate) {
         self.grow(graph);
-        let mut only_worse = true;
-        let mut added = std::mem::take(&mut self.added);
-        added.clone_from(&update.added);
-        added.sort_unstable();
         let mut targets = std::mem::take(&mut self.targets);
         let mut list = std::mem::take(&mut self.list);
         targets.clear();
@@ -271,18 +256,8 @@ impl MoveTable {
         }
         for &id in &update.changed {
             Self::read_out(graph, &self.costs, id, &mut list);
-            let is_added = added.binary_search(&id).is_ok();
-            match self.out.get(id) {
-                Some(old) => {
-                    if only_worse && !is_added {
-                        only_worse = list.iter().all(|new| {
-                            old.iter()
-                                .any(|before| before.node == new.node && before.cost <= new.cost)
-                        });
-                    }
-                    targets.extend(old.iter().map(|edge| edge.node));
-                }
-                None => only_worse &= is_added,
+            if let Some(old) = self.out.get(id) {
+                targets.extend(old.iter().map(|edge| edge.node));
             }
             targets.extend(list.iter().map(|edge| edge.node));
             self.out.set(id, &list);
@@ -310,8 +285,6 @@ impl MoveTable {
         }
         self.targets = targets;
         self.list = list;
-        self.added = added;
-        Patch { only_worse }
     }
 }
 
@@ -344,25 +317,14 @@ mod tests {
         list
     }
 
-    /// Every node's moves out, read afresh from `graph` (sorted).
-    fn all_out(graph: &NavGraph, costs: &MoveCosts) -> Vec<Vec<Edge>> {
-        let mut fresh = MoveTable::default();
-        fresh.reset(graph, costs);
-        (0..graph.id_bound() as NodeId)
-            .map(|id| sorted(fresh.out(graph, id)))
-            .collect()
-    }
-
     /// Every list the patched table holds equals the list read afresh from the updated graph,
     /// after each of many random block changes on random small worlds, with random lists read
-    /// between the changes as a search would; the moves out of every source of a stored
-    /// list of moves in are stored (the invariant); and `only_worse` holds only when no route
-    /// got cheaper (checked on the lists: every move now present was present before at no
-    /// higher cost), and holds often.
+    /// between the changes as a search would; and the moves out of every source of a stored
+    /// list of moves in are stored (the invariant).
     #[test]
     fn patched_table_equals_a_fresh_read_after_random_changes() {
         let size = IVec3::new(9, 7, 9);
-        let (mut patches, mut worse, mut no_cheaper_count) = (0, 0, 0);
+        let mut patches = 0;
         for seed in 0..40u64 {
             let mut rng = SplitMix64::new(seed);
             let mut world = ChunkedWorld::with_size(size).unwrap();
@@ -398,7 +360,6 @@ mod tests {
                         let _ = table.incoming(&graph, id);
                     }
                 }
-                let before = all_out(&graph, &costs);
                 let mut changed = Vec::new();
                 for _ in 0..=rng.below(4) {
                     let at = cell(&mut rng);
@@ -408,7 +369,7 @@ mod tests {
                     changed.push(at);
                 }
                 let update = graph.update(&world, changed).unwrap();
-                let patch = table.patch(&graph, &update);
+                table.patch(&graph, &update);
                 let mut fresh = MoveTable::default();
                 fresh.reset(&graph, &costs);
                 for id in 0..graph.id_bound() as NodeId {
@@ -426,24 +387,9 @@ mod tests {
                         }
                     }
                 }
-                let after = all_out(&graph, &costs);
-                let no_cheaper = after.iter().enumerate().all(|(id, out)| {
-                    update.added.contains(&(id as u32))
-                        || out.iter().all(|new| {
-                            before.get(id).is_some_and(|old| {
-                                old.iter().any(|o| o.node == new.node && o.cost <= new.cost)
-                            })
-                        })
-                });
-                assert!(!patch.only_worse || no_cheaper, "seed {seed}");
                 patches += 1;
-                worse += usize::from(patch.only_worse);
-                no_cheaper_count += usize::from(no_cheaper);
             }
         }
-        assert!(
-            patches == 40 * 30 && worse > 100 && no_cheaper_count < patches - 100,
-            "{worse} ({no_cheaper_count} without a cheaper move) of {patches}"
-        );
+        assert_eq!(patches, 40 * 30);
     }
 }

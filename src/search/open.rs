@@ -172,7 +172,12 @@ impl OpenSet {
             self.push_below(f, g, node);
             return;
         }
-        let bucket = bucket_of(f, self.last);
+        // Level 0 (a key within the last key's 256) is the common case at small costs.
+        let bucket = if f ^ self.last < DIGITS as u64 {
+            f as usize & (DIGITS - 1)
+        } else {
+            bucket_of(f, self.last)
+        };
         if bucket < NEAR_BUCKETS {
             // The level says that `f` agrees with `last` above bit 31.
             self.near[bucket].push(Near {
