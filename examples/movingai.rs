@@ -41,16 +41,21 @@
 //! | Simple, 105 x 132 x 105 | 10 000 | 10000 passed, 0 failed | 5 901 164 | 2.7 million |
 //! | `--synthetic 512 --queries 40` | 40 | 2 of 2 checked against the baseline | 6 516 214 | 2.2 million |
 //!
-//! Callgrind counts 2 111 instructions per expansion on the first 1 000 `Simple` problems,
-//! where it counted 2 605 before the search skipped the moves a position's parent dominates
-//! (15.1 moves relaxed per expansion instead of 24.4; see `voxnav::moves::fly`), kept the
-//! step that reached each node in its parent link and relaxed the moves within a node-table
-//! page before the others (3 715 before the node records shrank, the flier's moves went
-//! straight from their bitmask into the node table, its 3D octile estimate was inlined and
-//! the open set moved to 8-byte entries). The largest synthetic search generated 6.8 million
-//! nodes (1.5 million distinct positions) and grew the peak resident size by 164 MiB, 25.1
-//! bytes per generated node: node records of 20 bytes (31 MiB), node-table pages (9 MiB),
-//! and the open set's buckets.
+//! Callgrind counts 1 545 instructions per expansion on the first 1 000 `Simple` problems
+//! (`valgrind --tool=callgrind`, whole run with `--limit 1000`: 989 M instructions for
+//! 640 116 expansions), where it counted 2 080 before a flier got a flat node table (one
+//! slot per cell of a bounded world of at most 4 million cells, no slot wiped between
+//! searches: 1 692), 32-bit branch-free move tests for a body one cell tall (1 638), move
+//! tables without bounds checks (1 595) and a cheaper read of the 9 columns (1 545); 2 605
+//! before the search skipped the moves a position's parent dominates (15.1 moves relaxed per
+//! expansion instead of 24.4; see `voxnav::moves::fly`), kept the step that reached each
+//! node in its parent link and relaxed the moves within a node-table page before the others
+//! (3 715 before the node records shrank, the flier's moves went straight from their bitmask
+//! into the node table, its 3D octile estimate was inlined and the open set moved to 8-byte
+//! entries). The largest synthetic search generated 6.8 million nodes (1.5 million distinct
+//! positions) and grew the peak resident size by 164 MiB, 25.1 bytes per generated node:
+//! node records of 20 bytes (31 MiB), node-table pages (9 MiB; a world that large gets pages,
+//! not a flat table) and the open set's buckets.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

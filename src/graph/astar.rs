@@ -10,7 +10,7 @@ use super::{CODE_BITS, CODE_MASK, NO_NODE, NavGraph, NodeId, Pricing, SLOT_DIREC
 use crate::error::{Error, Result};
 use crate::moves::agent::MoveCosts;
 use crate::moves::terrain_cost;
-use crate::search::heuristic::Estimator;
+use crate::search::heuristic::{Estimator, HeuristicKind};
 use crate::search::open::OpenSet;
 use crate::search::{Budget, Goal, SearchOptions, SearchResult, SearchStats, SearchStatus};
 use crate::world::InvalidFeet;
@@ -613,7 +613,14 @@ impl GraphSearch {
             z: local.z,
             estimator,
         };
-        self.search_for(graph, start_id, &target, options)
+        let unweighted_octile =
+            options.heuristic.kind() == HeuristicKind::Octile && options.heuristic.weight() <= 1.0;
+        match OctileWeights::of(&estimator).filter(|_| unweighted_octile) {
+            Some(weights) => {
+                self.search_for(graph, start_id, &OctileTarget { target, weights }, options)
+            }
+            None => self.search_for(graph, start_id, &target, options),
+        }
     }
 
     /// Searches `graph` from the feet position `start` until `goal` is reached, a budget runs
@@ -915,10 +922,126 @@ impl Target for NodeTarget {
     }
 }
 
+/// The default heuristic, octile distance plus the climb or fall, as weights of the
+/// distances: `side * hi + extra_diagonal * lo + ascend * rise` (or `descend * fall`), with
+/// `lo` and `hi` the smaller and larger horizontal distance. Read from an [`Estimator`], so
+/// that its estimates are the estimator's, with the weights in registers and no case to
+/// decide per estimate.
+#[derive(Debug, Clone, Copy)]
+struct OctileWeights {
+    side: u64,
+    extra_diagonal: u64,
+    ascend: u64,
+    descend: u64,
+}
+
+impl OctileWeights {
+    /// The weights of `estimator`, when its estimates are of this form: read from one step
+    /// along each axis and diagonally, then checked against it at points near and far (up to
+    /// the largest distances in a graph, under 65 535 cells, where no estimate saturates).
+    fn of(estimator: &Estimator) -> Option<Self> {
+        let side = estimator.delta(1, 0, 0);
+        let weights = Self {
+            side,
+            extra_diagonal: estimator.delta(1, 0, 1).checked_sub(side)?,
+            ascend: estimator.delta(0, 1, 0),
+            descend: estimator.delta(0, -1, 0),
+        };
+        let probes = [
+            (0, 0, 0),
+            (2, 1, 7),
+            (9, -4, 3),
+            (5, 5, 5),
+            (1_000, -7, 13),
+            (65_534, 65_534, 1),
+            (65_534, -65_534, 65_534),
+        ];
+        probes
+            .iter()
+            .all(|&(dx, dy, dz)| {
+                weights.estimate(dx, dy, dz) == estimator.delta(dx, i64::from(dy), dz)
+            })
+            .then_some(weights)
+    }
+
+    #[inline]
+    fn estimate(self, dx: u32, dy: i32, dz: u32) -> u64 {
+        let (lo, hi) = (u64::from(dx.min(dz)), u64::from(dx.max(dz)));
+        let vertical = if dy >= 0 {
+            self.ascend * u64::from(dy.unsigned_abs())
+        } else {
+            self.descend * u64::from(dy.unsigned_abs())
+        };
+        self.side * hi + self.extra_diagonal * lo + vertical
+    }
+}
+
+/// A [`NodeTarget`] whose estimator has [`OctileWeights`].
+struct OctileTarget {
+    target: NodeTarget,
+    weights: OctileWeights,
+}
+
+impl Target for OctileTarget {
+    #[inline]
+    fn is_reached(&self, node: NodeId, _: IVec3) -> bool {
+        node == self.target.node
+    }
+    #[inline]
+    fn estimate(&self, local: IVec3) -> u64 {
+        let target = &self.target;
+        self.weights.estimate(
+            (target.x - local.x).unsigned_abs(),
+            target.y - local.y,
+            (target.z - local.z).unsigned_abs(),
+        )
+    }
+}
+
 /// The node of `feet`, or why there is none.
 fn node_of(graph: &NavGraph, feet: IVec3) -> Result<NodeId, InvalidFeet> {
     if !graph.bounds.contains(feet) {
         return Err(InvalidFeet::OutOfWorld);
     }
     graph.node(feet).ok_or(InvalidFeet::NotInGraph)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::moves::agent::Agent;
+    use crate::search::heuristic::Heuristic;
+
+    /// Horizontal distances and climbs across a large graph.
+    fn deltas() -> impl Iterator<Item = (u32, i32, u32)> {
+        (0..3_000u32).step_by(211).flat_map(|dx| {
+            (0..3_000u32)
+                .step_by(307)
+                .flat_map(move |dz| (-600..600).step_by(97).map(move |dy| (dx, dy, dz)))
+        })
+    }
+
+    #[test]
+    fn octile_weights_give_the_estimators_own_estimates() {
+        let no_diagonals = Agent {
+            diagonals: false,
+            ..Agent::default()
+        };
+        for agent in [Agent::default(), no_diagonals] {
+            for costs in [MoveCosts::default(), MoveCosts::octile()] {
+                let estimator = Heuristic::default().estimator(&agent, &costs);
+                let weights = OctileWeights::of(&estimator).expect("octile has these weights");
+                for (dx, dy, dz) in deltas() {
+                    assert_eq!(
+                        weights.estimate(dx, dy, dz),
+                        estimator.delta(dx, i64::from(dy), dz),
+                        "{dx} {dy} {dz}"
+                    );
+                }
+            }
+        }
+        let euclidean = Heuristic::new(HeuristicKind::Euclidean)
+            .estimator(&Agent::default(), &MoveCosts::default());
+        assert!(OctileWeights::of(&euclidean).is_none());
+    }
 }

@@ -166,8 +166,9 @@ impl Successors for Walking {
 }
 
 /// The flying and swimming rules, straight from their bitmask of legal moves, less the moves
-/// the parent dominates (see [`dominated_moves`]): the targets in the page of `feet` are
-/// found at fixed slot offsets, the others through the page lookup.
+/// the parent dominates (see [`dominated_moves`]): the targets in the store of `feet` (the
+/// node table's flat array, or the page of `feet`) are found at fixed slot offsets, the others
+/// through [`NodeTable::slot`].
 struct Free {
     agent: Agent,
     /// The cost of each move before the world's extra cost, padded to 32 entries so that a
@@ -249,7 +250,7 @@ impl Successors for Free {
             )
         };
         let near = table.neighbourhood(feet);
-        // The moves within the page first, then the others: which kind a move is depends on
+        // The moves within the store first, then the others: which kind a move is depends on
         // where `feet` lies in its page, and a branch on it per move is mispredicted about
         // twice per expansion; a branch per run of moves is not.
         let mut pending = legal & near.inside;
@@ -289,7 +290,9 @@ impl Successors for Free {
 /// A reusable A* search for one agent and its costs.
 ///
 /// Keep one per thread and call it for every query: its node table, open set and move
-/// buffer keep their memory between searches.
+/// buffer keep their memory between searches. Fliers and swimmers in a bounded world of at
+/// most 4 million cells keep their nodes in a flat table of 4 bytes per cell (16 MiB at
+/// most), kept for later searches; other searches use pages that grow with the search.
 ///
 /// ```
 /// use voxnav::IVec3;
