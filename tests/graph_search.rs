@@ -147,8 +147,7 @@ fn a_block_goal_searched_by_node_id_answers_as_the_goal_asked_position_by_positi
         let goal = feet[(i * 97 + 11) % feet.len()];
         for heuristic in heuristics {
             for budget in [None, Some(30)] {
-                let mut options = SearchOptions::default();
-                options.heuristic = heuristic;
+                let mut options = SearchOptions::default().with_heuristic(heuristic);
                 if let Some(budget) = budget {
                     options = options.with_max_nodes(budget);
                 }
