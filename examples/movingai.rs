@@ -33,13 +33,14 @@
 //! | den312d | 65 x 81 | 320 | 320 passed, 0 failed | 183 065 | 1.6 million |
 //! | arena2 | 281 x 209 | 929 | 929 passed, 0 failed | 5 193 987 | 2.0 million |
 //!
-//! The 3D runs (one run each, on the same machine at a load average near 4, so the rates
-//! are well below an idle core's):
+//! The 3D runs (one run each, on the same machine at a load average near 4 to 5, so the
+//! rates are well below an idle core's; in the same minutes the search before the flat node
+//! table ran `Simple` at 2.2 to 2.9 million expansions per second):
 //!
 //! | map | problems | result | expansions | per second (wall) |
 //! |---|---|---|---|---|
-//! | Simple, 105 x 132 x 105 | 10 000 | 10000 passed, 0 failed | 5 901 164 | 2.7 million |
-//! | `--synthetic 512 --queries 40` | 40 | 2 of 2 checked against the baseline | 6 516 214 | 2.2 million |
+//! | Simple, 105 x 132 x 105 | 10 000 | 10000 passed, 0 failed | 5 900 659 | 3.1 million |
+//! | `--synthetic 512 --queries 40` | 40 | 2 of 2 checked against the baseline | 6 516 214 | 2.0 million |
 //!
 //! Callgrind counts 1 545 instructions per expansion on the first 1 000 `Simple` problems
 //! (`valgrind --tool=callgrind`, whole run with `--limit 1000`: 989 M instructions for

@@ -2,7 +2,7 @@
 //! record layouts (8 bytes while every cost fits 32 bits, 16 bytes beyond) give the same routes
 //! as `Pathfinder`, costs just below and past 2^32 stay exact, one search reused on graphs whose move shapes are numbered differently
 //! prices each by its own, and a column's home slot keeps its chain and its ids through
-//! updates that empty and refill it.
+//! updates that empty and refill it, and a block goal searched by node id answers as the same goal asked.
 
 mod support;
 
@@ -11,8 +11,8 @@ use support::rng::Rng;
 use support::worlds::{floor_hills_and_blocks, hills, hills_with_real_blocks, world_from_layers};
 use voxnav::graph::{GraphSearch, NavGraph};
 use voxnav::{
-    Agent, Block, Bounds, ChunkedWorld, IVec3, MoveCosts, Pathfinder, SearchOptions, SearchStatus,
-    TerrainFlags, VoxelWorld,
+    Agent, Block, BlockGoal, Bounds, ChunkedWorld, Estimator, Goal, Heuristic, HeuristicKind,
+    IVec3, MoveCosts, Pathfinder, SearchOptions, SearchStatus, TerrainFlags, VoxelWorld,
 };
 
 /// A world that charges `extra` for entering every feet position whose `x + z` is a multiple
@@ -41,6 +41,22 @@ impl VoxelWorld for Mud {
         } else {
             0
         }
+    }
+}
+
+/// A [`BlockGoal`] that does not say so ([`Goal::block_target`] stays `None`), so a graph
+/// search asks it like any other goal.
+struct Undeclared(BlockGoal);
+
+impl Goal for Undeclared {
+    fn is_reached(&self, feet: IVec3) -> bool {
+        self.0.is_reached(feet)
+    }
+    fn estimate(&self, feet: IVec3, estimator: &Estimator) -> u64 {
+        self.0.estimate(feet, estimator)
+    }
+    fn exact_target(&self) -> Option<IVec3> {
+        self.0.exact_target()
     }
 }
 
@@ -108,6 +124,57 @@ fn narrow_and_wide_records_give_the_pathfinders_costs_and_legal_routes() {
             assert!(wide_costs > 0, "seed {seed}: no cost left 32 bits");
         }
     }
+}
+
+#[test]
+fn a_block_goal_searched_by_node_id_answers_as_the_goal_asked_position_by_position() {
+    let agent = Agent::default();
+    let costs = MoveCosts::default();
+    let size = IVec3::new(24, 9, 24);
+    let world = hills(11, size.x, size.z);
+    let graph = NavGraph::compile(&world, &agent).unwrap();
+    let mut by_id = GraphSearch::new(costs).unwrap();
+    let mut asked = GraphSearch::new(costs).unwrap();
+    let feet = surface(&world, &agent, size);
+    let heuristics = [
+        Heuristic::default(),
+        Heuristic::default().with_weight(1.5).unwrap(),
+        Heuristic::new(HeuristicKind::Zero),
+    ];
+    let mut compared = 0;
+    for i in 0..60 {
+        let start = feet[(i * 53) % feet.len()];
+        let goal = feet[(i * 97 + 11) % feet.len()];
+        for heuristic in heuristics {
+            for budget in [None, Some(30)] {
+                let mut options = SearchOptions::default().with_heuristic(heuristic);
+                if let Some(budget) = budget {
+                    options = options.with_max_nodes(budget);
+                }
+                let fast = by_id
+                    .search(&graph, start, &BlockGoal(goal), &options)
+                    .unwrap();
+                let slow = asked
+                    .search(&graph, start, &Undeclared(BlockGoal(goal)), &options)
+                    .unwrap();
+                assert_eq!(fast.status, slow.status, "{start} -> {goal}");
+                assert_eq!(fast.cost, slow.cost, "{start} -> {goal}");
+                assert_eq!(
+                    fast.stats.expanded, slow.stats.expanded,
+                    "{start} -> {goal}"
+                );
+                assert_eq!(fast.path.last(), slow.path.last(), "{start} -> {goal}");
+                compared += 1;
+            }
+        }
+    }
+    assert_eq!(compared, 360);
+    // An invalid goal is reported the same way by both.
+    let air = IVec3::new(3, size.y - 1, 3);
+    let options = SearchOptions::default();
+    let fast = by_id.search(&graph, feet[0], &BlockGoal(air), &options);
+    let slow = asked.search(&graph, feet[0], &Undeclared(BlockGoal(air)), &options);
+    assert_eq!(fast.unwrap_err().to_string(), slow.unwrap_err().to_string());
 }
 
 #[test]

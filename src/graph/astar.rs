@@ -626,6 +626,9 @@ impl GraphSearch {
     /// Searches `graph` from the feet position `start` until `goal` is reached, a budget runs
     /// out, or every node reachable from `start` has been expanded.
     ///
+    /// A goal that is one block ([`Goal::block_target`]) is searched as
+    /// [`GraphSearch::find_path`] does, testing the goal by node id.
+    ///
     /// # Errors
     /// As [`GraphSearch::find_path`]; the goal is checked only when it names an exact target.
     pub fn search<G: Goal + ?Sized>(
@@ -635,6 +638,9 @@ impl GraphSearch {
         goal: &G,
         options: &SearchOptions,
     ) -> Result<SearchResult> {
+        if let Some(target) = goal.block_target() {
+            return self.find_path(graph, start, target, options);
+        }
         let start_id =
             node_of(graph, start).map_err(|reason| Error::InvalidStart { pos: start, reason })?;
         if let Some(target) = goal.exact_target() {

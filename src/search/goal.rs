@@ -21,6 +21,15 @@ pub trait Goal {
     fn exact_target(&self) -> Option<IVec3> {
         None
     }
+
+    /// `Some(p)` when this goal is exactly [`BlockGoal`]`(p)`: reached at `p` and nowhere
+    /// else, and estimated as [`Estimator::between`] the feet and `p`. A search over a
+    /// compiled [`NavGraph`](crate::NavGraph) then tests the goal by node id and computes the
+    /// estimate without asking the goal. Defaults to `None`; a goal returning `Some` must
+    /// behave exactly like that [`BlockGoal`], or routes may not be optimal.
+    fn block_target(&self) -> Option<IVec3> {
+        None
+    }
 }
 
 macro_rules! forward_goal {
@@ -34,6 +43,9 @@ macro_rules! forward_goal {
             }
             fn exact_target(&self) -> Option<IVec3> {
                 (**self).exact_target()
+            }
+            fn block_target(&self) -> Option<IVec3> {
+                (**self).block_target()
             }
         }
     )*};
@@ -55,6 +67,9 @@ impl Goal for BlockGoal {
         estimator.between(feet, self.0)
     }
     fn exact_target(&self) -> Option<IVec3> {
+        Some(self.0)
+    }
+    fn block_target(&self) -> Option<IVec3> {
         Some(self.0)
     }
 }

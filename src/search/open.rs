@@ -264,11 +264,15 @@ impl OpenSet {
             let mut entries = std::mem::take(&mut self.near[bucket]);
             // Every key of the bucket agrees with `last` above bit 31: the low halves order them.
             let high = self.last & !u64::from(u32::MAX);
-            let (low, top) = entries.iter().fold((u32::MAX, 0), |(low, top), e| {
-                (low.min(e.key), top.max(e.key))
-            });
+            let first = entries.first().map_or(0, |e| e.key);
+            let single = entries.iter().all(|e| e.key == first);
+            let low = if single {
+                first
+            } else {
+                entries.iter().map(|e| e.key).min().unwrap_or(first)
+            };
             self.last = high | u64::from(low);
-            if low == top {
+            if single {
                 // One key (common at large cost scales): the whole bucket becomes the level-0
                 // bucket of that key, which is empty, in the same order.
                 let to = near_bucket_of(low, low);
