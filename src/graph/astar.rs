@@ -217,9 +217,16 @@ impl<R: Record> Records<R> {
     fn reserve_for(&mut self, graph: &NavGraph) {
         if self.entries.len() < self.first + graph.id_bound() {
             // A fresh array of unseen records (stamp 0, never a search's), the old stamps
-            // being of no use to the searches to come.
+            // being of no use to the searches to come. A graph that has grown (blocks placed
+            // since the last search) tends to grow again: a quarter more room then spares the
+            // next few updates a reallocation each.
             let padding = 64 / std::mem::size_of::<R>();
-            self.entries = vec![R::default(); graph.id_bound() + padding];
+            let headroom = if self.entries.is_empty() {
+                0
+            } else {
+                graph.id_bound() / 4
+            };
+            self.entries = vec![R::default(); graph.id_bound() + headroom + padding];
             self.first = self.entries.as_ptr().align_offset(64).min(padding);
         }
     }
