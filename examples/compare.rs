@@ -12,9 +12,10 @@
 //! `--help` lists the options and the names they accept.
 //!
 //! Every set is timed in `--rounds N` rounds (3 by default), the engines taking turns in each
-//! round, and each engine's figure on a set is its fastest round: on a shared machine a
-//! neighbour's burst slows one engine's pass and not another's, and the fastest round is the
-//! one least disturbed. The summary line is then repeated for each round, so the spread shows.
+//! round, each round starting with the next engine, and each engine's figure on a set is its
+//! fastest round: on a shared machine a neighbour's burst slows one engine's pass and not
+//! another's, and an engine's speed depends on what ran just before it (what the caches
+//! hold); the fastest round is the one least disturbed. The summary line is then repeated for each round, so the spread shows.
 //!
 //! The sets are built by `voxnav_support::sets` (`examples/support/src/sets.rs`), shared with
 //! `benches/search.rs`. `voxnav` is the crate as a user answering many queries on one world
@@ -205,7 +206,7 @@ fn main() -> ExitCode {
     }
 
     let timing = Stopwatch::start();
-    let mut runs = Vec::new();
+    let mut runs: Vec<Run> = Vec::new();
     let mut mismatches = Vec::new();
     for (index, set) in bench.sets.iter().enumerate() {
         let mut runner = match Runner::new(set) {
@@ -228,9 +229,12 @@ fn main() -> ExitCode {
             }
         }
         let first_run = runs.len();
-        for round in 0..args.rounds {
-            let mut slot = first_run;
-            for engine in Engine::ALL {
+        for round in 0..args.rounds as usize {
+            // Each round starts with another engine, so that no engine always runs right
+            // after the same one (what ran before changes what the caches hold).
+            let mut order = Engine::ALL;
+            order.rotate_left(round % Engine::ALL.len());
+            for engine in order {
                 let chosen =
                     args.engines.is_empty() || args.engines.iter().any(|e| e == engine.name());
                 if !chosen || !engine.runs_on(set) {
@@ -245,19 +249,22 @@ fn main() -> ExitCode {
                     }
                 };
                 let elapsed = started.elapsed();
-                if round == 0 {
-                    runs.push(Run {
+                match runs[first_run..]
+                    .iter_mut()
+                    .find(|run| run.engine == engine)
+                {
+                    Some(run) => run.rounds.push(elapsed),
+                    None => runs.push(Run {
                         set: index,
                         engine,
                         outcomes,
                         rounds: vec![elapsed],
-                    });
-                } else {
-                    runs[slot].rounds.push(elapsed);
+                    }),
                 }
-                slot += 1;
             }
         }
+        // The table lists the engines in their usual order.
+        runs[first_run..].sort_by_key(|run| Engine::ALL.iter().position(|&e| e == run.engine));
         check(set, &runs, index, &mut mismatches);
     }
 
@@ -493,7 +500,8 @@ fn print_table(sets: &[QuerySet], runs: &[Run]) {
     if rounds > 1 {
         println!(
             "Each engine's time on a set is its fastest of {rounds} rounds, the engines taking \
-             turns in each round; the same summary per round follows."
+             turns in each round, each round starting with the next engine; the same summary \
+             per round follows."
         );
     }
     println!(
