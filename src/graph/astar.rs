@@ -952,6 +952,9 @@ impl OctileWeights {
     /// The weights of `estimator`, when its estimates are of this form: read from one step
     /// along each axis and diagonally, then checked against it at points near and far (up to
     /// the largest distances in a graph, under 65 535 cells, where no estimate saturates).
+    /// The far points put every term at its largest, each sum is checked for overflow, and
+    /// the estimator saturates where the sums would grow large, so weights that pass give
+    /// [`OctileWeights::estimate`] no overflow anywhere in a graph, whatever the costs.
     fn of(estimator: &Estimator) -> Option<Self> {
         let side = estimator.delta(1, 0, 0);
         let weights = Self {
@@ -967,14 +970,26 @@ impl OctileWeights {
             (5, 5, 5),
             (1_000, -7, 13),
             (65_534, 65_534, 1),
+            (65_534, 65_534, 65_534),
             (65_534, -65_534, 65_534),
         ];
         probes
             .iter()
             .all(|&(dx, dy, dz)| {
-                weights.estimate(dx, dy, dz) == estimator.delta(dx, i64::from(dy), dz)
+                weights.checked_estimate(dx, dy, dz) == Some(estimator.delta(dx, i64::from(dy), dz))
             })
             .then_some(weights)
+    }
+
+    /// [`OctileWeights::estimate`], `None` on overflow.
+    fn checked_estimate(self, dx: u32, dy: i32, dz: u32) -> Option<u64> {
+        let (lo, hi) = (u64::from(dx.min(dz)), u64::from(dx.max(dz)));
+        let weight = if dy >= 0 { self.ascend } else { self.descend };
+        let vertical = weight.checked_mul(u64::from(dy.unsigned_abs()))?;
+        self.side
+            .checked_mul(hi)?
+            .checked_add(self.extra_diagonal.checked_mul(lo)?)?
+            .checked_add(vertical)
     }
 
     #[inline]
