@@ -244,13 +244,7 @@ impl DStarLite {
         goal: IVec3,
     ) -> Result<SearchResult> {
         let started = Instant::now();
-        if *graph.agent() != self.agent {
-            return Err(Error::InvalidSetting(format!(
-                "the walk graph was compiled for agent {:?}, not for {:?}",
-                graph.agent(),
-                self.agent
-            )));
-        }
+        super::check_agent(&graph, &self.agent)?;
         self.plan_over(graph, start, goal, started)
     }
 

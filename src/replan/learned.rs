@@ -344,10 +344,11 @@ mod tests {
     use glam::IVec3;
 
     use super::super::adapted::AdaptedSearch;
+    use super::super::test_worlds::{cell, floor_and_blocks};
     use crate::graph::{NavGraph, NodeId};
     use crate::moves::agent::{Agent, MoveCosts};
     use crate::terrain::SplitMix64;
-    use crate::world::chunked::{Block, ChunkedWorld};
+    use crate::world::chunked::Block;
 
     const KINDS: [Block; 9] = [
         Block::Air,
@@ -391,27 +392,7 @@ mod tests {
     fn check_bounds(seed: u64) -> usize {
         let mut rng = SplitMix64::new(seed);
         let size = IVec3::new(12, 7, 12);
-        let mut world = ChunkedWorld::with_size(size).unwrap();
-        world
-            .fill(
-                IVec3::ZERO,
-                IVec3::new(size.x - 1, 0, size.z - 1),
-                Block::Solid,
-            )
-            .unwrap();
-        let cell = |rng: &mut SplitMix64| {
-            IVec3::new(
-                rng.below(size.x as u64) as i32,
-                1 + rng.below(size.y as u64 - 1) as i32,
-                rng.below(size.z as u64) as i32,
-            )
-        };
-        for _ in 0..60 {
-            let at = cell(&mut rng);
-            world
-                .set(at, KINDS[rng.below(KINDS.len() as u64) as usize])
-                .unwrap();
-        }
+        let mut world = floor_and_blocks(&mut rng, size, &KINDS, 60);
         let agent = Agent::default().with_max_drop(1 + rng.below(3) as u32);
         let costs = MoveCosts::default().with_climb(rng.below(3) as u32);
         let mut graph = NavGraph::compile(&world, &agent).unwrap();
@@ -465,7 +446,7 @@ mod tests {
             }
             let mut changed = Vec::new();
             for _ in 0..=rng.below(6) {
-                let at = cell(&mut rng);
+                let at = cell(&mut rng, size);
                 if at == goal_feet || at == goal_feet - IVec3::Y || at == goal_feet + IVec3::Y {
                     continue;
                 }

@@ -66,3 +66,63 @@ mod table;
 
 pub use dstar::DStarLite;
 pub use replanner::{Replan, ReplanMethod, Replanner};
+
+use crate::error::{Error, Result};
+use crate::graph::NavGraph;
+use crate::moves::agent::Agent;
+
+/// Refuses a walk graph compiled for another agent than the planner's.
+fn check_agent(graph: &NavGraph, agent: &Agent) -> Result<()> {
+    if graph.agent() == agent {
+        Ok(())
+    } else {
+        Err(Error::InvalidSetting(format!(
+            "the walk graph was compiled for agent {:?}, not for {:?}",
+            graph.agent(),
+            agent
+        )))
+    }
+}
+
+/// Random block worlds for the unit tests of this module.
+#[cfg(test)]
+mod test_worlds {
+    use glam::IVec3;
+
+    use crate::terrain::SplitMix64;
+    use crate::world::chunked::{Block, ChunkedWorld};
+
+    /// A cell of a world of `size` above its floor layer.
+    pub(super) fn cell(rng: &mut SplitMix64, size: IVec3) -> IVec3 {
+        IVec3::new(
+            rng.below(size.x as u64) as i32,
+            1 + rng.below(size.y as u64 - 1) as i32,
+            rng.below(size.z as u64) as i32,
+        )
+    }
+
+    /// A world of `size` with a solid floor layer and `count` random cells set to random
+    /// blocks of `kinds`.
+    pub(super) fn floor_and_blocks(
+        rng: &mut SplitMix64,
+        size: IVec3,
+        kinds: &[Block],
+        count: usize,
+    ) -> ChunkedWorld {
+        let mut world = ChunkedWorld::with_size(size).unwrap();
+        world
+            .fill(
+                IVec3::ZERO,
+                IVec3::new(size.x - 1, 0, size.z - 1),
+                Block::Solid,
+            )
+            .unwrap();
+        for _ in 0..count {
+            let at = cell(rng, size);
+            world
+                .set(at, kinds[rng.below(kinds.len() as u64) as usize])
+                .unwrap();
+        }
+        world
+    }
+}

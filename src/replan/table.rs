@@ -292,11 +292,12 @@ impl MoveTable {
 mod tests {
     use glam::IVec3;
 
+    use super::super::test_worlds::{cell, floor_and_blocks};
     use super::{Edge, MoveTable};
     use crate::graph::{NavGraph, NodeId};
     use crate::moves::agent::{Agent, MoveCosts};
     use crate::terrain::SplitMix64;
-    use crate::world::chunked::{Block, ChunkedWorld};
+    use crate::world::chunked::Block;
 
     const KINDS: [Block; 10] = [
         Block::Air,
@@ -327,27 +328,7 @@ mod tests {
         let mut patches = 0;
         for seed in 0..40u64 {
             let mut rng = SplitMix64::new(seed);
-            let mut world = ChunkedWorld::with_size(size).unwrap();
-            world
-                .fill(
-                    IVec3::ZERO,
-                    IVec3::new(size.x - 1, 0, size.z - 1),
-                    Block::Solid,
-                )
-                .unwrap();
-            let cell = |rng: &mut SplitMix64| {
-                IVec3::new(
-                    rng.below(size.x as u64) as i32,
-                    1 + rng.below(size.y as u64 - 1) as i32,
-                    rng.below(size.z as u64) as i32,
-                )
-            };
-            for _ in 0..40 {
-                let at = cell(&mut rng);
-                world
-                    .set(at, KINDS[rng.below(KINDS.len() as u64) as usize])
-                    .unwrap();
-            }
+            let mut world = floor_and_blocks(&mut rng, size, &KINDS, 40);
             let agent = Agent::default().with_max_drop(1 + rng.below(3) as u32);
             let costs = MoveCosts::default().with_climb(rng.below(3) as u32);
             let mut graph = NavGraph::compile(&world, &agent).unwrap();
@@ -362,7 +343,7 @@ mod tests {
                 }
                 let mut changed = Vec::new();
                 for _ in 0..=rng.below(4) {
-                    let at = cell(&mut rng);
+                    let at = cell(&mut rng, size);
                     world
                         .set(at, KINDS[rng.below(KINDS.len() as u64) as usize])
                         .unwrap();
