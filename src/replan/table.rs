@@ -172,6 +172,18 @@ impl MoveTable {
         });
     }
 
+    /// Reads the moves into `id` from `graph` into `list`: sources and costs, in the order of
+    /// [`NavGraph::for_each_incoming`].
+    fn read_in(graph: &NavGraph, costs: &MoveCosts, id: NodeId, list: &mut Vec<Edge>) {
+        list.clear();
+        graph.for_each_incoming(id, costs, |step| {
+            list.push(Edge {
+                node: step.node,
+                cost: step.cost,
+            });
+        });
+    }
+
     /// The moves out of `id`: targets and costs, in the order of
     /// [`NavGraph::for_each_move`], read from `graph` unless read already.
     #[inline]
@@ -213,13 +225,7 @@ impl MoveTable {
     /// (the invariant of the [module docs](self)).
     fn read_into(&mut self, graph: &NavGraph, id: NodeId) {
         let mut list = std::mem::take(&mut self.list);
-        list.clear();
-        graph.for_each_incoming(id, &self.costs, |step| {
-            list.push(Edge {
-                node: step.node,
-                cost: step.cost,
-            });
-        });
+        Self::read_in(graph, &self.costs, id, &mut list);
         self.into.set(id, &list);
         let mut sources = std::mem::take(&mut self.targets);
         sources.clear();
@@ -271,13 +277,7 @@ impl MoveTable {
             if self.into.get(id).is_none() {
                 continue;
             }
-            list.clear();
-            graph.for_each_incoming(id, &self.costs, |step| {
-                list.push(Edge {
-                    node: step.node,
-                    cost: step.cost,
-                });
-            });
+            Self::read_in(graph, &self.costs, id, &mut list);
             self.into.set(id, &list);
             for edge in &list {
                 self.ensure_out(graph, edge.node);
