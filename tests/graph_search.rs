@@ -8,41 +8,14 @@ mod support;
 
 use support::oracle::{dijkstra_cost, route_cost};
 use support::rng::Rng;
-use support::worlds::{floor_hills_and_blocks, hills, hills_with_real_blocks, world_from_layers};
+use support::worlds::{
+    Priced, floor_hills_and_blocks, hills, hills_with_real_blocks, world_from_layers,
+};
 use voxnav::graph::{GraphSearch, NavGraph};
 use voxnav::{
-    Agent, Block, BlockGoal, Bounds, ChunkedWorld, Estimator, Goal, Heuristic, HeuristicKind,
-    IVec3, MoveCosts, Pathfinder, SearchOptions, SearchStatus, TerrainFlags, VoxelWorld,
+    Agent, Block, BlockGoal, ChunkedWorld, Estimator, Goal, Heuristic, HeuristicKind, IVec3,
+    MoveCosts, Pathfinder, SearchOptions, SearchStatus, VoxelWorld,
 };
-
-/// A world that charges `extra` for entering every feet position whose `x + z` is a multiple
-/// of 3: mud, or a swamp so deep that a route's cost leaves 32 bits.
-struct Mud {
-    world: ChunkedWorld,
-    extra: u32,
-}
-
-impl VoxelWorld for Mud {
-    fn is_passable(&self, p: IVec3) -> bool {
-        self.world.is_passable(p)
-    }
-    fn is_standable(&self, p: IVec3) -> bool {
-        self.world.is_standable(p)
-    }
-    fn terrain(&self, feet: IVec3) -> TerrainFlags {
-        self.world.terrain(feet)
-    }
-    fn bounds(&self) -> Option<Bounds> {
-        self.world.bounds()
-    }
-    fn extra_cost(&self, feet: IVec3) -> u32 {
-        if (feet.x + feet.z) % 3 == 0 {
-            self.extra
-        } else {
-            0
-        }
-    }
-}
 
 /// A [`BlockGoal`] that does not say so ([`Goal::block_target`] stays `None`), so a graph
 /// search asks it like any other goal.
@@ -84,10 +57,11 @@ fn narrow_and_wide_records_give_the_pathfinders_costs_and_legal_routes() {
     // An extra of 10 keeps every cost far below 2^32 (8-byte records); 2^30 per muddy cell
     // takes a route of a few cells past it (16-byte records).
     for (seed, extra) in [(1, 10), (2, 1 << 30), (3, 0), (4, 1 << 30)] {
-        let world = Mud {
-            world: hills(seed, size.x, size.z),
-            extra,
-        };
+        // Mud: `extra` for entering every feet position whose `x + z` is a multiple of 3, or a
+        // swamp so deep that a route's cost leaves 32 bits.
+        let world = Priced::new(hills(seed, size.x, size.z), |_, feet: IVec3| {
+            if (feet.x + feet.z) % 3 == 0 { extra } else { 0 }
+        });
         let graph = NavGraph::compile(&world, &agent).unwrap();
         let mut search = GraphSearch::new(costs).unwrap();
         let mut pathfinder = Pathfinder::new(agent, costs).unwrap();
@@ -378,27 +352,6 @@ fn skipping_parent_dominated_moves_keeps_every_cost() {
     assert!(found > 100, "only {found} routes found");
 }
 
-/// A world that charges `toll` for entering every feet position.
-struct Toll {
-    world: ChunkedWorld,
-    toll: u32,
-}
-
-impl VoxelWorld for Toll {
-    fn is_passable(&self, p: IVec3) -> bool {
-        self.world.is_passable(p)
-    }
-    fn is_standable(&self, p: IVec3) -> bool {
-        self.world.is_standable(p)
-    }
-    fn bounds(&self) -> Option<Bounds> {
-        self.world.bounds()
-    }
-    fn extra_cost(&self, _: IVec3) -> u32 {
-        self.toll
-    }
-}
-
 #[test]
 fn costs_just_inside_and_past_32_bits_stay_exact() {
     // A corridor of 24 feet positions: 23 walks of 10 plus the toll each. The search takes
@@ -413,10 +366,8 @@ fn costs_just_inside_and_past_32_bits_stay_exact() {
         .unwrap();
     let narrow_toll = (u32::MAX - 1) / 24 - 14;
     for toll in [narrow_toll, narrow_toll + 8, ((1u64 << 32) / 23) as u32] {
-        let world = Toll {
-            world: world.clone(),
-            toll,
-        };
+        // A toll for entering every feet position.
+        let world = Priced::new(world.clone(), |_, _| toll);
         let graph = NavGraph::compile(&world, &agent).unwrap();
         assert_eq!(graph.node_count(), 24);
         let (start, goal) = (IVec3::new(0, 1, 0), IVec3::new(23, 1, 0));
