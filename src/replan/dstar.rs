@@ -14,7 +14,7 @@ use crate::moves::agent::{Agent, MoveCosts};
 use crate::search::heuristic::{Estimator, Heuristic};
 use crate::search::{SearchResult, SearchStats, SearchStatus};
 use crate::world::chunked::Changes;
-use crate::world::{InvalidFeet, VoxelWorld, check_feet};
+use crate::world::{InvalidFeet, VoxelWorld};
 
 /// A distance to the goal: the cost of the moves, then how many moves.
 ///
@@ -219,10 +219,7 @@ impl DStarLite {
         goal: IVec3,
     ) -> Result<SearchResult> {
         let started = Instant::now();
-        check_feet(world, start, self.agent.height)
-            .map_err(|reason| Error::InvalidStart { pos: start, reason })?;
-        check_feet(world, goal, self.agent.height)
-            .map_err(|reason| Error::InvalidGoal { pos: goal, reason })?;
+        super::check_ends(world, &self.agent, start, goal)?;
         if world.bounds().is_none() {
             return Err(Error::NeedsBounds("D* Lite"));
         }
@@ -342,14 +339,7 @@ impl DStarLite {
                 "D* Lite: call `plan` before `replan`".into(),
             ));
         };
-        check_feet(world, position, self.agent.height).map_err(|reason| Error::InvalidStart {
-            pos: position,
-            reason,
-        })?;
-        check_feet(world, self.goal, self.agent.height).map_err(|reason| Error::InvalidGoal {
-            pos: self.goal,
-            reason,
-        })?;
+        super::check_ends(world, &self.agent, position, self.goal)?;
         // Cells outside the graph's bounds are ignored by the update, whatever their
         // coordinates.
         let update = graph.update(world, changed)?;

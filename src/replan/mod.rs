@@ -67,9 +67,24 @@ mod table;
 pub use dstar::DStarLite;
 pub use replanner::{Replan, ReplanMethod, Replanner};
 
+use glam::IVec3;
+
 use crate::error::{Error, Result};
 use crate::graph::NavGraph;
 use crate::moves::agent::Agent;
+use crate::world::{VoxelWorld, check_feet};
+
+/// Refuses a start or a goal that is not a valid feet position of `world` for `agent`.
+fn check_ends<W: VoxelWorld + ?Sized>(
+    world: &W,
+    agent: &Agent,
+    start: IVec3,
+    goal: IVec3,
+) -> Result<()> {
+    check_feet(world, start, agent.height)
+        .map_err(|reason| Error::InvalidStart { pos: start, reason })?;
+    check_feet(world, goal, agent.height).map_err(|reason| Error::InvalidGoal { pos: goal, reason })
+}
 
 /// Refuses a walk graph compiled for another agent than the planner's.
 fn check_agent(graph: &NavGraph, agent: &Agent) -> Result<()> {

@@ -11,7 +11,7 @@ use crate::graph::{GraphUpdate, NavGraph, NodeId};
 use crate::moves::agent::{Agent, MoveCosts};
 use crate::search::{SearchResult, SearchStats, SearchStatus};
 use crate::world::chunked::Changes;
-use crate::world::{InvalidFeet, VoxelWorld, check_feet};
+use crate::world::{InvalidFeet, VoxelWorld};
 
 /// Which method answered a [`Replanner::replan`]. More methods may be added.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -193,10 +193,7 @@ impl Replanner {
         goal: IVec3,
     ) -> Result<SearchResult> {
         let started = Instant::now();
-        check_feet(world, start, self.agent.height)
-            .map_err(|reason| Error::InvalidStart { pos: start, reason })?;
-        check_feet(world, goal, self.agent.height)
-            .map_err(|reason| Error::InvalidGoal { pos: goal, reason })?;
+        super::check_ends(world, &self.agent, start, goal)?;
         if world.bounds().is_none() {
             return Err(Error::NeedsBounds("the Replanner"));
         }
@@ -298,14 +295,7 @@ impl Replanner {
                 "the Replanner: call `plan` before `replan`".into(),
             ));
         };
-        check_feet(world, position, self.agent.height).map_err(|reason| Error::InvalidStart {
-            pos: position,
-            reason,
-        })?;
-        check_feet(world, self.goal, self.agent.height).map_err(|reason| Error::InvalidGoal {
-            pos: self.goal,
-            reason,
-        })?;
+        super::check_ends(world, &self.agent, position, self.goal)?;
         // Cells outside the graph's bounds are ignored by the update, whatever their
         // coordinates.
         let update = graph.update(world, changed)?;
