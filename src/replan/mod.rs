@@ -51,7 +51,7 @@
 //!
 //! # What a replan re-examines
 //!
-//! Both run over the compiled walk graph ([`NavGraph`](crate::graph::NavGraph)), and a replan
+//! Both run over the compiled walk graph ([`NavGraph`]), and a replan
 //! first updates the graph from the changed cells
 //! ([`NavGraph::update`](crate::graph::NavGraph::update)), which re-derives only the nodes
 //! whose moves those cells can affect. This relies on a world's answers being local, as the
