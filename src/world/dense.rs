@@ -9,7 +9,7 @@
 use glam::IVec3;
 
 use crate::error::{Error, Result};
-use crate::world::{AROUND, Bounds, ColumnBits, VoxelWorld};
+use crate::world::{AROUND, Bounds, ColumnBits, MAX_BLOCK_HEIGHT, VoxelWorld, block_column};
 
 /// The most cells a [`DenseWorld`] may hold: 2^31 bits is 256 MiB of memory, enough for a
 /// world 1 290 cells on every side. A new world starts all free, so every byte is written
@@ -41,6 +41,12 @@ pub struct DenseWorld {
     free: Vec<u64>,
     /// The word offset of each column of [`AROUND`] from the centre column.
     around: [isize; 9],
+    /// The word offset of each column of [`VoxelWorld::passable_block`] (see
+    /// [`block_column`]) from the centre column.
+    block: [isize; 9],
+    /// How many columns along `x` and along `z` have a neighbour on both sides:
+    /// `size - 2`, or 0.
+    inner: (u32, u32),
 }
 
 impl std::fmt::Debug for DenseWorld {
@@ -70,12 +76,16 @@ impl DenseWorld {
             }
         }
         let (step_x, step_z) = ((size.z as usize * words) as isize, words as isize);
-        let around = AROUND.map(|(dx, dz)| dx as isize * step_x + dz as isize * step_z);
+        let step = |dx: i32, dz: i32| dx as isize * step_x + dz as isize * step_z;
+        let around = AROUND.map(|(dx, dz)| step(dx, dz));
+        let block = std::array::from_fn(|c| step(c as i32 / 3 - 1, c as i32 % 3 - 1));
         Ok(Self {
             size,
             words,
             free,
             around,
+            block,
+            inner: ((size.x - 2).max(0) as u32, (size.z - 2).max(0) as u32),
         })
     }
 
@@ -190,7 +200,38 @@ impl DenseWorld {
     #[cold]
     #[inline(never)]
     fn columns_around_clipped(&self, x: i32, z: i32, y0: i32, count: u32) -> [ColumnBits; 9] {
-        std::array::from_fn(|i| self.column_bits(x + AROUND[i].0, z + AROUND[i].1, y0, count))
+        std::array::from_fn(|i| {
+            match (x.checked_add(AROUND[i].0), z.checked_add(AROUND[i].1)) {
+                (Some(x), Some(z)) => self.column_bits(x, z, y0, count),
+                // A column beyond the ends of i32 lies outside the world.
+                _ => ColumnBits::default(),
+            }
+        })
+    }
+
+    /// [`VoxelWorld::passable_block`] near the edges of the world: column by column, each
+    /// clipped.
+    #[cold]
+    #[inline(never)]
+    fn passable_block_clipped(&self, x: i32, z: i32, y0: i32, count: u32) -> u64 {
+        let columns = self.columns_around_clipped(x, z, y0, count);
+        let mut block = 0u64;
+        for (column, &(dx, dz)) in columns.iter().zip(&AROUND) {
+            block |= column.passable << (count * block_column(dx, dz));
+        }
+        block
+    }
+
+    /// Whether the 3 x 3 columns centred on `x`, `z` and the run of `count` (at most 64)
+    /// cells from `y0` lie inside the world.
+    #[inline]
+    fn around_inside(&self, x: i32, z: i32, y0: i32, count: i32) -> bool {
+        // Unsigned, so that one comparison bounds each side: `x - 1` wraps to a huge value
+        // below 1, and a negative `y0` reads as one above every height.
+        let (inner_x, inner_z) = self.inner;
+        ((x.wrapping_sub(1) as u32) < inner_x)
+            & ((z.wrapping_sub(1) as u32) < inner_z)
+            & (u64::from(y0 as u32) + u64::from(count as u32) <= u64::from(self.size.y as u32))
     }
 }
 
@@ -246,13 +287,7 @@ impl VoxelWorld for DenseWorld {
     #[inline(always)]
     fn columns_around(&self, x: i32, z: i32, y0: i32, count: u32) -> [ColumnBits; 9] {
         let count = count.min(64) as i32;
-        let inside = x > 0
-            && z > 0
-            && x + 1 < self.size.x
-            && z + 1 < self.size.z
-            && y0 >= 0
-            && y0 <= self.size.y - count;
-        if !inside {
+        if !self.around_inside(x, z, y0, count) {
             return self.columns_around_clipped(x, z, y0, count as u32);
         }
         let all = low_bits(count as u32);
@@ -274,6 +309,38 @@ impl VoxelWorld for DenseWorld {
             }
         }
         out
+    }
+
+    /// The free bits of nine runs read at fixed strides, packed as they are read, when the
+    /// 3 x 3 columns and the run lie inside the world; otherwise column by column.
+    #[expect(
+        clippy::inline_always,
+        reason = "once per flier expansion, in the search loop"
+    )]
+    #[inline(always)]
+    fn passable_block(&self, x: i32, z: i32, y0: i32, count: u32) -> u64 {
+        let count = count.min(MAX_BLOCK_HEIGHT);
+        if !self.around_inside(x, z, y0, count as i32) {
+            return self.passable_block_clipped(x, z, y0, count);
+        }
+        let all = low_bits(count);
+        // As in `columns_around`: one word per column unless the run crosses into the next.
+        let (first, offset) = (y0 as usize >> 6, y0 as u32 & 63);
+        let centre = self.column_start(x, z) + first;
+        let mut block = 0u64;
+        if offset + count > 64 && first + 1 < self.words {
+            for (c, &step) in self.block.iter().enumerate() {
+                let word = centre.wrapping_add_signed(step);
+                let free = self.free[word] >> offset | self.free[word + 1] << (64 - offset);
+                block |= (free & all) << (c as u32 * count);
+            }
+        } else {
+            for (c, &step) in self.block.iter().enumerate() {
+                let free = self.free[centre.wrapping_add_signed(step)] >> offset;
+                block |= (free & all) << (c as u32 * count);
+            }
+        }
+        block
     }
 }
 
@@ -320,6 +387,88 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A world that answers only cell by cell, so that it reads its blocks through the
+    /// trait's default [`VoxelWorld::passable_block`].
+    struct CellByCell<'a>(&'a DenseWorld);
+
+    impl VoxelWorld for CellByCell<'_> {
+        fn is_passable(&self, p: IVec3) -> bool {
+            self.0.is_passable(p)
+        }
+
+        fn is_standable(&self, p: IVec3) -> bool {
+            self.0.is_standable(p)
+        }
+    }
+
+    /// `passable_block` of a dense world is the default one and the cells' passability, at
+    /// every corner and edge of the world, across word boundaries, outside the world on every
+    /// side and at the ends of i32; the block's layout is that of `block_column`.
+    #[test]
+    fn passable_blocks_agree_with_the_default_and_with_cells() {
+        let mut state = 0x5851_F42D_4C95_7F2Du64;
+        let mut blocked_cells = 0;
+        for size in [
+            IVec3::new(4, 150, 3),
+            IVec3::new(1, 5, 7),
+            IVec3::new(6, 64, 6),
+        ] {
+            let mut world = DenseWorld::new(size).unwrap();
+            for x in 0..size.x {
+                for y in 0..size.y {
+                    for z in 0..size.z {
+                        state = state
+                            .wrapping_mul(6_364_136_223_846_793_005)
+                            .wrapping_add(1_442_695_040_888_963_407);
+                        if state >> 62 == 0 {
+                            world.set_blocked(IVec3::new(x, y, z), true).unwrap();
+                            blocked_cells += 1;
+                        }
+                    }
+                }
+            }
+            let near = |n: i32| [-2, -1, 0, 1, 2, n - 3, n - 2, n - 1, n, n + 1];
+            let ends = [i32::MIN, i32::MIN + 1, i32::MAX - 1, i32::MAX];
+            let xs = near(size.x).into_iter().chain(ends);
+            for x in xs {
+                let zs = near(size.z).into_iter().chain(ends);
+                for z in zs {
+                    let ys = [
+                        -8, -3, -1, 0, 1, 58, 61, 62, 63, 64, 100, 143, 147, 149, 200,
+                    ];
+                    for y0 in ys.into_iter().chain(ends) {
+                        for count in 1..=MAX_BLOCK_HEIGHT + 1 {
+                            let block = world.passable_block(x, z, y0, count);
+                            let by_default = CellByCell(&world).passable_block(x, z, y0, count);
+                            assert_eq!(block, by_default, "{x} {z} {y0} {count}");
+                            let count = count.min(MAX_BLOCK_HEIGHT);
+                            let mut by_cells = 0u64;
+                            for (dx, dz) in AROUND {
+                                for i in 0..count {
+                                    let cell = (
+                                        x.checked_add(dx),
+                                        y0.checked_add(i as i32),
+                                        z.checked_add(dz),
+                                    );
+                                    let passable = match cell {
+                                        (Some(cx), Some(cy), Some(cz)) => {
+                                            world.is_passable(IVec3::new(cx, cy, cz))
+                                        }
+                                        _ => false,
+                                    };
+                                    let bit = count * block_column(dx, dz) + i;
+                                    by_cells |= u64::from(passable) << bit;
+                                }
+                            }
+                            assert_eq!(block, by_cells, "{x} {z} {y0} {count}");
+                        }
+                    }
+                }
+            }
+        }
+        assert!(blocked_cells > 1000);
     }
 
     #[test]
