@@ -490,35 +490,42 @@ const fn box_closure(cube: u32) -> u32 {
     out
 }
 
-/// For a slab of the cube at one `dx` (its 9 bits: column `dz` at `3 * (dz + 1)`, row `dy`
-/// at `dy + 1`), the same cells at `9 * (dy + 1) + (dz + 1)`: the layout of
-/// [`arrival_code`], whose `x` digit is added by a shift.
-static SLAB_TO_CODES: [u32; 512] = {
-    let mut out = [0u32; 512];
-    let mut v = 0;
-    while v < 512 {
-        let mut bit = 0;
-        while bit < 9 {
-            if v >> bit & 1 != 0 {
-                out[v] |= 1 << (9 * (bit % 3) + bit / 3);
+/// For each slab of the cube at one `dx` (index `dx + 1`) and each of its 512 contents (9
+/// bits: column `dz` at `3 * (dz + 1)`, row `dy` at `dy + 1`), the moves whose targets those
+/// cells are: the cell at `(dx, dy, dz)` is the move [`FREE_DIRECTIONS`]`[i]` of the same
+/// offset, the centre no move.
+static SLAB_MOVES: [[u32; 512]; 3] = {
+    let mut out = [[0u32; 512]; 3];
+    let mut slab = 0;
+    while slab < 3 {
+        let mut v = 0;
+        while v < 512 {
+            let mut bit = 0;
+            while bit < 9 {
+                let d = IVec3::new(slab as i32 - 1, bit as i32 % 3 - 1, bit as i32 / 3 - 1);
+                let code = arrival_code(d);
+                if v >> bit & 1 != 0 && code != NO_ARRIVAL {
+                    // FREE_DIRECTIONS is the arrival codes without the centre.
+                    let i = if code < NO_ARRIVAL { code } else { code - 1 };
+                    out[slab][v] |= 1 << i;
+                }
+                bit += 1;
             }
-            bit += 1;
+            v += 1;
         }
-        v += 1;
+        slab += 1;
     }
     out
 };
 
 /// The moves whose targets are set in `cube` (the cube layout of [`CUBE_STRIDES`]): bit `i`
-/// set when the cell at [`FREE_DIRECTIONS`]`[i]` is. Three table look-ups reorder the cells
-/// to the order of [`arrival_code`], and the centre ([`NO_ARRIVAL`]) is dropped.
+/// set when the cell at [`FREE_DIRECTIONS`]`[i]` is; the centre is no move. One table
+/// look-up per slab reorders the cells.
 #[inline]
 fn moves_of_cube(cube: u32) -> u32 {
-    let codes = SLAB_TO_CODES[(cube & 511) as usize]
-        | SLAB_TO_CODES[(cube >> 9 & 511) as usize] << 3
-        | SLAB_TO_CODES[(cube >> 18 & 511) as usize] << 6;
-    let below = (1 << NO_ARRIVAL) - 1;
-    codes & below | codes >> 1 & !below
+    SLAB_MOVES[0][(cube & 511) as usize]
+        | SLAB_MOVES[1][(cube >> 9 & 511) as usize]
+        | SLAB_MOVES[2][(cube >> 18 & 511) as usize]
 }
 
 /// Where [`parent_masks_1`] keeps its constants in the 32 words of an arrival code (32, so
