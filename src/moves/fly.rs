@@ -502,7 +502,7 @@ static SLAB_MOVES: [[u32; 512]; 3] = {
         while v < 512 {
             let mut bit = 0;
             while bit < 9 {
-                let d = IVec3::new(slab as i32 - 1, bit as i32 % 3 - 1, bit as i32 / 3 - 1);
+                let d = IVec3::new(slab as i32 - 1, bit % 3 - 1, bit / 3 - 1);
                 let code = arrival_code(d);
                 if v >> bit & 1 != 0 && code != NO_ARRIVAL {
                     // FREE_DIRECTIONS is the arrival codes without the centre.
