@@ -1,5 +1,6 @@
-//! [`DenseWorld`]: a bounded world of free and blocked cells, one bit per cell, stored
-//! column by column so that a run of up to 64 cells of a column is one or two word reads.
+//! [`DenseWorld`]: a bounded world of free and blocked cells, one bit per cell, stored as
+//! layers of 64-cell column words so that a run of up to 64 cells of a column is one or two
+//! word reads, and the words of neighbouring columns along `z` lie side by side.
 //!
 //! The storage for maps given as a list of blocked cells, such as the Moving AI 3D benchmark
 //! ([`crate::world::formats::movingai3d`]): a blocked cell is solid (standable, not
@@ -37,13 +38,12 @@ pub struct DenseWorld {
     size: IVec3,
     /// Words per column: `ceil(size.y / 64)`.
     words: usize,
-    /// Bit `y % 64` of word `(x * size.z + z) * words + y / 64` is set when the cell is free.
+    /// Words per layer of 64 cells in height: `size.x * size.z`.
+    layer: usize,
+    /// Bit `y % 64` of word `(y / 64) * layer + x * size.z + z` is set when the cell is free.
     free: Vec<u64>,
     /// The word offset of each column of [`AROUND`] from the centre column.
     around: [isize; 9],
-    /// The word offset of each column of [`VoxelWorld::passable_block`] (see
-    /// [`block_column`]) from the centre column.
-    block: [isize; 9],
     /// How many columns along `x` and along `z` have a neighbour on both sides:
     /// `size - 2`, or 0.
     inner: (u32, u32),
@@ -67,24 +67,20 @@ impl DenseWorld {
     pub fn new(size: IVec3) -> Result<Self> {
         Self::check_size(size)?;
         let words = (size.y as usize).div_ceil(64);
-        let mut free = vec![u64::MAX; size.x as usize * size.z as usize * words];
+        let layer = size.x as usize * size.z as usize;
+        let mut free = vec![u64::MAX; layer * words];
         // Bits above the top of each column stay clear: outside the world nothing is free.
         let rest = size.y as usize % 64;
         if rest != 0 {
-            for column in free.chunks_exact_mut(words) {
-                column[words - 1] = (1u64 << rest) - 1;
-            }
+            free[(words - 1) * layer..].fill((1u64 << rest) - 1);
         }
-        let (step_x, step_z) = ((size.z as usize * words) as isize, words as isize);
-        let step = |dx: i32, dz: i32| dx as isize * step_x + dz as isize * step_z;
-        let around = AROUND.map(|(dx, dz)| step(dx, dz));
-        let block = std::array::from_fn(|c| step(c as i32 / 3 - 1, c as i32 % 3 - 1));
+        let around = AROUND.map(|(dx, dz)| dx as isize * size.z as isize + dz as isize);
         Ok(Self {
             size,
             words,
+            layer,
             free,
             around,
-            block,
             inner: ((size.x - 2).max(0) as u32, (size.z - 2).max(0) as u32),
         })
     }
@@ -127,10 +123,17 @@ impl DenseWorld {
         p.cmpge(IVec3::ZERO).all() && p.cmplt(self.size).all()
     }
 
-    /// The first word of the column at `x`, `z` (inside the world).
+    /// The first word of the column at `x`, `z` (inside the world); its word `w` is
+    /// `w * layer` further.
     #[inline]
     fn column_start(&self, x: i32, z: i32) -> usize {
-        (x as usize * self.size.z as usize + z as usize) * self.words
+        x as usize * self.size.z as usize + z as usize
+    }
+
+    /// The word holding the cell `p` (inside the world).
+    #[inline]
+    fn word_of(&self, p: IVec3) -> usize {
+        self.column_start(p.x, p.z) + (p.y as usize >> 6) * self.layer
     }
 
     /// Marks the cell `p` blocked (`true`) or free (`false`).
@@ -144,7 +147,7 @@ impl DenseWorld {
                 bounds: Bounds::from_size(self.size),
             });
         }
-        let word = self.column_start(p.x, p.z) + (p.y as usize >> 6);
+        let word = self.word_of(p);
         let mask = 1u64 << (p.y & 63);
         if blocked {
             self.free[word] &= !mask;
@@ -165,10 +168,10 @@ impl DenseWorld {
     /// starting at word `start`, bit 0 for cell `lo`.
     #[inline]
     fn run(&self, start: usize, lo: i32, hi: i32) -> u64 {
-        let (word, offset) = (start + (lo as usize >> 6), lo as u32 & 63);
+        let (word, offset) = (start + (lo as usize >> 6) * self.layer, lo as u32 & 63);
         let mut bits = self.free[word] >> offset;
         if offset != 0 && (lo as usize >> 6) + 1 < self.words {
-            bits |= self.free[word + 1] << (64 - offset);
+            bits |= self.free[word + self.layer] << (64 - offset);
         }
         let count = (hi - lo) as u32;
         if count < 64 {
@@ -222,6 +225,15 @@ impl DenseWorld {
         block
     }
 
+    /// The words before, at and after `centre`: the columns `z - 1`, `z` and `z + 1` of a
+    /// row. Inside the world (see `around_inside`) they always exist.
+    #[inline]
+    fn three_words(&self, centre: usize) -> Option<[u64; 3]> {
+        let start = centre.wrapping_sub(1);
+        let words = self.free.get(start..start.wrapping_add(3))?;
+        words.try_into().ok()
+    }
+
     /// Whether the 3 x 3 columns centred on `x`, `z` and the run of `count` (at most 64)
     /// cells from `y0` lie inside the world.
     #[inline]
@@ -258,9 +270,7 @@ fn low_bits(n: u32) -> u64 {
 impl VoxelWorld for DenseWorld {
     #[inline]
     fn is_passable(&self, p: IVec3) -> bool {
-        self.inside(p)
-            && self.free[self.column_start(p.x, p.z) + (p.y as usize >> 6)] & (1u64 << (p.y & 63))
-                != 0
+        self.inside(p) && self.free[self.word_of(p)] & (1u64 << (p.y & 63)) != 0
     }
 
     #[inline]
@@ -294,12 +304,13 @@ impl VoxelWorld for DenseWorld {
         // The run's words and shift are the same in every column; a second word is read only
         // when the run crosses into it (a flier's run of 3 cells almost never does).
         let (first, offset) = (y0 as usize >> 6, y0 as u32 & 63);
-        let centre = self.column_start(x, z) + first;
+        let centre = self.column_start(x, z) + first * self.layer;
         let mut out = [ColumnBits::default(); 9];
         if offset + count as u32 > 64 && first + 1 < self.words {
             for (bits, &step) in out.iter_mut().zip(&self.around) {
                 let word = centre.wrapping_add_signed(step);
-                let free = (self.free[word] >> offset | self.free[word + 1] << (64 - offset)) & all;
+                let next = self.free[word + self.layer];
+                let free = (self.free[word] >> offset | next << (64 - offset)) & all;
                 *bits = whole_cells(free, all & !free);
             }
         } else {
@@ -326,18 +337,29 @@ impl VoxelWorld for DenseWorld {
         let all = low_bits(count);
         // As in `columns_around`: one word per column unless the run crosses into the next.
         let (first, offset) = (y0 as usize >> 6, y0 as u32 & 63);
-        let centre = self.column_start(x, z) + first;
+        let centre = self.column_start(x, z) + first * self.layer;
+        let next_layer = (offset + count > 64).then_some(self.layer);
+        let row_step = self.size.z as usize;
         let mut block = 0u64;
-        if offset + count > 64 && first + 1 < self.words {
-            for (c, &step) in self.block.iter().enumerate() {
-                let word = centre.wrapping_add_signed(step);
-                let free = self.free[word] >> offset | self.free[word + 1] << (64 - offset);
-                block |= (free & all) << (c as u32 * count);
+        // The three columns of a row (along `z`) are three consecutive words.
+        for (dx, row) in [centre.wrapping_sub(row_step), centre, centre + row_step]
+            .into_iter()
+            .enumerate()
+        {
+            let Some(words) = self.three_words(row) else {
+                return self.passable_block_clipped(x, z, y0, count);
+            };
+            let mut free = words.map(|word| word >> offset);
+            if let Some(layer) = next_layer {
+                let Some(above) = self.three_words(row + layer) else {
+                    return self.passable_block_clipped(x, z, y0, count);
+                };
+                for (bits, word) in free.iter_mut().zip(above) {
+                    *bits |= word << (64 - offset);
+                }
             }
-        } else {
-            for (c, &step) in self.block.iter().enumerate() {
-                let free = self.free[centre.wrapping_add_signed(step)] >> offset;
-                block |= (free & all) << (c as u32 * count);
+            for (dz, bits) in free.into_iter().enumerate() {
+                block |= (bits & all) << ((3 * dx + dz) as u32 * count);
             }
         }
         block
