@@ -10,8 +10,9 @@ use crate::world::{AROUND, ColumnBits};
 impl ChunkedWorld {
     /// [`VoxelWorld::columns_around`] with one look-up per chunk touched (the 9 columns span
     /// at most 2 x 2 chunks horizontally) when they lie inside the bounds; otherwise column by
-    /// column.
-    pub(super) fn columns_around_bits(
+    /// column. Without `FULL`, only the passable bits are read inside the bounds (the others
+    /// stay clear), for [`VoxelWorld::passable_block`](crate::VoxelWorld::passable_block).
+    pub(super) fn columns_around_bits<const FULL: bool>(
         &self,
         x: i32,
         z: i32,
@@ -69,12 +70,17 @@ impl ChunkedWorld {
                 let slot = slots[c];
                 if slot == NO_CHUNK {
                     bits.passable |= absent_passable & (run_mask << shift);
-                    bits.standable |= absent_standable & (run_mask << shift);
+                    if FULL {
+                        bits.standable |= absent_standable & (run_mask << shift);
+                    }
                 } else {
                     let chunk = &self.chunks[slot as usize];
                     let index = cell_index(IVec3::new(x + dx, y, z + dz));
                     let (word, offset) = (index >> 6, index & 63);
                     bits.passable |= ((chunk.passable[word] >> offset) & run_mask) << shift;
+                    if !FULL {
+                        continue;
+                    }
                     bits.standable |= ((chunk.standable[word] >> offset) & run_mask) << shift;
                     if any_special && let Some(extra) = &chunk.extra {
                         bits.partial |= ((extra.partial[word] >> offset) & run_mask) << shift;
@@ -130,5 +136,103 @@ impl ChunkedWorld {
             y = end;
         }
         bits
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::IVec3;
+
+    use crate::world::chunked::{Block, ChunkedWorld};
+    use crate::world::{AROUND, MAX_BLOCK_HEIGHT, VoxelWorld, block_column};
+
+    /// `passable_block` read cell by cell through `is_passable`.
+    fn block_by_cells(world: &ChunkedWorld, x: i32, z: i32, y0: i32, count: u32) -> u64 {
+        let count = count.min(MAX_BLOCK_HEIGHT);
+        let mut block = 0u64;
+        for (dx, dz) in AROUND {
+            for i in 0..count {
+                let cell = (
+                    x.checked_add(dx),
+                    y0.checked_add(i as i32),
+                    z.checked_add(dz),
+                );
+                let passable = match cell {
+                    (Some(cx), Some(cy), Some(cz)) => world.is_passable(IVec3::new(cx, cy, cz)),
+                    _ => false,
+                };
+                block |= u64::from(passable) << (count * block_column(dx, dz) + i);
+            }
+        }
+        block
+    }
+
+    /// The passable-only read of `passable_block` is the cells' passability: in bounded
+    /// worlds of mixed blocks whose absent chunks are air, solid or barrier, across chunk
+    /// boundaries, at the bounds and outside them, and in an unbounded world at the ends of
+    /// i32.
+    #[test]
+    fn passable_blocks_agree_with_cells() {
+        let kinds = [
+            Block::Air,
+            Block::Solid,
+            Block::Water,
+            Block::Floor(8),
+            Block::Fence,
+            Block::Door,
+            Block::Barrier,
+        ];
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut compared = 0;
+        for absent in [Block::Air, Block::Solid, Block::Barrier] {
+            let size = IVec3::new(40, 40, 40);
+            let mut world = ChunkedWorld::with_size(size).unwrap();
+            world.set_absent_block(absent).unwrap();
+            // Blocks in the lower chunks only, so that the upper ones stay absent.
+            for _ in 0..6000 {
+                let r = next();
+                let p = IVec3::new((r % 40) as i32, (r >> 8) as i32 & 15, (r >> 16) as i32 & 31);
+                world
+                    .set(p, kinds[(r >> 32) as usize % kinds.len()])
+                    .unwrap();
+            }
+            let probes = [-2, -1, 0, 1, 14, 15, 16, 17, 30, 31, 32, 33, 38, 39, 40, 41];
+            for x in probes {
+                for z in probes {
+                    for y0 in [-3, -1, 0, 13, 14, 15, 16, 17, 18, 30, 31, 37, 39, 40] {
+                        for count in [1, 3, 4, 7, 9] {
+                            let block = world.passable_block(x, z, y0, count);
+                            assert_eq!(block, block_by_cells(&world, x, z, y0, count));
+                            compared += 1;
+                        }
+                    }
+                }
+            }
+        }
+        let mut open = ChunkedWorld::new();
+        let ends = [i32::MIN, i32::MIN + 1, -1, 0, i32::MAX - 1, i32::MAX];
+        for x in ends {
+            for z in ends {
+                for y in ends {
+                    open.set(IVec3::new(x, y, z), Block::Solid).unwrap();
+                }
+            }
+        }
+        for x in ends {
+            for z in ends {
+                for y0 in ends.into_iter().chain([i32::MAX - 6, i32::MIN + 6]) {
+                    let block = open.passable_block(x, z, y0, 7);
+                    assert_eq!(block, block_by_cells(&open, x, z, y0, 7), "{x} {z} {y0}");
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 30_000);
     }
 }

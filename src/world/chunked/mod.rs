@@ -23,7 +23,10 @@ use glam::IVec3;
 use crate::error::{Error, Result};
 use crate::world::key::in_key_range;
 use crate::world::versioned::{WorldId, WorldIdentity};
-use crate::world::{Bounds, ColumnBits, FULL_BLOCK, TerrainFlags, VoxelWorld};
+use crate::world::{
+    AROUND, Bounds, ColumnBits, FULL_BLOCK, MAX_BLOCK_HEIGHT, TerrainFlags, VoxelWorld,
+    block_column,
+};
 pub use block::Block;
 use block::{
     KIND_COBWEB, KIND_DOOR, KIND_LADDER, KIND_PLAIN, KIND_SLOW_FLOOR, KIND_WATER, floor_top_of_kind,
@@ -427,7 +430,19 @@ impl VoxelWorld for ChunkedWorld {
 
     #[inline]
     fn columns_around(&self, x: i32, z: i32, y0: i32, count: u32) -> [ColumnBits; 9] {
-        self.columns_around_bits(x, z, y0, count)
+        self.columns_around_bits::<true>(x, z, y0, count)
+    }
+
+    /// The passable bits of [`VoxelWorld::columns_around`] alone, packed.
+    #[inline]
+    fn passable_block(&self, x: i32, z: i32, y0: i32, count: u32) -> u64 {
+        let count = count.min(MAX_BLOCK_HEIGHT);
+        let columns = self.columns_around_bits::<false>(x, z, y0, count);
+        let mut block = 0u64;
+        for (column, &(dx, dz)) in columns.iter().zip(&AROUND) {
+            block |= column.passable << (count * block_column(dx, dz));
+        }
+        block
     }
 }
 
