@@ -380,6 +380,11 @@ impl VoxelWorld for Terrain {
     fn columns_around(&self, x: i32, z: i32, y0: i32, count: u32) -> [ColumnBits; 9] {
         self.world.columns_around(x, z, y0, count)
     }
+
+    #[inline]
+    fn passable_block(&self, x: i32, z: i32, y0: i32, count: u32) -> u64 {
+        self.world.passable_block(x, z, y0, count)
+    }
 }
 
 /// Generates the world described by `config`: a bounded [`ChunkedWorld`] from `(0, 0, 0)`
