@@ -21,16 +21,19 @@
 //! Legality is symmetric: a move from `p` to `q` is legal exactly when the move back is.
 //!
 //! The search uses a fast form of the rules: it reads the 3 x (`height` + 2)
-//! x 3 neighbourhood once per expansion through [`VoxelWorld::columns_around`] into one
+//! x 3 neighbourhood once per expansion through [`VoxelWorld::passable_block`] into one
 //! occupancy bitmask and tests each of the 26 moves against a requirement mask computed at
-//! compile time. It gives the same moves as [`free_move`] in the order of
+//! compile time. For a body one cell tall the mask is the 3 x 3 x 3 cube, one bit per cell,
+//! and a few shifts, ANDs and multiplications apply the box rule to all 26 moves at once
+//! (`box_closure`). It gives the same moves as [`free_move`] in the order of
 //! [`FREE_DIRECTIONS`].
 //!
 //! The search then skips the moves from a position `n` that its parent `p` dominates: a
 //! target `m` that is `p` or a neighbour of `p`, where the direct move `p -> m` is legal and
 //! costs no more than the two steps through `n` (see `dominated_moves` for why that cannot
 //! lower the cost of `m`). The box of `p -> m` lies inside the neighbourhood of `n`, so the
-//! same occupancy mask decides it. In open air this leaves 9 of the 26 moves after a face
+//! same occupancy mask decides it (for a one-tall body, by the same closure started from
+//! the parent's cell). In open air this leaves 9 of the 26 moves after a face
 //! step, 15 after an edge step and 19 after a corner step; the expansions, the costs and the
 //! routes are those of the unpruned search.
 
@@ -39,7 +42,7 @@ use glam::IVec3;
 use crate::moves::agent::{Agent, MAX_AGENT_SPAN, MoveCosts, Movement};
 use crate::moves::{Move, MoveKind};
 use crate::world::key::in_key_range;
-use crate::world::{AROUND, TerrainFlags, VoxelWorld};
+use crate::world::{MAX_BLOCK_HEIGHT, TerrainFlags, VoxelWorld, block_column};
 
 /// The 26 offsets of a free mover's neighbours, layer by layer: `dy = -1` first, then
 /// `dy = 0`, then `dy = 1`, and within a layer by `dx`, then `dz`. Consecutive moves land
@@ -170,11 +173,13 @@ const fn height_change(direction: IVec3) -> MoveKind {
 
 /// The tallest body the occupancy bitmask holds: 9 columns of `height + 2` cells in 64 bits.
 const MASK_HEIGHT: u32 = 5;
+const _: () = assert!(MASK_HEIGHT + 2 <= MAX_BLOCK_HEIGHT);
 
 /// Requirement masks: entry `[height - 1][i]` has a bit set for every cell of the box swept
-/// by the move [`FREE_DIRECTIONS`]`[i]` of a body `height` cells tall. Column `c` (in the
-/// order of [`AROUND`]) takes bits `c * (height + 2) ..`, and row `r` of a column is the cell
-/// at `feet.y - 1 + r`.
+/// by the move [`FREE_DIRECTIONS`]`[i]` of a body `height` cells tall, in the layout of
+/// [`VoxelWorld::passable_block`]: the column at `dx`, `dz` from the feet takes bits
+/// `block_column(dx, dz) * (height + 2) ..`, and row `r` of a column is the cell at
+/// `feet.y - 1 + r`.
 const REQUIREMENTS: [[u64; 26]; MASK_HEIGHT as usize] = requirements();
 
 /// The cells of the box swept by a body `height` cells tall moving between the offsets `a`
@@ -189,11 +194,11 @@ const fn box_mask(height: u32, a: IVec3, b: IVec3) -> u64 {
     let mut mask = 0u64;
     let mut c = 0;
     while c < 9 {
-        let (cx, cz) = AROUND[c];
+        let (cx, cz) = (c / 3 - 1, c % 3 - 1);
         let x_in = (cx >= a.x || cx >= b.x) && (cx <= a.x || cx <= b.x);
         let z_in = (cz >= a.z || cz >= b.z) && (cz <= a.z || cz <= b.z);
         if x_in && z_in {
-            mask |= rows << (c as u32 * span);
+            mask |= rows << (block_column(cx, cz) * span);
         }
         c += 1;
     }
@@ -435,65 +440,141 @@ pub(crate) fn free_moves_and_occupancy<W: VoxelWorld + ?Sized>(
 #[inline(always)]
 pub(crate) fn occupancy_mask<W: VoxelWorld + ?Sized>(world: &W, agent: &Agent, feet: IVec3) -> u64 {
     let span = agent.height + 2;
-    let base = feet.y - 1;
-    let columns = world.columns_around(feet.x, feet.z, base, span);
-    let rows = (1u64 << span) - 1;
-    let mut occupancy = 0u64;
-    for (c, column) in columns.iter().enumerate() {
-        let mut allowed = column.passable & rows;
-        if agent.movement == Movement::Swim {
-            allowed = water_bits(world, feet, c, base, allowed);
-        }
-        occupancy |= allowed << (c as u32 * span);
+    let passable = world.passable_block(feet.x, feet.z, feet.y - 1, span);
+    if agent.movement == Movement::Swim {
+        water_bits(world, feet, span, passable)
+    } else {
+        passable
     }
-    occupancy
 }
 
-/// A requirement no occupancy mask of a body one cell tall meets: bit 31 is above its 27
-/// bits.
-const NEVER: u32 = 1 << 31;
+/// The strides of the axes `y`, `z` and `x` in the occupancy mask of a body one cell tall
+/// (see [`REQUIREMENTS`]; 3 cells a column): bit `9 * (dx + 1) + 3 * (dz + 1) + (dy + 1)` is
+/// the cell at offset `(dx, dy, dz)` from the feet, the 3 x 3 x 3 cube in base 3.
+const CUBE_STRIDES: [u32; 3] = [1, 3, 9];
 
-/// [`REQUIREMENTS`] of a body one cell tall as 32-bit words, padded to 32 moves with
-/// [`NEVER`]: 32 equal branch-free tests, which the compiler runs several at a time.
-const REQUIREMENTS_1: [u32; 32] = {
-    let mut out = [NEVER; 32];
-    let mut i = 0;
-    while i < 26 {
-        out[i] = REQUIREMENTS[0][i] as u32;
-        i += 1;
+/// The cells of the cube at the low end (digit 0) of their line along the axis of `stride`.
+const fn line_starts(stride: u32) -> u32 {
+    let mut out = 0u32;
+    let mut n = 0;
+    while n < 27 {
+        if (n / stride).is_multiple_of(3) {
+            out |= 1 << n;
+        }
+        n += 1;
+    }
+    out
+}
+
+/// The multiplier that copies the low cell of every line along the axis of `stride` (the
+/// bits of [`line_starts`]) to all three cells of its line. The copies of different lines
+/// fall on different cells, so the product carries nothing.
+const fn line_copies(stride: u32) -> u32 {
+    1 | 1 << stride | 1 << (2 * stride)
+}
+
+/// The box rule on the whole cube at once: bit `c` of the result is set when every cell of
+/// the box spanned by the centre and the cell `c` is set in `cube`. Axis by axis, every cell
+/// takes the AND of itself and the middle cell of its line (picked to the low cell of the
+/// line and copied to all three by one multiplication); after the three axes a cell holds
+/// the AND over its whole box.
+#[inline]
+const fn box_closure(cube: u32) -> u32 {
+    let mut out = cube;
+    let mut axis = 0;
+    while axis < 3 {
+        let s = CUBE_STRIDES[axis];
+        out &= (out >> s & line_starts(s)) * line_copies(s);
+        axis += 1;
+    }
+    out
+}
+
+/// For each slab of the cube at one `dx` (index `dx + 1`) and each of its 512 contents (9
+/// bits: column `dz` at `3 * (dz + 1)`, row `dy` at `dy + 1`), the moves whose targets those
+/// cells are: the cell at `(dx, dy, dz)` is the move [`FREE_DIRECTIONS`]`[i]` of the same
+/// offset, the centre no move.
+static SLAB_MOVES: [[u32; 512]; 3] = {
+    let mut out = [[0u32; 512]; 3];
+    let mut slab = 0;
+    while slab < 3 {
+        let mut v = 0;
+        while v < 512 {
+            let mut bit = 0;
+            while bit < 9 {
+                let d = IVec3::new(slab as i32 - 1, bit % 3 - 1, bit / 3 - 1);
+                let code = arrival_code(d);
+                if v >> bit & 1 != 0 && code != NO_ARRIVAL {
+                    // FREE_DIRECTIONS is the arrival codes without the centre.
+                    let i = if code < NO_ARRIVAL { code } else { code - 1 };
+                    out[slab][v] |= 1 << i;
+                }
+                bit += 1;
+            }
+            v += 1;
+        }
+        slab += 1;
     }
     out
 };
 
-/// For a body one cell tall and each arrival code, the parent's requirement masks (see
-/// `PARENT_REQUIREMENTS`) of the moves it dominates (`dominated`, from [`dominated_moves`]),
-/// [`NEVER`] for the others: the table [`free_moves_1`] reads.
+/// The moves whose targets are set in `cube` (the cube layout of [`CUBE_STRIDES`]): bit `i`
+/// set when the cell at [`FREE_DIRECTIONS`]`[i]` is; the centre is no move. One table
+/// look-up per slab reorders the cells.
+#[inline]
+fn moves_of_cube(cube: u32) -> u32 {
+    SLAB_MOVES[0][(cube & 511) as usize]
+        | SLAB_MOVES[1][(cube >> 9 & 511) as usize]
+        | SLAB_MOVES[2][(cube >> 18 & 511) as usize]
+}
+
+/// Where [`parent_masks_1`] keeps its constants in the 32 words of an arrival code (32, so
+/// that the search stores a plain array): per axis (in the order of [`CUBE_STRIDES`]) the
+/// shift that brings the parent's cell of a line to the low cell of the line...
+const PICK: usize = 0;
+/// ... then the cells of the moves the parent dominates.
+const DOMINATED: usize = 3;
+
+/// For a body one cell tall and each arrival code, the constants [`free_moves_1`] reads
+/// (see [`PICK`]) to find, in one occupancy mask, the moves the parent dominates (`dominated`,
+/// from [`dominated_moves`]) whose direct move from the parent is legal.
 #[must_use]
 pub(crate) fn parent_masks_1(dominated: &[u32; 27]) -> [[u32; 32]; 27] {
     std::array::from_fn(|a| {
-        std::array::from_fn(|j| {
-            let required = PARENT_REQUIREMENTS[0][a].get(j).copied().unwrap_or(0);
-            if j < 26 && dominated[a] & (1 << j) != 0 && required != 0 {
-                required as u32
-            } else {
-                NEVER
+        let parent = -arrival_offset(a);
+        let mut out = [0u32; 32];
+        for (axis, p) in [parent.y, parent.z, parent.x].into_iter().enumerate() {
+            let s = CUBE_STRIDES[axis];
+            out[PICK + axis] = s * (p + 1) as u32;
+        }
+        for (j, d) in FREE_DIRECTIONS.iter().enumerate() {
+            let near = a != NO_ARRIVAL && is_near(arrival_offset(a), *d);
+            if near && dominated[a] & (1 << j) != 0 {
+                out[DOMINATED] |= 1 << (3 * block_column(d.x, d.z) + (d.y + 1) as u32);
             }
-        })
+        }
+        out
     })
 }
 
 /// [`free_moves_and_occupancy`] and [`undominated`] at once for a body one cell tall: the
 /// legal moves from the neighbourhood of `occupancy` (from [`occupancy_mask`]) less those the
 /// parent dominates, `parent` being the entry of [`parent_masks_1`] for the arrival code.
+///
+/// Both are box rules on the whole cube: [`box_closure`] from the centre gives the legal
+/// moves, and the same closure from the parent's cell (each cell taking the AND of the
+/// parent's cell of its line instead of the middle one) gives the cells the parent reaches
+/// directly. That holds for the cells next to the parent, the only targets a parent
+/// dominates: on a line through the parent's cell they are that cell and the one beside it,
+/// so the parent's cell is the only one between them and the parent.
 #[inline]
 #[must_use]
 pub(crate) fn free_moves_1(occupancy: u32, parent: &[u32; 32]) -> u32 {
-    let (mut legal, mut dominated) = (0u32, 0u32);
-    for i in 0..32 {
-        legal |= u32::from(occupancy & REQUIREMENTS_1[i] == REQUIREMENTS_1[i]) << i;
-        dominated |= u32::from(occupancy & parent[i] == parent[i]) << i;
+    let mut from_parent = occupancy;
+    for (axis, &s) in CUBE_STRIDES.iter().enumerate() {
+        from_parent &= (from_parent >> parent[PICK + axis] & line_starts(s)) * line_copies(s);
     }
-    legal & !dominated
+    moves_of_cube(box_closure(occupancy) & !(from_parent & parent[DOMINATED]))
 }
 
 /// [`height_change`] of each move of [`FREE_DIRECTIONS`].
@@ -507,24 +588,22 @@ const KINDS: [MoveKind; 26] = {
     out
 };
 
-/// The bits of `passable` (column `c` of [`AROUND`] around `feet`, bit `r` at height
-/// `base + r`) whose cells are water.
-fn water_bits<W: VoxelWorld + ?Sized>(
-    world: &W,
-    feet: IVec3,
-    c: usize,
-    base: i32,
-    passable: u64,
-) -> u64 {
-    let (dx, dz) = AROUND[c];
+/// The bits of `passable` (an occupancy mask around `feet`, `span` cells a column, see
+/// [`REQUIREMENTS`]) whose cells are water.
+fn water_bits<W: VoxelWorld + ?Sized>(world: &W, feet: IVec3, span: u32, passable: u64) -> u64 {
     let mut water = 0u64;
     let mut rest = passable;
     while rest != 0 {
-        let r = rest.trailing_zeros();
+        let bit = rest.trailing_zeros();
         rest &= rest - 1;
-        let p = IVec3::new(feet.x + dx, base + r as i32, feet.z + dz);
+        let (column, row) = ((bit / span) as i32, (bit % span) as i32);
+        let p = IVec3::new(
+            feet.x + column / 3 - 1,
+            feet.y - 1 + row,
+            feet.z + column % 3 - 1,
+        );
         if world.terrain(p).contains(TerrainFlags::IN_WATER) {
-            water |= 1 << r;
+            water |= 1 << bit;
         }
     }
     water
@@ -676,6 +755,64 @@ mod tests {
             }
         }
         assert!(kept > 10_000);
+    }
+
+    /// The cube closures of a one-tall body are the requirement masks, on random masks of
+    /// every density rather than worlds: the legal moves are the moves whose
+    /// [`REQUIREMENTS`] the mask meets, less (for every arrival code, under costs that
+    /// dominate many moves or few) those whose parent's requirement the mask meets.
+    #[test]
+    fn one_tall_closures_are_the_requirement_masks() {
+        let mut state = 0x853C_49E6_748F_EA9Bu64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let lopsided = MoveCosts::octile()
+            .with_straight(1)
+            .with_diagonal(1)
+            .with_corner(3);
+        let tables = [MoveCosts::octile(), lopsided].map(|costs| {
+            let dominated = dominated_moves(&costs);
+            (dominated, parent_masks_1(&dominated))
+        });
+        let (mut legal_seen, mut pruned_seen) = (0u64, 0u64);
+        for round in 0..4000u64 {
+            // AND-ing or OR-ing a few draws sets from 1/16 to 15/16 of the cells.
+            let mut mask = next();
+            for _ in 0..round % 4 {
+                mask = if round % 8 < 4 {
+                    mask | next()
+                } else {
+                    mask & next()
+                };
+            }
+            let occupancy = (mask & ((1 << 27) - 1)) as u32;
+            let by_masks = (0..26).fold(0u32, |legal, i| {
+                let required = REQUIREMENTS[0][i];
+                legal | u32::from(u64::from(occupancy) & required == required) << i
+            });
+            assert_eq!(
+                moves_of_cube(box_closure(occupancy)),
+                by_masks,
+                "{occupancy:027b}"
+            );
+            for (dominated, masks) in &tables {
+                for a in 0..27 {
+                    let general = undominated(by_masks, occupancy.into(), 1, a, dominated[a]);
+                    assert_eq!(
+                        free_moves_1(occupancy, &masks[a]),
+                        general,
+                        "{occupancy:027b}, arrival {a}"
+                    );
+                    legal_seen += u64::from(by_masks.count_ones());
+                    pruned_seen += u64::from((by_masks & !general).count_ones());
+                }
+            }
+        }
+        assert!(legal_seen > 100_000 && pruned_seen > 100_000);
     }
 
     /// Which moves the parent may dominate depends on the costs: every target next to the

@@ -1,5 +1,6 @@
-//! [`DenseWorld`]: a bounded world of free and blocked cells, one bit per cell, stored
-//! column by column so that a run of up to 64 cells of a column is one or two word reads.
+//! [`DenseWorld`]: a bounded world of free and blocked cells, one bit per cell, stored as
+//! layers of 64-cell column words so that a run of up to 64 cells of a column is one or two
+//! word reads, and the words of neighbouring columns along `z` lie side by side.
 //!
 //! The storage for maps given as a list of blocked cells, such as the Moving AI 3D benchmark
 //! ([`crate::world::formats::movingai3d`]): a blocked cell is solid (standable, not
@@ -9,7 +10,7 @@
 use glam::IVec3;
 
 use crate::error::{Error, Result};
-use crate::world::{AROUND, Bounds, ColumnBits, VoxelWorld};
+use crate::world::{AROUND, Bounds, ColumnBits, MAX_BLOCK_HEIGHT, VoxelWorld, block_column};
 
 /// The most cells a [`DenseWorld`] may hold: 2^31 bits is 256 MiB of memory, enough for a
 /// world 1 290 cells on every side. A new world starts all free, so every byte is written
@@ -37,10 +38,15 @@ pub struct DenseWorld {
     size: IVec3,
     /// Words per column: `ceil(size.y / 64)`.
     words: usize,
-    /// Bit `y % 64` of word `(x * size.z + z) * words + y / 64` is set when the cell is free.
+    /// Words per layer of 64 cells in height: `size.x * size.z`.
+    layer: usize,
+    /// Bit `y % 64` of word `(y / 64) * layer + x * size.z + z` is set when the cell is free.
     free: Vec<u64>,
     /// The word offset of each column of [`AROUND`] from the centre column.
     around: [isize; 9],
+    /// How many columns along `x` and along `z` have a neighbour on both sides:
+    /// `size - 2`, or 0.
+    inner: (u32, u32),
 }
 
 impl std::fmt::Debug for DenseWorld {
@@ -61,21 +67,21 @@ impl DenseWorld {
     pub fn new(size: IVec3) -> Result<Self> {
         Self::check_size(size)?;
         let words = (size.y as usize).div_ceil(64);
-        let mut free = vec![u64::MAX; size.x as usize * size.z as usize * words];
+        let layer = size.x as usize * size.z as usize;
+        let mut free = vec![u64::MAX; layer * words];
         // Bits above the top of each column stay clear: outside the world nothing is free.
         let rest = size.y as usize % 64;
         if rest != 0 {
-            for column in free.chunks_exact_mut(words) {
-                column[words - 1] = (1u64 << rest) - 1;
-            }
+            free[(words - 1) * layer..].fill((1u64 << rest) - 1);
         }
-        let (step_x, step_z) = ((size.z as usize * words) as isize, words as isize);
-        let around = AROUND.map(|(dx, dz)| dx as isize * step_x + dz as isize * step_z);
+        let around = AROUND.map(|(dx, dz)| dx as isize * size.z as isize + dz as isize);
         Ok(Self {
             size,
             words,
+            layer,
             free,
             around,
+            inner: ((size.x - 2).max(0) as u32, (size.z - 2).max(0) as u32),
         })
     }
 
@@ -117,10 +123,17 @@ impl DenseWorld {
         p.cmpge(IVec3::ZERO).all() && p.cmplt(self.size).all()
     }
 
-    /// The first word of the column at `x`, `z` (inside the world).
+    /// The first word of the column at `x`, `z` (inside the world); its word `w` is
+    /// `w * layer` further.
     #[inline]
     fn column_start(&self, x: i32, z: i32) -> usize {
-        (x as usize * self.size.z as usize + z as usize) * self.words
+        x as usize * self.size.z as usize + z as usize
+    }
+
+    /// The word holding the cell `p` (inside the world).
+    #[inline]
+    fn word_of(&self, p: IVec3) -> usize {
+        self.column_start(p.x, p.z) + (p.y as usize >> 6) * self.layer
     }
 
     /// Marks the cell `p` blocked (`true`) or free (`false`).
@@ -134,7 +147,7 @@ impl DenseWorld {
                 bounds: Bounds::from_size(self.size),
             });
         }
-        let word = self.column_start(p.x, p.z) + (p.y as usize >> 6);
+        let word = self.word_of(p);
         let mask = 1u64 << (p.y & 63);
         if blocked {
             self.free[word] &= !mask;
@@ -155,10 +168,10 @@ impl DenseWorld {
     /// starting at word `start`, bit 0 for cell `lo`.
     #[inline]
     fn run(&self, start: usize, lo: i32, hi: i32) -> u64 {
-        let (word, offset) = (start + (lo as usize >> 6), lo as u32 & 63);
+        let (word, offset) = (start + (lo as usize >> 6) * self.layer, lo as u32 & 63);
         let mut bits = self.free[word] >> offset;
         if offset != 0 && (lo as usize >> 6) + 1 < self.words {
-            bits |= self.free[word + 1] << (64 - offset);
+            bits |= self.free[word + self.layer] << (64 - offset);
         }
         let count = (hi - lo) as u32;
         if count < 64 {
@@ -190,7 +203,47 @@ impl DenseWorld {
     #[cold]
     #[inline(never)]
     fn columns_around_clipped(&self, x: i32, z: i32, y0: i32, count: u32) -> [ColumnBits; 9] {
-        std::array::from_fn(|i| self.column_bits(x + AROUND[i].0, z + AROUND[i].1, y0, count))
+        std::array::from_fn(|i| {
+            match (x.checked_add(AROUND[i].0), z.checked_add(AROUND[i].1)) {
+                (Some(x), Some(z)) => self.column_bits(x, z, y0, count),
+                // A column beyond the ends of i32 lies outside the world.
+                _ => ColumnBits::default(),
+            }
+        })
+    }
+
+    /// [`VoxelWorld::passable_block`] near the edges of the world: column by column, each
+    /// clipped.
+    #[cold]
+    #[inline(never)]
+    fn passable_block_clipped(&self, x: i32, z: i32, y0: i32, count: u32) -> u64 {
+        let columns = self.columns_around_clipped(x, z, y0, count);
+        let mut block = 0u64;
+        for (column, &(dx, dz)) in columns.iter().zip(&AROUND) {
+            block |= column.passable << (count * block_column(dx, dz));
+        }
+        block
+    }
+
+    /// The words before, at and after `centre`: the columns `z - 1`, `z` and `z + 1` of a
+    /// row. Inside the world (see `around_inside`) they always exist.
+    #[inline]
+    fn three_words(&self, centre: usize) -> Option<[u64; 3]> {
+        let start = centre.wrapping_sub(1);
+        let words = self.free.get(start..start.wrapping_add(3))?;
+        words.try_into().ok()
+    }
+
+    /// Whether the 3 x 3 columns centred on `x`, `z` and the run of `count` (at most 64)
+    /// cells from `y0` lie inside the world.
+    #[inline]
+    fn around_inside(&self, x: i32, z: i32, y0: i32, count: i32) -> bool {
+        // Unsigned, so that one comparison bounds each side: `x - 1` wraps to a huge value
+        // below 1, and a negative `y0` reads as one above every height.
+        let (inner_x, inner_z) = self.inner;
+        ((x.wrapping_sub(1) as u32) < inner_x)
+            & ((z.wrapping_sub(1) as u32) < inner_z)
+            & (u64::from(y0 as u32) + u64::from(count as u32) <= u64::from(self.size.y as u32))
     }
 }
 
@@ -217,9 +270,7 @@ fn low_bits(n: u32) -> u64 {
 impl VoxelWorld for DenseWorld {
     #[inline]
     fn is_passable(&self, p: IVec3) -> bool {
-        self.inside(p)
-            && self.free[self.column_start(p.x, p.z) + (p.y as usize >> 6)] & (1u64 << (p.y & 63))
-                != 0
+        self.inside(p) && self.free[self.word_of(p)] & (1u64 << (p.y & 63)) != 0
     }
 
     #[inline]
@@ -246,25 +297,20 @@ impl VoxelWorld for DenseWorld {
     #[inline(always)]
     fn columns_around(&self, x: i32, z: i32, y0: i32, count: u32) -> [ColumnBits; 9] {
         let count = count.min(64) as i32;
-        let inside = x > 0
-            && z > 0
-            && x + 1 < self.size.x
-            && z + 1 < self.size.z
-            && y0 >= 0
-            && y0 <= self.size.y - count;
-        if !inside {
+        if !self.around_inside(x, z, y0, count) {
             return self.columns_around_clipped(x, z, y0, count as u32);
         }
         let all = low_bits(count as u32);
         // The run's words and shift are the same in every column; a second word is read only
         // when the run crosses into it (a flier's run of 3 cells almost never does).
         let (first, offset) = (y0 as usize >> 6, y0 as u32 & 63);
-        let centre = self.column_start(x, z) + first;
+        let centre = self.column_start(x, z) + first * self.layer;
         let mut out = [ColumnBits::default(); 9];
         if offset + count as u32 > 64 && first + 1 < self.words {
             for (bits, &step) in out.iter_mut().zip(&self.around) {
                 let word = centre.wrapping_add_signed(step);
-                let free = (self.free[word] >> offset | self.free[word + 1] << (64 - offset)) & all;
+                let next = self.free[word + self.layer];
+                let free = (self.free[word] >> offset | next << (64 - offset)) & all;
                 *bits = whole_cells(free, all & !free);
             }
         } else {
@@ -274,6 +320,49 @@ impl VoxelWorld for DenseWorld {
             }
         }
         out
+    }
+
+    /// The free bits of nine runs read at fixed strides, packed as they are read, when the
+    /// 3 x 3 columns and the run lie inside the world; otherwise column by column.
+    #[expect(
+        clippy::inline_always,
+        reason = "once per flier expansion, in the search loop"
+    )]
+    #[inline(always)]
+    fn passable_block(&self, x: i32, z: i32, y0: i32, count: u32) -> u64 {
+        let count = count.min(MAX_BLOCK_HEIGHT);
+        if !self.around_inside(x, z, y0, count as i32) {
+            return self.passable_block_clipped(x, z, y0, count);
+        }
+        let all = low_bits(count);
+        // As in `columns_around`: one word per column unless the run crosses into the next.
+        let (first, offset) = (y0 as usize >> 6, y0 as u32 & 63);
+        let centre = self.column_start(x, z) + first * self.layer;
+        let next_layer = (offset + count > 64).then_some(self.layer);
+        let row_step = self.size.z as usize;
+        let mut block = 0u64;
+        // The three columns of a row (along `z`) are three consecutive words.
+        for (dx, row) in [centre.wrapping_sub(row_step), centre, centre + row_step]
+            .into_iter()
+            .enumerate()
+        {
+            let Some(words) = self.three_words(row) else {
+                return self.passable_block_clipped(x, z, y0, count);
+            };
+            let mut free = words.map(|word| word >> offset);
+            if let Some(layer) = next_layer {
+                let Some(above) = self.three_words(row + layer) else {
+                    return self.passable_block_clipped(x, z, y0, count);
+                };
+                for (bits, word) in free.iter_mut().zip(above) {
+                    *bits |= word << (64 - offset);
+                }
+            }
+            for (dz, bits) in free.into_iter().enumerate() {
+                block |= (bits & all) << ((3 * dx + dz) as u32 * count);
+            }
+        }
+        block
     }
 }
 
@@ -320,6 +409,88 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A world that answers only cell by cell, so that it reads its blocks through the
+    /// trait's default [`VoxelWorld::passable_block`].
+    struct CellByCell<'a>(&'a DenseWorld);
+
+    impl VoxelWorld for CellByCell<'_> {
+        fn is_passable(&self, p: IVec3) -> bool {
+            self.0.is_passable(p)
+        }
+
+        fn is_standable(&self, p: IVec3) -> bool {
+            self.0.is_standable(p)
+        }
+    }
+
+    /// `passable_block` of a dense world is the default one and the cells' passability, at
+    /// every corner and edge of the world, across word boundaries, outside the world on every
+    /// side and at the ends of i32; the block's layout is that of `block_column`.
+    #[test]
+    fn passable_blocks_agree_with_the_default_and_with_cells() {
+        let mut state = 0x5851_F42D_4C95_7F2Du64;
+        let mut blocked_cells = 0;
+        for size in [
+            IVec3::new(4, 150, 3),
+            IVec3::new(1, 5, 7),
+            IVec3::new(6, 64, 6),
+        ] {
+            let mut world = DenseWorld::new(size).unwrap();
+            for x in 0..size.x {
+                for y in 0..size.y {
+                    for z in 0..size.z {
+                        state = state
+                            .wrapping_mul(6_364_136_223_846_793_005)
+                            .wrapping_add(1_442_695_040_888_963_407);
+                        if state >> 62 == 0 {
+                            world.set_blocked(IVec3::new(x, y, z), true).unwrap();
+                            blocked_cells += 1;
+                        }
+                    }
+                }
+            }
+            let near = |n: i32| [-2, -1, 0, 1, 2, n - 3, n - 2, n - 1, n, n + 1];
+            let ends = [i32::MIN, i32::MIN + 1, i32::MAX - 1, i32::MAX];
+            let xs = near(size.x).into_iter().chain(ends);
+            for x in xs {
+                let zs = near(size.z).into_iter().chain(ends);
+                for z in zs {
+                    let ys = [
+                        -8, -3, -1, 0, 1, 58, 61, 62, 63, 64, 100, 143, 147, 149, 200,
+                    ];
+                    for y0 in ys.into_iter().chain(ends) {
+                        for count in 1..=MAX_BLOCK_HEIGHT + 1 {
+                            let block = world.passable_block(x, z, y0, count);
+                            let by_default = CellByCell(&world).passable_block(x, z, y0, count);
+                            assert_eq!(block, by_default, "{x} {z} {y0} {count}");
+                            let count = count.min(MAX_BLOCK_HEIGHT);
+                            let mut by_cells = 0u64;
+                            for (dx, dz) in AROUND {
+                                for i in 0..count {
+                                    let cell = (
+                                        x.checked_add(dx),
+                                        y0.checked_add(i as i32),
+                                        z.checked_add(dz),
+                                    );
+                                    let passable = match cell {
+                                        (Some(cx), Some(cy), Some(cz)) => {
+                                            world.is_passable(IVec3::new(cx, cy, cz))
+                                        }
+                                        _ => false,
+                                    };
+                                    let bit = count * block_column(dx, dz) + i;
+                                    by_cells |= u64::from(passable) << bit;
+                                }
+                            }
+                            assert_eq!(block, by_cells, "{x} {z} {y0} {count}");
+                        }
+                    }
+                }
+            }
+        }
+        assert!(blocked_cells > 1000);
     }
 
     #[test]

@@ -239,6 +239,32 @@ pub trait VoxelWorld {
             },
         )
     }
+
+    /// The passable cells of the block of 3 x 3 columns centred on `x`, `z`, `count` cells
+    /// tall from `y0` upward, as one bitmask: bit `count * block_column(dx, dz) + i` (see
+    /// [`block_column`]) is set when the cell `(x + dx, y0 + i, z + dz)` is passable, for
+    /// `dx` and `dz` in `-1..=1` and `i` below `count`; the bits above `9 * count` are clear.
+    /// `count` is at most [`MAX_BLOCK_HEIGHT`] (7: 9 columns of 7 cells fill 63 bits); a
+    /// larger `count` reads 7 cells.
+    ///
+    /// The flying and swimming rules read the neighbourhood of every position they expand
+    /// through this method (see [`crate::moves::fly`]). The default packs the passable bits
+    /// of [`VoxelWorld::columns_around`]; override it when your storage answers passability
+    /// alone faster (as [`crate::DenseWorld`] does), and keep it consistent with
+    /// [`VoxelWorld::is_passable`]: cells outside a finite world, columns beyond the ends of
+    /// i32 and cells above `i32::MAX` are not passable.
+    #[inline]
+    fn passable_block(&self, x: i32, z: i32, y0: i32, count: u32) -> u64 {
+        let count = count.min(MAX_BLOCK_HEIGHT);
+        // Masked, as `columns_around` does not promise clear bits above `count`.
+        let window = (1u64 << count) - 1;
+        let columns = self.columns_around(x, z, y0, count);
+        let mut block = 0u64;
+        for (column, &(dx, dz)) in columns.iter().zip(&AROUND) {
+            block |= (column.passable & window) << (count * block_column(dx, dz));
+        }
+        block
+    }
 }
 
 /// The columns [`VoxelWorld::columns_around`] reads: the centre first, then the 8 horizontal
@@ -254,6 +280,26 @@ pub const AROUND: [(i32, i32); 9] = [
     (-1, 1),
     (-1, -1),
 ];
+
+/// The tallest block [`VoxelWorld::passable_block`] reads: 9 columns of 7 cells in 63 bits.
+pub const MAX_BLOCK_HEIGHT: u32 = 7;
+
+/// Where [`VoxelWorld::passable_block`] puts the column at offset `dx`, `dz` (each in
+/// `-1..=1`) from the centre: `3 * (dx + 1) + (dz + 1)`, the columns numbered `x` first, then
+/// `z`, from `(-1, -1)` (0) to `(1, 1)` (8). With the row `i` as the last digit, a block of 3
+/// cells a column is the 3 x 3 x 3 cube in base 3, one bit per cell.
+///
+/// ```
+/// use voxnav::world::block_column;
+/// assert_eq!(block_column(-1, -1), 0);
+/// assert_eq!(block_column(0, 0), 4);
+/// assert_eq!(block_column(1, 0), 7);
+/// ```
+#[inline]
+#[must_use]
+pub const fn block_column(dx: i32, dz: i32) -> u32 {
+    (3 * (dx + 1) + (dz + 1)) as u32
+}
 
 /// A run of up to 64 cells of one column, as bitmasks (bit `i` is the `i`-th cell upward).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -308,6 +354,10 @@ macro_rules! forward_world {
             #[inline]
             fn columns_around(&self, x: i32, z: i32, y0: i32, count: u32) -> [ColumnBits; 9] {
                 (**self).columns_around(x, z, y0, count)
+            }
+            #[inline]
+            fn passable_block(&self, x: i32, z: i32, y0: i32, count: u32) -> u64 {
+                (**self).passable_block(x, z, y0, count)
             }
         }
     )*};
