@@ -589,7 +589,7 @@ fn run_free<R: Record, W: VoxelWorld + ?Sized, G: Goal + ?Sized>(
             let to = if in_page {
                 near.neighbour(i)
             } else {
-                match cells.node(feet + DIRECTIONS[i & 31]) {
+                match cells.neighbour_node(node, feet, feet + DIRECTIONS[i & 31]) {
                     Some(to) => to,
                     None => continue,
                 }

@@ -204,6 +204,17 @@ fn leaving(axis: usize, at: i32) -> u32 {
     low | high
 }
 
+/// Links per page: one per page of the 3x3x3 block of pages around it, itself included.
+const LINKS: usize = 27;
+/// A link not looked up yet.
+const NO_LINK: u32 = u32::MAX;
+
+/// The link of the page `d` (each coordinate -1, 0 or 1) pages away.
+#[inline]
+fn link_index(d: IVec3) -> usize {
+    (9 * (d.y + 1) + 3 * (d.x + 1) + (d.z + 1)) as usize
+}
+
 /// The index of `p`'s cell in its page (see [`WITHIN`]).
 #[inline]
 fn cell_index(p: IVec3) -> u32 {
@@ -231,6 +242,10 @@ pub(crate) struct CellTable<R> {
     cells: Vec<R>,
     /// The lowest corner of each page of the pool, for this search's pages.
     origins: Vec<IVec3>,
+    /// For each page of the pool, the pages of this search around it ([`NO_LINK`] where not
+    /// looked up yet), 27 entries in the order of [`link_index`]: a move that leaves a page
+    /// finds its target's page here rather than through the directory.
+    links: Vec<u32>,
     /// Pages of the pool this search took.
     in_use: usize,
     /// The current search's stamp: never 0, at most [`LAST_STAMP`].
@@ -251,6 +266,7 @@ impl<R> Default for CellTable<R> {
         Self {
             cells: Vec::new(),
             origins: Vec::new(),
+            links: Vec::new(),
             in_use: 0,
             stamp: 0,
             array_box: Bounds::new(IVec3::ZERO, IVec3::ZERO),
@@ -386,6 +402,30 @@ impl<R: Record> CellTable<R> {
         Some(page * PAGE_CELLS as u32 + cell_index(p))
     }
 
+    /// [`CellTable::node`] of `target`, a neighbour of node `from` at `feet` in another
+    /// page: through the links of `from`'s page.
+    #[inline]
+    pub(crate) fn neighbour_node(&mut self, from: u32, feet: IVec3, target: IVec3) -> Option<u32> {
+        let link =
+            from as usize / PAGE_CELLS * LINKS + link_index((target >> SHIFT) - (feet >> SHIFT));
+        match self.links.get(link) {
+            Some(&page) if page != NO_LINK => Some(page * PAGE_CELLS as u32 + cell_index(target)),
+            _ => self.link(link, target),
+        }
+    }
+
+    /// [`CellTable::neighbour_node`] when the link is not known yet: through the directory,
+    /// keeping the page in the link.
+    #[cold]
+    #[inline(never)]
+    fn link(&mut self, link: usize, target: IVec3) -> Option<u32> {
+        let node = self.node(target)?;
+        if let Some(entry) = self.links.get_mut(link) {
+            *entry = node / PAGE_CELLS as u32;
+        }
+        Some(node)
+    }
+
     /// The node of this search at `p`, if there is one.
     pub(crate) fn find(&self, p: IVec3) -> Option<u32> {
         let page_at = p >> SHIFT;
@@ -451,6 +491,8 @@ impl<R: Record> CellTable<R> {
         }
         // A page taken again keeps its records: they carry the stamps of earlier searches.
         self.origins[page] = page_at << SHIFT;
+        self.links.resize((page + 1) * LINKS, NO_LINK);
+        self.links[page * LINKS..(page + 1) * LINKS].fill(NO_LINK);
         self.in_use += 1;
         page as u32
     }
@@ -460,8 +502,8 @@ impl<R: Record> CellTable<R> {
 mod tests {
     use super::*;
 
-    /// Every neighbour found through a neighbourhood is the node of the neighbour's own
-    /// position, distinct positions have distinct nodes, and positions come back from nodes,
+    /// Every neighbour found through a neighbourhood or through a page's links is the node of
+    /// the neighbour's own position, distinct positions have distinct nodes, and positions come back from nodes,
     /// in the directory array and in the map alike.
     #[test]
     fn neighbours_and_positions_agree() {
@@ -485,8 +527,15 @@ mod tests {
                             let q = p + *d;
                             let inside = (q >> SHIFT) == (p >> SHIFT);
                             assert_eq!(near.inside & (1 << i) != 0, inside, "{p} + {d}");
+                            let expected = table.node(q);
                             if inside {
-                                assert_eq!(Some(near.neighbour(i)), table.node(q), "{p} + {d}");
+                                assert_eq!(Some(near.neighbour(i)), expected, "{p} + {d}");
+                            } else {
+                                // Twice: the link is looked up, then kept.
+                                for _ in 0..2 {
+                                    let linked = table.neighbour_node(node, p, q);
+                                    assert_eq!(linked, expected, "{p} + {d}");
+                                }
                             }
                         }
                     }
