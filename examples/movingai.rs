@@ -302,6 +302,35 @@ fn peak_resident_bytes() -> Option<u64> {
     Some(kib * 1024)
 }
 
+/// Expansions per second of the searches of `results`, grouped by the nodes they generated:
+/// whether a search slows down as it grows past the caches.
+fn print_by_size(results: &[voxnav::SearchResult]) {
+    const SIZES: [(u64, u64, &str); 4] = [
+        (0, 10_000, "under 10 000"),
+        (10_000, 100_000, "10 000 to 100 000"),
+        (100_000, 1_000_000, "100 000 to 1 million"),
+        (1_000_000, u64::MAX, "over 1 million"),
+    ];
+    println!("| nodes generated per search | searches | expansions | million per second |");
+    println!("|---|---|---|---|");
+    for (low, high, label) in SIZES {
+        let group: Vec<_> = results
+            .iter()
+            .filter(|r| (low..high).contains(&r.stats.generated))
+            .collect();
+        let expanded: u64 = group.iter().map(|r| r.stats.expanded).sum();
+        let seconds: f64 = group.iter().map(|r| r.stats.elapsed.as_secs_f64()).sum();
+        if group.is_empty() || seconds <= 0.0 {
+            continue;
+        }
+        println!(
+            "| {label} | {} | {expanded} | {:.2} |",
+            group.len(),
+            expanded as f64 / seconds / 1e6
+        );
+    }
+}
+
 fn run_synthetic(side: i32, queries: usize, verify: usize) -> Result<(), String> {
     let size = IVec3::new(side, side / 2, side);
     let world: DenseWorld = flying::synthetic_world(size, 20, 7);
@@ -339,6 +368,7 @@ fn run_synthetic(side: i32, queries: usize, verify: usize) -> Result<(), String>
         pairs.len() - unreachable
     );
     totals.print();
+    print_by_size(&found);
     if let (Some(before), Some(after)) = (before, after)
         && totals.most_generated > 0
     {

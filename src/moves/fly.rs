@@ -243,7 +243,7 @@ pub(crate) const FREE_ARRIVALS: [u8; 26] = {
 pub(crate) const NO_ARRIVAL: usize = 13;
 
 /// The offset of each of the 27 arrival codes (see [`arrival_code`]).
-const fn arrival_offset(code: usize) -> IVec3 {
+pub(crate) const fn arrival_offset(code: usize) -> IVec3 {
     let n = code as i32;
     IVec3::new(n / 3 % 3 - 1, n / 9 - 1, n % 3 - 1)
 }

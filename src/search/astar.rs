@@ -4,14 +4,18 @@ use std::time::Instant;
 
 use glam::IVec3;
 
+use super::cells::{
+    ARRIVAL_MASK, CLOSED as CELL_CLOSED, CellTable, Narrow, Neighbourhood, Record, Wide,
+};
 use super::goal::{BlockGoal, Goal};
+use super::heuristic::Estimator;
 use super::nodes::{MAX_SEARCH_NODES, NodeTable};
 use super::open::OpenSet;
 use super::{Budget, SearchOptions, SearchResult, SearchStats, SearchStatus};
 use crate::error::{Error, Result};
 use crate::moves::agent::{Agent, MoveCosts};
 use crate::moves::fly::{
-    FREE_ARRIVALS, FREE_DIRECTIONS, NO_ARRIVAL, dominated_moves, free_moves_1,
+    FREE_ARRIVALS, FREE_DIRECTIONS, NO_ARRIVAL, arrival_offset, dominated_moves, free_moves_1,
     free_moves_and_occupancy, free_step_costs, free_target_cost, occupancy_mask, parent_masks_1,
     undominated,
 };
@@ -22,23 +26,23 @@ use crate::world::key::{in_key_range, pack, unpack};
 /// Bit of [`Node::link`] set while the node is expanded (closed); a cheaper route found later
 /// clears it (reopens the node).
 const CLOSED: u32 = 1 << 31;
-/// Where the arrival code sits in [`Node::link`]: 5 bits below [`CLOSED`].
-const ARRIVAL_SHIFT: u32 = 26;
 /// The parent's index in [`Node::link`].
-const PARENT_MASK: u32 = (1 << ARRIVAL_SHIFT) - 1;
+const PARENT_MASK: u32 = CLOSED - 1;
 /// The parent link of the start node.
 const NO_PARENT: u32 = PARENT_MASK;
-/// The most nodes one search may create: node indices must fit below the arrival code.
-/// That is 67 million nodes, 1.3 GB of node records alone; a search that reaches it stops
-/// with the best partial route.
-const MAX_NODES: usize = NO_PARENT as usize;
-const _: () = assert!(MAX_NODES <= MAX_SEARCH_NODES);
+/// The most nodes one walker's search may create: 67 million, 1.3 GB of node records alone.
+/// A search that reaches it stops with the best partial route.
+const MAX_NODES: usize = 1 << 26;
+const _: () = assert!(MAX_NODES <= MAX_SEARCH_NODES && MAX_NODES < NO_PARENT as usize);
+/// The most nodes one flier's or swimmer's search may create, as many as a walker's.
+const MAX_FREE_NODES: u64 = MAX_NODES as u64;
 
-/// One searched position: 20 bytes, so that a search of millions of nodes stays small. No
-/// heuristic value is stored: it is computed when the node is pushed, and the open set holds
-/// `f`. The open set pops true minima and a node's estimate does not change, so among the
-/// entries of one node the one of its cheapest route pops first: an entry popped for a
-/// closed node is stale, and no other check is needed.
+/// One position a walker's search reached: 20 bytes, so that a search of millions of nodes
+/// stays small. No heuristic value is stored: it is computed when the node is pushed, and
+/// the open set holds `f`. The open set pops true minima and a node's estimate does not
+/// change, so among the entries of one node the one of its cheapest route pops first: an
+/// entry popped for a closed node is stale, and no other check is needed. (Fliers and
+/// swimmers keep their nodes in a [`CellTable`] instead.)
 #[derive(Debug, Clone, Copy)]
 #[repr(C, packed(4))]
 struct Node {
@@ -46,9 +50,7 @@ struct Node {
     key: u64,
     /// The cost of the best route found to it.
     g: u64,
-    /// The parent's index ([`NO_PARENT`] for the start), the arrival code of the step from
-    /// the parent ([`FREE_ARRIVALS`]; [`NO_ARRIVAL`] for the start and for walkers) and
-    /// [`CLOSED`].
+    /// The parent's index ([`NO_PARENT`] for the start) and [`CLOSED`].
     link: u32,
 }
 
@@ -67,36 +69,6 @@ impl Node {
     fn parent(self) -> u32 {
         self.link & PARENT_MASK
     }
-
-    #[inline]
-    fn arrival(self) -> usize {
-        (self.link >> ARRIVAL_SHIFT & 31) as usize
-    }
-}
-
-/// The link of a node reached from `parent` by a move of arrival code `arrival`, open.
-#[inline]
-fn link(parent: u32, arrival: usize) -> u32 {
-    parent | (arrival as u32) << ARRIVAL_SHIFT
-}
-
-/// A move's target as the search sees it: its position, computed only for the targets that
-/// get a new cost, and the arrival code of the move.
-trait Target: Copy {
-    fn feet(self) -> IVec3;
-    fn arrival(self) -> usize;
-}
-
-impl Target for IVec3 {
-    #[inline]
-    fn feet(self) -> IVec3 {
-        self
-    }
-
-    #[inline]
-    fn arrival(self) -> usize {
-        NO_ARRIVAL
-    }
 }
 
 /// Whether a search in `world` may meet positions outside the key range: worlds whose
@@ -105,32 +77,6 @@ fn may_leave_keys<W: VoxelWorld + ?Sized>(world: &W) -> bool {
     world
         .bounds()
         .is_none_or(|b| !(in_key_range(b.min) && in_key_range(b.max - IVec3::ONE)))
-}
-
-/// How one movement mode's moves from a position reach the node table: each target is
-/// handed to `relax` with its slot in `table` and the cost of the move. Targets outside the
-/// key range are left out, and so may be targets the move cannot make cheaper.
-trait Successors {
-    /// How a move's target reaches the search: a position, or what it takes to compute one
-    /// only for the few targets that get a new cost.
-    type Target: Target;
-
-    /// Whether the search keeps its nodes in a flat table when the world is bounded and
-    /// modest (see [`NodeTable::start`]): worth it where an expansion is cheap, as a free
-    /// mover's; a walker's expansion costs tens of thousands of instructions, and pages keep
-    /// its memory proportional to the search.
-    const FLAT: bool;
-
-    /// The moves from `feet`, entered from its parent by the step of the arrival code
-    /// `arrival` ([`FREE_ARRIVALS`]; [`NO_ARRIVAL`] for the start and for walkers).
-    fn expand<W: VoxelWorld + ?Sized>(
-        &mut self,
-        world: &W,
-        feet: IVec3,
-        arrival: usize,
-        table: &mut NodeTable,
-        relax: impl FnMut(&mut u32, Self::Target, u32),
-    );
 }
 
 /// The walking rules, through a reused move buffer: their generator has many exits, and a
@@ -143,32 +89,28 @@ struct Walking {
     check_keys: bool,
 }
 
-impl Successors for Walking {
-    type Target = IVec3;
-    const FLAT: bool = false;
-
+impl Walking {
+    /// The moves from `feet`, each handed to `relax` with its target's slot in `table`, the
+    /// target and the cost of the move; targets outside the key range are left out.
     #[inline]
     fn expand<W: VoxelWorld + ?Sized>(
         &mut self,
         world: &W,
         feet: IVec3,
-        _arrival: usize,
         table: &mut NodeTable,
         mut relax: impl FnMut(&mut u32, IVec3, u32),
     ) {
         WalkingMoves.collect(world, &self.agent, &self.costs, feet, &mut self.buffer);
         for step in self.buffer.as_slice() {
             if !self.check_keys || in_key_range(step.feet) {
-                relax(table.page_slot(step.feet), step.feet, step.cost);
+                relax(table.slot(step.feet), step.feet, step.cost);
             }
         }
     }
 }
 
-/// The flying and swimming rules, straight from their bitmask of legal moves, less the moves
-/// the parent dominates (see [`dominated_moves`]): the targets in the store of `feet` (the
-/// node table's flat array, or the page of `feet`) are found at fixed slot offsets, the others
-/// through [`NodeTable::slot`].
+/// The flying and swimming rules: the legal moves from a position as a bitmask, less the
+/// moves its parent dominates (see [`dominated_moves`]).
 struct Free {
     agent: Agent,
     /// The cost of each move before the world's extra cost, padded to 32 entries so that a
@@ -178,8 +120,29 @@ struct Free {
     dominated: [u32; 27],
     /// [`parent_masks_1`] of `dominated`, for a body one cell tall.
     parent_masks: [[u32; 32]; 27],
-    /// Whether moves may leave the key range (see [`may_leave_keys`]).
-    check_keys: bool,
+}
+
+impl Free {
+    /// The moves from `feet`, entered from its parent by the step of the arrival code
+    /// `arrival` ([`NO_ARRIVAL`] for the start): bit `i` for the move
+    /// [`FREE_DIRECTIONS`]`[i]`.
+    #[inline]
+    fn moves<W: VoxelWorld + ?Sized>(&self, world: &W, feet: IVec3, arrival: usize) -> u32 {
+        if self.agent.height == 1 {
+            // The occupancy mask of a one-tall body has 27 bits.
+            let occupancy = occupancy_mask(world, &self.agent, feet) as u32;
+            free_moves_1(occupancy, &self.parent_masks[arrival])
+        } else {
+            let (legal, occupancy) = free_moves_and_occupancy(world, &self.agent, feet);
+            undominated(
+                legal,
+                occupancy,
+                self.agent.height,
+                arrival,
+                self.dominated[arrival],
+            )
+        }
+    }
 }
 
 /// [`FREE_DIRECTIONS`] and [`FREE_ARRIVALS`] padded to 32 entries, so that a move number
@@ -203,96 +166,24 @@ const ARRIVALS: [u8; 32] = {
     out
 };
 
-/// A free mover's target: the move [`FREE_DIRECTIONS`]`[direction]` from `from`.
-#[derive(Clone, Copy)]
-struct FreeTarget {
-    from: IVec3,
-    direction: usize,
-}
-
-impl Target for FreeTarget {
-    #[inline]
-    fn feet(self) -> IVec3 {
-        self.from + DIRECTIONS[self.direction & 31]
-    }
-
-    #[inline]
-    fn arrival(self) -> usize {
-        usize::from(ARRIVALS[self.direction & 31])
-    }
-}
-
-impl Successors for Free {
-    type Target = FreeTarget;
-    const FLAT: bool = true;
-
-    #[inline]
-    fn expand<W: VoxelWorld + ?Sized>(
-        &mut self,
-        world: &W,
-        feet: IVec3,
-        arrival: usize,
-        table: &mut NodeTable,
-        mut relax: impl FnMut(&mut u32, FreeTarget, u32),
-    ) {
-        let legal = if self.agent.height == 1 {
-            // The occupancy mask of a one-tall body has 27 bits.
-            let occupancy = occupancy_mask(world, &self.agent, feet) as u32;
-            free_moves_1(occupancy, &self.parent_masks[arrival])
-        } else {
-            let (legal, occupancy) = free_moves_and_occupancy(world, &self.agent, feet);
-            undominated(
-                legal,
-                occupancy,
-                self.agent.height,
-                arrival,
-                self.dominated[arrival],
-            )
-        };
-        let near = table.neighbourhood(feet);
-        // The moves within the store first, then the others: which kind a move is depends on
-        // where `feet` lies in its page, and a branch on it per move is mispredicted about
-        // twice per expansion; a branch per run of moves is not.
-        let mut pending = legal & near.inside;
-        let mut leaving = legal & !near.inside;
-        let mut in_page = true;
-        loop {
-            if pending == 0 {
-                if leaving == 0 {
-                    break;
-                }
-                (pending, leaving, in_page) = (leaving, 0, false);
-            }
-            let i = pending.trailing_zeros() as usize;
-            pending &= pending - 1;
-            let target = FreeTarget {
-                from: feet,
-                direction: i,
-            };
-            let slot = if in_page {
-                table.neighbour_slot(&near, i)
-            } else {
-                let to = target.feet();
-                if self.check_keys && !in_key_range(to) {
-                    continue;
-                }
-                table.slot(to)
-            };
-            relax(
-                slot,
-                target,
-                free_target_cost(world, self.steps[i & 31], target.feet()),
-            );
-        }
-    }
+/// Where a [`Pathfinder`]'s last search kept its nodes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Records {
+    /// A walker's: `Pathfinder::nodes`.
+    Walking,
+    /// A flier's or swimmer's, in 8-byte records.
+    Narrow,
+    /// A flier's or swimmer's, in 16-byte records.
+    Wide,
 }
 
 /// A reusable A* search for one agent and its costs.
 ///
-/// Keep one per thread and call it for every query: its node table, open set and move
-/// buffer keep their memory between searches. Fliers and swimmers in a bounded world of at
-/// most 4 million cells keep their nodes in a flat table of 4 bytes per cell (16 MiB at
-/// most), kept for later searches; other searches use pages that grow with the search.
+/// Keep one per thread and call it for every query: its node tables and open set keep their
+/// memory between searches, so memory follows the largest search, not the world. A walker's
+/// nodes are records in a list, found through pages of slots; a flier's or swimmer's are
+/// records kept where their positions lie, in pages of 8x8x8 cells (see the
+/// `search::cells` module).
 ///
 /// ```
 /// use voxnav::IVec3;
@@ -317,8 +208,15 @@ pub struct Pathfinder {
     dominated: [u32; 27],
     /// [`parent_masks_1`] of `dominated`.
     parent_masks: [[u32; 32]; 27],
+    /// A walker's nodes, and the slots that find them.
     nodes: Vec<Node>,
     table: NodeTable,
+    /// A flier's or swimmer's nodes, in 8-byte records, and in 16-byte ones for a search
+    /// whose costs pass `u32`.
+    narrow: CellTable<Narrow>,
+    wide: CellTable<Wide>,
+    /// Where the last search kept its nodes.
+    last: Records,
     open: OpenSet,
 }
 
@@ -339,6 +237,9 @@ impl Pathfinder {
             parent_masks: parent_masks_1(&dominated),
             nodes: Vec::new(),
             table: NodeTable::default(),
+            narrow: CellTable::default(),
+            wide: CellTable::default(),
+            last: Records::Walking,
             open: OpenSet::default(),
         })
     }
@@ -369,7 +270,12 @@ impl Pathfinder {
     /// The feet positions the last search expanded, in no particular order: what it explored
     /// (for pictures and statistics).
     pub fn explored(&self) -> impl Iterator<Item = IVec3> + '_ {
-        self.nodes.iter().filter(|n| n.closed()).map(|n| n.feet())
+        let narrow = (self.last == Records::Narrow).then(|| self.narrow.closed());
+        let wide = (self.last == Records::Wide).then(|| self.wide.closed());
+        let walking = (self.last == Records::Walking)
+            .then(|| self.nodes.iter().filter(|n| n.closed()).map(|n| n.feet()));
+        let (narrow, wide) = (narrow.into_iter().flatten(), wide.into_iter().flatten());
+        narrow.chain(wide).chain(walking.into_iter().flatten())
     }
 
     /// Finds a route from the feet position `start` to the feet position `goal`.
@@ -422,44 +328,88 @@ impl Pathfinder {
             return Err(Error::Unbounded);
         }
         // One search loop per movement mode, each with its rules inlined.
-        let check_keys = may_leave_keys(world);
-        Ok(if self.agent.movement.is_free() {
-            let free = Free {
-                agent: self.agent,
-                steps: {
-                    let steps = free_step_costs(&self.costs);
-                    std::array::from_fn(|i| steps.get(i).copied().unwrap_or(0))
-                },
-                dominated: self.dominated,
-                parent_masks: self.parent_masks,
-                check_keys,
-            };
-            self.run(world, start, goal, options, started, free)
-        } else {
+        if !self.agent.movement.is_free() {
+            self.last = Records::Walking;
             let walking = Walking {
                 agent: self.agent,
                 costs: self.costs,
                 buffer: MoveBuffer::default(),
-                check_keys,
+                check_keys: may_leave_keys(world),
             };
-            self.run(world, start, goal, options, started, walking)
+            return Ok(self.run_walking(world, start, goal, options, started, walking));
+        }
+        let free = Free {
+            agent: self.agent,
+            steps: {
+                let steps = free_step_costs(&self.costs);
+                std::array::from_fn(|i| steps.get(i).copied().unwrap_or(0))
+            },
+            dominated: self.dominated,
+            parent_masks: self.parent_masks,
+        };
+        let estimator = options.heuristic.estimator(&self.agent, &self.costs);
+        let budget = Budget::new(options, started);
+        self.last = Records::Narrow;
+        let narrow = run_free(
+            &mut self.narrow,
+            &mut self.open,
+            world,
+            start,
+            goal,
+            &estimator,
+            &budget,
+            started,
+            &free,
+        );
+        Ok(match narrow {
+            Some(result) => result,
+            None => self.run_wide(world, start, goal, &estimator, &budget, started, &free),
         })
     }
 
-    /// The search proper, for checked input.
-    fn run<W: VoxelWorld + ?Sized, G: Goal + ?Sized, S: Successors>(
+    /// [`run_free`] with 16-byte records, for a search whose costs passed `u32`.
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the arguments of run_free, passed on"
+    )]
+    fn run_wide<W: VoxelWorld + ?Sized, G: Goal + ?Sized>(
+        &mut self,
+        world: &W,
+        start: IVec3,
+        goal: &G,
+        estimator: &Estimator,
+        budget: &Budget,
+        started: Instant,
+        free: &Free,
+    ) -> SearchResult {
+        self.last = Records::Wide;
+        run_free(
+            &mut self.wide,
+            &mut self.open,
+            world,
+            start,
+            goal,
+            estimator,
+            budget,
+            started,
+            free,
+        )
+        .expect("16-byte records hold every cost, and a checked start is in the key range")
+    }
+
+    /// The search proper for a walker, for checked input.
+    fn run_walking<W: VoxelWorld + ?Sized, G: Goal + ?Sized>(
         &mut self,
         world: &W,
         start: IVec3,
         goal: &G,
         options: &SearchOptions,
         started: Instant,
-        mut moves: S,
+        mut moves: Walking,
     ) -> SearchResult {
         let estimator = options.heuristic.estimator(&self.agent, &self.costs);
         let budget = Budget::new(options, started);
-        let flat = if S::FLAT { world.bounds() } else { None };
-        self.table.start(flat, self.nodes.len());
+        self.table.start(self.nodes.len());
         self.nodes.clear();
 
         let mut stats = SearchStats::default();
@@ -467,7 +417,7 @@ impl Pathfinder {
         self.nodes.push(Node {
             key: pack(start),
             g: 0,
-            link: link(NO_PARENT, NO_ARRIVAL),
+            link: NO_PARENT,
         });
         *self.table.slot(start) = self.table.base();
         self.open.reset(start_h);
@@ -499,71 +449,57 @@ impl Pathfinder {
             stats.expanded += 1;
 
             let mut full = false;
-            moves.expand(
-                world,
-                feet,
-                current.arrival(),
-                table,
-                |slot, target, step| {
-                    let g = current.g + u64::from(step);
-                    // The slot names a node of this search when it holds `base + index` for
-                    // an existing node (see `NodeTable::base`).
-                    let known_index = slot.wrapping_sub(base);
-                    let index = if known_index as usize >= nodes.len() {
-                        if nodes.len() >= MAX_NODES {
-                            full = true;
-                            return;
-                        }
-                        let index = nodes.len() as u32;
-                        *slot = base + index;
-                        nodes.push(Node {
-                            key: pack(target.feet()),
-                            g,
-                            link: link(node, target.arrival()),
-                        });
-                        index
-                    } else {
-                        let index = known_index;
-                        let known = &mut nodes[index as usize];
-                        if g >= known.g {
-                            return;
-                        }
-                        // A cheaper route: the node is open again, with a new parent.
-                        known.g = g;
-                        known.link = link(node, target.arrival());
-                        index
-                    };
-                    let h = goal.estimate(target.feet(), &estimator);
-                    open.push(g + h, g, index);
-                    stats.generated += 1;
-                    if (h, g) < (best_h, best_g) {
-                        (best, best_h, best_g) = (index, h, g);
+            moves.expand(world, feet, table, |slot, target, step| {
+                let g = current.g + u64::from(step);
+                // The slot names a node of this search when it holds `base + index` for an
+                // existing node (see `NodeTable::base`).
+                let known_index = slot.wrapping_sub(base);
+                let index = if known_index as usize >= nodes.len() {
+                    if nodes.len() >= MAX_NODES {
+                        full = true;
+                        return;
                     }
-                },
-            );
+                    let index = nodes.len() as u32;
+                    *slot = base + index;
+                    nodes.push(Node {
+                        key: pack(target),
+                        g,
+                        link: node,
+                    });
+                    index
+                } else {
+                    let index = known_index;
+                    let known = &mut nodes[index as usize];
+                    if g >= known.g {
+                        return;
+                    }
+                    // A cheaper route: the node is open again, with a new parent.
+                    known.g = g;
+                    known.link = node;
+                    index
+                };
+                let h = goal.estimate(target, &estimator);
+                open.push(g + h, g, index);
+                stats.generated += 1;
+                if (h, g) < (best_h, best_g) {
+                    (best, best_h, best_g) = (index, h, g);
+                }
+            });
             if full {
                 stopped = true;
                 break;
             }
         }
 
-        match (found, stopped) {
-            (Some(node), _) => self.finish(SearchStatus::Found, node, stats, started),
-            (None, true) => self.finish(SearchStatus::Partial, best, stats, started),
-            (None, false) => {
-                stats.elapsed = started.elapsed();
-                SearchResult::unreachable(stats)
-            }
-        }
-    }
-
-    fn finish(
-        &self,
-        status: SearchStatus,
-        end: u32,
-        mut stats: SearchStats,
-        started: Instant,
-    ) -> SearchResult {
+        let end = match (found, stopped) {
+            (Some(node), _) => Some((SearchStatus::Found, node)),
+            (None, true) => Some((SearchStatus::Partial, best)),
+            (None, false) => None,
+        };
+        let Some((status, end)) = end else {
+            stats.elapsed = started.elapsed();
+            return SearchResult::unreachable(stats);
+        };
         let mut path = Vec::new();
         let mut node = end;
         while node != NO_PARENT {
@@ -580,4 +516,142 @@ impl Pathfinder {
             stats,
         }
     }
+}
+
+/// The search proper for a flier or swimmer, for checked input: the records of its nodes
+/// are the cells of `cells`, and a node's number names its cell. `None` when a route's cost
+/// passes [`Record::MAX_G`]: the search must be run again with wider records.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the parts of a Pathfinder one search borrows, apart so that the records' width can vary"
+)]
+fn run_free<R: Record, W: VoxelWorld + ?Sized, G: Goal + ?Sized>(
+    cells: &mut CellTable<R>,
+    open: &mut OpenSet,
+    world: &W,
+    start: IVec3,
+    goal: &G,
+    estimator: &Estimator,
+    budget: &Budget,
+    started: Instant,
+    moves: &Free,
+) -> Option<SearchResult> {
+    cells.start(world.bounds());
+    let open_tag = cells.tag(0);
+
+    let mut stats = SearchStats::default();
+    let start_h = goal.estimate(start, estimator);
+    // The start was checked to be in the key range, so it has a node.
+    let start_node = cells.node(start)?;
+    *cells.cell(start_node) = R::new(0, cells.tag(NO_ARRIVAL as u32));
+    open.reset(start_h);
+    open.push(start_h, 0, start_node);
+    stats.generated = 1;
+    let mut made = 1u64;
+    let (mut best, mut best_h, mut best_g) = (start_node, start_h, 0u64);
+
+    let mut found = None;
+    let mut stopped = false;
+    'search: while let Some((_, node)) = open.pop() {
+        let current = *cells.cell(node);
+        if current.tag() & CELL_CLOSED != 0 {
+            continue;
+        }
+        let feet = cells.position(node);
+        if goal.is_reached(feet) {
+            found = Some(node);
+            break;
+        }
+        if budget.exhausted(stats.expanded) || cells.nearly_full() {
+            stopped = true;
+            break;
+        }
+        cells.cell(node).close();
+        stats.expanded += 1;
+
+        let legal = moves.moves(world, feet, (current.tag() & ARRIVAL_MASK) as usize);
+        let near = Neighbourhood::new(node, feet);
+        // The moves within the page first, then the others: which kind a move is depends on
+        // where `feet` lies in its page, and a branch on it per move is mispredicted about
+        // twice per expansion; a branch per run of moves is not.
+        let mut pending = legal & near.inside;
+        let mut leaving = legal & !near.inside;
+        let mut in_page = true;
+        loop {
+            if pending == 0 {
+                if leaving == 0 {
+                    break;
+                }
+                (pending, leaving, in_page) = (leaving, 0, false);
+            }
+            let i = pending.trailing_zeros() as usize;
+            pending &= pending - 1;
+            let to = if in_page {
+                near.neighbour(i)
+            } else {
+                match cells.neighbour_node(node, feet, feet + DIRECTIONS[i & 31]) {
+                    Some(to) => to,
+                    None => continue,
+                }
+            };
+            // Only worlds with extra costs and a node that gets a new cost need the target's
+            // position: the compiler computes it for those alone.
+            let target = feet + DIRECTIONS[i & 31];
+            let g = current.g() + u64::from(free_target_cost(world, moves.steps[i & 31], target));
+            let tag = open_tag | u32::from(ARRIVALS[i & 31]);
+            let record = cells.cell(to);
+            if record.tag() & !(CELL_CLOSED | ARRIVAL_MASK) != open_tag {
+                if made >= MAX_FREE_NODES {
+                    stopped = true;
+                    break 'search;
+                }
+                made += 1;
+            } else if g >= record.g() {
+                continue;
+            }
+            // A new node, or a cheaper route to a known one (open again, with a new parent).
+            if g > R::MAX_G {
+                return None;
+            }
+            *record = R::new(g, tag);
+            let h = goal.estimate(target, estimator);
+            open.push(g + h, g, to);
+            stats.generated += 1;
+            if (h, g) < (best_h, best_g) {
+                (best, best_h, best_g) = (to, h, g);
+            }
+        }
+    }
+
+    let end = match (found, stopped) {
+        (Some(node), _) => Some((SearchStatus::Found, node)),
+        (None, true) => Some((SearchStatus::Partial, best)),
+        (None, false) => None,
+    };
+    let Some((status, end)) = end else {
+        stats.elapsed = started.elapsed();
+        return Some(SearchResult::unreachable(stats));
+    };
+    // Back from the end, one step at a time: a node's parent is the cell its arrival code
+    // points back to, and every parent is a node of this search with a lower cost.
+    let mut path = Vec::new();
+    let mut node = Some(end);
+    while let Some(at) = node {
+        let feet = cells.position(at);
+        path.push(feet);
+        let arrival = (cells.cell(at).tag() & ARRIVAL_MASK) as usize;
+        node = if arrival == NO_ARRIVAL {
+            None
+        } else {
+            cells.find(feet - arrival_offset(arrival))
+        };
+    }
+    path.reverse();
+    stats.elapsed = started.elapsed();
+    Some(SearchResult {
+        status,
+        path,
+        cost: Some(cells.cell(end).g()),
+        stats,
+    })
 }

@@ -1,6 +1,7 @@
 //! The A* search: options, results, goals and the reusable [`Pathfinder`].
 
 mod astar;
+pub(crate) mod cells;
 mod goal;
 pub mod heuristic;
 pub(crate) mod nodes;
