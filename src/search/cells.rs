@@ -328,7 +328,10 @@ impl<R: Record> CellTable<R> {
             // Entries of another world carry older stamps: the array is reused as it is.
             let entries = array_box.volume() as usize;
             if self.array.len() < entries {
-                self.array.resize(entries, 0);
+                // A new zeroed array, not a resized one: the system maps its memory as the
+                // search first touches it, so a short search in a large world takes only the
+                // entries around it.
+                self.array = vec![0; entries];
             }
             let size = array_box.size();
             self.array_strides = (size.y as usize * size.z as usize, size.y as usize);
