@@ -279,9 +279,14 @@ fn main() -> ExitCode {
     }
     print_table(&bench.sets, &runs);
     if args.sets.is_empty() && args.engines.is_empty() {
-        // The flying set (issue 13): first Simple problems and a synthetic world of pillars.
+        // The flying set (issue 13): first Simple problems, a synthetic world of pillars, and
+        // searches of the benchmark's large maps' size in a 512 x 256 x 512 one.
         match flying::build_sets(sizes.movingai * 2, 20, 128)
-            .and_then(|sets| flying::print_section(&sets))
+            .and_then(|mut sets| {
+                sets.push(flying::large_set(512, 6)?);
+                Ok(sets)
+            })
+            .and_then(|sets| flying::print_section(&sets, args.rounds.max(1) as usize))
         {
             Ok(flying) => mismatches.extend(flying),
             Err(message) => {

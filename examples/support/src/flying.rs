@@ -5,7 +5,9 @@
 //!
 //! Two worlds: the Moving AI 3D `Simple` map with its first problems
 //! (`tests/data/movingai3d/`), and a synthetic world of random pillars and floating slabs
-//! ([`synthetic_world`]) built from a fixed seed, with random free start and goal pairs.
+//! ([`synthetic_world`]) built from a fixed seed, with random free start and goal pairs; and,
+//! for `examples/compare.rs`, a large synthetic world with pairs whose searches are as large
+//! as those of the benchmark's large maps ([`large_set`]).
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -164,6 +166,51 @@ pub fn build_sets(simple: usize, synthetic: usize, side: i32) -> Result<Vec<Flyi
     Ok(vec![simple_set, synthetic_set])
 }
 
+/// The nodes a search on a map of hundreds of cells a side generates (as the large Warframe
+/// maps of the Moving AI 3D benchmark do): [`large_set`] keeps pairs whose search generates
+/// this many.
+pub const LARGE_SEARCH: std::ops::Range<u64> = 100_000..1_000_000;
+
+/// `count` random pairs in a synthetic world of `side` x `side / 2` x `side` cells whose
+/// search by voxnav's flier generates [`LARGE_SEARCH`] nodes, picked in a fixed order from
+/// at most 50 candidates per pair (fewer pairs when too few qualify).
+///
+/// # Errors
+/// The search's message when a candidate is invalid (never: candidates are free cells).
+pub fn large_set(side: i32, count: usize) -> Result<FlyingSet, String> {
+    let size = IVec3::new(side, side / 2, side);
+    let world = synthetic_world(size, 20, 7);
+    let mut pathfinder = flier();
+    let options = SearchOptions::default();
+    let mut queries = Vec::with_capacity(count);
+    for (start, goal) in random_pairs(&world, count * 50, side / 8, 17) {
+        if queries.len() == count {
+            break;
+        }
+        let result = pathfinder
+            .find_path(&world, start, goal, &options)
+            .map_err(|e| e.to_string())?;
+        if LARGE_SEARCH.contains(&result.stats.generated) {
+            queries.push((start, goal));
+        }
+    }
+    Ok(FlyingSet {
+        name: "fly-large",
+        about: format!(
+            "{} random pairs in a {} x {} x {} world of pillars and slabs, each search \
+             generating {} to {} nodes",
+            queries.len(),
+            size.x,
+            size.y,
+            size.z,
+            LARGE_SEARCH.start,
+            LARGE_SEARCH.end
+        ),
+        world,
+        queries,
+    })
+}
+
 /// What one engine did on one set.
 #[derive(Debug, Clone, Default)]
 pub struct FlyingRun {
@@ -237,33 +284,45 @@ pub fn mismatches(set: &FlyingSet, voxnav: &FlyingRun, naive: &FlyingRun) -> Vec
         .collect()
 }
 
-/// Runs both engines on every set, prints one table with the speed-up, and returns the cost
-/// mismatches (none expected: both solve the same problem).
+/// Runs both engines on every set, `rounds` times in turn (each engine's time on a set is its
+/// fastest round), prints one table with the speed-up and each set's expansions per second
+/// against the first set's, and returns the cost mismatches (none expected: both solve the
+/// same problem).
 ///
 /// # Errors
 /// A message when a query is invalid for either engine.
-pub fn print_section(sets: &[FlyingSet]) -> Result<Vec<String>, String> {
+pub fn print_section(sets: &[FlyingSet], rounds: usize) -> Result<Vec<String>, String> {
     println!();
     println!(
         "Flying: voxnav's flier (height 1) against the naive 26-neighbour A* under the same \
-         rules (no cut edges or corners, costs 1 / sqrt 2 / sqrt 3 at scale {})",
+         rules (no cut edges or corners, costs 1 / sqrt 2 / sqrt 3 at scale {}); each time is \
+         the fastest of {rounds} rounds",
         voxnav::OCTILE_SCALE
     );
     println!(
-        "{:<12} {:>7} {:<8} {:>12} {:>11} {:>14} {:>9}",
-        "set", "queries", "engine", "expansions", "time ms", "expansions/s", "speed-up"
+        "{:<12} {:>7} {:<8} {:>12} {:>11} {:>14} {:>9} {:>9}",
+        "set", "queries", "engine", "expansions", "time ms", "expansions/s", "speed-up", "vs first"
     );
     let mut mismatched = Vec::new();
     let mut pathfinder = flier();
+    let mut first_rate = None;
     for set in sets {
         println!("  {}: {}", set.name, set.about);
-        let ours = run_voxnav(set, &mut pathfinder)?;
-        let naive = run_baseline(set)?;
+        let (mut ours, mut naive) = (run_voxnav(set, &mut pathfinder)?, run_baseline(set)?);
+        mismatched.extend(mismatches(set, &ours, &naive));
+        for _ in 1..rounds {
+            let again = run_voxnav(set, &mut pathfinder)?;
+            ours.elapsed = ours.elapsed.min(again.elapsed);
+            let again = run_baseline(set)?;
+            naive.elapsed = naive.elapsed.min(again.elapsed);
+        }
         let speed_up = naive.elapsed.as_secs_f64() / ours.elapsed.as_secs_f64().max(1e-9);
+        let rate = ours.expanded as f64 / ours.elapsed.as_secs_f64().max(1e-9);
+        let first = *first_rate.get_or_insert(rate);
         for (engine, run, ratio) in [("voxnav", &ours, Some(speed_up)), ("naive26", &naive, None)] {
             let seconds = run.elapsed.as_secs_f64();
             println!(
-                "{:<12} {:>7} {:<8} {:>12} {:>11.1} {:>14.0} {:>9}",
+                "{:<12} {:>7} {:<8} {:>12} {:>11.1} {:>14.0} {:>9} {:>9}",
                 set.name,
                 set.queries.len(),
                 engine,
@@ -271,9 +330,9 @@ pub fn print_section(sets: &[FlyingSet]) -> Result<Vec<String>, String> {
                 seconds * 1e3,
                 run.expanded as f64 / seconds.max(1e-9),
                 ratio.map_or(String::new(), |r| format!("{r:.1}x")),
+                ratio.map_or(String::new(), |_| format!("{:.2}", rate / first)),
             );
         }
-        mismatched.extend(mismatches(set, &ours, &naive));
     }
     Ok(mismatched)
 }
