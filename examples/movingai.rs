@@ -33,30 +33,36 @@
 //! | den312d | 65 x 81 | 320 | 320 passed, 0 failed | 183 065 | 1.6 million |
 //! | arena2 | 281 x 209 | 929 | 929 passed, 0 failed | 5 193 987 | 2.0 million |
 //!
-//! The 3D runs (one run each, on the same machine at a load average near 4 to 5, so the
-//! rates are well below an idle core's; in the same minutes the search before the flat node
-//! table ran `Simple` at 2.2 to 2.9 million expansions per second):
+//! The 3D runs (three runs each of the same binary on the same shared machine, which varies
+//! by a third from one process to the next; 23 November 2026):
 //!
 //! | map | problems | result | expansions | per second (wall) |
 //! |---|---|---|---|---|
-//! | Simple, 105 x 132 x 105 | 10 000 | 10000 passed, 0 failed | 5 900 659 | 3.1 million |
-//! | `--synthetic 512 --queries 40` | 40 | 2 of 2 checked against the baseline | 6 516 214 | 2.0 million |
+//! | Simple, 105 x 132 x 105 | 10 000 | 10000 passed, 0 failed | 5 901 353 | 4.6 to 5.2 million |
+//! | `--synthetic 512 --queries 40` | 40 | 2 of 2 checked against the baseline | 6 518 271 | 3.2 to 3.4 million |
 //!
-//! Callgrind counts 1 545 instructions per expansion on the first 1 000 `Simple` problems
-//! (`valgrind --tool=callgrind`, whole run with `--limit 1000`: 989 M instructions for
-//! 640 116 expansions), where it counted 2 080 before a flier got a flat node table (one
-//! slot per cell of a bounded world of at most 4 million cells, no slot wiped between
-//! searches: 1 692), 32-bit branch-free move tests for a body one cell tall (1 638), move
-//! tables without bounds checks (1 595) and a cheaper read of the 9 columns (1 545); 2 605
-//! before the search skipped the moves a position's parent dominates (15.1 moves relaxed per
-//! expansion instead of 24.4; see `voxnav::moves::fly`), kept the step that reached each
-//! node in its parent link and relaxed the moves within a node-table page before the others
-//! (3 715 before the node records shrank, the flier's moves went straight from their bitmask
-//! into the node table, its 3D octile estimate was inlined and the open set moved to 8-byte
-//! entries). The largest synthetic search generated 6.8 million nodes (1.5 million distinct
-//! positions) and grew the peak resident size by 164 MiB, 25.1 bytes per generated node:
-//! node records of 20 bytes (31 MiB), node-table pages (9 MiB; a world that large gets pages,
-//! not a flat table) and the open set's buckets.
+//! The synthetic run's searches by size (nodes generated), in million expansions per second:
+//! 10 000 to 100 000 nodes 3.6 to 5.2, 100 000 to 1 million 3.9 to 4.8, over 1 million 3.1 to
+//! 3.2 (the largest generates 6.9 million nodes, 1.5 million of them distinct). An expansion
+//! there generates 4.4 nodes (cheaper routes to known nodes counted), one on `Simple` 3.0: open
+//! terrain gives each expansion more to do. `compare` times both in one process: per expansion
+//! a large search on the 512-cell map runs at 0.7 to 0.8 of `Simple`'s rate, like the same
+//! terrain in a 128-cell world, and per generated node at the same rate.
+//!
+//! Callgrind counts 1 455 instructions per expansion on the first 1 000 `Simple` problems
+//! (`valgrind --tool=callgrind`, whole run with `--limit 1000`: 931 M instructions for
+//! 640 143 expansions), and 1 622 in the synthetic run's searches (`--toggle-collect` on the
+//! search, `--synthetic 512 --queries 10`: 3 710 M for 2 287 435). Before: 1 555 and 1 983
+//! with node records in a list found through per-cell slots, and a 27-bit neighbourhood read
+//! column by column; 2 080 before a flier got a flat slot table, 32-bit branch-free move tests
+//! and move tables without bounds checks; 2 605 before the search skipped the moves a
+//! position's parent dominates (15.1 moves relaxed per expansion instead of 24.4; see
+//! `voxnav::moves::fly`); 3 715 before the node records shrank, the flier's moves went
+//! straight from their bitmask into the node table, its 3D octile estimate was inlined and the
+//! open set moved to 8-byte entries. The largest synthetic search grew the peak resident size
+//! by 144 MiB, 21.8 bytes per generated node: node records of 8 bytes in 655 pages of 16^3
+//! cells (21 MiB) and the open set's buckets (8 bytes per generated node, the rest their
+//! spare room).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
