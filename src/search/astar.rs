@@ -491,30 +491,17 @@ impl Pathfinder {
             }
         }
 
-        let end = match (found, stopped) {
-            (Some(node), _) => Some((SearchStatus::Found, node)),
-            (None, true) => Some((SearchStatus::Partial, best)),
-            (None, false) => None,
-        };
-        let Some((status, end)) = end else {
-            stats.elapsed = started.elapsed();
-            return SearchResult::unreachable(stats);
-        };
-        let mut path = Vec::new();
-        let mut node = end;
-        while node != NO_PARENT {
-            let n = self.nodes[node as usize];
-            path.push(n.feet());
-            node = n.parent();
-        }
-        path.reverse();
-        stats.elapsed = started.elapsed();
-        SearchResult {
-            status,
-            path,
-            cost: Some(self.nodes[end as usize].g),
-            stats,
-        }
+        let nodes = &self.nodes;
+        finish(found, stopped, best, stats, started, |end| {
+            let mut path = Vec::new();
+            let mut node = end;
+            while node != NO_PARENT {
+                let n = nodes[node as usize];
+                path.push(n.feet());
+                node = n.parent();
+            }
+            (path, nodes[end as usize].g)
+        })
     }
 }
 
@@ -623,6 +610,37 @@ fn run_free<R: Record, W: VoxelWorld + ?Sized, G: Goal + ?Sized>(
         }
     }
 
+    // Back from the end, one step at a time: a node's parent is the cell its arrival code
+    // points back to, and every parent is a node of this search with a lower cost.
+    Some(finish(found, stopped, best, stats, started, |end| {
+        let mut path = Vec::new();
+        let mut node = Some(end);
+        while let Some(at) = node {
+            let feet = cells.position(at);
+            path.push(feet);
+            let arrival = (cells.cell(at).tag() & ARRIVAL_MASK) as usize;
+            node = if arrival == NO_ARRIVAL {
+                None
+            } else {
+                cells.find(feet - arrival_offset(arrival))
+            };
+        }
+        (path, cells.cell(end).g())
+    }))
+}
+
+/// The result of a search that reached the goal at node `found`, or stopped early
+/// (`stopped`: a budget or the node limit) with `best` the node closest to the goal by the
+/// heuristic, or neither (every reachable position explored). `route` walks back from the
+/// end node: the positions from it to the start, and its cost.
+fn finish(
+    found: Option<u32>,
+    stopped: bool,
+    best: u32,
+    mut stats: SearchStats,
+    started: Instant,
+    route: impl FnOnce(u32) -> (Vec<IVec3>, u64),
+) -> SearchResult {
     let end = match (found, stopped) {
         (Some(node), _) => Some((SearchStatus::Found, node)),
         (None, true) => Some((SearchStatus::Partial, best)),
@@ -630,28 +648,15 @@ fn run_free<R: Record, W: VoxelWorld + ?Sized, G: Goal + ?Sized>(
     };
     let Some((status, end)) = end else {
         stats.elapsed = started.elapsed();
-        return Some(SearchResult::unreachable(stats));
+        return SearchResult::unreachable(stats);
     };
-    // Back from the end, one step at a time: a node's parent is the cell its arrival code
-    // points back to, and every parent is a node of this search with a lower cost.
-    let mut path = Vec::new();
-    let mut node = Some(end);
-    while let Some(at) = node {
-        let feet = cells.position(at);
-        path.push(feet);
-        let arrival = (cells.cell(at).tag() & ARRIVAL_MASK) as usize;
-        node = if arrival == NO_ARRIVAL {
-            None
-        } else {
-            cells.find(feet - arrival_offset(arrival))
-        };
-    }
+    let (mut path, cost) = route(end);
     path.reverse();
     stats.elapsed = started.elapsed();
-    Some(SearchResult {
+    SearchResult {
         status,
         path,
-        cost: Some(cells.cell(end).g()),
+        cost: Some(cost),
         stats,
-    })
+    }
 }
