@@ -182,7 +182,7 @@ enum Records {
 /// Keep one per thread and call it for every query: its node tables and open set keep their
 /// memory between searches, so memory follows the largest search, not the world. A walker's
 /// nodes are records in a list, found through pages of slots; a flier's or swimmer's are
-/// records kept where their positions lie, in pages of 8x8x8 cells (see the
+/// records kept where their positions lie, in pages of 16x16x16 cells (see the
 /// `search::cells` module).
 ///
 /// ```

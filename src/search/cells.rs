@@ -5,7 +5,7 @@
 //! the step that reached it does (its arrival code), and the parent is the cell one step
 //! back. A node's whole record (its cost, that step, whether it is closed) then fits in
 //! 8 bytes (16 for costs past `u32`), and it is stored in a *page* of 16x16x16 cells next to
-//! its neighbours' records, in 2x2x2 bricks of one cache line (see [`WITHIN`]): a node is a
+//! its neighbours' records, in 2x2x2 bricks of a cache line (see [`WITHIN`]): a node is a
 //! page number and a cell of that page, the moves that stay within the page find their
 //! targets' records at fixed offsets, and the 27 cells around a cell lie in 8 cache lines.
 //! (Records in a list in the order nodes were made, found through a per-cell slot, cost a
@@ -35,8 +35,8 @@ const MASK: i32 = (1 << SHIFT) - 1;
 /// Cells per page.
 pub(crate) const PAGE_CELLS: usize = 1 << (3 * SHIFT);
 /// The most pages of one search: 2^15 pages, 134 million cells, 1 GiB of 8-byte records
-/// (2 GiB of 16-byte ones). A search that would need more stops first (see [`CellTable::nearly_full`]); node numbers stay below
-/// 2^27.
+/// (2 GiB of 16-byte ones). A search that would need more stops first (see
+/// [`CellTable::nearly_full`]); node numbers stay below 2^27.
 const MAX_PAGES: usize = 1 << 15;
 /// The most pages a bounded world may have for the directory to be an array, 8 bytes per
 /// page of the world: 2^21 pages (8 billion cells) take 16 MiB. A 512 x 256 x 512 world has
@@ -137,8 +137,8 @@ impl Record for Wide {
 }
 
 /// How far apart, in records, two cells of a page are along each axis: a page is made of
-/// 2x2x2 *bricks* of cells, one 128-byte pair of cache lines each, so that the 27 cells
-/// around a cell lie in 8 bricks. A cell's index in its page is
+/// 2x2x2 *bricks* of cells, one 64-byte cache line of 8-byte records each (two lines of
+/// 16-byte ones), so that the 27 cells around a cell lie in 8 bricks. A cell's index in its page is
 /// `bx << 9 | bz << 6 | by << 3 | x << 2 | z << 1 | y`, with `(bx, by, bz)` its brick and
 /// `(x, y, z)` its place in the brick.
 const WITHIN: [i32; 3] = [4, 1, 2];
@@ -491,10 +491,11 @@ impl<R: Record> CellTable<R> {
             self.cells
                 .resize(self.cells.len() + PAGE_CELLS, R::default());
             self.origins.push(IVec3::ZERO);
+            self.links.resize(self.links.len() + LINKS, NO_LINK);
         }
         // A page taken again keeps its records: they carry the stamps of earlier searches.
+        // Its links were an earlier search's.
         self.origins[page] = page_at << SHIFT;
-        self.links.resize((page + 1) * LINKS, NO_LINK);
         self.links[page * LINKS..(page + 1) * LINKS].fill(NO_LINK);
         self.in_use += 1;
         page as u32
