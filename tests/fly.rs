@@ -256,6 +256,12 @@ fn fliers_and_swimmers_match_exhaustive_dijkstra_on_random_worlds() {
                 "{context}: across page faces"
             );
             if shifted.status == SearchStatus::Found {
+                let ends = (shifted.path.first(), shifted.path.last());
+                assert_eq!(
+                    ends,
+                    (Some(&(start + SHIFT)), Some(&(goal + SHIFT))),
+                    "{context}"
+                );
                 let replayed: Option<u64> = shifted
                     .path
                     .windows(2)
