@@ -70,6 +70,8 @@ pub mod replan;
 pub mod search;
 #[cfg(feature = "terrain")]
 pub mod terrain;
+#[cfg(test)]
+mod testing;
 pub mod world;
 
 // The main types, documented on this page; everything else keeps its home module as its

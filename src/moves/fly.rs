@@ -645,13 +645,7 @@ mod tests {
     #[test]
     fn parent_requirements_are_the_box_of_the_parents_move() {
         use crate::world::dense::DenseWorld;
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::testing::xorshift(0x9E37_79B9_7F4A_7C15u64);
         let (mut legal_seen, mut illegal_seen) = (0, 0);
         for round in 0..300 {
             let height = 1 + (round % MASK_HEIGHT as usize) as u32;
@@ -708,13 +702,7 @@ mod tests {
     #[test]
     fn one_tall_moves_are_the_general_ones() {
         use crate::world::dense::DenseWorld;
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::testing::xorshift(0x2545_F491_4F6C_DD1Du64);
         let agent = Agent::flier(1);
         let lopsided = MoveCosts::octile()
             .with_straight(1)
@@ -763,13 +751,7 @@ mod tests {
     /// dominate many moves or few) those whose parent's requirement the mask meets.
     #[test]
     fn one_tall_closures_are_the_requirement_masks() {
-        let mut state = 0x853C_49E6_748F_EA9Bu64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::testing::xorshift(0x853C_49E6_748F_EA9Bu64);
         let lopsided = MoveCosts::octile()
             .with_straight(1)
             .with_diagonal(1)

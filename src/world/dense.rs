@@ -369,6 +369,7 @@ impl VoxelWorld for DenseWorld {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::block_by_cells;
 
     #[test]
     fn columns_agree_with_cells_across_word_boundaries_and_edges() {
@@ -465,25 +466,7 @@ mod tests {
                             let block = world.passable_block(x, z, y0, count);
                             let by_default = CellByCell(&world).passable_block(x, z, y0, count);
                             assert_eq!(block, by_default, "{x} {z} {y0} {count}");
-                            let count = count.min(MAX_BLOCK_HEIGHT);
-                            let mut by_cells = 0u64;
-                            for (dx, dz) in AROUND {
-                                for i in 0..count {
-                                    let cell = (
-                                        x.checked_add(dx),
-                                        y0.checked_add(i as i32),
-                                        z.checked_add(dz),
-                                    );
-                                    let passable = match cell {
-                                        (Some(cx), Some(cy), Some(cz)) => {
-                                            world.is_passable(IVec3::new(cx, cy, cz))
-                                        }
-                                        _ => false,
-                                    };
-                                    let bit = count * block_column(dx, dz) + i;
-                                    by_cells |= u64::from(passable) << bit;
-                                }
-                            }
+                            let by_cells = block_by_cells(&world, x, z, y0, count);
                             assert_eq!(block, by_cells, "{x} {z} {y0} {count}");
                         }
                     }

@@ -143,29 +143,9 @@ impl ChunkedWorld {
 mod tests {
     use glam::IVec3;
 
+    use crate::testing::block_by_cells;
+    use crate::world::VoxelWorld;
     use crate::world::chunked::{Block, ChunkedWorld};
-    use crate::world::{AROUND, MAX_BLOCK_HEIGHT, VoxelWorld, block_column};
-
-    /// `passable_block` read cell by cell through `is_passable`.
-    fn block_by_cells(world: &ChunkedWorld, x: i32, z: i32, y0: i32, count: u32) -> u64 {
-        let count = count.min(MAX_BLOCK_HEIGHT);
-        let mut block = 0u64;
-        for (dx, dz) in AROUND {
-            for i in 0..count {
-                let cell = (
-                    x.checked_add(dx),
-                    y0.checked_add(i as i32),
-                    z.checked_add(dz),
-                );
-                let passable = match cell {
-                    (Some(cx), Some(cy), Some(cz)) => world.is_passable(IVec3::new(cx, cy, cz)),
-                    _ => false,
-                };
-                block |= u64::from(passable) << (count * block_column(dx, dz) + i);
-            }
-        }
-        block
-    }
 
     /// The passable-only read of `passable_block` is the cells' passability: in bounded
     /// worlds of mixed blocks whose absent chunks are air, solid or barrier, across chunk
@@ -182,13 +162,7 @@ mod tests {
             Block::Door,
             Block::Barrier,
         ];
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::testing::xorshift(0x2545_F491_4F6C_DD1Du64);
         let mut compared = 0;
         for absent in [Block::Air, Block::Solid, Block::Barrier] {
             let size = IVec3::new(40, 40, 40);
