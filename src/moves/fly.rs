@@ -613,6 +613,24 @@ fn water_bits<W: VoxelWorld + ?Sized>(world: &W, feet: IVec3, span: u32, passabl
 mod tests {
     use super::*;
 
+    /// Costs under which a corner step is dearer than a face and an edge step together, so
+    /// that the parent dominates fewer moves than at octile costs.
+    fn lopsided() -> MoveCosts {
+        MoveCosts::octile()
+            .with_straight(1)
+            .with_diagonal(1)
+            .with_corner(3)
+    }
+
+    /// [`dominated_moves`] and [`parent_masks_1`] at octile and at [`lopsided`] costs: costs
+    /// that dominate many moves, and few.
+    fn dominance_tables() -> [([u32; 27], [[u32; 32]; 27]); 2] {
+        [MoveCosts::octile(), lopsided()].map(|costs| {
+            let dominated = dominated_moves(&costs);
+            (dominated, parent_masks_1(&dominated))
+        })
+    }
+
     #[test]
     fn directions_are_the_26_offsets_layer_by_layer() {
         let mut seen = std::collections::HashSet::new();
@@ -704,14 +722,7 @@ mod tests {
         use crate::world::dense::DenseWorld;
         let mut next = crate::testing::xorshift(0x2545_F491_4F6C_DD1Du64);
         let agent = Agent::flier(1);
-        let lopsided = MoveCosts::octile()
-            .with_straight(1)
-            .with_diagonal(1)
-            .with_corner(3);
-        let tables = [MoveCosts::octile(), lopsided].map(|costs| {
-            let dominated = dominated_moves(&costs);
-            (dominated, parent_masks_1(&dominated))
-        });
+        let tables = dominance_tables();
         let mut kept = 0;
         for _ in 0..300 {
             let mut world = DenseWorld::new(IVec3::new(3, 3, 3)).unwrap();
@@ -752,14 +763,7 @@ mod tests {
     #[test]
     fn one_tall_closures_are_the_requirement_masks() {
         let mut next = crate::testing::xorshift(0x853C_49E6_748F_EA9Bu64);
-        let lopsided = MoveCosts::octile()
-            .with_straight(1)
-            .with_diagonal(1)
-            .with_corner(3);
-        let tables = [MoveCosts::octile(), lopsided].map(|costs| {
-            let dominated = dominated_moves(&costs);
-            (dominated, parent_masks_1(&dominated))
-        });
+        let tables = dominance_tables();
         let (mut legal_seen, mut pruned_seen) = (0u64, 0u64);
         for round in 0..4000u64 {
             // AND-ing or OR-ing a few draws sets from 1/16 to 15/16 of the cells.
@@ -808,11 +812,7 @@ mod tests {
         assert_eq!(octile[east].count_ones(), 17);
         assert_eq!(octile[arrival_code(IVec3::ONE)].count_ones(), 7);
         assert_eq!(octile[NO_ARRIVAL], 0);
-        let lopsided = MoveCosts::octile()
-            .with_straight(1)
-            .with_diagonal(1)
-            .with_corner(3);
-        let dominated = dominated_moves(&lopsided);
+        let dominated = dominated_moves(&lopsided());
         // Arriving by a face step, a face step then leads to an edge step's target (2 >= 1)
         // and an edge step to a corner step's target (2 < 3: not dominated).
         let back = FREE_DIRECTIONS
