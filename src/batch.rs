@@ -238,6 +238,34 @@ impl BatchRouter {
         )
     }
 
+    /// One query with its own goal and options, for the router's agent, on a worker from the
+    /// pool: the index and the graph when they describe `world`, a search otherwise.
+    pub(crate) fn answer_one<W, G>(
+        &self,
+        world: &W,
+        start: IVec3,
+        goal: &G,
+        options: &SearchOptions,
+    ) -> Result<SearchResult>
+    where
+        W: VersionedWorld + ?Sized,
+        G: Goal + ?Sized,
+    {
+        let mut lease = self.lease();
+        let worker = lease.worker();
+        if worker.pathfinder.agent() != self.agent() {
+            worker.pathfinder.set_agent(*self.agent())?;
+        }
+        self.index.search(
+            &mut worker.pathfinder,
+            &mut worker.graph_search,
+            world,
+            start,
+            goal,
+            options,
+        )
+    }
+
     /// One query of [`BatchRouter::search_many`]: always a search.
     fn search_one<W, G>(
         &self,

@@ -62,11 +62,13 @@ pub mod baseline;
 pub mod batch;
 pub mod error;
 pub mod flat;
+pub mod follow;
 pub mod graph;
 pub mod moves;
 pub mod prelude;
 pub mod reach;
 pub mod replan;
+pub mod router;
 pub mod search;
 #[cfg(feature = "terrain")]
 pub mod terrain;
@@ -81,11 +83,16 @@ pub use batch::BatchRouter;
 #[doc(inline)]
 pub use error::Error;
 #[doc(inline)]
+pub use follow::{FollowState, FollowerConfig, PathFollower, Steer, snap_feet};
+pub use glam::DVec3;
+#[doc(inline)]
 pub use moves::agent::{Agent, MoveCosts, Movement};
 #[doc(inline)]
 pub use reach::{IndexedRouter, Navigator};
 #[doc(inline)]
 pub use replan::Replanner;
+#[doc(inline)]
+pub use router::{Engine, Router};
 #[doc(inline)]
 pub use search::{Pathfinder, SearchOptions, SearchResult, SearchStatus};
 #[doc(inline)]

@@ -347,6 +347,11 @@ impl Terrain {
 /// Every question goes to [`Terrain::world`]: the terrain adds nothing to the blocks.
 impl VoxelWorld for Terrain {
     #[inline]
+    fn revision(&self) -> Option<crate::world::Revision> {
+        self.world.revision()
+    }
+
+    #[inline]
     fn is_passable(&self, p: IVec3) -> bool {
         self.world.is_passable(p)
     }

@@ -111,6 +111,14 @@ impl FlatWorld {
 
 impl VoxelWorld for FlatWorld {
     #[inline]
+    fn revision(&self) -> Option<crate::world::Revision> {
+        Some(crate::world::Revision {
+            world: self.world_id(),
+            version: 0,
+        })
+    }
+
+    #[inline]
     fn is_passable(&self, p: IVec3) -> bool {
         p.y >= 1 && p.y < self.top && self.grid.state(p.x, p.z) == Some(false)
     }

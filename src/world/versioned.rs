@@ -15,6 +15,10 @@ use super::chunked::ChunkedWorld;
 pub struct WorldId(u64);
 
 impl WorldId {
+    /// The id a router gives a world that reports no [`Revision`]: never handed out by
+    /// [`WorldId::fresh`], so nothing prepared for a real world matches it.
+    pub(crate) const UNTRACKED: WorldId = WorldId(u64::MAX);
+
     /// A new id, different from every id handed out before in this process.
     #[must_use]
     pub fn fresh() -> Self {
@@ -28,6 +32,16 @@ impl WorldId {
     pub const fn get(self) -> u64 {
         self.0
     }
+}
+
+/// A world's identity and version at one moment ([`VoxelWorld::revision`]): what a structure
+/// derived from the world remembers, to tell later whether it still describes the world.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Revision {
+    /// Which world.
+    pub world: WorldId,
+    /// Its version: differs from every earlier value once any cell has changed.
+    pub version: u64,
 }
 
 /// A [`WorldId`] to keep inside a world type: it takes a fresh id when the world is made

@@ -1,0 +1,340 @@
+//! [`Router`]: the one type a user creates to find routes.
+//!
+//! A router is built from an [`Agent`] (or a mob profile) and [`MoveCosts`]; it answers one
+//! query ([`Router::route`], [`Router::route_to`]), many ([`Router::route_many`], in parallel
+//! with the `rayon` feature), any [`Goal`], under the budgets of [`SearchOptions`], on any
+//! [`VoxelWorld`]. It keeps whatever makes the next query fast (scratch memory per thread,
+//! and after [`Router::prepare`] a compiled walk graph and a reachability index) and picks the
+//! engine itself ([`Router::engine`] tells which one a query would meet):
+//!
+//! - **on the fly**: A* reading the world through the walking, flying or swimming rules. Works
+//!   on every world, bounded or not, and is the answer whenever nothing prepared describes the
+//!   world as it is now;
+//! - **graph**: A* over the walk graph compiled by [`Router::prepare`] (walkers on bounded
+//!   worlds), the same costs with fewer reads of the world;
+//! - **index**: a goal the reachability index proves unreachable is answered with no search.
+//!
+//! Which world a prepared structure describes is the router's business, not the caller's: it
+//! asks the world for its [`Revision`] ([`VoxelWorld::revision`]) and trusts what it prepared
+//! only for that world at that version. A world that cannot tell (a `VoxelWorld` of your own
+//! that returns `None`) is searched on the fly on every query: always right, only slower.
+//!
+//! A router never rebuilds anything behind the caller's back: a world changed without
+//! [`Router::apply_changes`] is searched on the fly (no stall of seconds on a server tick)
+//! until the changes are applied or [`Router::prepare`] runs again.
+//!
+//! ## Threads
+//!
+//! Every query method takes `&self`: a `Router` is `Send + Sync`, so one router can answer
+//! queries from many threads at once while the world is shared read-only. Each thread takes
+//! its own search state from the router's pool and gives it back, so a warm router allocates
+//! nothing per query. [`Router::prepare`] and [`Router::apply_changes`] take `&mut self`.
+//!
+//! ```
+//! use voxnav::{Agent, Block, ChunkedWorld, IVec3, MoveCosts, Router, SearchStatus};
+//!
+//! let mut world = ChunkedWorld::with_size(IVec3::new(16, 8, 16))?;
+//! world.fill(IVec3::new(0, 0, 0), IVec3::new(15, 0, 15), Block::Solid)?;
+//! world.fill(IVec3::new(8, 1, 0), IVec3::new(15, 1, 15), Block::Solid)?; // a step
+//!
+//! let mut router = Router::new(Agent::default(), MoveCosts::default())?;
+//! let route = router.route(&world, IVec3::new(1, 1, 1), IVec3::new(12, 2, 1))?;
+//! assert_eq!(route.status, SearchStatus::Found);
+//!
+//! // Compile the walk graph and the reachability index once; later queries use them.
+//! router.prepare(&world)?;
+//! assert_eq!(router.route(&world, IVec3::new(1, 1, 1), IVec3::new(12, 2, 1))?.cost, route.cost);
+//!
+//! // A change applied with `apply_changes` keeps them current, locally.
+//! world.track_changes(true);
+//! world.set(IVec3::new(4, 1, 1), Block::Solid)?;
+//! let changes = world.take_changes();
+//! router.apply_changes(&world, &changes)?;
+//! assert_eq!(router.engine(&world), voxnav::Engine::Graph);
+//! # Ok::<(), voxnav::Error>(())
+//! ```
+
+use glam::IVec3;
+
+use crate::batch::{BatchRouter, RouteQuery};
+use crate::error::Result;
+use crate::moves::agent::{Agent, MoveCosts, Movement};
+use crate::reach::IndexedRouter;
+use crate::search::{BlockGoal, Goal, SearchOptions, SearchResult};
+use crate::world::chunked::Changes;
+use crate::world::{
+    Bounds, ColumnBits, Revision, TerrainFlags, VersionedWorld, VoxelWorld, WorldId,
+};
+
+/// The front door: routes for one agent at one set of costs, on any world. See the
+/// [module docs](self).
+#[derive(Debug)]
+pub struct Router {
+    batch: BatchRouter,
+    costs: MoveCosts,
+}
+
+/// Which engine answers a query, as [`Router::engine`] reports it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Engine {
+    /// A* reading the world through the movement rules (the agent's walking, flying or
+    /// swimming rules).
+    OnTheFly,
+    /// A* over the walk graph compiled by [`Router::prepare`], with the reachability index in
+    /// front of it.
+    Graph,
+}
+
+impl Router {
+    /// A router for `agent` moving at `costs`, with default [`SearchOptions`] and nothing
+    /// prepared.
+    ///
+    /// # Errors
+    /// [`Error::InvalidAgent`](crate::Error::InvalidAgent) or
+    /// [`Error::InvalidCosts`](crate::Error::InvalidCosts) for settings no search can use.
+    pub fn new(agent: Agent, costs: MoveCosts) -> Result<Self> {
+        Ok(Self {
+            batch: BatchRouter::new(agent, costs)?,
+            costs,
+        })
+    }
+
+    /// Sets the options [`Router::route`] and [`Router::route_many`] use (the budgets and the
+    /// heuristic). Defaults to [`SearchOptions::default`]: no budget, so an unbounded world
+    /// needs one.
+    #[must_use]
+    pub fn with_options(mut self, options: SearchOptions) -> Self {
+        self.batch = self.batch.with_options(options);
+        self
+    }
+
+    /// The options of [`Router::route`] and [`Router::route_many`].
+    #[must_use]
+    pub fn options(&self) -> &SearchOptions {
+        self.batch.options()
+    }
+
+    /// The agent.
+    #[must_use]
+    pub fn agent(&self) -> &Agent {
+        self.batch.agent()
+    }
+
+    /// The costs.
+    #[must_use]
+    pub fn costs(&self) -> &MoveCosts {
+        &self.costs
+    }
+
+    /// A route from the feet position `start` to the feet position `goal`, under the router's
+    /// options.
+    ///
+    /// # Errors
+    /// A typed error when `start` or `goal` is not a valid feet position for the agent (it
+    /// says why: no floor, no head room, outside the world), or a budget is zero.
+    pub fn route<W: VoxelWorld + ?Sized>(
+        &self,
+        world: &W,
+        start: IVec3,
+        goal: IVec3,
+    ) -> Result<SearchResult> {
+        self.route_to(world, start, &BlockGoal(goal), self.options())
+    }
+
+    /// A route from `start` to any position `goal` accepts, under `options`.
+    ///
+    /// # Errors
+    /// As [`Router::route`].
+    pub fn route_to<W: VoxelWorld + ?Sized, G: Goal + ?Sized>(
+        &self,
+        world: &W,
+        start: IVec3,
+        goal: &G,
+        options: &SearchOptions,
+    ) -> Result<SearchResult> {
+        self.batch
+            .answer_one(&Tracked::new(world), start, goal, options)
+    }
+
+    /// Answers `queries` under the router's options, in their order: on rayon's current
+    /// thread pool with the `rayon` feature (run it inside `rayon::ThreadPool::install` to
+    /// choose the threads), one after the other without it. Each answer is the one
+    /// [`Router::route_to`] gives alone.
+    pub fn route_many<W, G>(
+        &self,
+        world: &W,
+        queries: &[RouteQuery<G>],
+    ) -> Vec<Result<SearchResult>>
+    where
+        W: VoxelWorld + Sync + ?Sized,
+        G: Goal + Sync,
+    {
+        let world = Tracked::new(world);
+        #[cfg(feature = "rayon")]
+        {
+            self.batch.route_many(&world, queries)
+        }
+        #[cfg(not(feature = "rayon"))]
+        {
+            self.batch.route_many_sequential(&world, queries)
+        }
+    }
+
+    /// Compiles the walk graph of `world` and labels its reachability index, so that later
+    /// queries on `world` run over the graph and unreachable goals are answered with no
+    /// search. Returns whether anything was prepared: only walkers on bounded worlds that
+    /// report a [`Revision`] have a graph; for the others every query is searched on the fly
+    /// and this does nothing.
+    ///
+    /// Costs time and memory once (about 16 bytes per feet position); worth it when a world
+    /// answers many queries between changes.
+    ///
+    /// # Errors
+    /// [`Error::GraphTooLarge`](crate::Error::GraphTooLarge) for worlds too large to compile.
+    pub fn prepare<W: VoxelWorld + ?Sized>(&mut self, world: &W) -> Result<bool> {
+        if self.agent().movement != Movement::Walk || world.bounds().is_none() {
+            return Ok(false);
+        }
+        let Some(revision) = world.revision() else {
+            return Ok(false);
+        };
+        let world = Tracked { world, revision };
+        self.batch.build_graph(&world)?;
+        self.batch.build_index(&world)?;
+        Ok(true)
+    }
+
+    /// Brings what [`Router::prepare`] built up to date after the blocks in `changes`
+    /// changed in `world`, updating only the neighbourhood of each change. `changes` must
+    /// hold every change since the last prepare or apply (as
+    /// [`ChunkedWorld::take_changes`](crate::ChunkedWorld::take_changes) reports them when
+    /// taken after each call). Does nothing when nothing was prepared.
+    ///
+    /// # Errors
+    /// As [`Router::prepare`].
+    pub fn apply_changes<W: VoxelWorld + ?Sized>(
+        &mut self,
+        world: &W,
+        changes: &Changes,
+    ) -> Result<()> {
+        if self.batch.graph().is_none() {
+            return Ok(());
+        }
+        match world.revision() {
+            Some(revision) => {
+                self.batch
+                    .apply_changes(&Tracked { world, revision }, changes)?;
+            }
+            None => self.forget(),
+        }
+        Ok(())
+    }
+
+    /// Drops the compiled graph and index: queries are searched on the fly from then on.
+    pub fn forget(&mut self) {
+        self.batch.clear_graph();
+        self.batch.clear_index();
+    }
+
+    /// The engine a query on `world` would meet now.
+    #[must_use]
+    pub fn engine<W: VoxelWorld + ?Sized>(&self, world: &W) -> Engine {
+        if self
+            .batch
+            .index_slot()
+            .current_graph(&Tracked::new(world))
+            .is_some()
+        {
+            Engine::Graph
+        } else {
+            Engine::OnTheFly
+        }
+    }
+
+    /// The bytes held by the compiled graph and index (0 when nothing is prepared).
+    #[must_use]
+    pub fn prepared_bytes(&self) -> usize {
+        self.batch
+            .graph()
+            .map_or(0, crate::graph::NavGraph::memory_bytes)
+            + self
+                .batch
+                .index()
+                .map_or(0, crate::reach::ReachIndex::memory_bytes)
+    }
+}
+
+/// A world seen with its [`Revision`], so that the engines which keep derived structures can
+/// tell whether they describe it. A world without a revision is given one that no prepared
+/// structure ever carries ([`Router::prepare`] refuses such worlds), so every query on it is
+/// searched on the fly.
+struct Tracked<'a, W: ?Sized> {
+    world: &'a W,
+    revision: Revision,
+}
+
+impl<'a, W: VoxelWorld + ?Sized> Tracked<'a, W> {
+    fn new(world: &'a W) -> Self {
+        let revision = world.revision().unwrap_or(Revision {
+            world: WorldId::UNTRACKED,
+            version: 0,
+        });
+        Self { world, revision }
+    }
+}
+
+impl<W: VoxelWorld + ?Sized> VoxelWorld for Tracked<'_, W> {
+    #[inline]
+    fn is_passable(&self, p: IVec3) -> bool {
+        self.world.is_passable(p)
+    }
+    #[inline]
+    fn is_standable(&self, p: IVec3) -> bool {
+        self.world.is_standable(p)
+    }
+    #[inline]
+    fn extra_cost(&self, feet: IVec3) -> u32 {
+        self.world.extra_cost(feet)
+    }
+    #[inline]
+    fn terrain(&self, feet: IVec3) -> TerrainFlags {
+        self.world.terrain(feet)
+    }
+    #[inline]
+    fn floor_top(&self, p: IVec3) -> u8 {
+        self.world.floor_top(p)
+    }
+    #[inline]
+    fn bounds(&self) -> Option<Bounds> {
+        self.world.bounds()
+    }
+    #[inline]
+    fn revision(&self) -> Option<Revision> {
+        Some(self.revision)
+    }
+    #[inline]
+    fn column(&self, x: i32, z: i32, y0: i32, count: u32) -> ColumnBits {
+        self.world.column(x, z, y0, count)
+    }
+    #[inline]
+    fn columns_around(&self, x: i32, z: i32, y0: i32, count: u32) -> [ColumnBits; 9] {
+        self.world.columns_around(x, z, y0, count)
+    }
+    #[inline]
+    fn passable_block(&self, x: i32, z: i32, y0: i32, count: u32) -> u64 {
+        self.world.passable_block(x, z, y0, count)
+    }
+}
+
+impl<W: VoxelWorld + ?Sized> VersionedWorld for Tracked<'_, W> {
+    #[inline]
+    fn world_id(&self) -> WorldId {
+        self.revision.world
+    }
+
+    #[inline]
+    fn version(&self) -> u64 {
+        self.revision.version
+    }
+}
