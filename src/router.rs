@@ -91,8 +91,8 @@ impl Router {
     /// prepared.
     ///
     /// # Errors
-    /// [`Error::InvalidAgent`](crate::Error::InvalidAgent) or
-    /// [`Error::InvalidCosts`](crate::Error::InvalidCosts) for settings no search can use.
+    /// [`Error::InvalidSetting`](crate::Error::InvalidSetting) when the agent or the costs
+    /// are out of range (see [`Agent::validate`] and [`MoveCosts::validate`]).
     pub fn new(agent: Agent, costs: MoveCosts) -> Result<Self> {
         Ok(Self {
             batch: BatchRouter::new(agent, costs)?,
