@@ -60,6 +60,7 @@
 
 pub mod baseline;
 pub mod batch;
+pub mod chase;
 pub mod error;
 pub mod flat;
 pub mod follow;

@@ -252,6 +252,13 @@ impl Router {
         }
     }
 
+    /// The walk graph [`Router::prepare`] compiled, if any (whichever world version it
+    /// describes; [`Router::engine`] tells whether it describes a world as it is now).
+    #[must_use]
+    pub fn graph(&self) -> Option<&crate::graph::NavGraph> {
+        self.batch.graph()
+    }
+
     /// The bytes held by the compiled graph and index (0 when nothing is prepared).
     #[must_use]
     pub fn prepared_bytes(&self) -> usize {
