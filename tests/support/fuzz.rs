@@ -9,15 +9,16 @@
 //! small world from the bytes and checks A*, the reachability index, D* Lite after block
 //! changes and `check_path` against THE oracle of [`super::oracle`].
 
+use voxnav::graph::{GraphSearch, NavGraph};
 use voxnav::{
-    Agent, Block, ChunkedWorld, DStarLite, GridPlanner, IVec2, IVec3, MoveCosts, Pathfinder, Reach,
-    ReachIndex, SearchOptions, SearchStatus, VoxelWorld, check_path, parse_movingai_3dmap,
-    parse_movingai_3dscen, parse_movingai_map, parse_movingai_scen, parse_robot_grid,
-    parse_text_world, to_text_world,
+    Agent, Block, Bounds, ChunkedWorld, DStarLite, GridPlanner, IVec2, IVec3, MoveCosts,
+    Pathfinder, Reach, ReachIndex, SearchOptions, SearchStatus, VoxelWorld, check_path,
+    parse_movingai_3dmap, parse_movingai_3dscen, parse_movingai_map, parse_movingai_scen,
+    parse_robot_grid, parse_text_world, to_text_world,
 };
 
 use super::grid_oracle::{bfs, octile_dijkstra};
-use super::oracle::{all_feet, dijkstra_cost, route_cost, valid};
+use super::oracle::{CellWorld, all_feet, dijkstra_cost, route_cost, valid};
 
 /// Worlds and grids up to this many cells are checked in depth (round trips, routes); larger
 /// ones only for the absence of panics, so that one input stays fast.
@@ -267,26 +268,42 @@ fn block(bytes: &mut Bytes) -> Block {
     }
 }
 
-/// The cell `index` of a world of `size`, x fastest.
-fn cell_at(size: IVec3, index: u32) -> IVec3 {
+/// The cell `index` of a world of `size` whose lowest corner is `min`, x fastest.
+fn cell_at(min: IVec3, size: IVec3, index: u32) -> IVec3 {
     let i = index as i32;
-    IVec3::new(
+    min + IVec3::new(
         i % size.x,
         (i / size.x) % size.y,
         i / (size.x * size.y) % size.z,
     )
 }
 
-/// Differential target: on a small world described by the bytes, A* costs what exhaustive
-/// Dijkstra over the independent rules costs, its routes are legal by the oracle and by
-/// `check_path`, the reachability index never denies a route that exists, and D* Lite after
-/// random block changes costs what a fresh Dijkstra costs. Costs of 0 are drawn too.
+/// The lowest coordinate of a world `extent` cells long along one axis, from two bytes: a
+/// chunk border from -64 to 48 and how far below it the world starts, so that most worlds
+/// straddle a chunk border (negative coordinates included).
+fn origin(bytes: &mut Bytes, extent: i32) -> i32 {
+    let border = i32::from(bytes.byte() as i8 >> 5) * 16;
+    border - bytes.below(extent as u32 + 1) as i32
+}
+
+/// Differential target: on a small world described by the bytes (anywhere, negative
+/// coordinates included, most of them straddling chunk borders in all three axes), A* costs
+/// what exhaustive Dijkstra over the independent rules costs on the same blocks read one by
+/// one ([`CellWorld`], so the storage's shortcuts are checked too), its routes are legal by
+/// the oracle and by `check_path`, the reachability index never denies a route that exists,
+/// and after random block changes D* Lite and A* over the updated walk graph cost what a
+/// fresh Dijkstra costs. Costs of 0 are drawn too.
 pub fn differential(data: &[u8]) {
     let mut bytes = Bytes::new(data);
     let size = IVec3::new(
-        2 + i32::from(bytes.byte() % 7),
-        2 + i32::from(bytes.byte() % 6),
-        2 + i32::from(bytes.byte() % 7),
+        2 + i32::from(bytes.byte() % 9),
+        2 + i32::from(bytes.byte() % 18),
+        2 + i32::from(bytes.byte() % 9),
+    );
+    let min = IVec3::new(
+        origin(&mut bytes, size.x),
+        origin(&mut bytes, size.y),
+        origin(&mut bytes, size.z),
     );
     let agent = Agent::default()
         .with_height(1 + u32::from(bytes.byte() % 3))
@@ -305,14 +322,14 @@ pub fn differential(data: &[u8]) {
     let Ok(mut pathfinder) = Pathfinder::new(agent, costs) else {
         return;
     };
-    let mut world = ChunkedWorld::with_size(size).expect("a small world");
+    let mut world = ChunkedWorld::with_bounds(Bounds::new(min, min + size)).expect("a small world");
     // A mostly solid ground, then one block per cell above it while the bytes last.
     let floor_gaps = bytes.byte();
     for z in 0..size.z {
         for x in 0..size.x {
             if (x + z * size.x) as u8 % 8 >= floor_gaps % 4 {
                 world
-                    .set(IVec3::new(x, 0, z), Block::Solid)
+                    .set(min + IVec3::new(x, 0, z), Block::Solid)
                     .expect("inside");
             }
         }
@@ -323,9 +340,9 @@ pub fn differential(data: &[u8]) {
             break;
         }
         let b = block(&mut bytes);
-        world.set(cell_at(size, i), b).expect("inside");
+        world.set(cell_at(min, size, i), b).expect("inside");
     }
-    let feet = all_feet(&world, &agent);
+    let feet = all_feet(&CellWorld(&world), &agent);
     if feet.is_empty() {
         return;
     }
@@ -333,18 +350,18 @@ pub fn differential(data: &[u8]) {
     let (start, goal) = (pick(&mut bytes), pick(&mut bytes));
 
     // A* against the oracle, its route checked twice.
-    let expected = dijkstra_cost(&world, &agent, &costs, start, goal);
+    let expected = dijkstra_cost(&CellWorld(&world), &agent, &costs, start, goal);
     let found = pathfinder
         .find_path(&world, start, goal, &SearchOptions::default())
         .expect("valid feet positions");
-    let context = format!("{size} world, {agent:?}, {costs:?}, {start} -> {goal}");
+    let context = format!("{min} + {size} world, {agent:?}, {costs:?}, {start} -> {goal}");
     assert_eq!(found.cost, expected, "A*: {context}");
     if let Some(cost) = expected {
         assert_eq!(found.status, SearchStatus::Found, "{context}");
         assert_eq!(found.path.first(), Some(&start), "{context}");
         assert_eq!(found.path.last(), Some(&goal), "{context}");
         assert_eq!(
-            route_cost(&world, &agent, &costs, &found.path),
+            route_cost(&CellWorld(&world), &agent, &costs, &found.path),
             cost,
             "{context}"
         );
@@ -365,30 +382,30 @@ pub fn differential(data: &[u8]) {
         Reach::SameRegion => {}
     }
 
-    // D* Lite: plan, change blocks, replan; always the fresh optimum.
+    // D* Lite and the walk graph: plan, change blocks, replan; always the fresh optimum.
     let mut dstar = DStarLite::new(agent, costs).expect("settings A* accepted");
     let planned = dstar
         .plan(&world, start, goal)
         .expect("valid feet positions");
     assert_eq!(planned.cost, expected, "D* Lite plan: {context}");
+    let mut graph = NavGraph::compile(&world, &agent).expect("a small bounded world");
+    let mut graph_search = GraphSearch::new(costs).expect("settings A* accepted");
     world.track_changes(true);
     for round in 0..3 {
+        let mut written = Vec::new();
         for _ in 0..=bytes.byte() % 4 {
-            let cell = cell_at(size, bytes.below(cells));
+            let cell = cell_at(min, size, bytes.below(cells));
             let b = block(&mut bytes);
-            world.set(cell, b).expect("inside");
+            written.push((cell, world.set(cell, b).expect("inside")));
         }
-        let mut changes = world.take_changes();
         if !valid(&world, start, agent.height) || !valid(&world, goal, agent.height) {
             // The agent and its goal keep standing: undo this round.
-            for change in changes.cells.iter().rev() {
-                world.set(change.pos, change.old).expect("inside");
+            for &(cell, old) in written.iter().rev() {
+                world.set(cell, old).expect("inside");
             }
-            world.take_changes();
-            changes.cells.clear();
-            changes.chunks.clear();
         }
-        let expected = dijkstra_cost(&world, &agent, &costs, start, goal);
+        let changes = world.take_changes();
+        let expected = dijkstra_cost(&CellWorld(&world), &agent, &costs, start, goal);
         let fresh = pathfinder
             .find_path(&world, start, goal, &SearchOptions::default())
             .expect("valid feet positions");
@@ -403,10 +420,20 @@ pub fn differential(data: &[u8]) {
         );
         if let Some(cost) = expected {
             assert_eq!(
-                route_cost(&world, &agent, &costs, &replanned.path),
+                route_cost(&CellWorld(&world), &agent, &costs, &replanned.path),
                 cost,
                 "D* Lite route: {context}"
             );
         }
+        graph
+            .apply_changes(&world, &changes)
+            .expect("a small bounded world");
+        let over_graph = graph_search
+            .find_path(&graph, start, goal, &SearchOptions::default())
+            .expect("valid feet positions");
+        assert_eq!(
+            over_graph.cost, expected,
+            "A* over the updated graph after round {round}: {context}"
+        );
     }
 }

@@ -405,3 +405,91 @@ pub fn undirected_components<W: VoxelWorld + ?Sized>(
     }
     component
 }
+
+/// A [`ChunkedWorld`](voxnav::ChunkedWorld) read block by block: every answer of the
+/// `VoxelWorld` contract restated from [`ChunkedWorld::get`](voxnav::ChunkedWorld::get) and the
+/// block table of `voxnav::Block`'s docs, so that the storage's bitsets, per-chunk shortcuts
+/// and danger margin are checked rather than trusted. Cells outside a bounded world read as
+/// nothing (neither passable nor standable, plain terrain).
+pub struct CellWorld<'a>(pub &'a voxnav::ChunkedWorld);
+
+impl CellWorld<'_> {
+    fn block(&self, p: IVec3) -> Option<voxnav::Block> {
+        self.0.get(p)
+    }
+}
+
+impl VoxelWorld for CellWorld<'_> {
+    fn is_passable(&self, p: IVec3) -> bool {
+        use voxnav::Block;
+        matches!(
+            self.block(p),
+            Some(Block::Air | Block::Water | Block::Door | Block::Cobweb | Block::Ladder)
+        )
+    }
+
+    fn is_standable(&self, p: IVec3) -> bool {
+        use voxnav::Block;
+        matches!(
+            self.block(p),
+            Some(Block::Solid | Block::SlowFloor | Block::Floor(_) | Block::Ladder)
+        )
+    }
+
+    fn terrain(&self, feet: IVec3) -> TerrainFlags {
+        terrain_by_cells(self.0, feet)
+    }
+
+    fn floor_top(&self, p: IVec3) -> u8 {
+        match self.block(p) {
+            Some(voxnav::Block::Floor(top)) => top,
+            Some(voxnav::Block::Fence) => voxnav::FENCE_TOP,
+            _ => voxnav::FULL_BLOCK,
+        }
+    }
+
+    fn bounds(&self) -> Option<voxnav::Bounds> {
+        self.0.bounds()
+    }
+}
+
+/// [`VoxelWorld::terrain`] of `feet` restated from the blocks around it: the feet cell's kind
+/// (water, ladder, door, cobweb), a cobweb at the head (the cell above the feet), the floor's
+/// kind (slow floor, ladder) and lava or a hazard anywhere in the 3 x 3 x 3 cube around the
+/// feet. Plain outside a bounded world.
+pub fn terrain_by_cells(world: &voxnav::ChunkedWorld, feet: IVec3) -> TerrainFlags {
+    use voxnav::Block;
+    let Some(here) = world.get(feet) else {
+        return TerrainFlags::PLAIN;
+    };
+    let mut flags = TerrainFlags::PLAIN;
+    let mut add = |flag| flags = flags | flag;
+    match here {
+        Block::Water => add(TerrainFlags::IN_WATER),
+        Block::Ladder => add(TerrainFlags::IN_LADDER),
+        Block::Door => add(TerrainFlags::IN_DOOR),
+        Block::Cobweb => add(TerrainFlags::IN_COBWEB),
+        _ => {}
+    }
+    if world.get(feet + IVec3::Y) == Some(Block::Cobweb) {
+        add(TerrainFlags::IN_COBWEB);
+    }
+    match world.get(feet - IVec3::Y) {
+        Some(Block::SlowFloor) => add(TerrainFlags::ON_SLOW_FLOOR),
+        Some(Block::Ladder) => add(TerrainFlags::ON_LADDER),
+        _ => {}
+    }
+    let near_danger = (-1..=1).any(|dy| {
+        (-1..=1).any(|dz| {
+            (-1..=1).any(|dx| {
+                world
+                    .get(feet + IVec3::new(dx, dy, dz))
+                    .is_some_and(Block::is_dangerous)
+            })
+        })
+    });
+    if near_danger {
+        add(TerrainFlags::NEAR_DANGER);
+    }
+    flags
+}

@@ -31,14 +31,26 @@ impl ChunkedWorld {
         }
     }
 
-    /// Recomputes the danger margin of every chunk within one chunk of `chunk`.
+    /// Recomputes the danger margin of every chunk within one chunk of `chunk`, absent ones
+    /// included: lava next to a chunk that holds no data gives its cells the margin, as a
+    /// write of the same lava cell by cell would (the chunk is stored then).
     pub(super) fn rebuild_danger_near(&mut self, chunk: IVec3) {
         for offset in CHUNK_CUBE {
             let target = chunk + offset;
-            if self.chunk_slot_checked(target) != NO_CHUNK {
+            if self.chunk_in_world(target) {
                 self.rebuild_danger_of(target, |_| true);
             }
         }
+    }
+
+    /// Whether chunk `chunk` holds a cell of the world (a bounded world's chunks are the ones
+    /// its bounds touch; an unbounded world's, every chunk).
+    fn chunk_in_world(&self, chunk: IVec3) -> bool {
+        self.bounds.is_none_or(|bounds| {
+            let lo = chunk * CHUNK_SIZE;
+            let hi = lo + IVec3::splat(CHUNK_SIZE);
+            lo.cmplt(bounds.max).all() && hi.cmpgt(bounds.min).all()
+        })
     }
 
     /// Computes the danger margin around freshly written chunks that hold dangerous blocks
@@ -53,7 +65,7 @@ impl ChunkedWorld {
         let mut targets: ahash::AHashSet<IVec3> = ahash::AHashSet::new();
         for &chunk in dangerous_chunks {
             for offset in CHUNK_CUBE {
-                if self.chunk_slot_checked(chunk + offset) != NO_CHUNK {
+                if self.chunk_in_world(chunk + offset) {
                     targets.insert(chunk + offset);
                 }
             }
@@ -119,8 +131,8 @@ impl ChunkedWorld {
                 danger[base >> 6] |= bits << (base & 63);
             }
         }
-        let slot = self.chunk_slot(chunk);
-        if !any && self.chunks[slot as usize].extra.is_none() {
+        let slot = self.chunk_slot_checked(chunk);
+        if !any && (slot == NO_CHUNK || self.chunks[slot as usize].extra.is_none()) {
             return;
         }
         let slot = self.ensure_chunk(chunk * CHUNK_SIZE);

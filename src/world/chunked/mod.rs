@@ -412,10 +412,12 @@ impl VoxelWorld for ChunkedWorld {
         }
         // Where special blocks are few (lakes in a terrain), most cells still lie in plain
         // chunks: answer those here, without a call. A feet cell at the bottom of its chunk
-        // has its floor in the chunk below, so it takes the full look-up.
+        // has its floor in the chunk below, and one at the top its head in the chunk above
+        // (a cobweb there slows the agent), so both take the full look-up.
         let slot = self.chunk_slot(chunk_of(feet));
         let plain_chunk = slot == NO_CHUNK || self.chunks[slot as usize].extra.is_none();
-        if plain_chunk && feet.y & CHUNK_MASK != 0 {
+        let inner_layer = !matches!(feet.y & CHUNK_MASK, 0 | CHUNK_MASK);
+        if plain_chunk && inner_layer {
             return TerrainFlags::PLAIN;
         }
         self.special_terrain(feet, slot)
