@@ -245,3 +245,71 @@ fn a_device_is_no_world_and_the_error_says_what_is() {
         "{message}"
     );
 }
+
+/// Issue 26 item 7: `examples/minecraft` aborted on a world of regions 0,0 and 1000,1000 (a
+/// 786 GB picture). The picture of two chunks that far apart is drawn at a scale that fits
+/// [`MAX_PICTURE_PIXELS`], and both chunks show in it.
+#[cfg(feature = "anvil")]
+#[test]
+fn the_picture_of_far_apart_regions_fits_the_cap() {
+    use support::region::{UNCOMPRESSED, region_of};
+    use voxnav_support::minecraft::{MAX_PICTURE_PIXELS, Map};
+    let dir = region_files::scratch("far-apart");
+    for (name, (cx, cz)) in [("r.0.0.mca", (0, 0)), ("r.1000.1000.mca", (32_000, 32_000))] {
+        let chunk = region_files::stone_chunk(cx, cz);
+        std::fs::write(dir.join(name), region_of(&[(0, UNCOMPRESSED, &chunk)])).unwrap();
+    }
+    let loaded = voxnav::anvil::load_world(&dir).unwrap();
+    assert_eq!(
+        loaded.loaded_chunks,
+        [(0, 0), (32_000, 32_000)],
+        "{}",
+        loaded.report
+    );
+    let map = Map::new(&loaded);
+    let (width, height) = (map.image.width(), map.image.height());
+    assert!(u64::from(width) * u64::from(height) <= MAX_PICTURE_PIXELS);
+    assert!(map.scale > 100, "{}", map.scale);
+    let black = [0, 0, 0];
+    assert_ne!(map.image.get(0, 0), Some(black));
+    let far = i64::from(32_000 * 16 / map.scale);
+    assert_ne!(map.image.get(far, far), Some(black));
+    assert_eq!(map.image.get(far / 2, far / 2), Some(black));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Issue 26 item 11: `minecraft --pairs 100000 --max-distance 100000` drew 20 million
+/// start/goal pairs, reading columns for each, for over a minute before saying it found no
+/// surface positions. The draws are capped, a goal outside the loaded chunks costs a set
+/// lookup, and the message says why no pair was found.
+#[cfg(feature = "anvil")]
+#[test]
+fn hopeless_pairs_give_up_after_bounded_draws_and_say_why() {
+    use support::region::{UNCOMPRESSED, region_of};
+    use voxnav::Agent;
+    use voxnav_support::minecraft::{MAX_TRIES, pick_pairs};
+    let chunk = region_files::stone_chunk(3, 4);
+    let loaded =
+        voxnav::anvil::load_region(&region_of(&[(4 * 32 + 3, UNCOMPRESSED, &chunk)]), 0, 0)
+            .unwrap();
+    assert_eq!(loaded.report.chunks_loaded, 1);
+    let picked = pick_pairs(&loaded, &Agent::default(), 100_000, 1, 100_000);
+    assert_eq!(picked.tries, MAX_TRIES);
+    assert!(picked.pairs.len() < 10, "{}", picked.pairs.len());
+    assert_eq!(picked.starts_without_surface, 0);
+    assert!(picked.goals_outside > MAX_TRIES * 99 / 100);
+    let why = picked.shortfall(100_000, &loaded, 100_000).unwrap();
+    assert!(
+        why.contains("outside the loaded chunks")
+            && why.contains("16 x 16 blocks")
+            && why.contains("--max-distance 100000"),
+        "{why}"
+    );
+    // The same world with goals close by gives every pair asked for.
+    let near = pick_pairs(&loaded, &Agent::default(), 50, 1, 8);
+    assert_eq!(near.pairs.len(), 50);
+    assert!(near.shortfall(50, &loaded, 8).is_none());
+    for (start, goal) in &near.pairs {
+        assert_eq!((start.y, goal.y), (16, 16));
+    }
+}
