@@ -5,18 +5,23 @@
 //! The storage for maps given as a list of blocked cells, such as the Moving AI 3D benchmark
 //! ([`crate::world::formats::movingai3d`]): a blocked cell is solid (standable, not
 //! passable), a free cell is air. Memory: one bit per cell, rounded up to whole 64-cell words
-//! per column (a 512 x 256 x 512 world takes 8 MiB).
+//! per column (a 512 x 256 x 512 world takes 8 MiB; a world 1 cell tall takes 64 bits per
+//! column all the same), at most [`MAX_DENSE_BYTES`].
 
 use glam::IVec3;
 
 use crate::error::{Error, Result};
 use crate::world::{AROUND, Bounds, ColumnBits, MAX_BLOCK_HEIGHT, VoxelWorld, block_column};
 
-/// The most cells a [`DenseWorld`] may hold: 2^31 bits is 256 MiB of memory, enough for a
-/// world 1 290 cells on every side. A new world starts all free, so every byte is written
-/// once: a larger limit let a 40-byte map header (`voxel 105 132 505501`) cost 900 MB and
-/// 12 seconds before its first voxel line was read.
-pub const MAX_DENSE_CELLS: u64 = 1 << 31;
+/// The most bytes a [`DenseWorld`]'s cells may take: 512 MiB, enough for the largest world
+/// the examples build (2048 x 1024 x 2048, the flying sets' largest) and for a world 1 625
+/// cells on every side.
+///
+/// The cap is on bytes, not cells, because a column is stored in whole 64-cell words: a
+/// world 1 cell tall costs 64 bits per cell, so a cap on cells let the 21-byte map header
+/// `voxel 46340 1 46340` (2^31 cells) ask for 16 GiB. A new world starts all free, so every
+/// byte is written once: the cap also bounds the time a header alone can cost.
+pub const MAX_DENSE_BYTES: u64 = 512 << 20;
 
 /// A bounded world of free (air) and blocked (solid) cells from the origin to `size`
 /// (exclusive), one bit per cell.
@@ -62,8 +67,8 @@ impl DenseWorld {
     /// A world of `size` cells, all free.
     ///
     /// # Errors
-    /// [`Error::InvalidSetting`] when a side is not positive or the world would hold more
-    /// than [`MAX_DENSE_CELLS`] cells (checked before anything is allocated).
+    /// [`Error::InvalidSetting`] when a side is not positive or the world would take more
+    /// than [`MAX_DENSE_BYTES`] bytes (checked before anything is allocated).
     pub fn new(size: IVec3) -> Result<Self> {
         Self::check_size(size)?;
         let words = (size.y as usize).div_ceil(64);
@@ -96,14 +101,25 @@ impl DenseWorld {
                 size.x, size.y, size.z
             )));
         }
-        let cells = Bounds::from_size(size).volume();
-        if cells > MAX_DENSE_CELLS {
+        let bytes = Self::bytes_for(size);
+        if bytes > MAX_DENSE_BYTES {
             return Err(Error::InvalidSetting(format!(
-                "a dense world of {} x {} x {} cells is larger than the {MAX_DENSE_CELLS} cells allowed",
-                size.x, size.y, size.z
+                "a dense world of {} x {} x {} cells would take {bytes} bytes ({} words of 64 \
+                 cells per column), more than the {MAX_DENSE_BYTES} allowed",
+                size.x,
+                size.y,
+                size.z,
+                (size.y as u64).div_ceil(64)
             )));
         }
         Ok(())
+    }
+
+    /// The bytes the cells of a world of `size` (positive sides) take: one 8-byte word per
+    /// column per 64 cells of height, started.
+    fn bytes_for(size: IVec3) -> u64 {
+        let columns = size.x as u64 * size.z as u64;
+        columns * (size.y as u64).div_ceil(64) * 8
     }
 
     /// The size along each axis.
@@ -480,5 +496,29 @@ mod tests {
     fn huge_sizes_fail_before_allocating() {
         assert!(DenseWorld::new(IVec3::new(1 << 20, 1 << 20, 1 << 20)).is_err());
         assert!(DenseWorld::new(IVec3::new(5, 0, 5)).is_err());
+        assert!(DenseWorld::new(IVec3::new(i32::MAX, i32::MAX, i32::MAX)).is_err());
+    }
+
+    /// The cap counts the words a world takes, not its cells (issue 26 item 6): a world one
+    /// cell tall takes a whole word per column, so 2^31 cells of it would be 16 GiB.
+    #[test]
+    fn the_cap_counts_bytes_not_cells() {
+        assert_eq!(DenseWorld::bytes_for(IVec3::new(512, 256, 512)), 8 << 20);
+        assert_eq!(DenseWorld::bytes_for(IVec3::new(10, 1, 10)), 800);
+        assert_eq!(DenseWorld::bytes_for(IVec3::new(10, 65, 10)), 1600);
+        let flat = IVec3::new(46_340, 1, 46_340);
+        assert!(Bounds::from_size(flat).volume() <= 1 << 31);
+        let err = DenseWorld::check_size(flat).unwrap_err().to_string();
+        assert!(
+            err.contains("17179164800") && err.contains("bytes"),
+            "{err}"
+        );
+        // The largest world the examples build fits exactly.
+        assert_eq!(
+            DenseWorld::bytes_for(IVec3::new(2048, 1024, 2048)),
+            MAX_DENSE_BYTES
+        );
+        assert!(DenseWorld::check_size(IVec3::new(2048, 1024, 2048)).is_ok());
+        assert!(DenseWorld::check_size(IVec3::new(2048, 1025, 2048)).is_err());
     }
 }

@@ -30,7 +30,9 @@ fn below(rng: &mut SplitMix64, n: u32) -> i32 {
 /// `density_percent` of the ground area each, from `seed`.
 ///
 /// # Panics
-/// When `size` is too large for a [`DenseWorld`] (the sets use at most 2048 x 1024 x 2048).
+/// When `size` is too large for a [`DenseWorld`]: never for the sizes the sets and
+/// `movingai --synthetic` use (`side` x `side / 2` x `side`, `side` up to 2048, see
+/// `every_synthetic_side_fits_a_dense_world` below).
 pub fn synthetic_world(size: IVec3, density_percent: u32, seed: u64) -> DenseWorld {
     let mut world = DenseWorld::new(size).expect("the synthetic size is small enough");
     let mut rng = SplitMix64::new(seed);
@@ -354,4 +356,29 @@ pub fn print_section(sets: &[FlyingSet], rounds: usize) -> Result<Vec<String>, S
         );
     }
     Ok(mismatched)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `movingai --synthetic SIDE` accepts sides 16 to 2048 and builds a world of
+    /// `side` x `side / 2` x `side`: every one of them fits a [`DenseWorld`], so
+    /// [`synthetic_world`] does not panic (issue 26 item 10: sides 1626 to 2048 did, when
+    /// the cap counted cells). Checked by size, without allocating the worlds.
+    #[test]
+    fn every_synthetic_side_fits_a_dense_world() {
+        for side in 16..=2048 {
+            let size = IVec3::new(side, side / 2, side);
+            assert!(DenseWorld::check_size(size).is_ok(), "side {side}");
+        }
+    }
+
+    /// A small synthetic world is built, with pillars and slabs in it.
+    #[test]
+    fn a_small_synthetic_world_has_obstacles() {
+        let world = synthetic_world(IVec3::new(64, 32, 64), 20, 7);
+        let cells = 64 * 32 * 64;
+        assert!(world.free_cells() < cells && world.free_cells() > cells / 2);
+    }
 }

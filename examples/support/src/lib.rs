@@ -15,6 +15,8 @@
 //!   terrain) and its top-down picture.
 //! - [`flying`]: the flying query sets (Moving AI 3D `Simple` problems and a synthetic world
 //!   of pillars) of `benches/fly.rs`, `examples/compare.rs` and `examples/movingai.rs`.
+//! - [`minecraft`]: the Minecraft example's pairs on the surface and its picture of the
+//!   loaded area, both bounded whatever the world.
 //! - [`movingai`]: running Moving AI scenarios and comparing the lengths with the optimal ones.
 //! - [`replan`]: the replanning benchmark of `replan_bench` (and `replan --bench`) and the
 //!   helpers the replan demo shares with it.
@@ -25,6 +27,7 @@ pub mod args;
 pub mod demo;
 pub mod flying;
 pub mod map;
+pub mod minecraft;
 pub mod movingai;
 pub mod picture;
 pub mod replan;

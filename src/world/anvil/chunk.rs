@@ -29,6 +29,25 @@ pub(super) struct ChunkNbt<'a> {
     pub sections: Vec<SectionNbt<'a>>,
 }
 
+/// A chunk's own position, and nothing else of it.
+#[derive(Deserialize)]
+struct PositionNbt {
+    #[serde(rename = "xPos")]
+    x_pos: i32,
+    #[serde(rename = "zPos")]
+    z_pos: i32,
+}
+
+/// The chunk coordinates `(xPos, zPos)` a chunk's NBT names, if it parses and has them.
+pub(super) fn chunk_position(nbt: &[u8]) -> Option<(i32, i32)> {
+    if !nbt_depth_ok(nbt, MAX_NBT_DEPTH) {
+        return None;
+    }
+    let opts = fastnbt::DeOpts::new().max_seq_len(super::MAX_NBT_LIST);
+    let position: PositionNbt = fastnbt::from_bytes_with_opts(nbt, opts).ok()?;
+    Some((position.x_pos, position.z_pos))
+}
+
 /// One 16-block-tall section of a chunk.
 #[derive(Deserialize)]
 pub(super) struct SectionNbt<'a> {

@@ -1,6 +1,8 @@
 //! Bounded decompression of one chunk's payload: gzip, zlib, uncompressed or LZ4, never more
-//! than [`MAX_CHUNK_NBT`] bytes out, so that a small payload that inflates to gigabytes (a
-//! compression bomb) costs a counted skip, not the memory and time to inflate it.
+//! than a limit (at most [`MAX_CHUNK_NBT`]) bytes out, so that a small payload that inflates
+//! to gigabytes (a compression bomb) costs a counted skip, not the memory and time to inflate
+//! it. The bytes inflated are returned with the answer, so that the loader can cap what a
+//! region file and a whole load inflate.
 
 use std::io::{ErrorKind, Read};
 
@@ -14,41 +16,49 @@ const ZLIB: u8 = 2;
 const UNCOMPRESSED: u8 = 3;
 const LZ4: u8 = 4;
 
-/// The decompressed NBT of a chunk stored with compression type `scheme`.
+/// The decompressed NBT of a chunk stored with compression type `scheme`, at most
+/// `limit.min(MAX_CHUNK_NBT)` bytes of it, and the bytes inflated to find out.
 ///
-/// # Errors
-/// [`SkipReason::TooLarge`] when it would exceed [`MAX_CHUNK_NBT`] bytes,
+/// The NBT is [`SkipReason::TooLarge`] when it would exceed that many bytes,
 /// [`SkipReason::BadCompression`] for an unknown type or a payload that does not decompress.
-pub(super) fn inflate(scheme: u8, payload: &[u8]) -> Result<Vec<u8>, SkipReason> {
+pub(super) fn inflate(
+    scheme: u8,
+    payload: &[u8],
+    limit: usize,
+) -> (Result<Vec<u8>, SkipReason>, usize) {
+    let limit = limit.min(MAX_CHUNK_NBT);
     match scheme {
-        GZIP => bounded(GzDecoder::new(payload)),
-        ZLIB => bounded(ZlibDecoder::new(payload)),
-        UNCOMPRESSED if payload.len() > MAX_CHUNK_NBT => Err(SkipReason::TooLarge),
-        UNCOMPRESSED => Ok(payload.to_vec()),
-        LZ4 => {
-            lz4_declared_size_ok(payload)?;
-            bounded(lz4_java_wrc::Lz4BlockInput::new(payload))
-        }
-        _ => Err(SkipReason::BadCompression),
+        GZIP => bounded(GzDecoder::new(payload), limit),
+        ZLIB => bounded(ZlibDecoder::new(payload), limit),
+        UNCOMPRESSED if payload.len() > limit => (Err(SkipReason::TooLarge), 0),
+        UNCOMPRESSED => (Ok(payload.to_vec()), payload.len()),
+        LZ4 => match lz4_declared_size_ok(payload, limit) {
+            Ok(()) => bounded(lz4_java_wrc::Lz4BlockInput::new(payload), limit),
+            Err(reason) => (Err(reason), 0),
+        },
+        _ => (Err(SkipReason::BadCompression), 0),
     }
 }
 
-/// Reads `decoder` to its end, or refuses once it yields more than [`MAX_CHUNK_NBT`] bytes:
-/// the output (and the work) stop at the cap whatever the stream claims. Read piece by
-/// piece rather than with `read_to_end`, which doubles a full buffer before it knows whether
-/// more comes, and so would hold twice the cap.
-fn bounded(mut decoder: impl Read) -> Result<Vec<u8>, SkipReason> {
+/// Reads `decoder` to its end, or refuses once it yields more than `limit` bytes: the output
+/// (and the work) stop at the cap whatever the stream claims. Read piece by piece rather
+/// than with `read_to_end`, which doubles a full buffer before it knows whether more comes,
+/// and so would hold twice the cap. Returns the bytes inflated along with the answer.
+fn bounded(mut decoder: impl Read, limit: usize) -> (Result<Vec<u8>, SkipReason>, usize) {
     let mut nbt = Vec::new();
     let mut piece = [0u8; 16 * 1024];
     loop {
         let read = match decoder.read(&mut piece) {
-            Ok(0) => return Ok(nbt),
+            Ok(0) => {
+                let inflated = nbt.len();
+                return (Ok(nbt), inflated);
+            }
             Ok(read) => read,
             Err(e) if e.kind() == ErrorKind::Interrupted => continue,
-            Err(_) => return Err(SkipReason::BadCompression),
+            Err(_) => return (Err(SkipReason::BadCompression), nbt.len()),
         };
-        if nbt.len() + read > MAX_CHUNK_NBT {
-            return Err(SkipReason::TooLarge);
+        if nbt.len() + read > limit {
+            return (Err(SkipReason::TooLarge), nbt.len() + read);
         }
         nbt.extend_from_slice(&piece[..read]);
     }
@@ -61,10 +71,11 @@ const LZ4_HEADER: usize = 21;
 const LZ4_MAGIC: &[u8; 8] = b"LZ4Block";
 
 /// Walks the block headers of an LZ4 payload and refuses it when a block's size class or the
-/// sum of the decompressed lengths exceeds [`MAX_CHUNK_NBT`]: the decoder allocates a whole
-/// block (up to 32 MiB) before checking it, so the sizes are checked before decoding. A
-/// malformed header stops the walk and is left to the decoder, which refuses it.
-fn lz4_declared_size_ok(payload: &[u8]) -> Result<(), SkipReason> {
+/// sum of the decompressed lengths exceeds [`MAX_CHUNK_NBT`] or `limit`: the decoder
+/// allocates a whole block (up to 32 MiB) before checking it, so the sizes are checked
+/// before decoding. A malformed header stops the walk and is left to the decoder, which
+/// refuses it.
+fn lz4_declared_size_ok(payload: &[u8], limit: usize) -> Result<(), SkipReason> {
     let mut at = 0usize;
     let mut total = 0usize;
     while let Some(header) = at
@@ -82,7 +93,7 @@ fn lz4_declared_size_ok(payload: &[u8]) -> Result<(), SkipReason> {
             break;
         }
         total = total.saturating_add(decompressed as usize);
-        if block_size > MAX_CHUNK_NBT || total > MAX_CHUNK_NBT {
+        if block_size > MAX_CHUNK_NBT || total > limit {
             return Err(SkipReason::TooLarge);
         }
         at = at.saturating_add(LZ4_HEADER + compressed as usize);

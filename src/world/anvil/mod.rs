@@ -21,10 +21,21 @@
 //!
 //! What is skipped, counted in the [`LoadReport`] by [`SkipReason`] and never a panic: a chunk
 //! that is not full, older than 1.18, damaged in the file (location, length, compression),
-//! inflating past [`MAX_CHUNK_NBT`] (a compression bomb), whose NBT does not parse or lacks its sections, whose packed block data does not match its
-//! palette, or that claims another position than its slot. A region file too short for its
-//! header is an error when it is the only file asked for, and a counted bad file in a
-//! folder. A block name the table does not know (a newer or modded block) is loaded as
+//! stored in sectors another slot points at too, inflating past [`MAX_CHUNK_NBT`] (a
+//! compression bomb) or past what is left of the file's or the load's inflation budget
+//! ([`MAX_REGION_NBT`], [`MAX_LOAD_NBT`]), whose NBT does not parse or lacks its sections,
+//! whose packed block data does not match its palette, or that claims another position than
+//! its slot. A region file too short for its header is an error when it is the only file
+//! asked for, and a counted bad file in a folder.
+//!
+//! Where a region file's chunks go: each chunk's NBT names its own chunk coordinates
+//! (`xPos`, `zPos`), and they place the file. The name `r.X.Z.mca` is only a cross-check: a
+//! renamed file (a backup, a download) loads where its chunks say, and a file whose name
+//! disagrees with its chunks is listed in [`LoadReport::misnamed_files`]. Only a file whose
+//! chunks name no position is placed by its name.
+//!
+//! A region file is read header first, then only the sectors its chunks occupy
+//! ([`LoadReport::bytes_read`] says how much). A block name the table does not know (a newer or modded block) is loaded as
 //! [`Block::Barrier`], the conservative answer (never walked through, never stood on), and
 //! counted by name; an unknown property value takes the block's default value and is counted.
 
@@ -45,7 +56,6 @@ use glam::IVec3;
 use crate::error::{Error, Result};
 use crate::world::Bounds;
 use crate::world::chunked::{Block, CHUNK_SIZE, ChunkedWorld};
-use crate::world::formats::read_file;
 
 pub use chunk::MIN_DATA_VERSION;
 pub use table::{
@@ -54,7 +64,7 @@ pub use table::{
 };
 
 use chunk::{ChunkNbt, MAX_NBT_DEPTH, SECTION_CELLS, is_full_status, nbt_depth_ok, unpack_indices};
-use region::{Location, RegionFile};
+use region::RegionFile;
 
 /// The lowest block y of a 1.18+ overworld chunk.
 pub const MIN_Y: i32 = -64;
@@ -72,6 +82,17 @@ const REGION_CHUNKS: i32 = 32;
 /// is stopped after 16 MiB of output instead of inflating to a gigabyte. Larger chunks are
 /// counted as [`SkipReason::TooLarge`].
 pub const MAX_CHUNK_NBT: usize = 16 << 20;
+/// The most bytes the chunks of one region file may inflate to, together: 256 MiB. A full
+/// region of the 1.21 sample world's chunks (64 KiB of NBT each on average) inflates to
+/// 64 MiB; without this cap a region whose 1 024 chunks each inflate to just under
+/// [`MAX_CHUNK_NBT`] would cost 16 GiB of inflation. Chunks past it are counted as
+/// [`SkipReason::OverBudget`].
+pub const MAX_REGION_NBT: u64 = 256 << 20;
+/// The most bytes one load may inflate, over all its region files: 8 GiB, 128 full regions
+/// of the sample world's chunks (131 072 chunks, more than fits in memory as a
+/// [`ChunkedWorld`] on most machines), and at most some seconds of inflation for a folder of
+/// hostile files. Chunks past it are counted as [`SkipReason::OverBudget`].
+pub const MAX_LOAD_NBT: u64 = 8 << 30;
 /// The largest NBT list accepted: far above any real chunk's, low enough that a damaged
 /// length cannot ask for gigabytes.
 const MAX_NBT_LIST: usize = 1 << 16;
@@ -104,11 +125,18 @@ pub enum SkipReason {
     BadBlockData,
     /// Its `xPos`/`zPos` name another chunk than the slot it is stored in.
     WrongPosition,
+    /// Its location entry points at sectors that another slot's entry points at too: one
+    /// payload stored once and named by many slots (a way to make a small file inflate many
+    /// times), or a damaged table. Every slot of such an overlap is refused.
+    SharedSectors,
+    /// Inflating it would pass what is left of the region file's ([`MAX_REGION_NBT`]) or the
+    /// load's ([`MAX_LOAD_NBT`]) inflation budget.
+    OverBudget,
 }
 
 impl SkipReason {
     /// Every reason, in report order.
-    pub const ALL: [SkipReason; 10] = [
+    pub const ALL: [SkipReason; 12] = [
         SkipReason::NotFull,
         SkipReason::OldFormat,
         SkipReason::BadLocation,
@@ -119,6 +147,8 @@ impl SkipReason {
         SkipReason::BadNbt,
         SkipReason::BadBlockData,
         SkipReason::WrongPosition,
+        SkipReason::SharedSectors,
+        SkipReason::OverBudget,
     ];
 
     /// A short name for reports.
@@ -135,6 +165,8 @@ impl SkipReason {
             SkipReason::BadNbt => "bad NBT",
             SkipReason::BadBlockData => "bad block data",
             SkipReason::WrongPosition => "wrong position",
+            SkipReason::SharedSectors => "shared sectors",
+            SkipReason::OverBudget => "over the inflation budget",
         }
     }
 }
@@ -169,6 +201,14 @@ pub struct LoadReport {
     pub elapsed: Duration,
     /// Heap bytes the loaded world holds ([`ChunkedWorld::heap_bytes`]).
     pub bytes_held: usize,
+    /// Bytes read from the region files: their headers and the sectors of the chunks read.
+    pub bytes_read: u64,
+    /// Bytes of chunk NBT inflated, including chunks then skipped (at most
+    /// [`MAX_LOAD_NBT`] and a chunk's [`MAX_CHUNK_NBT`]).
+    pub bytes_inflated: u64,
+    /// Region files whose name `r.X.Z.mca` disagrees with their chunks' own positions, with
+    /// the region `(x, z)` their chunks place them in (where they were loaded).
+    pub misnamed_files: Vec<(PathBuf, (i32, i32))>,
 }
 
 impl LoadReport {
@@ -225,6 +265,18 @@ impl fmt::Display for LoadReport {
             let names: Vec<&str> = self.unknown_blocks.keys().map(String::as_str).collect();
             write!(f, "; unknown blocks (as barriers): {}", names.join(", "))?;
         }
+        if !self.misnamed_files.is_empty() {
+            let files: Vec<String> = self
+                .misnamed_files
+                .iter()
+                .map(|(file, (x, z))| format!("{} holds region {x},{z}", file.display()))
+                .collect();
+            write!(
+                f,
+                "; named for another region than their chunks (loaded where the chunks say): {}",
+                files.join(", ")
+            )?;
+        }
         if self.defaulted_properties > 0 {
             write!(
                 f,
@@ -250,82 +302,106 @@ pub struct LoadedWorld {
 }
 
 /// Loads a Minecraft Java Edition world: a save folder (holding `region/`), a folder of
-/// region files, or one region file `r.X.Z.mca`.
+/// region files (`*.mca`), or one region file, whatever its name.
 ///
-/// The world's bounds are the regions found (x and z), y from [`MIN_Y`] to [`MAX_Y`].
+/// The world's bounds are the regions found (x and z), y from [`MIN_Y`] to [`MAX_Y`]. Each
+/// file's chunks go where their own positions say; a file's name `r.X.Z.mca` only
+/// cross-checks them (see the module docs).
 ///
 /// # Errors
-/// [`Error::Io`] when the path cannot be read; [`Error::Anvil`] when it holds no region
-/// file, when a single region file is named that its name does not place (`r.X.Z.mca`) or
-/// that is too short for its header, or when the regions lie outside voxnav's coordinate
-/// range. Damaged chunks are counted skips, not errors (see the module docs).
+/// [`Error::Io`] when the path cannot be read; [`Error::FileTooLarge`] when a single file
+/// is larger than [`MAX_REGION_BYTES`]; [`Error::Anvil`] when the path is neither a folder
+/// nor a regular file (a device such as `/dev/zero`), when a folder holds no readable
+/// region file, when a single file is too short for a region header or names its region
+/// neither in its chunks nor in its name, or when the regions lie outside voxnav's
+/// coordinate range. Damaged chunks are counted skips, not errors (see the module docs).
 pub fn load_world(path: impl AsRef<Path>) -> Result<LoadedWorld> {
     let started = Instant::now();
     let path = path.as_ref();
     let metadata = std::fs::metadata(path).map_err(|source| io_error(path, source))?;
     let single = metadata.is_file();
     let files = if single {
-        let Some(coords) = region_coords(path) else {
-            return Err(anvil_error(
-                path,
-                "a region file must be named r.X.Z.mca (X and Z its region coordinates)",
-            ));
-        };
-        vec![(path.to_path_buf(), coords)]
+        vec![path.to_path_buf()]
+    } else if metadata.is_dir() {
+        region_files(path)?
     } else {
-        let folder = if path.join("region").is_dir() {
-            path.join("region")
-        } else {
-            path.to_path_buf()
-        };
-        let entries = std::fs::read_dir(&folder).map_err(|source| io_error(&folder, source))?;
-        let mut files: Vec<(PathBuf, (i32, i32))> = entries
-            .filter_map(|entry| {
-                let file = entry.ok()?.path();
-                let coords = region_coords(&file)?;
-                Some((file, coords))
-            })
-            .collect();
-        files.sort_by_key(|(_, coords)| *coords);
-        if files.is_empty() {
-            return Err(anvil_error(
-                &folder,
-                "no region files (r.X.Z.mca) here or in a region/ folder below",
-            ));
-        }
-        files
+        return Err(anvil_error(
+            path,
+            format!("neither a folder nor a regular file; {EXPECTED_WORLD}"),
+        ));
     };
-    let coords: Vec<(i32, i32)> = files.iter().map(|(_, c)| *c).collect();
-    let mut loader = Loader::new(&coords).map_err(|e| anvil_error(path, e))?;
-    for (file, (rx, rz)) in &files {
-        let bytes = match read_file(file, MAX_REGION_BYTES) {
-            Ok(bytes) => bytes,
+    let mut report = LoadReport::default();
+    // Every file's region first: the world's bounds cover them all before a chunk is written.
+    let mut placed: Vec<(PathBuf, (i32, i32))> = Vec::new();
+    for file in files {
+        match place_file(&file, &mut report) {
+            Ok(coords) => placed.push((file, coords)),
             Err(e) if single => return Err(e),
-            Err(e) => {
-                loader
-                    .report
-                    .bad_region_files
-                    .push((file.clone(), e.to_string()));
-                continue;
+            Err(e) => report.bad_region_files.push((file, e.to_string())),
+        }
+    }
+    placed.sort_by_key(|(_, coords)| *coords);
+    // Two files holding the same region (a copy beside the original): the first is loaded.
+    let mut unique: Vec<(PathBuf, (i32, i32))> = Vec::with_capacity(placed.len());
+    for (file, coords) in placed {
+        match unique.last() {
+            Some((first, last)) if *last == coords => {
+                let problem = format!(
+                    "holds region {},{}, as {} does (loaded once, from that file)",
+                    coords.0,
+                    coords.1,
+                    first.display()
+                );
+                report.bad_region_files.push((file, problem));
             }
-        };
-        if let Err(problem) = loader.region(&bytes, *rx, *rz, file) {
-            if single {
-                return Err(anvil_error(file, problem));
-            }
-            loader.report.bad_region_files.push((file.clone(), problem));
+            _ => unique.push((file, coords)),
+        }
+    }
+    if unique.is_empty() {
+        let why = report
+            .bad_region_files
+            .first()
+            .map(|(file, problem)| format!("{}: {problem}", file.display()));
+        return Err(anvil_error(
+            path,
+            format!(
+                "no readable region file ({})",
+                why.unwrap_or_else(|| EXPECTED_WORLD.to_owned())
+            ),
+        ));
+    }
+    let coords: Vec<(i32, i32)> = unique.iter().map(|(_, c)| *c).collect();
+    let mut loader = Loader::new(&coords, report).map_err(|e| anvil_error(path, e))?;
+    for (file, coords) in &unique {
+        match open_region(file) {
+            Ok(region) => loader.region(region, *coords, file),
+            Err(e) if single => return Err(e),
+            Err(e) => loader
+                .report
+                .bad_region_files
+                .push((file.clone(), e.to_string())),
         }
     }
     Ok(loader.finish(started))
 }
 
-/// The most bytes [`load_world`] reads from one region file: the 8 KiB header and 1024
+/// What [`load_world`] reads, for messages about a path that is not it.
+const EXPECTED_WORLD: &str = "expected a save folder (holding region/), a folder of region \
+     files (*.mca), or one region file";
+
+/// The most bytes [`load_world`] accepts in one region file: the 8 KiB header and 1024
 /// chunks of 255 sectors of 4 KiB each, the most a region holds (a larger chunk lives in an
 /// external `.mcc` file, which voxnav does not read). A larger file is refused (a single file)
-/// or reported in [`LoadReport::bad_region_files`] (a folder) without being read.
+/// or reported in [`LoadReport::bad_region_files`] (a folder) without being read. Of a file
+/// within the cap, only the header and the sectors its chunks occupy are read.
 pub const MAX_REGION_BYTES: u64 = 8192 + 1024 * 255 * 4096;
 
-/// Loads one region from its bytes (the contents of `r.{region_x}.{region_z}.mca`).
+/// Loads one region from its bytes (the contents of a region file).
+///
+/// `region_x` and `region_z` are the region's coordinates as its name `r.X.Z.mca` would
+/// give them: the chunks' own positions place the region, and these coordinates only
+/// cross-check them ([`LoadReport::misnamed_files`] lists a disagreement) or place a
+/// region whose chunks name no position.
 ///
 /// # Errors
 /// [`Error::Anvil`] when the bytes are too short for a region header or the region lies
@@ -333,10 +409,18 @@ pub const MAX_REGION_BYTES: u64 = 8192 + 1024 * 255 * 4096;
 pub fn load_region(bytes: &[u8], region_x: i32, region_z: i32) -> Result<LoadedWorld> {
     let started = Instant::now();
     let name = PathBuf::from(format!("r.{region_x}.{region_z}.mca"));
-    let mut loader = Loader::new(&[(region_x, region_z)]).map_err(|e| anvil_error(&name, e))?;
-    loader
-        .region(bytes, region_x, region_z, &name)
-        .map_err(|e| anvil_error(&name, e))?;
+    let mut report = LoadReport::default();
+    let mut region = RegionFile::new(std::io::Cursor::new(bytes))
+        .map_err(|e| anvil_error(&name, e.to_string()))?;
+    let coords = match probe_region(&mut region, &mut report) {
+        Some(found) if found != (region_x, region_z) => {
+            report.misnamed_files.push((name.clone(), found));
+            found
+        }
+        _ => (region_x, region_z),
+    };
+    let mut loader = Loader::new(&[coords], report).map_err(|e| anvil_error(&name, e))?;
+    loader.region(region, coords, &name);
     Ok(loader.finish(started))
 }
 
@@ -354,12 +438,111 @@ fn anvil_error(path: &Path, problem: impl Into<String>) -> Error {
     }
 }
 
+/// The region files of a world folder: the `*.mca` files of its `region/` folder, or of the
+/// folder itself.
+fn region_files(path: &Path) -> Result<Vec<PathBuf>> {
+    let folder = if path.join("region").is_dir() {
+        path.join("region")
+    } else {
+        path.to_path_buf()
+    };
+    let entries = std::fs::read_dir(&folder).map_err(|source| io_error(&folder, source))?;
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|entry| Some(entry.ok()?.path()))
+        .filter(|file| file.extension().is_some_and(|ext| ext == "mca"))
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        return Err(anvil_error(
+            &folder,
+            format!("no region files (*.mca) here or in a region/ folder below; {EXPECTED_WORLD}"),
+        ));
+    }
+    Ok(files)
+}
+
+/// Opens a region file and reads its header.
+///
+/// # Errors
+/// [`Error::Io`] when it cannot be opened, [`Error::FileTooLarge`] over
+/// [`MAX_REGION_BYTES`], [`Error::Anvil`] when it is not a regular file or is too short for
+/// its header.
+fn open_region(file: &Path) -> Result<RegionFile<std::fs::File>> {
+    let handle = std::fs::File::open(file).map_err(|source| io_error(file, source))?;
+    let metadata = handle.metadata().map_err(|source| io_error(file, source))?;
+    if !metadata.is_file() {
+        return Err(anvil_error(
+            file,
+            format!("not a regular file; {EXPECTED_WORLD}"),
+        ));
+    }
+    if metadata.len() > MAX_REGION_BYTES {
+        return Err(Error::FileTooLarge {
+            path: file.display().to_string(),
+            limit: MAX_REGION_BYTES,
+        });
+    }
+    RegionFile::new(handle).map_err(|e| anvil_error(file, e.to_string()))
+}
+
+/// The region a file holds: where its chunks say, else where its name says; a disagreement
+/// between the two is listed in the report.
+///
+/// # Errors
+/// As [`open_region`], and [`Error::Anvil`] when neither its chunks nor its name place it.
+fn place_file(file: &Path, report: &mut LoadReport) -> Result<(i32, i32)> {
+    let mut region = open_region(file)?;
+    let found = probe_region(&mut region, report);
+    report.bytes_read += region.bytes_read();
+    match (found, region_coords(file)) {
+        (Some(found), Some(named)) if found != named => {
+            report.misnamed_files.push((file.to_path_buf(), found));
+            Ok(found)
+        }
+        (Some(coords), _) | (None, Some(coords)) => Ok(coords),
+        (None, None) => Err(anvil_error(
+            file,
+            "none of its first chunks names its position (xPos, zPos) and its name is not \
+             r.X.Z.mca: cannot tell which region it holds",
+        )),
+    }
+}
+
 /// The region coordinates in a file name `r.X.Z.mca`.
 fn region_coords(path: &Path) -> Option<(i32, i32)> {
     let name = path.file_name()?.to_str()?;
     let rest = name.strip_prefix("r.")?.strip_suffix(".mca")?;
     let (x, z) = rest.split_once('.')?;
     Some((x.parse().ok()?, z.parse().ok()?))
+}
+
+/// How many stored chunks [`probe_region`] tries: enough to pass a few damaged ones, few
+/// enough that a file of compression bombs costs little before it is loaded.
+const PROBE_CHUNKS: usize = 8;
+
+/// The region a file's chunks place it in: that of the first of its first [`PROBE_CHUNKS`]
+/// chunks whose NBT names a position (`xPos`, `zPos`) matching its slot. What it inflates
+/// is charged to the load's budget ([`MAX_LOAD_NBT`]).
+fn probe_region<R: std::io::Read + std::io::Seek>(
+    region: &mut RegionFile<R>,
+    report: &mut LoadReport,
+) -> Option<(i32, i32)> {
+    for at in region.locations().into_iter().take(PROBE_CHUNKS) {
+        let limit = MAX_LOAD_NBT.saturating_sub(report.bytes_inflated);
+        if limit == 0 {
+            return None;
+        }
+        let read = region.read(at, usize::try_from(limit).unwrap_or(usize::MAX));
+        report.bytes_inflated += read.inflated;
+        let Some((x, z)) = read.nbt.ok().as_deref().and_then(chunk::chunk_position) else {
+            continue;
+        };
+        if (x & 31) as usize == at.local_x && (z & 31) as usize == at.local_z {
+            // Region coordinates are chunk coordinates divided by 32, rounded down.
+            return Some((x >> 5, z >> 5));
+        }
+    }
+    None
 }
 
 /// The state of a load: the world being filled, the report, and reused buffers.
@@ -378,7 +561,8 @@ struct Loader {
 }
 
 impl Loader {
-    fn new(regions: &[(i32, i32)]) -> std::result::Result<Self, String> {
+    /// A loader for `regions`, continuing `report` (what placing the files read and inflated).
+    fn new(regions: &[(i32, i32)], report: LoadReport) -> std::result::Result<Self, String> {
         let (mut lo, mut hi) = (
             IVec3::new(i32::MAX, MIN_Y, i32::MAX),
             IVec3::new(i32::MIN, MAX_Y, i32::MIN),
@@ -411,31 +595,44 @@ impl Loader {
             world,
             loaded_chunks: Vec::new(),
             dangerous_chunks: Vec::new(),
-            report: LoadReport::default(),
+            report,
             palettes: vec![Vec::new(); SECTIONS],
             indices: vec![[0; SECTION_CELLS]; SECTIONS],
             longs: Vec::new(),
         })
     }
 
-    /// Loads the chunks of one region file.
-    fn region(
+    /// Loads the chunks of one region file holding region `(rx, rz)`, within the file's and
+    /// the load's inflation budgets.
+    fn region<R: std::io::Read + std::io::Seek>(
         &mut self,
-        bytes: &[u8],
-        rx: i32,
-        rz: i32,
+        mut region: RegionFile<R>,
+        (rx, rz): (i32, i32),
         file: &Path,
-    ) -> std::result::Result<(), String> {
-        let region = RegionFile::new(bytes).map_err(|e| e.to_string())?;
+    ) {
         self.report.region_files += 1;
-        let locations: Vec<Location> = region.locations().collect();
-        for at in locations {
+        let mut region_left = MAX_REGION_NBT;
+        for at in region.locations() {
             self.report.chunks_stored += 1;
             let cx = rx * REGION_CHUNKS + at.local_x as i32;
             let cz = rz * REGION_CHUNKS + at.local_z as i32;
             let place = || format!("{} chunk {cx},{cz}", file.display());
-            let nbt = match region.read(at) {
+            let load_left = MAX_LOAD_NBT.saturating_sub(self.report.bytes_inflated);
+            let limit = region_left.min(load_left).min(MAX_CHUNK_NBT as u64) as usize;
+            if limit == 0 {
+                self.report.skip(SkipReason::OverBudget, place);
+                continue;
+            }
+            let read = region.read(at, limit);
+            self.report.bytes_inflated += read.inflated;
+            region_left = region_left.saturating_sub(read.inflated);
+            let nbt = match read.nbt {
                 Ok(nbt) => nbt,
+                // Too large for what is left of a budget, not for the chunk cap itself.
+                Err(SkipReason::TooLarge) if limit < MAX_CHUNK_NBT => {
+                    self.report.skip(SkipReason::OverBudget, place);
+                    continue;
+                }
                 Err(reason) => {
                     self.report.skip(reason, place);
                     continue;
@@ -449,7 +646,7 @@ impl Loader {
                 Err(reason) => self.report.skip(reason, place),
             }
         }
-        Ok(())
+        self.report.bytes_read += region.bytes_read();
     }
 
     /// Decodes one chunk's NBT and, when it is full terrain, writes it into the world.

@@ -14,7 +14,7 @@
 //! [`crate::moves::fly`].
 //!
 //! Errors are [`Error::Parse`] with a 1-based line and column, quoting at most 40 characters
-//! of the offending text; a map claiming a size beyond [`crate::world::dense::MAX_DENSE_CELLS`]
+//! of the offending text; a map claiming a size beyond [`crate::world::dense::MAX_DENSE_BYTES`]
 //! is refused before anything is allocated.
 
 use glam::IVec3;
@@ -136,7 +136,7 @@ fn parse_number(line: usize, (column, word): (usize, &str), name: &str) -> Resul
 ///
 /// # Errors
 /// [`Error::Parse`] for a missing or malformed header, a size that is not positive or too
-/// large ([`crate::world::dense::MAX_DENSE_CELLS`]), a voxel line that is not three
+/// large ([`crate::world::dense::MAX_DENSE_BYTES`]), a voxel line that is not three
 /// integers, or a voxel outside the size.
 pub fn parse_movingai_3dmap(text: &str) -> Result<DenseWorld> {
     let mut lines = strip_bom(text).lines().enumerate().map(|(i, l)| (i + 1, l));
