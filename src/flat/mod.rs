@@ -1,9 +1,13 @@
-//! Flat worlds: 2D grids (robot grids, Moving AI benchmark maps) through the same A*.
+//! Flat worlds: 2D grids (robot grids, Moving AI benchmark maps), by jump point search or
+//! through the same A* as the voxel engine.
 //!
 //! A 2D grid ([`Grid2d`]) is the flat-world special case of the voxel engine: [`FlatWorld`]
 //! turns it into a [`VoxelWorld`](crate::VoxelWorld), and [`GridPlanner`] wraps a [`FlatWorld`],
-//! its compiled walk graph ([`NavGraph`]) and A* over it ([`GraphSearch`]) and answers in 2D: cells, [`Action`]s (`U D L R`, and `UL UR DL DR` for
-//! diagonals) and octile lengths. The formats are read by
+//! its compiled walk graph ([`NavGraph`]) and A* over it ([`GraphSearch`]) and answers in 2D:
+//! cells, [`Action`]s (`U D L R`, and `UL UR DL DR` for diagonals) and octile lengths. On
+//! 8-connected grids it answers by jump point search instead ([`GridEngine`]): the same costs,
+//! found by scanning the grid as bit rows 64 cells at a time (`jps`), or by reading a table of
+//! precomputed jump distances that edits update locally ([`jps_plus`]). The formats are read by
 //! [`parse_robot_grid`](crate::parse_robot_grid), [`parse_movingai_map`](crate::parse_movingai_map)
 //! and [`parse_movingai_scen`](crate::parse_movingai_scen).
 //!
@@ -20,13 +24,19 @@
 //! # Ok::<(), voxnav::Error>(())
 //! ```
 
+mod bits;
+mod jps;
+pub mod jps_plus;
 pub mod scenarios;
 
 use std::fmt;
 
 use glam::IVec2;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
+use crate::flat::bits::BitGrid;
+use crate::flat::jps::{JumpResult, JumpSearch, components};
+use crate::flat::jps_plus::JumpTable;
 use crate::graph::{GraphSearch, NavGraph};
 use crate::moves::agent::{Agent, MoveCosts};
 use crate::search::{SearchOptions, SearchStats, SearchStatus};
@@ -167,14 +177,61 @@ impl GridRoute {
     }
 }
 
-/// Plans routes on one 2D grid through the voxel engine: the walk graph of its
-/// [`FlatWorld`] is compiled once ([`NavGraph`]) and every query runs A* over it
-/// ([`GraphSearch`]), reusing the search state between queries.
+/// How a [`GridPlanner`] searches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GridEngine {
+    /// A* over the compiled walk graph of the flat world, cell by cell: any costs, 4- or
+    /// 8-connected.
+    AStar,
+    /// Jump point search over bit rows, without preprocessing: the same costs as A*, far
+    /// fewer nodes. 8-connected only, with `straight <= diagonal <= 2 * straight`.
+    Jps,
+    /// Jump point search reading precomputed jump distances ([`JumpTable`], 32 bytes per
+    /// cell, built when the engine is chosen): the same costs again, with no scanning at query
+    /// time. Same conditions as [`GridEngine::Jps`].
+    JpsPlus,
+}
+
+impl GridEngine {
+    /// All engines, A* first.
+    pub const ALL: [GridEngine; 3] = [GridEngine::AStar, GridEngine::Jps, GridEngine::JpsPlus];
+
+    /// `"A*"`, `"JPS"` or `"JPS+"`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            GridEngine::AStar => "A*",
+            GridEngine::Jps => "JPS",
+            GridEngine::JpsPlus => "JPS+",
+        }
+    }
+}
+
+/// The state of jump point search on one grid: the bit rows, the connected parts (for
+/// instant unreachable answers), the table of [`GridEngine::JpsPlus`] when chosen, and the
+/// reusable search state.
+#[derive(Debug, Clone)]
+struct Jumps {
+    bits: BitGrid,
+    labels: Vec<u32>,
+    table: Option<JumpTable>,
+    search: JumpSearch,
+}
+
+/// Plans routes on one 2D grid. By default it runs jump point search ([`GridEngine::Jps`])
+/// where that is exact (8-connected moves with `straight <= diagonal <= 2 * straight`, as
+/// both the robot and the Moving AI costs are), and A* over the compiled walk graph of its
+/// [`FlatWorld`] ([`NavGraph`], [`GraphSearch`]) otherwise; [`GridPlanner::with_engine`]
+/// picks one. Search state is reused between queries.
 #[derive(Debug, Clone)]
 pub struct GridPlanner {
     world: FlatWorld,
     graph: NavGraph,
     search: GraphSearch,
+    costs: MoveCosts,
+    diagonals: bool,
+    engine: GridEngine,
+    jumps: Jumps,
 }
 
 impl GridPlanner {
@@ -182,8 +239,8 @@ impl GridPlanner {
     /// cutting when `diagonals` is on, 4-connected moves otherwise, at `costs`.
     ///
     /// # Errors
-    /// [`Error::InvalidSetting`](crate::Error::InvalidSetting) when `costs` are out of range
-    /// ([`MoveCosts::validate`]); [`Error::GraphTooLarge`](crate::Error::GraphTooLarge) for a
+    /// [`Error::InvalidSetting`] when `costs` are out of range
+    /// ([`MoveCosts::validate`]); [`Error::GraphTooLarge`] for a
     /// grid wider or taller than 65 534 cells or of more than
     /// [`MAX_GRAPH_COLUMNS`](crate::graph::MAX_GRAPH_COLUMNS) cells.
     pub fn new(grid: Grid2d, diagonals: bool, costs: MoveCosts) -> Result<Self> {
@@ -191,11 +248,57 @@ impl GridPlanner {
         let search = GraphSearch::new(costs)?;
         let world = FlatWorld::new(grid, agent.height)?;
         let graph = NavGraph::compile(&world, &agent)?;
+        let bits = BitGrid::new(world.grid());
+        let jumps = Jumps {
+            labels: components(&bits),
+            bits,
+            table: None,
+            search: JumpSearch::default(),
+        };
+        let engine = if jumps_are_exact(diagonals, &costs) {
+            GridEngine::Jps
+        } else {
+            GridEngine::AStar
+        };
         Ok(Self {
             world,
             graph,
             search,
+            costs,
+            diagonals,
+            engine,
+            jumps,
         })
+    }
+
+    /// The same planner searching with `engine`; [`GridEngine::JpsPlus`] builds its table
+    /// here (O(cells)).
+    ///
+    /// # Errors
+    /// [`Error::InvalidSetting`] for jump point search on a planner where it would not be
+    /// exact: diagonals off, or costs with `diagonal` below `straight` or above twice it.
+    pub fn with_engine(mut self, engine: GridEngine) -> Result<Self> {
+        if engine != GridEngine::AStar && !jumps_are_exact(self.diagonals, &self.costs) {
+            return Err(Error::InvalidSetting(format!(
+                "{} needs diagonal moves and a diagonal cost from 1 to 2 times the straight one; \
+                 this planner has diagonals {} and costs straight {}, diagonal {} (use A*)",
+                engine.name(),
+                if self.diagonals { "on" } else { "off" },
+                self.costs.straight,
+                self.costs.diagonal
+            )));
+        }
+        if engine == GridEngine::JpsPlus && self.jumps.table.is_none() {
+            self.jumps.table = Some(JumpTable::new(self.world.grid()));
+        }
+        self.engine = engine;
+        Ok(self)
+    }
+
+    /// The engine the planner searches with.
+    #[must_use]
+    pub fn engine(&self) -> GridEngine {
+        self.engine
     }
 
     /// The robot assignment's planner: [`MoveCosts::default`] (10 per straight step, 14 per
@@ -237,10 +340,40 @@ impl GridPlanner {
     /// The best route from `start` to `goal`.
     ///
     /// # Errors
-    /// [`Error::InvalidCell`](crate::Error::InvalidCell) when `start` or `goal` is outside the grid or blocked.
+    /// [`Error::InvalidCell`] when `start` or `goal` is outside the grid or blocked.
     pub fn plan(&mut self, start: IVec2, goal: IVec2) -> Result<GridRoute> {
         self.grid().check_cell("start", start)?;
         self.grid().check_cell("goal", goal)?;
+        let pair = ((start.x, start.y), (goal.x, goal.y));
+        let steps = (
+            u64::from(self.costs.straight),
+            u64::from(self.costs.diagonal),
+        );
+        let jumps = &mut self.jumps;
+        let found = match (self.engine, &jumps.table) {
+            (GridEngine::AStar, _) => None,
+            (GridEngine::JpsPlus, Some(table)) => {
+                Some(jumps.search.find(table, &jumps.labels, pair, steps))
+            }
+            _ => Some(jumps.search.find(&jumps.bits, &jumps.labels, pair, steps)),
+        };
+        if let Some(JumpResult {
+            status,
+            cells,
+            cost,
+            stats,
+        }) = found
+        {
+            let cells: Vec<IVec2> = cells.into_iter().map(|(x, y)| IVec2::new(x, y)).collect();
+            let actions = actions_between(&cells);
+            return Ok(GridRoute {
+                status,
+                cells,
+                actions,
+                cost,
+                stats,
+            });
+        }
         let result = self.search.find_path(
             &self.graph,
             FlatWorld::feet(start),
@@ -252,11 +385,7 @@ impl GridPlanner {
             .iter()
             .map(|&feet| FlatWorld::cell(feet))
             .collect();
-        // Every move of the walking rules goes to a neighbouring column.
-        let actions = cells
-            .windows(2)
-            .filter_map(|pair| Action::between(pair[0], pair[1]))
-            .collect();
+        let actions = actions_between(&cells);
         Ok(GridRoute {
             status: result.status,
             cells,
@@ -265,4 +394,24 @@ impl GridPlanner {
             stats: result.stats,
         })
     }
+}
+
+/// The actions between consecutive cells of a route. Every move of the walking rules, and
+/// every step of a jump, goes to a neighbouring cell.
+fn actions_between(cells: &[IVec2]) -> Vec<Action> {
+    cells
+        .windows(2)
+        .filter_map(|pair| Action::between(pair[0], pair[1]))
+        .collect()
+}
+
+/// Whether jump point search finds routes as cheap as A* for these moves. It keeps, of all
+/// the orders of the same moves, the one going diagonally first, and its pruning assumes that
+/// a diagonal step is worth taking when it saves a straight one and never worth two straight
+/// steps' detour: diagonals on, and a diagonal step costing from one to two straight ones. The
+/// robot (10 / 14) and Moving AI costs qualify; the tests check both against Dijkstra.
+fn jumps_are_exact(diagonals: bool, costs: &MoveCosts) -> bool {
+    diagonals
+        && costs.straight <= costs.diagonal
+        && costs.diagonal <= costs.straight.saturating_mul(2)
 }

@@ -1,0 +1,381 @@
+//! Jump point search on 8-connected grids without corner cutting (Harabor and Grastien), for
+//! [`GridPlanner`](crate::flat::GridPlanner): A* whose nodes are jump points, with the
+//! successors of a jump point found by scanning straight and diagonal lines.
+//!
+//! On a grid where every straight step costs the same and every diagonal step costs the
+//! same, many optimal routes differ only in the order of their moves. Jump point search
+//! keeps one of them, the one that goes diagonally as early as possible: from a cell reached
+//! straight it goes on straight, from a cell reached diagonally it goes on diagonally or
+//! straight along either component, and it only turns elsewhere at a *forced neighbour*, a
+//! cell the kept order could not reach otherwise because a wall stands behind it. A scan along
+//! a line then visits no node until it meets such a turn (a *jump point*), the goal, or a
+//! wall; A* only sees the jump points. The routes are exact: the same cost as A* over every
+//! cell.
+//!
+//! Without corner cutting (a diagonal step needs both cells beside it free), a cell reached
+//! by a straight step in direction `d` has a forced neighbour on side `s` when the cell
+//! beside it, `cell + s`, is free and the cell beside the one it came from, `cell - d + s`,
+//! is blocked: then `cell + s` and `cell + d + s` are successors too. A diagonal step has no
+//! forced neighbours (both cells beside it are free, or it would not be legal); a cell on a
+//! diagonal run is a jump point when a straight scan from it along either component finds
+//! one.
+//!
+//! Two move sources share one search loop ([`JumpSearch`]): the online one scans bit rows
+//! ([`BitGrid`]), the preprocessed one ([`JumpTable`](crate::flat::jps_plus::JumpTable))
+//! reads the scan's answer from a table.
+
+use crate::flat::bits::{BitGrid, Straight};
+use crate::search::open::OpenSet;
+use crate::search::{SearchStats, SearchStatus};
+
+/// The 8 directions of travel: the 4 straight ones, then the 4 diagonals.
+pub(crate) const DIRECTIONS: [(i32, i32); 8] = [
+    (1, 0),
+    (-1, 0),
+    (0, 1),
+    (0, -1),
+    (1, 1),
+    (1, -1),
+    (-1, 1),
+    (-1, -1),
+];
+
+/// The index in [`DIRECTIONS`] of `(dx, dy)`, a direction of travel.
+#[inline]
+pub(crate) const fn direction_index(dx: i32, dy: i32) -> usize {
+    // Indexed by (dy + 1) * 3 + (dx + 1); the middle (no direction) is never asked for.
+    const INDEX: [usize; 9] = [7, 3, 5, 1, 0, 0, 6, 2, 4];
+    INDEX[((dy + 1) * 3 + dx + 1) as usize]
+}
+
+/// The straight scan of `(dx, dy)`, one of the 4 straight directions.
+#[inline]
+pub(crate) const fn straight(dx: i32, dy: i32) -> Straight {
+    Straight {
+        horizontal: dy == 0,
+        forward: dx + dy > 0,
+    }
+}
+
+/// Whether a diagonal step `(dx, dy)` from the free cell `(x, y)` is legal: the target and
+/// both cells beside the step free (no corner cutting).
+#[inline]
+pub(crate) fn diagonal_step_free(bits: &BitGrid, x: i32, y: i32, dx: i32, dy: i32) -> bool {
+    bits.is_free(x + dx, y) && bits.is_free(x, y + dy) && bits.is_free(x + dx, y + dy)
+}
+
+/// Whether the free cell `(x, y)`, entered by a straight step `(dx, dy)`, has a forced
+/// neighbour on side `(sx, sy)` (perpendicular to the step): the side cell is free and the
+/// side cell of the cell stepped from is blocked.
+#[inline]
+pub(crate) fn forced(
+    bits: &BitGrid,
+    x: i32,
+    y: i32,
+    (dx, dy): (i32, i32),
+    (sx, sy): (i32, i32),
+) -> bool {
+    bits.is_free(x + sx, y + sy) && !bits.is_free(x - dx + sx, y - dy + sy)
+}
+
+/// Where the successors of a jump point come from: a jump from a free cell in one
+/// direction.
+pub(crate) trait JumpSource {
+    /// The grid's free cells.
+    fn bits(&self) -> &BitGrid;
+
+    /// The jump from the free cell `(x, y)` in direction `(dx, dy)`: the number of steps to
+    /// the next jump point (or to `goal`, or to a cell of a diagonal run in line with `goal`),
+    /// or `None` when the line ends at a wall first.
+    fn jump(&self, x: i32, y: i32, dx: i32, dy: i32, goal: (i32, i32)) -> Option<u32>;
+}
+
+impl JumpSource for BitGrid {
+    fn bits(&self) -> &BitGrid {
+        self
+    }
+
+    #[inline]
+    fn jump(&self, x: i32, y: i32, dx: i32, dy: i32, goal: (i32, i32)) -> Option<u32> {
+        if dx == 0 || dy == 0 {
+            return BitGrid::jump(self, x, y, straight(dx, dy), goal);
+        }
+        let (along_x, along_y) = (straight(dx, 0), straight(0, dy));
+        let (mut cx, mut cy, mut steps) = (x, y, 0);
+        loop {
+            if !diagonal_step_free(self, cx, cy, dx, dy) {
+                return None;
+            }
+            (cx, cy, steps) = (cx + dx, cy + dy, steps + 1);
+            if (cx, cy) == goal
+                || BitGrid::jump(self, cx, cy, along_x, goal).is_some()
+                || BitGrid::jump(self, cx, cy, along_y, goal).is_some()
+            {
+                return Some(steps);
+            }
+        }
+    }
+}
+
+/// A successor of a jump point: `steps` steps in direction `dir` (an index into
+/// [`DIRECTIONS`]).
+#[derive(Debug, Clone, Copy)]
+struct Jump {
+    dir: usize,
+    steps: u32,
+}
+
+/// The successors of the jump point `(x, y)` entered in direction `arrived` (`(0, 0)` for
+/// the start), into `out`.
+#[inline]
+fn successors<S: JumpSource>(
+    source: &S,
+    (x, y): (i32, i32),
+    arrived: (i32, i32),
+    goal: (i32, i32),
+    out: &mut Vec<Jump>,
+) {
+    out.clear();
+    let bits = source.bits();
+    let mut try_direction = |dx: i32, dy: i32| {
+        if let Some(steps) = source.jump(x, y, dx, dy, goal) {
+            out.push(Jump {
+                dir: direction_index(dx, dy),
+                steps,
+            });
+        }
+    };
+    match arrived {
+        (0, 0) => {
+            for (dx, dy) in DIRECTIONS {
+                try_direction(dx, dy);
+            }
+        }
+        (dx, 0) => {
+            try_direction(dx, 0);
+            for side in [-1, 1] {
+                if forced(bits, x, y, (dx, 0), (0, side)) {
+                    try_direction(0, side);
+                    try_direction(dx, side);
+                }
+            }
+        }
+        (0, dy) => {
+            try_direction(0, dy);
+            for side in [-1, 1] {
+                if forced(bits, x, y, (0, dy), (side, 0)) {
+                    try_direction(side, 0);
+                    try_direction(side, dy);
+                }
+            }
+        }
+        (dx, dy) => {
+            try_direction(dx, 0);
+            try_direction(0, dy);
+            try_direction(dx, dy);
+        }
+    }
+}
+
+/// Labels of the connected parts of the grid's free cells (each part one label, blocked
+/// cells `u32::MAX`): two cells are connected by 8-connected moves without corner cutting
+/// exactly when they are by 4-connected ones, since every diagonal step has a free cell
+/// beside it.
+pub(crate) fn components(bits: &BitGrid) -> Vec<u32> {
+    let (width, height) = (bits.width(), bits.height());
+    let mut labels = vec![u32::MAX; width as usize * height as usize];
+    let mut stack = Vec::new();
+    let mut next = 0;
+    for y in 0..height {
+        for x in 0..width {
+            let index = (y * width + x) as usize;
+            if labels[index] != u32::MAX || !bits.is_free(x, y) {
+                continue;
+            }
+            labels[index] = next;
+            stack.push((x, y));
+            while let Some((cx, cy)) = stack.pop() {
+                for (dx, dy) in &DIRECTIONS[..4] {
+                    let (nx, ny) = (cx + dx, cy + dy);
+                    let at = (ny * width + nx) as usize;
+                    if bits.is_free(nx, ny) && labels[at] == u32::MAX {
+                        labels[at] = next;
+                        stack.push((nx, ny));
+                    }
+                }
+            }
+            next += 1;
+        }
+    }
+    labels
+}
+
+/// A cell's search state: valid in the search whose generation is `stamp >> 1`; closed when
+/// the low bit is set.
+#[derive(Debug, Clone, Copy, Default)]
+struct Record {
+    stamp: u32,
+    parent: u32,
+    g: u64,
+}
+
+/// What a jump point search found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct JumpResult {
+    /// [`SearchStatus::Found`] or [`SearchStatus::Unreachable`].
+    pub status: SearchStatus,
+    /// The route, cell by cell, start and goal included; empty when unreachable.
+    pub cells: Vec<(i32, i32)>,
+    /// The route's cost.
+    pub cost: Option<u64>,
+    /// Jump points expanded and pushed, and the time taken.
+    pub stats: SearchStats,
+}
+
+/// The search state of jump point search, reused across queries: one record per cell found
+/// through a generation stamp (no clearing between queries) and the open set of the graph A*.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct JumpSearch {
+    records: Vec<Record>,
+    generation: u32,
+    open: OpenSet,
+    successors: Vec<Jump>,
+}
+
+impl JumpSearch {
+    /// The best route from `start` to `goal`, both free cells, over `source`, at `straight`
+    /// per straight step and `diagonal` per diagonal step (`straight <= diagonal <= 2 *
+    /// straight`); `labels` ([`components`]) proves a goal in another part unreachable with no
+    /// search.
+    pub(crate) fn find<S: JumpSource>(
+        &mut self,
+        source: &S,
+        labels: &[u32],
+        (start, goal): ((i32, i32), (i32, i32)),
+        (straight, diagonal): (u64, u64),
+    ) -> JumpResult {
+        let started = std::time::Instant::now();
+        let width = source.bits().width();
+        let index = |(x, y): (i32, i32)| (y * width + x) as u32;
+        let mut stats = SearchStats::default();
+        let unreachable = |stats: SearchStats| JumpResult {
+            status: SearchStatus::Unreachable,
+            cells: Vec::new(),
+            cost: None,
+            stats: SearchStats {
+                elapsed: started.elapsed(),
+                ..stats
+            },
+        };
+        if labels[index(start) as usize] != labels[index(goal) as usize] {
+            return unreachable(stats);
+        }
+        let estimate = |(x, y): (i32, i32)| {
+            let (across, along) = ((x - goal.0).unsigned_abs(), (y - goal.1).unsigned_abs());
+            let (low, high) = (u64::from(across.min(along)), u64::from(across.max(along)));
+            low * diagonal + (high - low) * straight
+        };
+        let cells = source.bits().width() as usize * source.bits().height() as usize;
+        if self.records.len() != cells || self.generation >= u32::MAX / 2 - 1 {
+            self.records.clear();
+            self.records.resize(cells, Record::default());
+            self.generation = 0;
+        }
+        self.generation += 1;
+        let open_stamp = self.generation << 1;
+        let closed_stamp = open_stamp | 1;
+        self.open.reset(estimate(start));
+        let start_index = index(start);
+        self.records[start_index as usize] = Record {
+            stamp: open_stamp,
+            parent: start_index,
+            g: 0,
+        };
+        self.open.push(estimate(start), 0, start_index);
+        stats.generated = 1;
+        let goal_index = index(goal);
+        let mut jumps = std::mem::take(&mut self.successors);
+        let mut found = None;
+        while let Some((_, node)) = self.open.pop() {
+            let record = &mut self.records[node as usize];
+            if record.stamp == closed_stamp {
+                continue;
+            }
+            record.stamp = closed_stamp;
+            let (g, parent) = (record.g, record.parent);
+            if node == goal_index {
+                found = Some(g);
+                break;
+            }
+            stats.expanded += 1;
+            let at = ((node % width as u32) as i32, (node / width as u32) as i32);
+            let from = (
+                (parent % width as u32) as i32,
+                (parent / width as u32) as i32,
+            );
+            let arrived = ((at.0 - from.0).signum(), (at.1 - from.1).signum());
+            successors(source, at, arrived, goal, &mut jumps);
+            for jump in &jumps {
+                let (dx, dy) = DIRECTIONS[jump.dir];
+                let to = (at.0 + dx * jump.steps as i32, at.1 + dy * jump.steps as i32);
+                let step = if dx != 0 && dy != 0 {
+                    diagonal
+                } else {
+                    straight
+                };
+                let cost = g + u64::from(jump.steps) * step;
+                let target = index(to);
+                let next = &mut self.records[target as usize];
+                let seen = next.stamp >> 1 == self.generation;
+                if seen && (next.stamp == closed_stamp || next.g <= cost) {
+                    continue;
+                }
+                *next = Record {
+                    stamp: open_stamp,
+                    parent: node,
+                    g: cost,
+                };
+                self.open.push(cost + estimate(to), cost, target);
+                stats.generated += 1;
+            }
+        }
+        self.successors = jumps;
+        let Some(cost) = found else {
+            return unreachable(stats);
+        };
+        let route = self.route(width, start_index, goal_index);
+        JumpResult {
+            status: SearchStatus::Found,
+            cells: route,
+            cost: Some(cost),
+            stats: SearchStats {
+                elapsed: started.elapsed(),
+                ..stats
+            },
+        }
+    }
+
+    /// The route to `goal` cell by cell: the jump points walked back through their parents,
+    /// and the straight or diagonal line between each two filled in.
+    fn route(&self, width: i32, start: u32, goal: u32) -> Vec<(i32, i32)> {
+        let cell = |node: u32| ((node % width as u32) as i32, (node / width as u32) as i32);
+        let mut points = vec![cell(goal)];
+        let mut node = goal;
+        while node != start {
+            node = self.records[node as usize].parent;
+            points.push(cell(node));
+        }
+        points.reverse();
+        let mut cells = vec![points[0]];
+        for pair in points.windows(2) {
+            let (from, to) = (pair[0], pair[1]);
+            let (dx, dy) = ((to.0 - from.0).signum(), (to.1 - from.1).signum());
+            let mut at = from;
+            while at != to {
+                at = (at.0 + dx, at.1 + dy);
+                cells.push(at);
+            }
+        }
+        cells
+    }
+}
