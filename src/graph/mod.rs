@@ -105,8 +105,10 @@ use glam::IVec3;
 
 use crate::error::{Error, Result};
 use crate::moves::agent::{Agent, MoveCosts};
-use crate::moves::{DIRECTIONS, Move, MoveKind, for_each_neighbour, terrain_cost};
-use crate::world::{Bounds, TerrainFlags, VoxelWorld, is_valid_feet};
+use crate::moves::{
+    DIRECTIONS, Move, MoveKind, for_each_neighbour, position_terrain, terrain_cost,
+};
+use crate::world::{Bounds, TerrainFlags, VoxelWorld};
 
 pub use astar::GraphSearch;
 pub use update::GraphUpdate;
@@ -784,9 +786,14 @@ impl NavGraph {
         let height = self.agent.height;
         let min = self.bounds.min;
         let (wx, wz) = (min.x + x, min.z + z);
-        if height > 32 {
+        // Swimming positions are not in the column bits: an agent that swims is scanned cell
+        // by cell.
+        if height > 32 || self.agent.swims_at_surface() {
             for y in y_low..=y_high {
-                if is_valid_feet(world, IVec3::new(wx, min.y + y, wz), height) {
+                if self
+                    .agent
+                    .is_valid_position(world, IVec3::new(wx, min.y + y, wz))
+                {
                     out.push(y);
                 }
             }
@@ -876,7 +883,7 @@ impl NavGraph {
         }
         let slot = &mut self.slots[id as usize];
         slot.out = word;
-        slot.terrain = world.terrain(feet);
+        slot.terrain = position_terrain(world, feet);
         self.terrain_seen = self.terrain_seen | slot.terrain;
         // After the terrain: this also decides `plain`.
         self.set_extra(id, world.extra_cost(feet));
@@ -903,7 +910,7 @@ impl NavGraph {
             kind: step.kind,
             jump: false,
         };
-        let entry = terrain_cost(world.terrain(step.feet), reference)
+        let entry = terrain_cost(position_terrain(world, step.feet), reference)
             .saturating_add(world.extra_cost(step.feet));
         let without_jump = base_cost(slot, walked, reference).saturating_add(entry);
         let shape = match step.cost.checked_sub(without_jump) {

@@ -105,7 +105,7 @@ impl NavGraph {
         let (height, step, drop) = (
             agent.height as i32,
             agent.max_step_up as i32,
-            agent.max_drop as i32,
+            agent.fall_reach() as i32,
         );
         let mut rescan: AHashMap<Column, Span> = AHashMap::new();
         let mut rederive: AHashMap<Column, Span> = AHashMap::new();

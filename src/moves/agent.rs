@@ -43,6 +43,43 @@ impl Movement {
     }
 }
 
+/// What a walking agent does with water (rules 7 and 8 of [`crate::moves`]).
+///
+/// Fliers and swimmers ([`Movement::Fly`], [`Movement::Swim`]) ignore it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum WaterMode {
+    /// Wades through water one block deep and never enters deeper water (rule 7). The
+    /// default, so that the routes of agents built before swimming existed stay the same.
+    #[default]
+    Wade,
+    /// Wades, and also floats at the surface of deeper water: swimming positions are valid
+    /// and a fall into water may be of any depth up to [`crate::moves::MAX_WATER_DROP`]
+    /// (rule 8). Most land mobs of the game do this.
+    Swim,
+    /// Never ends a move with its feet in water, not even water one block deep (as endermen
+    /// and blazes, which water hurts).
+    Avoid,
+}
+
+impl WaterMode {
+    /// `"wade"`, `"swim"` or `"avoid"`.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            WaterMode::Wade => "wade",
+            WaterMode::Swim => "swim",
+            WaterMode::Avoid => "avoid",
+        }
+    }
+}
+
+impl std::fmt::Display for WaterMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 impl std::fmt::Display for Movement {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
@@ -73,6 +110,9 @@ pub struct Agent {
     /// Walk, fly or swim. Defaults to [`Movement::Walk`]. `max_step_up` and `max_drop` only
     /// matter to walkers.
     pub movement: Movement,
+    /// What a walker does with water: wade, swim or avoid it. Defaults to
+    /// [`WaterMode::Wade`]. Walking only.
+    pub water: WaterMode,
 }
 
 /// The largest value accepted for [`Agent::height`], [`Agent::max_step_up`] and
@@ -88,6 +128,7 @@ impl Default for Agent {
             max_drop: 3,
             diagonals: true,
             movement: Movement::Walk,
+            water: WaterMode::Wade,
         }
     }
 }
@@ -102,6 +143,7 @@ impl Agent {
             max_drop: 3,
             diagonals: true,
             movement: Movement::Fly,
+            water: WaterMode::Wade,
         }
     }
 
@@ -115,6 +157,7 @@ impl Agent {
             max_drop: 3,
             diagonals: true,
             movement: Movement::Swim,
+            water: WaterMode::Wade,
         }
     }
 
@@ -125,9 +168,44 @@ impl Agent {
         self
     }
 
+    /// Sets [`Agent::water`].
+    #[must_use]
+    pub const fn with_water(mut self, water: WaterMode) -> Self {
+        self.water = water;
+        self
+    }
+
+    /// Whether the agent walks and swims at the surface of deep water
+    /// ([`WaterMode::Swim`]).
+    #[inline]
+    #[must_use]
+    pub const fn swims_at_surface(&self) -> bool {
+        matches!(self.movement, Movement::Walk) && matches!(self.water, WaterMode::Swim)
+    }
+
+    /// Whether the agent walks and never enters water ([`WaterMode::Avoid`]).
+    #[inline]
+    #[must_use]
+    pub const fn avoids_water(&self) -> bool {
+        matches!(self.movement, Movement::Walk) && matches!(self.water, WaterMode::Avoid)
+    }
+
+    /// The deepest fall one walking move may take: `max_drop`, or for an agent that swims at
+    /// the surface at least [`crate::moves::MAX_WATER_DROP`] (a fall into water, rule 8).
+    #[inline]
+    #[must_use]
+    pub const fn fall_reach(&self) -> u32 {
+        if self.swims_at_surface() && self.max_drop < crate::moves::MAX_WATER_DROP {
+            crate::moves::MAX_WATER_DROP
+        } else {
+            self.max_drop
+        }
+    }
+
     /// Whether `feet` is a valid position for this agent: a valid feet position for a walker
-    /// ([`crate::is_valid_feet`]); every body cell passable for a flier, or water for a swimmer
-    /// ([`crate::moves::fly::body_allowed`]).
+    /// ([`crate::is_valid_feet`]), or a swimming position with room for the body for a walker
+    /// that swims ([`crate::moves::is_swimming_position`]); every body cell passable for a
+    /// flier, or water for a swimmer ([`crate::moves::fly::body_allowed`]).
     #[inline]
     #[must_use]
     pub fn is_valid_position<W: VoxelWorld + ?Sized>(&self, world: &W, feet: IVec3) -> bool {
@@ -135,13 +213,22 @@ impl Agent {
             crate::moves::fly::body_allowed(world, self, feet)
         } else {
             crate::world::is_valid_feet(world, feet, self.height)
+                || (self.swims_at_surface() && self.is_afloat(world, feet))
         }
+    }
+
+    /// Whether `feet` is a swimming position with room for this agent's body.
+    #[inline]
+    fn is_afloat<W: VoxelWorld + ?Sized>(&self, world: &W, feet: IVec3) -> bool {
+        crate::moves::is_swimming_position(world, feet)
+            && crate::world::body_fits(world, feet, self.height)
     }
 
     /// Like [`Agent::is_valid_position`], but says why a position is not valid.
     ///
     /// # Errors
-    /// For a walker, as [`check_feet`]. For a flier or swimmer, the first reason found in this
+    /// For a walker, as [`check_feet`] (a swimming position of a walker that swims is
+    /// valid). For a flier or swimmer, the first reason found in this
     /// order: out of the searchable key range, outside the world's bounds, a blocked body cell
     /// ([`InvalidFeet::NoHeadRoom`]), a body cell that is not water
     /// ([`InvalidFeet::NotInWater`], swimmers only).
@@ -151,6 +238,9 @@ impl Agent {
         feet: IVec3,
     ) -> Result<(), InvalidFeet> {
         if !self.movement.is_free() {
+            if self.swims_at_surface() && self.is_afloat(world, feet) {
+                return Ok(());
+            }
             return check_feet(world, feet, self.height);
         }
         // The checks a walker's position gets, minus the floor.
@@ -244,7 +334,7 @@ impl Agent {
 /// The defaults follow the source article's 10 / 14 for straight and diagonal steps;
 /// climbing a block costs as much as a step, falling is cheap but not free.
 ///
-/// Terrain terms ([`MoveCosts::water`], [`MoveCosts::slow_floor`], [`MoveCosts::danger`],
+/// Terrain terms ([`MoveCosts::water`], [`MoveCosts::swim`], [`MoveCosts::slow_floor`], [`MoveCosts::danger`],
 /// [`MoveCosts::door`], [`MoveCosts::cobweb`]) are added to a move when the
 /// [`VoxelWorld::terrain`] of its target says so;
 /// [`MoveCosts::climb`] is added to each ladder move and [`MoveCosts::jump`] to each move that
@@ -263,6 +353,7 @@ impl Agent {
 /// assert_eq!(costs.corner, 17);
 /// assert_eq!((costs.water, costs.slow_floor, costs.danger, costs.climb), (10, 15, 40, 10));
 /// assert_eq!((costs.door, costs.cobweb, costs.jump), (10, 30, 0));
+/// assert_eq!(costs.swim, 10);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct MoveCosts {
@@ -282,6 +373,13 @@ pub struct MoveCosts {
     ///
     /// [`TerrainFlags::IN_WATER`]: crate::TerrainFlags::IN_WATER
     pub water: u32,
+    /// Added, on top of `water`, to a move whose target is a swimming position
+    /// ([`TerrainFlags::SWIMMING`], rule 8 of [`crate::moves`]): a mob swimming at the surface
+    /// is slower than one wading, so crossing water by swimming costs three times a walk.
+    /// Defaults to 10. Only agents that swim ([`WaterMode::Swim`]) reach such positions.
+    ///
+    /// [`TerrainFlags::SWIMMING`]: crate::TerrainFlags::SWIMMING
+    pub swim: u32,
     /// Added to a move whose target stands on a slow floor ([`TerrainFlags::ON_SLOW_FLOOR`]), as
     /// soul sand slows a walker to well under half speed. Defaults to 15.
     ///
@@ -325,6 +423,7 @@ impl Default for MoveCosts {
             ascend: 10,
             descend: 2,
             water: 10,
+            swim: 10,
             slow_floor: 15,
             danger: 40,
             climb: 10,
@@ -356,6 +455,7 @@ impl MoveCosts {
             ascend: OCTILE_SCALE,
             descend: OCTILE_SCALE,
             water: OCTILE_SCALE,
+            swim: OCTILE_SCALE,
             slow_floor: 150_000,
             danger: 400_000,
             climb: OCTILE_SCALE,
@@ -404,6 +504,13 @@ impl MoveCosts {
     #[must_use]
     pub const fn with_water(mut self, water: u32) -> Self {
         self.water = water;
+        self
+    }
+
+    /// Sets [`MoveCosts::swim`]. Defaults to 10.
+    #[must_use]
+    pub const fn with_swim(mut self, swim: u32) -> Self {
+        self.swim = swim;
         self
     }
 
@@ -464,6 +571,7 @@ impl MoveCosts {
             + u64::from(self.ascend.max(self.descend))
                 * u64::from(crate::moves::agent::MAX_AGENT_SPAN)
             + u64::from(self.water)
+            + u64::from(self.swim)
             + u64::from(self.slow_floor)
             + u64::from(self.danger)
             + u64::from(self.climb)

@@ -52,7 +52,7 @@
 //! 1 to 15 for a lower floor ([`Block::Floor`](crate::Block::Floor): bottom slabs 8, snow of
 //! `n` layers `2 * (n - 1)`, beds, ...), 24 for a fence or wall
 //! ([`Block::Fence`](crate::Block::Fence)). In a world whose floor tops are all 16 (the
-//! default) and that has no deep water, rules 6 and 7 change nothing.
+//! default) and that has no deep water, rules 6 to 8 change nothing.
 //!
 //! 6. **Floor heights** ([`floor_rise`], [`rise_allowed`]). Nodes stay whole feet cells (the
 //!    cell above whatever the feet stand on), and rules 1-3 pick the target of each direction
@@ -81,8 +81,39 @@
 //!    above it are water. The agent wades through water one block deep with its head in the
 //!    air (rule 5's `water` term), and it never walks along the bottom of deeper water: an NPC
 //!    there would drown, and in Minecraft it would float up anyway. Swimming across the surface
-//!    is a different way of moving, not a walking move. Moves out of deep water (a start
-//!    placed there) are allowed.
+//!    is rule 8, for agents that swim. Moves out of deep water (a start placed there) are
+//!    allowed.
+//! 8. **Swimming at the surface** ([`is_swimming_position`], [`swimmer_drop_depth`]), for a
+//!    walker whose [`Agent::water`] is [`WaterMode::Swim`](agent::WaterMode::Swim) only. A
+//!    **swimming position** is a feet cell of water (source, flowing or waterlogged: whatever
+//!    the world reports as [`TerrainFlags::IN_WATER`]) whose cell above is not water and whose
+//!    cell below is not standable (over a floor it is a wading position, rule 7); with room
+//!    for the body it is a valid position of such an agent, as a valid feet position is.
+//!    Then, in rules 1-3, a target that is a swimming position counts as if it had a floor:
+//!    - rule 1: with the body fitting at `(c, y)`, a swimming position there is a **level
+//!      move** (across the surface, in or out of the water at the same height); otherwise the
+//!      agent falls to the first (highest) valid feet position or swimming position of column
+//!      `c`. A fall deeper than `max_drop` is allowed when the feet land in water, a swimming
+//!      or a wading position (water breaks a fall), up to [`MAX_WATER_DROP`];
+//!    - rule 2: a step up may end at a swimming position as at a valid feet position, and the
+//!      step up out of a swimming position onto a bank is the ordinary step up (head room in
+//!      the agent's own column);
+//!    - rule 3 is unchanged: water is passable, so diagonals across the surface never cut a
+//!      corner of the bank;
+//!    - rule 4: a ladder climb may end at a swimming position;
+//!    - rule 6 reads the floor top of the cell under a swimming position as for any position
+//!      (water and air count as a full block, so the surface is level with a bank whose top
+//!      is at the feet), except that a fall into water has no depth limit but
+//!      [`MAX_WATER_DROP`].
+//!
+//!    There is no diving: rule 7 still refuses every position with the feet and the cell
+//!    above in water, so the agent never goes below the surface. Cost: every move whose
+//!    target is a swimming position ([`TerrainFlags::SWIMMING`], which
+//!    [`position_terrain`] adds to the world's terrain) pays [`MoveCosts::swim`] on top of
+//!    rule 5's `water`. An agent whose water mode is
+//!    [`WaterMode::Avoid`](agent::WaterMode::Avoid) makes no move whose target's feet cell is
+//!    water, not even a wade; [`WaterMode::Wade`](agent::WaterMode::Wade) (the default) is
+//!    rules 1-7 alone.
 //!
 //! Every added term is non-negative and a rung up costs at least `ascend`, a rung down at
 //! least `descend`, so the default heuristic stays admissible and consistent.
@@ -135,6 +166,12 @@ use crate::world::{
 };
 use agent::{Agent, MAX_AGENT_SPAN, MoveCosts};
 
+/// Rule 8: the deepest fall into water an agent that swims takes in one move. The game puts
+/// no limit on a fall that water breaks; this one keeps a move's reach, the graph's update
+/// window and the number of distinct moves a compiled graph stores bounded. 32 blocks is
+/// more than the fall from a mountain cliff into a lake at its foot on most terrain.
+pub const MAX_WATER_DROP: u32 = 32;
+
 /// Rule 6: the largest rise (and fall) of the floor, in sixteenths of a block, that a walker
 /// takes without jumping (or falling): Minecraft's step height is 0.6 block, 9.6 sixteenths.
 pub const STEP_RISE: i64 = 9;
@@ -169,8 +206,9 @@ pub enum MoveKind {
     Drop(u32),
 }
 
-/// The terrain terms of a move whose target has `terrain`: `water`, `slow_floor`, `danger`,
-/// `door` and `cobweb` from `costs` for each flag that is set; 0 for [`TerrainFlags::PLAIN`].
+/// The terrain terms of a move whose target has `terrain`: `water`, `swim`, `slow_floor`,
+/// `danger`, `door` and `cobweb` from `costs` for each flag that is set; 0 for
+/// [`TerrainFlags::PLAIN`].
 #[inline]
 #[must_use]
 pub fn terrain_cost(terrain: TerrainFlags, costs: &MoveCosts) -> u32 {
@@ -180,6 +218,9 @@ pub fn terrain_cost(terrain: TerrainFlags, costs: &MoveCosts) -> u32 {
     let mut cost = 0u32;
     if terrain.contains(TerrainFlags::IN_WATER) {
         cost = cost.saturating_add(costs.water);
+    }
+    if terrain.contains(TerrainFlags::SWIMMING) {
+        cost = cost.saturating_add(costs.swim);
     }
     if terrain.contains(TerrainFlags::ON_SLOW_FLOOR) {
         cost = cost.saturating_add(costs.slow_floor);
@@ -239,6 +280,35 @@ pub fn enterable<W: VoxelWorld + ?Sized>(world: &W, to: IVec3, terrain: TerrainF
             .contains(TerrainFlags::IN_WATER))
 }
 
+/// Rule 8: whether `feet` is a swimming position: its feet cell is water, the cell above it
+/// is not water (the head is out, or for a one-tall agent the surface is here), and the cell
+/// below is not standable (over a floor the same cell is a wading position, rule 7). Says
+/// nothing about room for the body.
+#[inline]
+#[must_use]
+pub fn is_swimming_position<W: VoxelWorld + ?Sized>(world: &W, feet: IVec3) -> bool {
+    in_key_range(feet)
+        && world.terrain(feet).contains(TerrainFlags::IN_WATER)
+        && !world
+            .terrain(feet + IVec3::Y)
+            .contains(TerrainFlags::IN_WATER)
+        && !world.is_standable(feet - IVec3::Y)
+}
+
+/// The terrain of the feet position `feet` as the rules price it: the world's
+/// [`VoxelWorld::terrain`], plus [`TerrainFlags::SWIMMING`] at a swimming position (rule 8).
+#[inline]
+#[must_use]
+pub fn position_terrain<W: VoxelWorld + ?Sized>(world: &W, feet: IVec3) -> TerrainFlags {
+    let terrain = world.terrain(feet);
+    // Only water can be a swimming position: the common dry case reads nothing more.
+    if terrain.contains(TerrainFlags::IN_WATER) && is_swimming_position(world, feet) {
+        terrain | TerrainFlags::SWIMMING
+    } else {
+        terrain
+    }
+}
+
 /// One move produced by the neighbour generator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Move {
@@ -285,9 +355,52 @@ pub fn drop_depth<W: VoxelWorld + ?Sized>(world: &W, top: IVec3, max_drop: u32) 
     None
 }
 
+/// Drop for an agent that swims at the surface (rule 8): with the body fitting at `top` but
+/// neither a floor below it nor a swimming position there, the depth `k` of the first
+/// (highest) position `top - k * Y` that is a valid feet position or a swimming position,
+/// falling only through passable cells; `None` when that position is more than `max_drop`
+/// deep and its feet cell is not water (water breaks a fall of any depth up to
+/// [`MAX_WATER_DROP`]), or when the fall is deeper than that.
+#[inline]
+#[must_use]
+pub fn swimmer_drop_depth<W: VoxelWorld + ?Sized>(
+    world: &W,
+    top: IVec3,
+    max_drop: u32,
+) -> Option<u32> {
+    if !in_key_range(top) || max_drop > MAX_AGENT_SPAN {
+        return None;
+    }
+    let mut feet = top;
+    for k in 1..=max_drop.max(MAX_WATER_DROP) {
+        feet.y -= 1;
+        if !world.is_passable(feet) {
+            return None;
+        }
+        let floor = world.is_standable(feet - IVec3::Y);
+        if floor || is_swimming_position(world, feet) {
+            let in_water = world.terrain(feet).contains(TerrainFlags::IN_WATER);
+            return (k <= max_drop || in_water).then_some(k);
+        }
+    }
+    None
+}
+
+/// Whether `feet` is a valid position for the walking agent `agent`: a valid feet position,
+/// or for an agent that swims, a swimming position with room for the body.
+#[inline]
+fn valid_walker_position<W: VoxelWorld + ?Sized>(world: &W, agent: &Agent, feet: IVec3) -> bool {
+    if agent.swims_at_surface() {
+        agent.is_valid_position(world, feet)
+    } else {
+        is_valid_feet(world, feet, agent.height)
+    }
+}
+
 /// Step up: the smallest `k` in `1..=agent.max_step_up` for which the agent's own column is
 /// passable from `feet.y + height` to `feet.y + height + k - 1` (room to jump) and
-/// `target + k * Y` is a valid feet position.
+/// `target + k * Y` is a valid feet position (or, for an agent that swims, a swimming
+/// position).
 #[inline]
 #[must_use]
 pub fn step_up_height<W: VoxelWorld + ?Sized>(
@@ -304,7 +417,7 @@ pub fn step_up_height<W: VoxelWorld + ?Sized>(
         if !world.is_passable(feet + IVec3::new(0, height + k - 1, 0)) {
             return None;
         }
-        if is_valid_feet(world, target + IVec3::new(0, k, 0), agent.height) {
+        if valid_walker_position(world, agent, target + IVec3::new(0, k, 0)) {
             return Some(k as u32);
         }
     }
@@ -361,11 +474,16 @@ pub fn move_in_direction<W: VoxelWorld + ?Sized>(
         return None;
     }
     let target = feet + direction;
+    let swims = agent.swims_at_surface();
     let (kind, to) = if body_fits(world, target, agent.height) {
-        if level_walk(world, target) {
+        if level_walk(world, target) || (swims && is_swimming_position(world, target)) {
             (MoveKind::Walk, target)
         } else {
-            let k = drop_depth(world, target, agent.max_drop)?;
+            let k = if swims {
+                swimmer_drop_depth(world, target, agent.max_drop)?
+            } else {
+                drop_depth(world, target, agent.max_drop)?
+            };
             (MoveKind::Drop(k), target - IVec3::new(0, k as i32, 0))
         }
     } else {
@@ -375,24 +493,31 @@ pub fn move_in_direction<W: VoxelWorld + ?Sized>(
     if !corners_clear(world, agent.height, feet, direction, to.y) {
         return None;
     }
-    let jump = rise_allowed(agent, floor_rise(world, feet, to))?;
-    priced_move(world, costs, to, direction, kind, jump)
+    let rise = floor_rise(world, feet, to);
+    let jump = if swims && rise < 0 && world.terrain(to).contains(TerrainFlags::IN_WATER) {
+        // Rule 8: water breaks a fall of any depth.
+        false
+    } else {
+        rise_allowed(agent, rise)?
+    };
+    priced_move(world, agent, costs, to, direction, kind, jump)
 }
 
 /// The move to `to` in `direction` with its full cost (the horizontal step, the climb or
 /// fall, the jump when `jump`, the terrain terms and the world's extra cost), or `None` when
-/// rule 7 forbids ending there.
+/// rule 7 forbids ending there, or the agent avoids water and `to` is in water.
 #[inline]
 fn priced_move<W: VoxelWorld + ?Sized>(
     world: &W,
+    agent: &Agent,
     costs: &MoveCosts,
     to: IVec3,
     direction: IVec3,
     kind: MoveKind,
     jump: bool,
 ) -> Option<Move> {
-    let terrain = world.terrain(to);
-    if !enterable(world, to, terrain) {
+    let terrain = position_terrain(world, to);
+    if !enterable(world, to, terrain) || !water_allowed(agent, terrain) {
         return None;
     }
     let horizontal = if direction.x != 0 && direction.z != 0 {
@@ -417,6 +542,13 @@ fn priced_move<W: VoxelWorld + ?Sized>(
             .saturating_add(terrain_cost(terrain, costs))
             .saturating_add(world.extra_cost(to)),
     })
+}
+
+/// Whether an agent may end a move on terrain `terrain`: anything, unless it avoids water
+/// ([`WaterMode::Avoid`](agent::WaterMode::Avoid)) and the feet cell is water.
+#[inline]
+fn water_allowed(agent: &Agent, terrain: TerrainFlags) -> bool {
+    !(agent.avoids_water() && terrain.contains(TerrainFlags::IN_WATER))
 }
 
 /// Ladder climb: from the valid feet position `feet`, straight up (`up`) when the feet cell
@@ -444,11 +576,11 @@ pub fn ladder_climb<W: VoxelWorld + ?Sized>(
         return None;
     }
     let to = feet + direction;
-    if !is_valid_feet(world, to, agent.height) {
+    if !valid_walker_position(world, agent, to) {
         return None;
     }
-    let terrain = world.terrain(to);
-    if !enterable(world, to, terrain) {
+    let terrain = position_terrain(world, to);
+    if !enterable(world, to, terrain) || !water_allowed(agent, terrain) {
         return None;
     }
     Some(Move {
@@ -645,7 +777,9 @@ fn for_each_walking_move<W: VoxelWorld + ?Sized>(
             }
         }
     };
-    if window > 64 {
+    // Falls into water reach further than the column window, and swimming positions are not
+    // in the column bits: an agent that swims takes the cell-by-cell statement of the rules.
+    if window > 64 || agent.swims_at_surface() {
         cell_by_cell(&mut visit);
         visit_ladder_climbs(world, agent, costs, feet, &mut visit);
         return;
@@ -701,6 +835,7 @@ fn for_each_walking_move<W: VoxelWorld + ?Sized>(
         // step up is a jump within rule 6's limits, a walk or drop needs no jump.
         if let Some(step) = priced_move(
             world,
+            agent,
             costs,
             to,
             direction,

@@ -15,7 +15,8 @@ use crate::world::key::in_key_range;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PathCheck {
     /// The index of the first route position the agent can no longer reach along the route:
-    /// `Some(0)` when the start is no longer a valid feet position, `Some(i)` when the move
+    /// `Some(0)` when the start is no longer a valid position for the agent (a valid feet
+    /// position, or a swimming position for an agent that swims), `Some(i)` when the move
     /// from `path[i - 1]` to `path[i]` is no longer a legal move; `None` when the whole route
     /// is still legal.
     pub first_broken: Option<usize>,

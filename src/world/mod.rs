@@ -112,6 +112,11 @@ impl TerrainFlags {
     pub const IN_DOOR: TerrainFlags = TerrainFlags(1 << 5);
     /// The feet cell or the cell above it (the head of a two-tall agent) is a cobweb.
     pub const IN_COBWEB: TerrainFlags = TerrainFlags(1 << 6);
+    /// The position is a swimming position (rule 8 of [`crate::moves`]): the feet cell is
+    /// water, the cell above it is not, and the cell below is no floor. Worlds do not set it:
+    /// the walking rules add it ([`crate::moves::position_terrain`]), since it depends on three
+    /// cells rather than on the feet cell.
+    pub const SWIMMING: TerrainFlags = TerrainFlags(1 << 7);
 
     /// Whether every flag of `other` is set.
     #[inline]

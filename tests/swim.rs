@@ -1,0 +1,667 @@
+//! Rule 8 of `voxnav::moves`: walkers that swim at the surface of water, and the water modes
+//! (wade, swim, avoid). Side-view worlds a person can check by eye, then a property test
+//! against an exhaustive Dijkstra over the rules written out again below.
+//!
+//! Side views list the layers top first; each row is one layer `y` of a world one cell deep
+//! (z = 0), characters are x: `#` solid, `.` air, `~` water.
+
+mod support;
+
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap, HashMap};
+
+use support::rng::Rng;
+use voxnav::graph::{GraphSearch, NavGraph};
+use voxnav::moves::MAX_WATER_DROP;
+use voxnav::moves::agent::WaterMode;
+use voxnav::world::Bounds;
+use voxnav::{
+    Agent, Block, ChunkedWorld, IVec3, InvalidFeet, MoveCosts, MoveKind, Pathfinder, SearchOptions,
+    SearchStatus, TerrainFlags, VoxelWorld, check_path, move_in_direction, neighbours,
+};
+
+const EAST: IVec3 = IVec3::new(1, 0, 0);
+
+/// A world one cell deep from a side view (top layer first).
+fn side_view(rows: &[&str]) -> ChunkedWorld {
+    let sy = rows.len() as i32;
+    let sx = rows[0].len() as i32;
+    let mut world = ChunkedWorld::with_size(IVec3::new(sx, sy, 1)).unwrap();
+    for (i, row) in rows.iter().enumerate() {
+        let y = sy - 1 - i as i32;
+        for (x, c) in row.chars().enumerate() {
+            let block = match c {
+                '#' => Block::Solid,
+                '~' => Block::Water,
+                '.' => Block::Air,
+                other => panic!("unknown side-view character {other:?}"),
+            };
+            world.set(IVec3::new(x as i32, y, 0), block).unwrap();
+        }
+    }
+    world
+}
+
+fn swimmer() -> Agent {
+    Agent::default().with_water(WaterMode::Swim)
+}
+
+fn route(agent: Agent, world: &ChunkedWorld, start: IVec3, goal: IVec3) -> voxnav::SearchResult {
+    let mut pathfinder = Pathfinder::new(agent, MoveCosts::default()).unwrap();
+    pathfinder
+        .find_path(world, start, goal, &SearchOptions::default())
+        .unwrap()
+}
+
+/// A pond two deep between two banks whose tops are one block above the water's surface.
+const POND: [&str; 5] = [
+    "...........", // y = 4
+    "...........", // y = 3: feet on the banks
+    "##~~~~~~~##", // y = 2: the surface, swimming positions at x = 2 ..= 8
+    "#~~~~~~~~~#", // y = 1
+    "###########", // y = 0
+];
+
+#[test]
+fn a_swimmer_crosses_a_pond_and_climbs_out_on_the_far_bank() {
+    let world = side_view(&POND);
+    let (start, goal) = (IVec3::new(0, 3, 0), IVec3::new(10, 3, 0));
+    let found = route(swimmer(), &world, start, goal);
+    assert_eq!(found.status, SearchStatus::Found);
+    let mut expected = vec![start, IVec3::new(1, 3, 0)];
+    expected.extend((2..=8).map(|x| IVec3::new(x, 2, 0)));
+    expected.extend([IVec3::new(9, 3, 0), goal]);
+    assert_eq!(found.path, expected);
+    // Walk 10; drop into the water 10 + 2 + water 10 + swim 10; six strokes of 30; climb out
+    // 10 + 10; walk 10.
+    assert_eq!(found.cost, Some(10 + 32 + 6 * 30 + 20 + 10));
+    let check = check_path(&world, &swimmer(), &MoveCosts::default(), &found.path);
+    assert_eq!(check.cost, found.cost);
+    // The climb out is the step-up rule, from a position with no floor.
+    let out = move_in_direction(
+        &world,
+        &swimmer(),
+        &MoveCosts::default(),
+        IVec3::new(8, 2, 0),
+        EAST,
+    )
+    .unwrap();
+    assert_eq!(
+        (out.feet, out.kind),
+        (IVec3::new(9, 3, 0), MoveKind::StepUp(1))
+    );
+
+    // The compiled graph holds the swimming positions and gives the same route.
+    let graph = NavGraph::compile(&world, &swimmer()).unwrap();
+    let mut search = GraphSearch::new(MoveCosts::default()).unwrap();
+    let compiled = search
+        .find_path(&graph, start, goal, &SearchOptions::default())
+        .unwrap();
+    assert_eq!((compiled.path, compiled.cost), (found.path, found.cost));
+}
+
+#[test]
+fn a_wader_may_not_cross_the_pond_nor_start_afloat() {
+    let world = side_view(&POND);
+    let found = route(
+        Agent::default(),
+        &world,
+        IVec3::new(0, 3, 0),
+        IVec3::new(10, 3, 0),
+    );
+    assert_eq!(found.status, SearchStatus::Unreachable);
+    // A swimming position is a valid start for a swimmer only.
+    let afloat = IVec3::new(5, 2, 0);
+    assert!(swimmer().is_valid_position(&world, afloat));
+    assert_eq!(
+        Agent::default().check_position(&world, afloat),
+        Err(InvalidFeet::NoFloor {
+            floor: IVec3::new(5, 1, 0)
+        })
+    );
+    // No diving: the bottom of the pond is a valid feet position (a start placed there may
+    // leave) but no move enters it.
+    let mut moves = Vec::new();
+    neighbours(
+        &world,
+        &swimmer(),
+        &MoveCosts::default(),
+        afloat,
+        &mut moves,
+    );
+    assert!(moves.iter().all(|m| m.feet.y == 2), "{moves:?}");
+}
+
+/// A cliff whose top is 10 blocks above a pool two deep (x = 1, 2) and 10 blocks above dry
+/// ground (x = 3).
+const CLIFF: [&str; 14] = [
+    "....", // y = 13
+    "....", // y = 12: feet on the cliff
+    "#...", // y = 11
+    "#...", "#...", "#...", "#...", "#...", "#...", "#...", "#...", // y = 10 ..= 3
+    "#~~.", // y = 2: the surface
+    "#~~#", // y = 1: (3, 2) is dry ground, 10 below the cliff's top
+    "####", // y = 0
+];
+
+#[test]
+fn a_drop_of_ten_into_deep_water_is_a_swimmers_move_and_not_a_waders() {
+    let world = side_view(&CLIFF);
+    let top = IVec3::new(0, 12, 0);
+    let costs = MoveCosts::default();
+    let fall = move_in_direction(&world, &swimmer(), &costs, top, EAST).unwrap();
+    // 10 + 10 * 2 + water 10 + swim 10.
+    assert_eq!(
+        (fall.feet, fall.kind, fall.cost),
+        (IVec3::new(1, 2, 0), MoveKind::Drop(10), 50)
+    );
+    assert_eq!(
+        move_in_direction(&world, &Agent::default(), &costs, top, EAST),
+        None
+    );
+    assert_eq!(
+        move_in_direction(
+            &world,
+            &Agent::default().with_water(WaterMode::Avoid),
+            &costs,
+            top,
+            EAST
+        ),
+        None
+    );
+    // Water breaks the fall, dry ground does not: from the pool a swimmer reaches the dry
+    // ground, but from the cliff's top only through the water.
+    let found = route(swimmer(), &world, top, IVec3::new(3, 2, 0));
+    assert_eq!(found.status, SearchStatus::Found);
+    assert_eq!(
+        found.path,
+        vec![
+            top,
+            IVec3::new(1, 2, 0),
+            IVec3::new(2, 2, 0),
+            IVec3::new(3, 2, 0)
+        ]
+    );
+    let dry = side_view(&[
+        "..", "..", "#.", "#.", "#.", "#.", "#.", "#.", "#.", "#.", "#.", "#.", "##",
+    ]);
+    assert_eq!(
+        move_in_direction(&dry, &swimmer(), &costs, IVec3::new(0, 11, 0), EAST),
+        None
+    );
+}
+
+#[test]
+fn a_fall_into_water_deeper_than_the_limit_is_no_move() {
+    let limit = MAX_WATER_DROP as i32;
+    let mut world = ChunkedWorld::with_size(IVec3::new(2, limit + 6, 1)).unwrap();
+    // Cliff feet at limit + 3, surface at 2: a fall of limit + 1.
+    world
+        .fill(IVec3::ZERO, IVec3::new(0, limit + 2, 0), Block::Solid)
+        .unwrap();
+    world.set(IVec3::new(1, 0, 0), Block::Solid).unwrap();
+    world
+        .fill(IVec3::new(1, 1, 0), IVec3::new(1, 2, 0), Block::Water)
+        .unwrap();
+    let costs = MoveCosts::default();
+    assert_eq!(
+        move_in_direction(
+            &world,
+            &swimmer(),
+            &costs,
+            IVec3::new(0, limit + 3, 0),
+            EAST
+        ),
+        None
+    );
+    // One block lower, the fall is exactly the limit.
+    world.set(IVec3::new(0, limit + 2, 0), Block::Air).unwrap();
+    let fall = move_in_direction(
+        &world,
+        &swimmer(),
+        &costs,
+        IVec3::new(0, limit + 2, 0),
+        EAST,
+    );
+    assert_eq!(fall.map(|m| m.kind), Some(MoveKind::Drop(MAX_WATER_DROP)));
+}
+
+/// Shallow water one block deep across a path.
+const FORD: [&str; 3] = [
+    ".....", // y = 2
+    "..~..", // y = 1: feet
+    "#####", // y = 0
+];
+
+#[test]
+fn avoiding_water_refuses_shallow_water_too() {
+    let world = side_view(&FORD);
+    let (start, goal) = (IVec3::new(0, 1, 0), IVec3::new(4, 1, 0));
+    let wade = route(Agent::default(), &world, start, goal);
+    // Walk 10, wade 10 + water 10, walk 10, walk 10: no swimming term for a wade.
+    assert_eq!(wade.cost, Some(50));
+    let swim = route(swimmer(), &world, start, goal);
+    assert_eq!((swim.path, swim.cost), (wade.path, wade.cost));
+    let avoid = route(
+        Agent::default().with_water(WaterMode::Avoid),
+        &world,
+        start,
+        goal,
+    );
+    assert_eq!(avoid.status, SearchStatus::Unreachable);
+}
+
+#[test]
+fn the_default_agent_wades() {
+    assert_eq!(Agent::default().water, WaterMode::Wade);
+    assert!(!Agent::default().swims_at_surface());
+    assert_eq!(MoveCosts::default().swim, 10);
+}
+
+// ---------------------------------------------------------------------------------------
+// The rules again, for worlds of air, solid and water only (every floor a full block, no
+// ladders, lava or partial blocks), written from the `voxnav::moves` docs (rules 1-3, 5, 7
+// and 8) and deciding each candidate move by itself.
+
+fn water(world: &ChunkedWorld, p: IVec3) -> bool {
+    world.terrain(p).contains(TerrainFlags::IN_WATER)
+}
+
+fn fits(world: &ChunkedWorld, feet: IVec3, height: u32) -> bool {
+    (0..height as i32).all(|i| world.is_passable(feet + IVec3::Y * i))
+}
+
+/// Water at the feet, no water above, no floor below.
+fn afloat(world: &ChunkedWorld, feet: IVec3) -> bool {
+    water(world, feet) && !water(world, feet + IVec3::Y) && !world.is_standable(feet - IVec3::Y)
+}
+
+/// A valid position of a walker that swims (`swims`) or not.
+fn valid(world: &ChunkedWorld, agent: &Agent, swims: bool, feet: IVec3) -> bool {
+    fits(world, feet, agent.height)
+        && (world.is_standable(feet - IVec3::Y) || (swims && afloat(world, feet)))
+}
+
+/// The cost of the move from `from` to `to` if the rules allow it.
+fn oracle_move(
+    world: &ChunkedWorld,
+    agent: &Agent,
+    costs: &MoveCosts,
+    from: IVec3,
+    to: IVec3,
+) -> Option<u64> {
+    let swims = agent.water == WaterMode::Swim;
+    let (dx, dz) = (to.x - from.x, to.z - from.z);
+    if dx.abs() > 1 || dz.abs() > 1 || (dx == 0 && dz == 0) {
+        return None;
+    }
+    if dx != 0 && dz != 0 && !agent.diagonals {
+        return None;
+    }
+    let h = agent.height as i32;
+    let level = IVec3::new(to.x, from.y, to.z);
+    let body_fits_level = fits(world, level, agent.height);
+    let rise = to.y - from.y;
+    let vertical = match rise.cmp(&0) {
+        std::cmp::Ordering::Equal => {
+            // Rule 1 (level) / rule 8 (a swimming position counts as a floor).
+            if !body_fits_level || !valid(world, agent, swims, to) {
+                return None;
+            }
+            0
+        }
+        std::cmp::Ordering::Less => {
+            let depth = -rise;
+            // Rule 1's drop: the body fits level, no landing before `to`, falling through
+            // passable cells only; water breaks a fall of any depth (rule 8).
+            if !body_fits_level || !valid(world, agent, swims, to) {
+                return None;
+            }
+            let landing_above = (0..depth).any(|k| {
+                let p = level - IVec3::Y * k;
+                !world.is_passable(p) || valid(world, agent, swims, p)
+            });
+            let limit = if swims && water(world, to) {
+                agent.max_drop.max(MAX_WATER_DROP)
+            } else {
+                agent.max_drop
+            };
+            if landing_above || depth as u32 > limit {
+                return None;
+            }
+            u64::from(costs.descend) * depth as u64
+        }
+        std::cmp::Ordering::Greater => {
+            // Rule 2: only when the body does not fit level; head room over the agent's own
+            // head, and the smallest height wins.
+            if body_fits_level || rise as u32 > agent.max_step_up {
+                return None;
+            }
+            let room = (0..rise).all(|k| world.is_passable(from + IVec3::Y * (h + k)));
+            let lower = (1..rise).any(|k| {
+                valid(world, agent, swims, level + IVec3::Y * k)
+                    && (0..k).all(|j| world.is_passable(from + IVec3::Y * (h + j)))
+            });
+            if !room || lower || !valid(world, agent, swims, to) {
+                return None;
+            }
+            u64::from(costs.ascend) * rise as u64
+        }
+    };
+    // Rule 3: no corner cutting.
+    if dx != 0 && dz != 0 {
+        let top = from.y.max(to.y) + h - 1;
+        for side in [
+            IVec3::new(from.x + dx, 0, from.z),
+            IVec3::new(from.x, 0, from.z + dz),
+        ] {
+            if !(from.y..=top).all(|y| world.is_passable(IVec3::new(side.x, y, side.z))) {
+                return None;
+            }
+        }
+    }
+    // Rule 7: never both feet and the cell above in water; the avoid mode: never in water.
+    if water(world, to) && water(world, to + IVec3::Y) {
+        return None;
+    }
+    if agent.water == WaterMode::Avoid && water(world, to) {
+        return None;
+    }
+    let step = if dx != 0 && dz != 0 {
+        costs.diagonal
+    } else {
+        costs.straight
+    };
+    let mut cost = u64::from(step) + vertical;
+    if water(world, to) {
+        cost += u64::from(costs.water);
+    }
+    if afloat(world, to) {
+        cost += u64::from(costs.swim);
+    }
+    Some(cost)
+}
+
+/// Every move from `from`, by trying every cell of the 8 neighbouring columns.
+fn oracle_moves(
+    world: &ChunkedWorld,
+    agent: &Agent,
+    costs: &MoveCosts,
+    from: IVec3,
+) -> Vec<(IVec3, u64)> {
+    let bounds = world.bounds().unwrap();
+    let mut out = Vec::new();
+    for dz in -1..=1 {
+        for dx in -1..=1 {
+            for y in bounds.min.y..bounds.max.y {
+                let to = IVec3::new(from.x + dx, y, from.z + dz);
+                if let Some(cost) = oracle_move(world, agent, costs, from, to) {
+                    out.push((to, cost));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Exhaustive Dijkstra from `start`: the cost of every position reached.
+fn oracle_costs(
+    world: &ChunkedWorld,
+    agent: &Agent,
+    costs: &MoveCosts,
+    start: IVec3,
+) -> HashMap<IVec3, u64> {
+    let mut best = HashMap::from([(start, 0)]);
+    let mut open = BinaryHeap::from([Reverse((0u64, start.to_array()))]);
+    while let Some(Reverse((cost, at))) = open.pop() {
+        let at = IVec3::from_array(at);
+        if best.get(&at).is_some_and(|&b| b < cost) {
+            continue;
+        }
+        for (to, step) in oracle_moves(world, agent, costs, at) {
+            let next = cost + step;
+            if best.get(&to).is_none_or(|&b| next < b) {
+                best.insert(to, next);
+                open.push(Reverse((next, to.to_array())));
+            }
+        }
+    }
+    best
+}
+
+/// A small world of air, solid and water whose corner lies at a random offset near a chunk
+/// corner, so that it spans chunk borders: a floor, random hills, pools filled to a random
+/// level (deep and shallow), a few overhangs and a few drops of water hanging in the air.
+fn random_water_world(rng: &mut Rng) -> ChunkedWorld {
+    let size = IVec3::new(
+        5 + rng.below(5) as i32,
+        8 + rng.below(8) as i32,
+        5 + rng.below(5) as i32,
+    );
+    let min = IVec3::new(
+        16 * (rng.below(3) as i32 - 1) - rng.below(6) as i32,
+        16 * (rng.below(2) as i32) - rng.below(6) as i32,
+        16 * (rng.below(3) as i32 - 1) - rng.below(6) as i32,
+    );
+    let mut world = ChunkedWorld::with_bounds(Bounds {
+        min,
+        max: min + size,
+    })
+    .unwrap();
+    let mut ground = BTreeMap::new();
+    for x in 0..size.x {
+        for z in 0..size.z {
+            let top = rng.pick(&[0, 0, 1, 1, 2, 3, 5, size.y - 4]);
+            ground.insert((x, z), top);
+            world
+                .fill(
+                    min + IVec3::new(x, 0, z),
+                    min + IVec3::new(x, top, z),
+                    Block::Solid,
+                )
+                .unwrap();
+        }
+    }
+    for _ in 0..=rng.below(3) {
+        let (x0, z0) = (rng.coord(size.x), rng.coord(size.z));
+        let (x1, z1) = (
+            (x0 + rng.below(5) as i32).min(size.x - 1),
+            (z0 + rng.below(5) as i32).min(size.z - 1),
+        );
+        let level = 1 + rng.below(4) as i32;
+        for x in x0..=x1 {
+            for z in z0..=z1 {
+                for y in ground[&(x, z)] + 1..=level {
+                    world.set(min + IVec3::new(x, y, z), Block::Water).unwrap();
+                }
+            }
+        }
+    }
+    for _ in 0..rng.below(8) {
+        let p = min
+            + IVec3::new(
+                rng.coord(size.x),
+                1 + rng.coord(size.y - 1),
+                rng.coord(size.z),
+            );
+        let block = rng.pick(&[Block::Solid, Block::Solid, Block::Water, Block::Air]);
+        world.set(p, block).unwrap();
+    }
+    world
+}
+
+fn random_costs(rng: &mut Rng) -> MoveCosts {
+    if rng.chance(50) {
+        MoveCosts::default()
+    } else {
+        MoveCosts::default()
+            .with_ascend(rng.below(30) as u32)
+            .with_descend(rng.below(30) as u32)
+            .with_water(rng.below(30) as u32)
+            .with_swim(rng.below(30) as u32)
+    }
+}
+
+/// Every valid position of `agent` in the world.
+fn positions(world: &ChunkedWorld, agent: &Agent) -> Vec<IVec3> {
+    let bounds = world.bounds().unwrap();
+    let mut out = Vec::new();
+    for y in bounds.min.y..bounds.max.y {
+        for z in bounds.min.z..bounds.max.z {
+            for x in bounds.min.x..bounds.max.x {
+                let p = IVec3::new(x, y, z);
+                if agent.is_valid_position(world, p) {
+                    out.push(p);
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn swimming_agents_search_and_compile_to_exhaustive_dijkstras_costs() {
+    let mut rng = Rng::new(0x5_1_1_1);
+    let mut afloat_routes = 0;
+    let mut found = 0;
+    let mut unreachable = 0;
+    for round in 0..120 {
+        let world = random_water_world(&mut rng);
+        let agent = Agent::default()
+            .with_water(rng.pick(&[WaterMode::Swim, WaterMode::Swim, WaterMode::Avoid]))
+            .with_height(1 + rng.below(3) as u32)
+            .with_max_step_up(1 + rng.below(2) as u32)
+            .with_max_drop(1 + rng.below(3) as u32)
+            .with_diagonals(rng.below(4) != 0);
+        let costs = random_costs(&mut rng);
+        let swims = agent.water == WaterMode::Swim;
+        let all = positions(&world, &agent);
+        // The crate's and the oracle's valid positions agree.
+        let bounds = world.bounds().unwrap();
+        for y in bounds.min.y..bounds.max.y {
+            for z in bounds.min.z..bounds.max.z {
+                for x in bounds.min.x..bounds.max.x {
+                    let p = IVec3::new(x, y, z);
+                    assert_eq!(
+                        agent.is_valid_position(&world, p),
+                        valid(&world, &agent, swims, p),
+                        "round {round}: validity of {p}"
+                    );
+                }
+            }
+        }
+        if all.is_empty() {
+            continue;
+        }
+        // The generator's moves are the oracle's, move for move.
+        let mut moves = Vec::new();
+        for &from in &all {
+            neighbours(&world, &agent, &costs, from, &mut moves);
+            let mut mine: Vec<_> = moves
+                .iter()
+                .map(|m| (m.feet.to_array(), u64::from(m.cost)))
+                .collect();
+            let mut theirs: Vec<_> = oracle_moves(&world, &agent, &costs, from)
+                .into_iter()
+                .map(|(p, c)| (p.to_array(), c))
+                .collect();
+            mine.sort_unstable();
+            theirs.sort_unstable();
+            assert_eq!(mine, theirs, "round {round}: moves from {from}, {agent:?}");
+        }
+        let graph = NavGraph::compile(&world, &agent).unwrap();
+        assert_eq!(graph.node_count(), all.len(), "round {round}: graph nodes");
+        let mut pathfinder = Pathfinder::new(agent, costs).unwrap();
+        let mut search = GraphSearch::new(costs).unwrap();
+        for _ in 0..4 {
+            let start = all[rng.index(all.len())];
+            let goal = all[rng.index(all.len())];
+            let truth = oracle_costs(&world, &agent, &costs, start);
+            let options = SearchOptions::default();
+            let on_the_fly = pathfinder.find_path(&world, start, goal, &options).unwrap();
+            let compiled = search.find_path(&graph, start, goal, &options).unwrap();
+            let expected = truth.get(&goal).copied();
+            for (engine, result) in [("pathfinder", &on_the_fly), ("graph", &compiled)] {
+                assert_eq!(
+                    result.cost, expected,
+                    "round {round}: {engine} {start} -> {goal}"
+                );
+                if result.status == SearchStatus::Found {
+                    assert_eq!(result.path.first(), Some(&start));
+                    assert_eq!(result.path.last(), Some(&goal));
+                    // Step by step: each move is one the oracle allows, and they add up.
+                    let mut total = 0;
+                    for pair in result.path.windows(2) {
+                        total += oracle_move(&world, &agent, &costs, pair[0], pair[1])
+                            .unwrap_or_else(|| {
+                                panic!(
+                                    "round {round}: {engine} {} -> {} is no move",
+                                    pair[0], pair[1]
+                                )
+                            });
+                    }
+                    assert_eq!(Some(total), result.cost);
+                    let check = check_path(&world, &agent, &costs, &result.path);
+                    assert_eq!(
+                        check.cost, result.cost,
+                        "round {round}: {engine} check_path"
+                    );
+                } else {
+                    assert_eq!(result.status, SearchStatus::Unreachable);
+                }
+            }
+            match expected {
+                Some(_) => found += 1,
+                None => unreachable += 1,
+            }
+            if on_the_fly.path.iter().any(|&p| afloat(&world, p)) {
+                afloat_routes += 1;
+            }
+        }
+    }
+    assert!(
+        found > 50 && unreachable > 10,
+        "found {found}, unreachable {unreachable}"
+    );
+    assert!(afloat_routes > 20, "only {afloat_routes} routes swam");
+}
+
+#[test]
+fn a_swimmers_graph_updated_after_block_changes_equals_a_fresh_compile() {
+    let mut rng = Rng::new(0xF100D);
+    for round in 0..30 {
+        let mut world = random_water_world(&mut rng);
+        let agent = swimmer()
+            .with_height(1 + rng.below(3) as u32)
+            .with_max_drop(1 + rng.below(3) as u32);
+        let costs = MoveCosts::default();
+        let mut graph = NavGraph::compile(&world, &agent).unwrap();
+        let bounds = world.bounds().unwrap();
+        let size = bounds.size();
+        for _ in 0..10 {
+            let p =
+                bounds.min + IVec3::new(rng.coord(size.x), rng.coord(size.y), rng.coord(size.z));
+            let block = rng.pick(&[Block::Solid, Block::Water, Block::Air]);
+            world.set(p, block).unwrap();
+            graph.update(&world, [p]).unwrap();
+            let fresh = NavGraph::compile(&world, &agent).unwrap();
+            let picture = |g: &NavGraph| {
+                let mut out = BTreeMap::new();
+                let mut moves = Vec::new();
+                for id in g.nodes() {
+                    g.moves(id, &costs, &mut moves);
+                    let mut list: Vec<_> =
+                        moves.iter().map(|m| (m.feet.to_array(), m.cost)).collect();
+                    list.sort_unstable();
+                    out.insert(g.feet(id).to_array(), list);
+                }
+                out
+            };
+            assert_eq!(
+                picture(&graph),
+                picture(&fresh),
+                "round {round}: after {p} = {block:?}"
+            );
+        }
+    }
+}
