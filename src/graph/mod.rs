@@ -32,6 +32,30 @@
 //! 4 more per id only in worlds with [`VoxelWorld::extra_cost`]s. About 17 bytes per feet
 //! position on the default terrain, see [`NavGraph::memory_bytes`].
 //!
+//! ## A graph that grows by chunk (the shape it is being moved to)
+//!
+//! A live server loads and unloads chunk columns and edits blocks every tick, so the graph is
+//! being reshaped to follow the world column by column instead of spanning fixed bounds:
+//!
+//! - **Ids.** A node id is `(column slot << 16) | index within the column's block`: each loaded
+//!   16 x 16 chunk column owns one slot of a slot table (reused after an unload), and its nodes
+//!   are numbered inside the slot. Loading or unloading a column touches only its slot, so ids of
+//!   nodes in untouched chunks stay stable, and arrays indexed by id (search records, chase
+//!   fields, reachability labels) grow by whole slots.
+//! - **Directory.** Chunk coordinates map to slots through a hash map; a move whose target
+//!   lies in the next column is resolved through the neighbour's slot (kept per slot for the 8
+//!   neighbours), so there are no world bounds to choose up front.
+//! - **Seams.** A chunk's nodes and its moves are compiled when it loads; moves that cross into
+//!   a loaded neighbour are compiled then for both sides of the seam (the rules read at most
+//!   one column across), and dropped when either side unloads. A move toward an unloaded
+//!   column does not exist: unloaded cells are neither passable nor standable.
+//! - **Cells of the hierarchy and reachability** sit on the same columns: per-column components
+//!   joined by portals on the column borders, re-derived for the columns an edit or a load
+//!   touches, never for the whole world.
+//!
+//! Today's graph is still compiled over one bounded world (below); its local updates already
+//! follow the locality these rules need.
+//!
 //! ## Local updates
 //!
 //! [`NavGraph::update`] (a list of changed cells, for any world) and

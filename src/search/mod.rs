@@ -1,4 +1,33 @@
 //! The A* search: options, results, goals and the reusable [`Pathfinder`].
+//!
+//! ## The one search core (the shape every engine is being moved onto)
+//!
+//! Every A* in the crate is one loop, generic over two things and sharing everything else:
+//!
+//! - a **move source** says where a node's successors come from: the walking rules read from
+//!   the world on the fly, the flying and swimming rules (26 neighbours, box rule), the compiled
+//!   walk graph ([`crate::graph::NavGraph`]: moves decoded from per-node codes), the same graph
+//!   read backwards over incoming moves (chase fields, goal-to-start searches), jump points on
+//!   uniform-cost grids (a source that returns jump targets with their exact costs), and the
+//!   portals of a hierarchy of cells. A source hands each successor to the loop as
+//!   `(node key, feet, move cost)`; it owns whatever it caches per node (the arrival direction
+//!   a flier's dominance pruning reads, a jump direction).
+//! - a **record table** says where node state lives (best cost, parent, closed bit): records
+//!   kept where their cells lie (`search::cells`, fliers), a table of packed positions (walkers on
+//!   unbounded worlds), or flat arrays indexed by graph node id with generation stamps (every
+//!   engine over the compiled graph). The key type is the table's: a packed position or a
+//!   `NodeId`.
+//!
+//! Shared by all: one [`Goal`] trait (with [`Goal::block_target`] so a source that knows ids can
+//! test an exact goal by id), one [`Estimator`](heuristic::Estimator) built once per search from
+//! the [`SearchOptions`]' heuristic, one `Budget` check before each expansion, one open set
+//! (the monotone integer queue of `search::open`), and one place that builds a [`SearchResult`]
+//! (`finish`: found, partial with the best node by the heuristic, or unreachable). A new
+//! engine is a new source or a new table, not a new loop.
+//!
+//! Today the walker's and the flier's loops ([`Pathfinder`]) already share `finish`, the
+//! budget and the open set; the graph's A*, the replanner's adapted A* and the baseline still
+//! keep loops of their own and are next to move.
 
 mod astar;
 pub(crate) mod cells;

@@ -105,7 +105,7 @@ impl DenseWorld {
         if bytes > MAX_DENSE_BYTES {
             return Err(Error::InvalidSetting(format!(
                 "a dense world of {} x {} x {} cells would take {bytes} bytes ({} words of 64 \
-                 cells per column), more than the {MAX_DENSE_BYTES} allowed",
+                 cells per column), larger than the {MAX_DENSE_BYTES} allowed",
                 size.x,
                 size.y,
                 size.z,
