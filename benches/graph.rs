@@ -15,12 +15,11 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+use voxnav::engine::{OCTILE_SCALE, Pathfinder};
 use voxnav::graph::{GraphSearch, NavGraph};
 use voxnav::terrain::{SplitMix64, TerrainConfig, generate_terrain, pick_pairs, surface_feet};
-use voxnav::{
-    Agent, Block, FlatWorld, IVec3, MoveCosts, OCTILE_SCALE, Pathfinder, SearchOptions,
-    parse_movingai_map, parse_movingai_scen,
-};
+use voxnav::world::{FlatWorld, parse_movingai_map, parse_movingai_scen};
+use voxnav::{Agent, Block, IVec3, MoveCosts, SearchOptions};
 
 /// Block changes timed one by one.
 const SINGLE_CHANGES: usize = 2000;

@@ -37,9 +37,9 @@ use std::time::Instant;
 use clap::Parser;
 
 use voxnav::anvil::load_world;
-use voxnav::{
-    Agent, IVec3, MoveCosts, Pathfinder, SearchOptions, SearchResult, SearchStatus, check_feet,
-};
+use voxnav::engine::Pathfinder;
+use voxnav::world::check_feet;
+use voxnav::{Agent, IVec3, MoveCosts, SearchOptions, SearchResult, SearchStatus};
 use voxnav_support::args::{Output, finish};
 use voxnav_support::minecraft::{Map, pick_pairs};
 

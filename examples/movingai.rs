@@ -69,12 +69,14 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Parser;
+use voxnav::engine::OCTILE_SCALE;
+use voxnav::flat::GridPlanner;
 use voxnav::world::formats::movingai3d::voxel_route_length;
-use voxnav::{
-    DenseWorld, GridPlanner, IVec3, MoveCosts, OCTILE_SCALE, SearchOptions, SearchStatus,
-    VoxelWorld, baseline, parse_movingai_3dmap, parse_movingai_3dscen, parse_movingai_map,
+use voxnav::world::{
+    DenseWorld, parse_movingai_3dmap, parse_movingai_3dscen, parse_movingai_map,
     parse_movingai_scen,
 };
+use voxnav::{IVec3, MoveCosts, SearchOptions, SearchStatus, VoxelWorld, baseline};
 use voxnav_support::args::{MAX_INPUT_BYTES, describe_bytes, finish, read_text};
 use voxnav_support::flying;
 use voxnav_support::movingai::{LENGTH_TOLERANCE, run_scenarios};
@@ -291,7 +293,7 @@ fn run_voxel(scen_path: &Path, map_path: &Path, limit: usize) -> Result<(), Stri
 }
 
 impl Totals {
-    fn add(&mut self, stats: &voxnav::SearchStats) {
+    fn add(&mut self, stats: &voxnav::engine::SearchStats) {
         self.queries += 1;
         self.search_time += stats.elapsed;
         self.expanded += stats.expanded;
@@ -390,7 +392,7 @@ fn run_synthetic(side: i32, queries: usize, verify: usize) -> Result<(), String>
         let naive = baseline::find_flier_path(&world, start, goal, None, &costs)
             .map_err(|e| e.to_string())?;
         let legal = result.path.windows(2).all(|w| {
-            voxnav::move_between(&world, pathfinder.agent(), &costs, w[0], w[1]).is_some()
+            voxnav::engine::move_between(&world, pathfinder.agent(), &costs, w[0], w[1]).is_some()
         }) && result.path.iter().all(|&p| world.is_passable(p));
         if naive.cost != result.cost || !legal {
             failed += 1;

@@ -16,8 +16,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use voxnav::IVec2;
-use voxnav::{GridPlanner, format_actions, parse_robot_grid};
+use voxnav::flat::IVec2;
+use voxnav::flat::{GridPlanner, format_actions};
+use voxnav::world::parse_robot_grid;
 use voxnav_support::args::{MAX_INPUT_BYTES, describe_bytes, read_text};
 
 /// Plans on a robot grid file and prints the optimal actions (U D L R, with --diagonal also

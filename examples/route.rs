@@ -14,8 +14,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
+use voxnav::engine::Pathfinder;
 use voxnav::moves::agent::MAX_AGENT_SPAN;
-use voxnav::{Agent, IVec3, MoveCosts, Pathfinder, SearchOptions, SearchResult, parse_text_world};
+use voxnav::world::parse_text_world;
+use voxnav::{Agent, IVec3, MoveCosts, SearchOptions, SearchResult};
 use voxnav_support::args::{MAX_INPUT_BYTES, describe_bytes, finish, read_text};
 
 /// Routes an agent through a layered text world (`voxnav-world 1`; see the `text` format in

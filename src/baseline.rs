@@ -157,7 +157,8 @@ pub fn find_path<W: VoxelWorld + ?Sized>(
 ///
 /// ```
 /// use voxnav::IVec3;
-/// use voxnav::{Agent, ChunkedWorld, MoveCosts, Pathfinder, SearchOptions, baseline};
+/// use voxnav::{Agent, ChunkedWorld, MoveCosts, SearchOptions, baseline};
+/// use voxnav::engine::Pathfinder;
 ///
 /// let world = ChunkedWorld::with_size(IVec3::new(4, 4, 4))?;
 /// let costs = MoveCosts::octile();

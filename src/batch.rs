@@ -2,7 +2,7 @@
 //!
 //! The world is shared read-only by every worker (`W: VoxelWorld + Sync`); each worker takes
 //! a [`Pathfinder`] from the router's pool and reuses it for every query it answers, so a
-//! batch allocates nothing once the pool is warm. With a [`ReachIndex`](crate::ReachIndex),
+//! batch allocates nothing once the pool is warm. With a [`ReachIndex`](crate::engine::ReachIndex),
 //! queries whose goal lies in another region than their start are answered without
 //! searching; with a compiled walk graph the others are searched over it (both kept through
 //! [`IndexedRouter`]).
@@ -16,7 +16,8 @@
 //!
 //! ```
 //! use voxnav::IVec3;
-//! use voxnav::{Agent, Block, ChunkedWorld, IndexedRouter, MoveCosts, SearchStatus};
+//! use voxnav::{Agent, Block, ChunkedWorld, MoveCosts, SearchStatus};
+//! use voxnav::engine::IndexedRouter;
 //! use voxnav::batch::{BatchRouter, RouteQuery};
 //!
 //! let mut world = ChunkedWorld::with_size(IVec3::new(16, 6, 16))?;
@@ -92,7 +93,7 @@ impl RouteQuery<BlockGoal> {
 
 /// Routes batches of queries for one agent, on many threads or one.
 ///
-/// Holds the search options, an optional [`ReachIndex`](crate::ReachIndex) and compiled walk
+/// Holds the search options, an optional [`ReachIndex`](crate::engine::ReachIndex) and compiled walk
 /// graph ([`IndexedRouter`]) and a pool of pathfinders that workers reuse across queries and
 /// across batches. A batch never rebuilds a stale index or graph by itself, and ignores
 /// them (every query is searched on the world, so the answers stay right, only slower):

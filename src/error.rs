@@ -51,7 +51,7 @@ pub enum Error {
         "the world is unbounded and no node or time budget was given: set `SearchOptions::max_nodes` or `max_time`"
     )]
     Unbounded,
-    /// An engine that keeps state for the whole world ([`crate::DStarLite`]) was given a
+    /// An engine that keeps state for the whole world ([`crate::engine::DStarLite`]) was given a
     /// world without finite bounds: it has no budget setting to keep its work finite.
     #[error(
         "{0} needs a world with finite bounds (make it with `ChunkedWorld::with_size` or `with_bounds`)"
@@ -111,7 +111,7 @@ pub enum Error {
     },
     /// A world is too large to be written in the layered text format: its text would be
     /// longer than [`MAX_FILE_BYTES`](crate::world::formats::MAX_FILE_BYTES), the most that
-    /// [`load_text_world`](crate::load_text_world) reads back.
+    /// [`load_text_world`](crate::world::load_text_world) reads back.
     #[error(
         "the world's text would take {bytes} bytes, more than the {limit} that can be loaded again"
     )]

@@ -13,7 +13,8 @@ use voxnav::anvil::{
     LoadedWorld, SkipReason, StateInfo, block_for_state, load_region, load_world, lookup_state,
     state_info,
 };
-use voxnav::{Block, Error, IVec3, VoxelWorld, is_valid_feet};
+use voxnav::world::is_valid_feet;
+use voxnav::{Block, Error, IVec3, VoxelWorld};
 
 const REGION: &str = "tests/data/minecraft/r.1.1.mca";
 

@@ -10,9 +10,9 @@ use support::rng::Rng;
 use support::worlds::{
     hills_with_kinds, hills_with_real_blocks, random_agent, random_solids, small_world_size,
 };
-use voxnav::{
-    FULL_BLOCK, GraphSearch, IVec3, MoveCosts, NavGraph, Pathfinder, SearchOptions, VoxelWorld,
-};
+use voxnav::engine::{GraphSearch, NavGraph, Pathfinder};
+use voxnav::world::FULL_BLOCK;
+use voxnav::{IVec3, MoveCosts, SearchOptions, VoxelWorld};
 
 /// How many random worlds the property test covers.
 const WORLDS: u64 = 600;

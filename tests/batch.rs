@@ -5,10 +5,8 @@ mod support;
 use support::oracle::all_feet;
 use support::rng::Rng;
 use support::worlds::hills;
-use voxnav::{
-    Agent, BatchRouter, ChunkedWorld, Error, IVec3, IndexedRouter, MoveCosts, Pathfinder,
-    RadiusGoal, RouteQuery, SearchOptions, SearchResult, SearchStatus,
-};
+use voxnav::engine::{BatchRouter, IndexedRouter, Pathfinder};
+use voxnav::{Agent, ChunkedWorld, Error, IVec3, MoveCosts, RadiusGoal, RouteQuery, SearchOptions, SearchResult, SearchStatus};
 
 fn queries(world: &ChunkedWorld, agent: &Agent, seed: u64, count: usize) -> Vec<RouteQuery> {
     let feet = all_feet(world, agent);
@@ -155,9 +153,9 @@ fn batches_take_any_goal_and_use_their_options() -> voxnav::Result<()> {
 fn routers_and_indexes_can_be_shared_across_threads() {
     fn shareable<T: Send + Sync>() {}
     shareable::<BatchRouter>();
-    shareable::<voxnav::ReachIndex>();
+    shareable::<voxnav::engine::ReachIndex>();
     shareable::<ChunkedWorld>();
-    shareable::<voxnav::AnyOfGoal>();
+    shareable::<voxnav::engine::AnyOfGoal>();
 }
 
 /// Issue 14: a batch without an index needs no `VersionedWorld`; a world that only implements

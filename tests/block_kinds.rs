@@ -2,10 +2,9 @@
 //! log that reports writes.
 
 use glam::IVec3;
-use voxnav::{
-    Agent, Block, ChunkedWorld, MoveCosts, Pathfinder, SearchOptions, SearchStatus, TerrainFlags,
-    VoxelWorld, neighbours, parse_text_world,
-};
+use voxnav::engine::{Pathfinder, neighbours};
+use voxnav::world::{TerrainFlags, parse_text_world};
+use voxnav::{Agent, Block, ChunkedWorld, MoveCosts, SearchOptions, SearchStatus, VoxelWorld};
 
 fn route_cost(world: &ChunkedWorld, costs: MoveCosts, start: IVec3, goal: IVec3) -> Option<u64> {
     let mut pathfinder = Pathfinder::new(Agent::default(), costs).unwrap();

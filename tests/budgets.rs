@@ -6,10 +6,8 @@ mod support;
 use std::time::Duration;
 
 use support::oracle::route_cost;
-use voxnav::{
-    Agent, Block, BlockGoal, ChunkedWorld, ColumnGoal, Goal, Heuristic, IVec3, MoveCosts,
-    Pathfinder, RadiusGoal, SearchOptions, SearchStatus,
-};
+use voxnav::engine::{ColumnGoal, Heuristic, Pathfinder};
+use voxnav::{Agent, Block, BlockGoal, ChunkedWorld, Goal, IVec3, MoveCosts, RadiusGoal, SearchOptions, SearchStatus};
 
 /// A flat 64 x 3 x 64 floor.
 fn plain() -> ChunkedWorld {
@@ -80,7 +78,7 @@ fn unbounded_world_searches_end_through_the_budget() {
     assert_eq!(result.status, SearchStatus::Partial);
     assert_eq!(result.stats.expanded, 2_000);
     // The floor is finite, so without a budget the same query explores it all and gives up.
-    let mut bounded = ChunkedWorld::with_bounds(voxnav::Bounds::new(
+    let mut bounded = ChunkedWorld::with_bounds(voxnav::world::Bounds::new(
         IVec3::new(-40, 0, -40),
         IVec3::new(41, 8, 41),
     ))

@@ -10,7 +10,8 @@ use voxnav::{Agent, Block, ChunkedWorld, IVec3, MoveCosts, Router, SearchStatus,
 
 fn random_world(rng: &mut Rng, offset: IVec3) -> ChunkedWorld {
     let size = IVec3::new(12, 6, 12);
-    let mut world = ChunkedWorld::with_bounds(voxnav::Bounds::new(offset, offset + size)).unwrap();
+    let mut world =
+        ChunkedWorld::with_bounds(voxnav::world::Bounds::new(offset, offset + size)).unwrap();
     world
         .fill(
             offset,

@@ -2,10 +2,9 @@
 
 use std::time::Duration;
 
-use voxnav::{
-    Agent, Block, ChunkedWorld, Error, Heuristic, HeuristicKind, IVec3, InvalidFeet, MoveCosts,
-    Pathfinder, SearchOptions, load_text_world,
-};
+use voxnav::engine::{Heuristic, HeuristicKind, Pathfinder};
+use voxnav::world::{InvalidFeet, load_text_world};
+use voxnav::{Agent, Block, ChunkedWorld, Error, IVec3, MoveCosts, SearchOptions};
 
 fn room() -> ChunkedWorld {
     let mut world = ChunkedWorld::with_size(IVec3::new(8, 4, 8)).unwrap();

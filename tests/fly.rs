@@ -8,14 +8,12 @@ use std::collections::{BinaryHeap, HashMap};
 
 use support::rng::Rng;
 use support::worlds::Priced;
-use voxnav::IndexedRouter;
 use voxnav::batch::{BatchRouter, RouteQuery};
-use voxnav::{
-    Agent, Block, ChunkedWorld, DStarLite, Error, IVec3, InvalidFeet, MoveCosts, Movement,
-    Pathfinder, RadiusGoal, ReachIndex, SearchOptions, SearchResult, SearchStatus, VoxelWorld,
-    baseline, check_path,
-};
-use voxnav::{Heuristic, HeuristicKind};
+use voxnav::engine::IndexedRouter;
+use voxnav::engine::{DStarLite, Pathfinder, ReachIndex};
+use voxnav::engine::{Heuristic, HeuristicKind};
+use voxnav::world::InvalidFeet;
+use voxnav::{Agent, Block, ChunkedWorld, Error, IVec3, MoveCosts, Movement, RadiusGoal, SearchOptions, SearchResult, SearchStatus, VoxelWorld, baseline, check_path};
 
 /// The rule, restated: a cell may hold part of the body when it is passable and, for a
 /// swimmer, water.
@@ -145,12 +143,12 @@ impl VoxelWorld for Wide<'_> {
     fn is_standable(&self, p: IVec3) -> bool {
         self.0.is_standable(p)
     }
-    fn terrain(&self, feet: IVec3) -> voxnav::TerrainFlags {
+    fn terrain(&self, feet: IVec3) -> voxnav::world::TerrainFlags {
         self.0.terrain(feet)
     }
-    fn bounds(&self) -> Option<voxnav::Bounds> {
+    fn bounds(&self) -> Option<voxnav::world::Bounds> {
         // Inside the key range, so that only its size sends the search to pages.
-        Some(voxnav::Bounds::new(
+        Some(voxnav::world::Bounds::new(
             IVec3::new(-4_000, -1_000, -4_000),
             IVec3::new(4_000, 1_000, 4_000),
         ))
@@ -171,12 +169,15 @@ impl VoxelWorld for Shifted<'_> {
     fn is_standable(&self, p: IVec3) -> bool {
         self.0.is_standable(p - SHIFT)
     }
-    fn terrain(&self, feet: IVec3) -> voxnav::TerrainFlags {
+    fn terrain(&self, feet: IVec3) -> voxnav::world::TerrainFlags {
         self.0.terrain(feet - SHIFT)
     }
-    fn bounds(&self) -> Option<voxnav::Bounds> {
+    fn bounds(&self) -> Option<voxnav::world::Bounds> {
         let bounds = self.0.bounds()?;
-        Some(voxnav::Bounds::new(bounds.min + SHIFT, bounds.max + SHIFT))
+        Some(voxnav::world::Bounds::new(
+            bounds.min + SHIFT,
+            bounds.max + SHIFT,
+        ))
     }
 }
 
@@ -732,7 +733,7 @@ fn engines_built_on_the_walking_rules_refuse_fliers() {
         Err(Error::InvalidSetting(_))
     ));
     assert!(matches!(
-        voxnav::NavGraph::compile(&world, &Agent::flier(2)),
+        voxnav::engine::NavGraph::compile(&world, &Agent::flier(2)),
         Err(Error::InvalidSetting(_))
     ));
     assert!(matches!(

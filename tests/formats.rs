@@ -4,7 +4,7 @@
 mod support;
 
 use support::parse_error;
-use voxnav::{parse_movingai_3dmap, parse_movingai_3dscen, parse_text_world};
+use voxnav::world::{parse_movingai_3dmap, parse_movingai_3dscen, parse_text_world};
 
 #[test]
 fn text_world_errors_name_line_and_column() {

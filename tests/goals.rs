@@ -7,10 +7,8 @@ use std::collections::HashMap;
 
 use support::oracle::{all_feet, dijkstra_all};
 use support::worlds::{hills, hills_with_kinds};
-use voxnav::{
-    Agent, AnyOfGoal, AwayFromGoal, Block, BlockGoal, ChunkedWorld, ColumnGoal, Goal, Heuristic,
-    IVec3, MoveCosts, Pathfinder, RadiusGoal, SearchOptions, SearchStatus, VoxelWorld, neighbours,
-};
+use voxnav::engine::{AnyOfGoal, AwayFromGoal, ColumnGoal, Heuristic, Pathfinder, neighbours};
+use voxnav::{Agent, Block, BlockGoal, ChunkedWorld, Goal, IVec3, MoveCosts, RadiusGoal, SearchOptions, SearchStatus, VoxelWorld};
 
 /// For every valid feet position of a few random worlds, with a few agents and costs:
 /// the goal's estimate is at most the true cost to the nearest position that reaches the

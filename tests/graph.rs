@@ -10,11 +10,10 @@ use support::Outcomes;
 use support::oracle::{all_feet, assert_matches_dijkstra, dijkstra_cost, route_cost};
 use support::rng::Rng;
 use support::worlds::{Priced, random_agent, random_solids, small_world_size};
+use voxnav::engine::{Pathfinder, neighbours};
 use voxnav::graph::{GraphSearch, NavGraph};
-use voxnav::{
-    Agent, Block, ChunkedWorld, Error, IVec3, InvalidFeet, MoveCosts, Pathfinder, SearchOptions,
-    SearchResult, SearchStatus, VoxelWorld, is_valid_feet, neighbours,
-};
+use voxnav::world::{InvalidFeet, is_valid_feet};
+use voxnav::{Agent, Block, ChunkedWorld, Error, IVec3, MoveCosts, SearchOptions, SearchResult, SearchStatus, VoxelWorld};
 
 /// Every node of `graph` by feet position, with its moves (target, direction, cost) sorted:
 /// a picture of the graph that does not depend on node ids or compile order.

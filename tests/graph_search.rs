@@ -11,11 +11,9 @@ use support::rng::Rng;
 use support::worlds::{
     Priced, floor_hills_and_blocks, hills, hills_with_real_blocks, world_from_layers,
 };
+use voxnav::engine::{Estimator, Heuristic, HeuristicKind, Pathfinder};
 use voxnav::graph::{GraphSearch, NavGraph};
-use voxnav::{
-    Agent, Block, BlockGoal, ChunkedWorld, Estimator, Goal, Heuristic, HeuristicKind, IVec3,
-    MoveCosts, Pathfinder, SearchOptions, SearchStatus, VoxelWorld,
-};
+use voxnav::{Agent, Block, BlockGoal, ChunkedWorld, Goal, IVec3, MoveCosts, SearchOptions, SearchStatus, VoxelWorld};
 
 /// A [`BlockGoal`] that does not say so ([`Goal::block_target`] stays `None`), so a graph
 /// search asks it like any other goal.
@@ -40,7 +38,7 @@ fn surface(world: &impl VoxelWorld, agent: &Agent, size: IVec3) -> Vec<IVec3> {
         for x in 0..size.x {
             if let Some(y) = (1..size.y)
                 .rev()
-                .find(|&y| voxnav::is_valid_feet(world, IVec3::new(x, y, z), agent.height))
+                .find(|&y| voxnav::world::is_valid_feet(world, IVec3::new(x, y, z), agent.height))
             {
                 feet.push(IVec3::new(x, y, z));
             }

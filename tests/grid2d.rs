@@ -9,12 +9,11 @@ use support::grid_oracle::{bfs, octile_dijkstra};
 use support::parse_error;
 use support::rng::Rng;
 use support::worlds::{random_free_cell, random_grid};
+use voxnav::flat::IVec2;
 use voxnav::flat::octile_length;
-use voxnav::{
-    Action, FlatWorld, Grid2d, GridPlanner, GridRoute, format_actions, parse_movingai_map,
-    parse_movingai_scen, parse_robot_grid,
-};
-use voxnav::{Error, IVec2, IVec3, SearchStatus, VoxelWorld};
+use voxnav::flat::{Action, GridPlanner, GridRoute, format_actions};
+use voxnav::world::{FlatWorld, Grid2d, parse_movingai_map, parse_movingai_scen, parse_robot_grid};
+use voxnav::{Error, IVec3, SearchStatus, VoxelWorld};
 use voxnav_support::movingai::{LENGTH_TOLERANCE, lengths_match, run_scenarios};
 
 const ROBOT_5X3: &str = include_str!("data/robot_5x3.txt");

@@ -4,6 +4,10 @@
 
 use std::time::Duration;
 
+use voxnav::engine::{
+    AnyOfGoal, AwayFromGoal, ColumnGoal, Heuristic, HeuristicKind, Pathfinder, move_between,
+    neighbours,
+};
 use voxnav::graph::{GraphSearch, NavGraph};
 use voxnav::moves::floor_rise;
 use voxnav::moves::fly::free_move;
@@ -11,15 +15,13 @@ use voxnav::search::heuristic::MAX_ESTIMATE;
 use voxnav::terrain::{MAX_PAIRS, pick_pairs, surface_feet};
 use voxnav::world::formats::{MAX_FILE_BYTES, read_text_file};
 use voxnav::world::key::in_key_range;
-use voxnav::{
-    Agent, AnyOfGoal, AwayFromGoal, Block, BlockGoal, Bounds, ChunkedWorld, ColumnGoal, Error,
-    Goal, Heuristic, HeuristicKind, IVec3, InvalidFeet, MoveCosts, Movement, Pathfinder,
-    RadiusGoal, SearchOptions, SearchStatus, VoxelWorld, body_fits, check_feet, check_path,
-    is_valid_feet, load_movingai_3dmap, load_movingai_3dscen, load_movingai_map,
-    load_movingai_scen, load_robot_grid, load_text_world, move_between, neighbours,
+use voxnav::world::{
+    Bounds, InvalidFeet, body_fits, check_feet, is_valid_feet, load_movingai_3dmap,
+    load_movingai_3dscen, load_movingai_map, load_movingai_scen, load_robot_grid, load_text_world,
     parse_movingai_3dmap, parse_movingai_3dscen, parse_movingai_map, parse_movingai_scen,
     parse_robot_grid, parse_text_world, to_text_world,
 };
+use voxnav::{Agent, Block, BlockGoal, ChunkedWorld, Error, Goal, IVec3, MoveCosts, Movement, RadiusGoal, SearchOptions, SearchStatus, VoxelWorld, check_path};
 
 const MIN: i32 = i32::MIN;
 const MAX: i32 = i32::MAX;
@@ -707,10 +709,10 @@ fn chunked_column_reads_at_the_ends_of_i32_do_not_overflow() {
     ] {
         for y0 in [i32::MIN, -5, i32::MAX - 63, i32::MAX] {
             let around = world.columns_around(x, z, y0, 64);
-            for (i, &(dx, dz)) in voxnav::AROUND.iter().enumerate() {
+            for (i, &(dx, dz)) in voxnav::world::AROUND.iter().enumerate() {
                 match (x.checked_add(dx), z.checked_add(dz)) {
                     (Some(cx), Some(cz)) => assert_eq!(around[i], world.column(cx, cz, y0, 64)),
-                    _ => assert_eq!(around[i], voxnav::ColumnBits::default()),
+                    _ => assert_eq!(around[i], voxnav::world::ColumnBits::default()),
                 }
             }
         }

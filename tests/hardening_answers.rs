@@ -5,10 +5,9 @@ mod support;
 
 use support::oracle::{CellWorld, dijkstra_cost, terrain_by_cells};
 use support::rng::Rng;
-use voxnav::{
-    Agent, Block, Bounds, ChunkedWorld, IVec3, MoveCosts, Pathfinder, SearchOptions, VoxelWorld,
-    check_path,
-};
+use voxnav::engine::Pathfinder;
+use voxnav::world::Bounds;
+use voxnav::{Agent, Block, ChunkedWorld, IVec3, MoveCosts, SearchOptions, VoxelWorld, check_path};
 
 fn pathfinder() -> Pathfinder {
     Pathfinder::new(Agent::default(), MoveCosts::default()).unwrap()
@@ -40,7 +39,7 @@ fn cobweb_at_the_head_in_the_chunk_above_a_plain_chunk_is_paid() {
         assert!(
             world
                 .terrain(feet)
-                .contains(voxnav::TerrainFlags::IN_COBWEB)
+                .contains(voxnav::world::TerrainFlags::IN_COBWEB)
         );
         let costs = MoveCosts::default();
         let found = pathfinder()
@@ -346,12 +345,12 @@ fn bulk_lava_next_to_an_absent_chunk_keeps_its_margin() {
     assert!(
         world
             .terrain(beside)
-            .contains(voxnav::TerrainFlags::NEAR_DANGER)
+            .contains(voxnav::world::TerrainFlags::NEAR_DANGER)
     );
     assert!(
         world
             .terrain(IVec3::new(32, 16, 0))
-            .contains(voxnav::TerrainFlags::NEAR_DANGER)
+            .contains(voxnav::world::TerrainFlags::NEAR_DANGER)
     );
     let mut palette_world = ChunkedWorld::with_size(IVec3::new(48, 32, 16)).unwrap();
     let mut indices = vec![0u16; 4096];
@@ -362,6 +361,6 @@ fn bulk_lava_next_to_an_absent_chunk_keeps_its_margin() {
     assert!(
         palette_world
             .terrain(IVec3::new(15, 1, 1))
-            .contains(voxnav::TerrainFlags::NEAR_DANGER)
+            .contains(voxnav::world::TerrainFlags::NEAR_DANGER)
     );
 }

@@ -2,7 +2,8 @@
 //! quickly with a typed error, or loaded reading and holding only what it needs; ordinary
 //! inputs still load.
 
-use voxnav::{DenseWorld, Error, IVec3, parse_movingai_3dmap};
+use voxnav::world::{DenseWorld, parse_movingai_3dmap};
+use voxnav::{Error, IVec3};
 
 /// Issue 26 item 6: the 21-byte map `voxel 46340 1 46340` holds 2^31 cells, under the old cell
 /// cap, but one cell of height costs a whole 64-bit word per column: 16 GiB. It is refused

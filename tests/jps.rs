@@ -11,10 +11,9 @@ use support::grid_oracle::octile_dijkstra;
 use support::rng::Rng;
 use voxnav::flat::jps_plus::JumpTable;
 use voxnav::flat::{GridEngine, GridRoute};
-use voxnav::{
-    Error, Grid2d, GridPlanner, IVec2, MoveCosts, SearchStatus, parse_movingai_map,
-    parse_movingai_scen,
-};
+use voxnav::flat::{GridPlanner, IVec2};
+use voxnav::world::{Grid2d, parse_movingai_map, parse_movingai_scen};
+use voxnav::{Error, MoveCosts, SearchStatus};
 use voxnav_support::movingai::lengths_match;
 
 /// Exact integer costs without corner cutting from `start` to every cell (`y * width + x`),

@@ -4,11 +4,10 @@
 
 use std::path::Path;
 
+use voxnav::engine::{OCTILE_SCALE, Pathfinder};
 use voxnav::world::formats::movingai3d::voxel_route_length;
-use voxnav::{
-    Agent, Error, IVec3, MoveCosts, OCTILE_SCALE, Pathfinder, SearchOptions, SearchStatus,
-    VoxelWorld, parse_movingai_3dmap, parse_movingai_3dscen,
-};
+use voxnav::world::{parse_movingai_3dmap, parse_movingai_3dscen};
+use voxnav::{Agent, Error, IVec3, MoveCosts, SearchOptions, SearchStatus, VoxelWorld};
 
 fn data(name: &str) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -1,10 +1,9 @@
 //! Path checks: replaying a route against a changed world finds the first broken step.
 
 use glam::IVec3;
-use voxnav::{
-    Agent, Block, ChunkedWorld, MoveCosts, Pathfinder, SearchOptions, check_path, move_between,
-    parse_text_world,
-};
+use voxnav::engine::{Pathfinder, move_between};
+use voxnav::world::parse_text_world;
+use voxnav::{Agent, Block, ChunkedWorld, MoveCosts, SearchOptions, check_path};
 
 /// A 12x6x5 field with a solid floor.
 fn field() -> ChunkedWorld {

@@ -5,10 +5,9 @@ mod support;
 use support::oracle::{all_feet, dijkstra_all, undirected_components};
 use support::rng::Rng;
 use support::worlds::{hills, hills_with_kinds};
-use voxnav::{
-    Agent, Block, ChunkedWorld, Error, IVec3, IndexedRouter, MoveCosts, Navigator, Pathfinder,
-    Reach, ReachIndex, SearchOptions, SearchStatus, parse_text_world,
-};
+use voxnav::engine::{IndexedRouter, Navigator, Pathfinder, Reach, ReachIndex};
+use voxnav::world::parse_text_world;
+use voxnav::{Agent, Block, ChunkedWorld, Error, IVec3, MoveCosts, SearchOptions, SearchStatus};
 
 /// A floor at y = 0 on the left, a one-block step, and on the right an island: a platform
 /// whose top is 4 blocks above the floor (too high to climb), cut off by a moat of air
@@ -364,9 +363,9 @@ fn memory_is_four_bytes_a_column_and_ten_a_feet_position() -> voxnav::Result<()>
 #[test]
 fn a_walled_off_grid_cell_is_unreachable_at_once_on_a_flat_world() -> voxnav::Result<()> {
     // Robot grid: the right-hand column is walled off from the rest.
-    let grid = voxnav::parse_robot_grid("4 3\n0 0 1 0\n0 0 1 0\n0 0 1 0\n")?;
+    let grid = voxnav::world::parse_robot_grid("4 3\n0 0 1 0\n0 0 1 0\n0 0 1 0\n")?;
     let agent = Agent::default();
-    let world = voxnav::FlatWorld::new(grid, agent.height)?;
+    let world = voxnav::world::FlatWorld::new(grid, agent.height)?;
     let mut navigator = Navigator::new(agent, MoveCosts::default())?;
     navigator.build_index(&world)?;
     let options = SearchOptions::default();
@@ -443,7 +442,7 @@ fn a_ladder_up_a_ledge_joins_it_to_the_floor() -> voxnav::Result<()> {
     for seed in [2, 4, 6] {
         let world = hills_with_kinds(seed, 9, 8);
         for feet in all_feet(&world, &agent) {
-            voxnav::neighbours(&world, &agent, &MoveCosts::default(), feet, &mut moves);
+            voxnav::engine::neighbours(&world, &agent, &MoveCosts::default(), feet, &mut moves);
             climbs += moves
                 .iter()
                 .filter(|m| m.feet.x == feet.x && m.feet.z == feet.z)
@@ -511,16 +510,16 @@ fn an_index_never_answers_for_another_world_with_the_same_version() -> voxnav::R
 
 /// A world of any bounds, all air, that counts the cells read: for the index's size checks.
 struct Boundless {
-    bounds: voxnav::Bounds,
-    identity: voxnav::WorldIdentity,
+    bounds: voxnav::world::Bounds,
+    identity: voxnav::world::WorldIdentity,
     reads: std::cell::Cell<u64>,
 }
 
 impl Boundless {
     fn new(min: IVec3, max: IVec3) -> Self {
         Self {
-            bounds: voxnav::Bounds::new(min, max),
-            identity: voxnav::WorldIdentity::default(),
+            bounds: voxnav::world::Bounds::new(min, max),
+            identity: voxnav::world::WorldIdentity::default(),
             reads: std::cell::Cell::new(0),
         }
     }
@@ -537,13 +536,13 @@ impl voxnav::VoxelWorld for Boundless {
         false
     }
 
-    fn bounds(&self) -> Option<voxnav::Bounds> {
+    fn bounds(&self) -> Option<voxnav::world::Bounds> {
         Some(self.bounds)
     }
 }
 
-impl voxnav::VersionedWorld for Boundless {
-    fn world_id(&self) -> voxnav::WorldId {
+impl voxnav::world::VersionedWorld for Boundless {
+    fn world_id(&self) -> voxnav::world::WorldId {
         self.identity.id()
     }
 

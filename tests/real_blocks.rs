@@ -10,11 +10,9 @@ use std::fmt::Write as _;
 
 use voxnav::moves::{floor_rise, rise_allowed};
 
-use voxnav::{
-    Agent, Block, ChunkedWorld, FENCE_TOP, FULL_BLOCK, IVec3, Move, MoveCosts, MoveKind,
-    Pathfinder, SearchOptions, SearchStatus, TerrainFlags, VoxelWorld, check_path,
-    move_in_direction, neighbours, parse_text_world,
-};
+use voxnav::engine::{Move, MoveKind, Pathfinder, move_in_direction, neighbours};
+use voxnav::world::{FENCE_TOP, FULL_BLOCK, TerrainFlags, parse_text_world};
+use voxnav::{Agent, Block, ChunkedWorld, IVec3, MoveCosts, SearchOptions, SearchStatus, VoxelWorld, check_path};
 
 const EAST: IVec3 = IVec3::new(1, 0, 0);
 /// The feet cell most side views start from: x = 0, standing on the bottom row.
@@ -45,7 +43,7 @@ fn jump_costs() -> MoveCosts {
 
 fn step(world: &ChunkedWorld, agent: Agent, feet: IVec3, direction: IVec3) -> Option<Move> {
     assert!(
-        voxnav::is_valid_feet(world, feet, agent.height),
+        voxnav::world::is_valid_feet(world, feet, agent.height),
         "{feet} is no valid start"
     );
     move_in_direction(world, &agent, &jump_costs(), feet, direction)
@@ -72,7 +70,7 @@ fn east(world: &ChunkedWorld, feet: IVec3) -> Option<(IVec3, MoveKind, u32)> {
 /// of the rules must give the same answer.
 fn east_as(world: &ChunkedWorld, agent: Agent, feet: IVec3) -> Option<(IVec3, MoveKind, u32)> {
     assert!(
-        voxnav::is_valid_feet(world, feet, agent.height),
+        voxnav::world::is_valid_feet(world, feet, agent.height),
         "{feet} is no valid start"
     );
     let one = step(world, agent, feet, EAST);
@@ -289,7 +287,7 @@ fn rule7_water_two_blocks_deep_is_never_entered() {
     // ends there, so the far bank cannot be reached.
     let deep = side(&[".....", ".....", ".~~~.", "#~~~#", "#####"]);
     let (bank, far_bank) = (IVec3::new(0, 2, 0), IVec3::new(4, 2, 0));
-    assert!(voxnav::is_valid_feet(&deep, IVec3::new(2, 1, 0), 2));
+    assert!(voxnav::world::is_valid_feet(&deep, IVec3::new(2, 1, 0), 2));
     assert_eq!(east(&deep, bank), None);
     assert_eq!(route(&deep, MoveCosts::default(), bank, far_bank), None);
     // The same pool one deep is waded: drop in (10 + 2 + 10), two wading steps (2 * 20),

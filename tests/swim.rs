@@ -11,14 +11,13 @@ use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap, HashMap};
 
 use support::rng::Rng;
+use voxnav::engine::{MoveKind, Pathfinder, move_in_direction, neighbours};
 use voxnav::graph::{GraphSearch, NavGraph};
 use voxnav::moves::MAX_WATER_DROP;
 use voxnav::moves::agent::WaterMode;
 use voxnav::world::Bounds;
-use voxnav::{
-    Agent, Block, ChunkedWorld, IVec3, InvalidFeet, MoveCosts, MoveKind, Pathfinder, SearchOptions,
-    SearchStatus, TerrainFlags, VoxelWorld, check_path, move_in_direction, neighbours,
-};
+use voxnav::world::{InvalidFeet, TerrainFlags};
+use voxnav::{Agent, Block, ChunkedWorld, IVec3, MoveCosts, SearchOptions, SearchStatus, VoxelWorld, check_path};
 
 const EAST: IVec3 = IVec3::new(1, 0, 0);
 

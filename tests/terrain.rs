@@ -5,14 +5,13 @@ mod support;
 
 use glam::IVec3;
 use support::oracle::legal_step;
+use voxnav::engine::Pathfinder;
 use voxnav::terrain::{
     Terrain, TerrainConfig, generate_terrain, generate_terrain_with_heights, pick_pairs,
     surface_feet,
 };
-use voxnav::{
-    Agent, Block, ChunkedWorld, Error, MoveCosts, Pathfinder, SearchOptions, SearchStatus,
-    TerrainFlags, VoxelWorld,
-};
+use voxnav::world::TerrainFlags;
+use voxnav::{Agent, Block, ChunkedWorld, Error, MoveCosts, SearchOptions, SearchStatus, VoxelWorld};
 
 fn small(seed: u64) -> TerrainConfig {
     TerrainConfig::default()
@@ -133,7 +132,7 @@ fn liquids_are_real_blocks_with_the_meaning_every_world_gives_them() {
                         assert!(world.is_passable(p) && !world.is_standable(p), "{p}");
                         assert!(world.terrain(p).contains(TerrainFlags::IN_WATER), "{p}");
                         water += 1;
-                        if voxnav::is_valid_feet(&world, p, 2) {
+                        if voxnav::world::is_valid_feet(&world, p, 2) {
                             wading += 1;
                         }
                     }
@@ -229,8 +228,8 @@ fn surface_feet_is_the_highest_valid_feet_of_the_column() {
     let agent = Agent::default();
     for (x, z) in [(0, 0), (10, 50), (63, 63), (31, 7)] {
         if let Some(feet) = surface_feet(&terrain, &agent, x, z) {
-            assert!(voxnav::is_valid_feet(&terrain, feet, 2));
-            assert!((feet.y + 1..64).all(|y| !voxnav::is_valid_feet(
+            assert!(voxnav::world::is_valid_feet(&terrain, feet, 2));
+            assert!((feet.y + 1..64).all(|y| !voxnav::world::is_valid_feet(
                 &terrain,
                 IVec3::new(x, y, z),
                 2
@@ -358,7 +357,7 @@ fn column_reads_agree_with_cell_reads_liquids_included() {
                 );
             }
             let around = terrain.columns_around(x, z, y0, 12);
-            for (k, (dx, dz)) in voxnav::AROUND.iter().enumerate() {
+            for (k, (dx, dz)) in voxnav::world::AROUND.iter().enumerate() {
                 assert_eq!(around[k], terrain.column(x + dx, z + dz, y0, 12));
             }
             if terrain.column_liquid(x, z).is_some() {

@@ -4,10 +4,8 @@
 mod support;
 
 use support::worlds::world_from_layers;
-use voxnav::{
-    Agent, Block, ChunkedWorld, DIRECTIONS, IVec3, Move, MoveCosts, MoveKind, move_in_direction,
-    neighbours,
-};
+use voxnav::engine::{DIRECTIONS, Move, MoveKind, move_in_direction, neighbours};
+use voxnav::{Agent, Block, ChunkedWorld, IVec3, MoveCosts};
 
 const EAST: IVec3 = IVec3::new(1, 0, 0);
 const SOUTH_EAST: IVec3 = IVec3::new(1, 0, 1);

@@ -8,13 +8,13 @@
 //! 8-connected grids it answers by jump point search instead ([`GridEngine`]): the same costs,
 //! found by scanning the grid as bit rows 64 cells at a time (`jps`), or by reading a table of
 //! precomputed jump distances that edits update locally ([`jps_plus`]). The formats are read by
-//! [`parse_robot_grid`](crate::parse_robot_grid), [`parse_movingai_map`](crate::parse_movingai_map)
-//! and [`parse_movingai_scen`](crate::parse_movingai_scen).
+//! [`parse_robot_grid`](crate::world::parse_robot_grid), [`parse_movingai_map`](crate::world::parse_movingai_map)
+//! and [`parse_movingai_scen`](crate::world::parse_movingai_scen).
 //!
 //! ```
-//! use voxnav::IVec2;
+//! use voxnav::flat::IVec2;
 //! use voxnav::flat::{GridPlanner, format_actions};
-//! use voxnav::parse_robot_grid;
+//! use voxnav::world::parse_robot_grid;
 //!
 //! // The robot assignment's example: [0, 0] is the top-left cell.
 //! let grid = parse_robot_grid("5 3\n0 0 1 0 0\n1 0 1 0 0\n0 0 0 0 1\n")?;
@@ -29,9 +29,10 @@ mod jps;
 pub mod jps_plus;
 pub mod scenarios;
 
-use std::fmt;
+/// The 2D coordinates of grid cells (glam's `IVec2`: `x` across, `y` down).
+pub use glam::IVec2;
 
-use glam::IVec2;
+use std::fmt;
 
 use crate::error::{Error, Result};
 use crate::flat::bits::BitGrid;

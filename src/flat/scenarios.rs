@@ -9,7 +9,7 @@ use crate::world::grid::Grid2d;
 ///
 /// ```
 /// use voxnav::flat::scenarios::check_scenarios;
-/// use voxnav::{parse_movingai_map, parse_movingai_scen};
+/// use voxnav::world::{parse_movingai_map, parse_movingai_scen};
 ///
 /// let grid = parse_movingai_map("type octile\nheight 1\nwidth 3\nmap\n...\n")?;
 /// let fits = parse_movingai_scen("version 1\n0\tm.map\t3\t1\t0\t0\t2\t0\t2\n")?;

@@ -260,7 +260,7 @@ impl<R: Record> Records<R> {
 /// Keep one per thread and call it for every query on any graph: its records and open set
 /// keep their memory between searches, and a stamp per search replaces clearing them. It
 /// takes the same [`SearchOptions`], [`Goal`]s and budgets as
-/// [`Pathfinder`](crate::Pathfinder) and returns the same [`SearchResult`]; the routes'
+/// [`Pathfinder`](crate::engine::Pathfinder) and returns the same [`SearchResult`]; the routes'
 /// costs are the same, since the graph holds exactly the generator's moves.
 ///
 /// ```

@@ -93,7 +93,7 @@
 //!   cost at the given `MoveCosts`;
 //! - [`GraphSearch`]: A* over the graph with the same [`SearchOptions`](crate::SearchOptions),
 //!   [`Goal`](crate::Goal)s and [`SearchResult`](crate::SearchResult) as
-//!   [`Pathfinder`](crate::Pathfinder).
+//!   [`Pathfinder`](crate::engine::Pathfinder).
 //!
 //! ```
 //! use voxnav::IVec3;
@@ -259,7 +259,7 @@ pub struct GraphMove {
     /// How the height changed.
     pub kind: MoveKind,
     /// The move's cost at the `MoveCosts` asked for, exactly as
-    /// [`neighbours`](crate::neighbours) prices it.
+    /// [`neighbours`](crate::engine::neighbours) prices it.
     pub cost: u32,
 }
 
@@ -585,7 +585,7 @@ impl NavGraph {
     }
 
     /// Calls `visit` with every move out of node `id`, priced at `costs`, in the order of
-    /// [`neighbours`](crate::neighbours).
+    /// [`neighbours`](crate::engine::neighbours).
     #[inline]
     pub fn for_each_move(&self, id: NodeId, costs: &MoveCosts, mut visit: impl FnMut(GraphMove)) {
         let Some(&Slot { out: word, .. }) = self.slots.get(id as usize) else {

@@ -10,7 +10,7 @@
 //!   neighbours) from `y - max_drop - 1` to `y + height + max_step_up - 1` (the generator's
 //!   window), so they change only for nodes in the 9 columns around `p` with feet `y` in
 //!   `p.y - height - max_step_up + 1 ..= p.y + max_drop + 1`;
-//! - the terms a node charges for entering it (its [`TerrainFlags`](crate::TerrainFlags) and
+//! - the terms a node charges for entering it (its [`TerrainFlags`](crate::world::TerrainFlags) and
 //!   [`VoxelWorld::extra_cost`]) read the cells within one block of its feet (lava in the
 //!   3 x 3 x 3 cube around them), so they change only for nodes within one block of `p`.
 //!

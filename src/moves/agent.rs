@@ -7,7 +7,7 @@ use crate::world::{InvalidFeet, VoxelWorld, check_feet};
 
 /// How an agent gets about: the rules its neighbour generator follows.
 ///
-/// Every mode runs through the same search ([`crate::Pathfinder`]) with the same goals,
+/// Every mode runs through the same search ([`crate::engine::Pathfinder`]) with the same goals,
 /// budgets, partial routes and errors; only the moves and what makes a position valid differ.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
@@ -20,7 +20,7 @@ pub enum Movement {
     /// position is valid when every cell of the body is passable, no floor needed.
     Fly,
     /// Swimming: the moves of [`Movement::Fly`], but every cell the body occupies or sweeps
-    /// must be water ([`crate::TerrainFlags::IN_WATER`]).
+    /// must be water ([`crate::world::TerrainFlags::IN_WATER`]).
     Swim,
 }
 
@@ -203,7 +203,7 @@ impl Agent {
     }
 
     /// Whether `feet` is a valid position for this agent: a valid feet position for a walker
-    /// ([`crate::is_valid_feet`]), or a swimming position with room for the body for a walker
+    /// ([`crate::world::is_valid_feet`]), or a swimming position with room for the body for a walker
     /// that swims ([`crate::moves::is_swimming_position`]); every body cell passable for a
     /// flier, or water for a swimmer ([`crate::moves::fly::body_allowed`]).
     #[inline]
@@ -371,25 +371,25 @@ pub struct MoveCosts {
     /// Added to a move whose target feet cell is water ([`TerrainFlags::IN_WATER`]): wading is
     /// twice as slow as walking. Defaults to 10.
     ///
-    /// [`TerrainFlags::IN_WATER`]: crate::TerrainFlags::IN_WATER
+    /// [`TerrainFlags::IN_WATER`]: crate::world::TerrainFlags::IN_WATER
     pub water: u32,
     /// Added, on top of `water`, to a move whose target is a swimming position
     /// ([`TerrainFlags::SWIMMING`], rule 8 of [`crate::moves`]): a mob swimming at the surface
     /// is slower than one wading, so crossing water by swimming costs three times a walk.
     /// Defaults to 10. Only agents that swim ([`WaterMode::Swim`]) reach such positions.
     ///
-    /// [`TerrainFlags::SWIMMING`]: crate::TerrainFlags::SWIMMING
+    /// [`TerrainFlags::SWIMMING`]: crate::world::TerrainFlags::SWIMMING
     pub swim: u32,
     /// Added to a move whose target stands on a slow floor ([`TerrainFlags::ON_SLOW_FLOOR`]), as
     /// soul sand slows a walker to well under half speed. Defaults to 15.
     ///
-    /// [`TerrainFlags::ON_SLOW_FLOOR`]: crate::TerrainFlags::ON_SLOW_FLOOR
+    /// [`TerrainFlags::ON_SLOW_FLOOR`]: crate::world::TerrainFlags::ON_SLOW_FLOOR
     pub slow_floor: u32,
     /// Added to a move whose target lies next to danger ([`TerrainFlags::NEAR_DANGER`]: lava in
     /// the 3x3x3 cube around the feet), the margin vanilla Minecraft keeps from lava: worth a
     /// detour of up to four steps. Defaults to 40.
     ///
-    /// [`TerrainFlags::NEAR_DANGER`]: crate::TerrainFlags::NEAR_DANGER
+    /// [`TerrainFlags::NEAR_DANGER`]: crate::world::TerrainFlags::NEAR_DANGER
     pub danger: u32,
     /// Added to each ladder move, on top of `ascend` (climbing one rung) or `descend`
     /// (climbing down one rung): a rung up costs as much as a step up. Defaults to 10.
@@ -398,13 +398,13 @@ pub struct MoveCosts {
     /// ([`TerrainFlags::IN_DOOR`]): the agent stops to open it, about one step's time.
     /// Defaults to 10.
     ///
-    /// [`TerrainFlags::IN_DOOR`]: crate::TerrainFlags::IN_DOOR
+    /// [`TerrainFlags::IN_DOOR`]: crate::world::TerrainFlags::IN_DOOR
     pub door: u32,
     /// Added to a move whose target has a cobweb at the feet or the head
     /// ([`TerrainFlags::IN_COBWEB`]): a cobweb cuts a walker's speed to a quarter, so crossing
     /// one takes three steps longer. Defaults to 30.
     ///
-    /// [`TerrainFlags::IN_COBWEB`]: crate::TerrainFlags::IN_COBWEB
+    /// [`TerrainFlags::IN_COBWEB`]: crate::world::TerrainFlags::IN_COBWEB
     pub cobweb: u32,
     /// Added to a move that needs a jump: its floor rises by more than a walker's step height
     /// (more than 9 sixteenths of a block, see rule 6 of [`crate::moves`]). Height gained is

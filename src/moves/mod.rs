@@ -610,7 +610,8 @@ pub fn ladder_climb<W: VoxelWorld + ?Sized>(
 ///
 /// ```
 /// use voxnav::IVec3;
-/// use voxnav::{Agent, ChunkedWorld, Block, MoveCosts, neighbours};
+/// use voxnav::{Agent, ChunkedWorld, Block, MoveCosts};
+/// use voxnav::engine::neighbours;
 ///
 /// let mut world = ChunkedWorld::new();
 /// world.fill(IVec3::new(-1, 0, -1), IVec3::new(1, 0, 1), Block::Solid)?;

@@ -13,14 +13,15 @@
 //! ledge that can only be jumped down from, or across a pit); the search decides the rest.
 //!
 //! An index belongs to one world and one [`Agent`](crate::Agent). It remembers the world's
-//! [`VersionedWorld::version`](crate::VersionedWorld::version) at build time; once the world has changed, the index is
+//! [`VersionedWorld::version`](crate::world::VersionedWorld::version) at build time; once the world has changed, the index is
 //! stale and answers [`Reach::Unknown`] until it is rebuilt ([`ReachIndex::refresh`]), so a
 //! stale index never gives a wrong answer. [`Navigator`] rebuilds a stale index lazily, on the
 //! next query.
 //!
 //! ```
 //! use voxnav::IVec3;
-//! use voxnav::{Agent, Block, ChunkedWorld, IndexedRouter, MoveCosts, SearchOptions};
+//! use voxnav::{Agent, Block, ChunkedWorld, MoveCosts, SearchOptions};
+//! use voxnav::engine::IndexedRouter;
 //! use voxnav::SearchStatus;
 //! use voxnav::reach::Navigator;
 //!

@@ -75,7 +75,7 @@ impl Navigator {
     ///
     /// # Errors
     /// As [`Pathfinder::search`], and as [`ReachIndex::build`](super::ReachIndex::build) or
-    /// [`NavGraph::compile`](crate::NavGraph::compile) when a lazy rebuild fails.
+    /// [`NavGraph::compile`](crate::engine::NavGraph::compile) when a lazy rebuild fails.
     pub fn search<W: VersionedWorld + ?Sized, G: Goal + ?Sized>(
         &mut self,
         world: &W,

@@ -242,7 +242,7 @@ impl IndexSlot {
 /// What [`Navigator`](super::Navigator) and [`BatchRouter`](crate::batch::BatchRouter) share:
 /// a reachability index and a compiled walk graph kept in an [`IndexSlot`], built, refreshed,
 /// replaced and dropped by the methods below, written once for both. Bring it into scope
-/// with `use voxnav::IndexedRouter` (or `voxnav::prelude::*`).
+/// with `use voxnav::engine::IndexedRouter` (or `voxnav::prelude::*`).
 ///
 /// Neither router trusts an index or a graph that does not describe the world it is asked
 /// about (another world, or this one changed since): it searches the world instead, so the

@@ -109,7 +109,7 @@ const UNSEEN: State = State { g: INF, rhs: INF };
 /// ```
 /// use voxnav::IVec3;
 /// use voxnav::{Agent, Block, ChunkedWorld, MoveCosts};
-/// use voxnav::DStarLite;
+/// use voxnav::engine::DStarLite;
 ///
 /// let mut world = ChunkedWorld::with_size(IVec3::new(12, 4, 5))?;
 /// world.fill(IVec3::ZERO, IVec3::new(11, 0, 4), Block::Solid)?;

@@ -20,7 +20,7 @@
 //! costs little more than walking the route; a change that makes the route dearer by `d`
 //! costs the positions whose old route was less than `d` dearer than the optimum. The bounds
 //! never fall below the plain octile estimate, so no search is guided worse than a fresh A*.
-//! Routes cost exactly what a fresh [`Pathfinder`](crate::Pathfinder) search finds.
+//! Routes cost exactly what a fresh [`Pathfinder`](crate::engine::Pathfinder) search finds.
 //!
 //! The `replan` example's `--bench` mode measures it on the default terrain, on routes of
 //! 200+ blocks with 1 to 10 cells changed near the route ahead of the agent, against a fresh

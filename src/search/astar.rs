@@ -187,7 +187,8 @@ enum Records {
 ///
 /// ```
 /// use voxnav::IVec3;
-/// use voxnav::{Agent, Block, ChunkedWorld, MoveCosts, Pathfinder, SearchOptions, SearchStatus};
+/// use voxnav::{Agent, Block, ChunkedWorld, MoveCosts, SearchOptions, SearchStatus};
+/// use voxnav::engine::Pathfinder;
 ///
 /// // A 8x4x3 room with a floor and a one-block step in the middle.
 /// let mut world = ChunkedWorld::with_size(IVec3::new(8, 4, 3))?;

@@ -24,7 +24,7 @@ pub trait Goal {
 
     /// `Some(p)` when this goal is exactly [`BlockGoal`]`(p)`: reached at `p` and nowhere
     /// else, and estimated as [`Estimator::between`] the feet and `p`. A search over a
-    /// compiled [`NavGraph`](crate::NavGraph) then tests the goal by node id and computes the
+    /// compiled [`NavGraph`](crate::engine::NavGraph) then tests the goal by node id and computes the
     /// estimate without asking the goal. Defaults to `None`; a goal returning `Some` must
     /// behave exactly like that [`BlockGoal`], or routes may not be optimal.
     fn block_target(&self) -> Option<IVec3> {
@@ -141,7 +141,8 @@ impl Goal for ColumnGoal {
 ///
 /// ```
 /// use voxnav::IVec3;
-/// use voxnav::{AnyOfGoal, BlockGoal, ColumnGoal, Goal};
+/// use voxnav::engine::{AnyOfGoal, ColumnGoal};
+/// use voxnav::{BlockGoal, Goal};
 ///
 /// let goal: AnyOfGoal = AnyOfGoal::new(vec![
 ///     Box::new(BlockGoal(IVec3::new(5, 1, 5))),
@@ -210,7 +211,8 @@ impl std::fmt::Debug for dyn Goal + Send + Sync {
 ///
 /// ```
 /// use voxnav::IVec3;
-/// use voxnav::{AwayFromGoal, Goal};
+/// use voxnav::engine::AwayFromGoal;
+/// use voxnav::Goal;
 ///
 /// let flee = AwayFromGoal::horizontal(IVec3::new(0, 5, 0), 10);
 /// assert!(flee.is_reached(IVec3::new(6, 0, 8)));

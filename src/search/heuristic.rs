@@ -41,7 +41,7 @@ pub enum HeuristicKind {
 /// kind, a route found costs at most `w` times the optimal cost.
 ///
 /// ```
-/// use voxnav::{Heuristic, HeuristicKind};
+/// use voxnav::engine::{Heuristic, HeuristicKind};
 /// let fast = Heuristic::new(HeuristicKind::Octile).with_weight(1.5)?;
 /// assert_eq!(fast.weight(), 1.5);
 /// # Ok::<(), voxnav::Error>(())

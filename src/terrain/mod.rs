@@ -16,7 +16,8 @@
 //!
 //! ```
 //! use voxnav::terrain::{TerrainConfig, generate_terrain_with_heights, pick_pairs};
-//! use voxnav::{Agent, MoveCosts, Pathfinder, SearchOptions};
+//! use voxnav::{Agent, MoveCosts, SearchOptions};
+//! use voxnav::engine::Pathfinder;
 //!
 //! let config = TerrainConfig::default().with_seed(7).with_size(64, 48, 64);
 //! let terrain = generate_terrain_with_heights(&config)?;

@@ -28,7 +28,8 @@ pub const MAX_DENSE_BYTES: u64 = 512 << 20;
 ///
 /// ```
 /// use voxnav::IVec3;
-/// use voxnav::{DenseWorld, VoxelWorld};
+/// use voxnav::world::DenseWorld;
+/// use voxnav::VoxelWorld;
 ///
 /// let mut world = DenseWorld::new(IVec3::new(4, 3, 4))?;
 /// world.set_blocked(IVec3::new(1, 2, 3), true)?;

@@ -23,8 +23,9 @@ use crate::world::{AROUND, Bounds, ColumnBits, VoxelWorld};
 /// is passable or standable, so walls can neither be climbed nor stood on.
 ///
 /// ```
-/// use voxnav::{IVec2, IVec3, VoxelWorld};
-/// use voxnav::{FlatWorld, parse_robot_grid};
+/// use voxnav::flat::IVec2;
+/// use voxnav::{IVec3, VoxelWorld};
+/// use voxnav::world::{FlatWorld, parse_robot_grid};
 ///
 /// let world = FlatWorld::new(parse_robot_grid("2 1\n0 1\n")?, 2)?;
 /// assert_eq!(FlatWorld::feet(IVec2::new(0, 0)), IVec3::new(0, 1, 0));

@@ -14,8 +14,8 @@ pub const MAX_GRID_SIDE: u32 = 1 << 20;
 /// to the right and y downwards.
 ///
 /// ```
-/// use voxnav::IVec2;
-/// use voxnav::Grid2d;
+/// use voxnav::flat::IVec2;
+/// use voxnav::world::Grid2d;
 ///
 /// // 3 wide, 2 high; the middle of the top row is blocked.
 /// let grid = Grid2d::from_blocked(3, 2, vec![false, true, false, false, false, false])?;

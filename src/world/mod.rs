@@ -14,6 +14,19 @@ pub mod key;
 pub mod versioned;
 
 pub use bounds::Bounds;
+pub use chunked::{Block, BlockChange, CHUNK_SIZE, Changes, ChunkedWorld};
+pub use dense::DenseWorld;
+pub use flat::FlatWorld;
+pub use formats::movingai::{
+    Scenario, load_movingai_map, load_movingai_scen, parse_movingai_map, parse_movingai_scen,
+};
+pub use formats::movingai3d::{
+    VoxelScenario, VoxelScenarios, load_movingai_3dmap, load_movingai_3dscen, parse_movingai_3dmap,
+    parse_movingai_3dscen,
+};
+pub use formats::robot::{load_robot_grid, parse_robot_grid};
+pub use formats::text::{load_text_world, parse_text_world, save_text_world, to_text_world};
+pub use grid::Grid2d;
 pub use versioned::{Revision, VersionedWorld, WorldId, WorldIdentity};
 
 use glam::IVec3;
@@ -86,7 +99,7 @@ impl std::fmt::Display for InvalidFeet {
 /// small set of flags returned by [`VoxelWorld::terrain`].
 ///
 /// ```
-/// use voxnav::TerrainFlags;
+/// use voxnav::world::TerrainFlags;
 /// let wet_and_risky = TerrainFlags::IN_WATER | TerrainFlags::NEAR_DANGER;
 /// assert!(wet_and_risky.contains(TerrainFlags::IN_WATER));
 /// assert!(!wet_and_risky.contains(TerrainFlags::ON_SLOW_FLOOR));
@@ -269,7 +282,7 @@ pub trait VoxelWorld {
     /// The flying and swimming rules read the neighbourhood of every position they expand
     /// through this method (see [`crate::moves::fly`]). The default packs the passable bits
     /// of [`VoxelWorld::columns_around`]; override it when your storage answers passability
-    /// alone faster (as [`crate::DenseWorld`] does), and keep it consistent with
+    /// alone faster (as [`crate::world::DenseWorld`] does), and keep it consistent with
     /// [`VoxelWorld::is_passable`]: cells outside a finite world, columns beyond the ends of
     /// i32 and cells above `i32::MAX` are not passable.
     #[inline]
@@ -287,7 +300,7 @@ pub trait VoxelWorld {
 }
 
 /// The columns [`VoxelWorld::columns_around`] reads: the centre first, then the 8 horizontal
-/// neighbours in the order of [`crate::DIRECTIONS`].
+/// neighbours in the order of [`crate::engine::DIRECTIONS`].
 pub const AROUND: [(i32, i32); 9] = [
     (0, 0),
     (1, 0),

@@ -9,13 +9,14 @@
 //! small world from the bytes and checks A*, the reachability index, D* Lite after block
 //! changes and `check_path` against THE oracle of [`super::oracle`].
 
+use voxnav::engine::{DStarLite, Pathfinder, Reach, ReachIndex};
+use voxnav::flat::{GridPlanner, IVec2};
 use voxnav::graph::{GraphSearch, NavGraph};
-use voxnav::{
-    Agent, Block, Bounds, ChunkedWorld, DStarLite, GridPlanner, IVec2, IVec3, MoveCosts,
-    Pathfinder, Reach, ReachIndex, SearchOptions, SearchStatus, VoxelWorld, check_path,
-    parse_movingai_3dmap, parse_movingai_3dscen, parse_movingai_map, parse_movingai_scen,
+use voxnav::world::{
+    Bounds, parse_movingai_3dmap, parse_movingai_3dscen, parse_movingai_map, parse_movingai_scen,
     parse_robot_grid, parse_text_world, to_text_world,
 };
+use voxnav::{Agent, Block, ChunkedWorld, IVec3, MoveCosts, SearchOptions, SearchStatus, VoxelWorld, check_path};
 
 use super::grid_oracle::{bfs, octile_dijkstra};
 use super::oracle::{CellWorld, all_feet, dijkstra_cost, route_cost, valid};
@@ -85,7 +86,7 @@ pub fn text_world(data: &[u8]) {
 }
 
 /// A free cell of `grid` chosen by `pick`, if any cell is free.
-fn free_cell(grid: &voxnav::Grid2d, pick: u32) -> Option<IVec2> {
+fn free_cell(grid: &voxnav::world::Grid2d, pick: u32) -> Option<IVec2> {
     let cells = grid.width() * grid.height();
     (0..cells)
         .map(|i| (pick.wrapping_add(i)) % cells)
@@ -94,7 +95,7 @@ fn free_cell(grid: &voxnav::Grid2d, pick: u32) -> Option<IVec2> {
 }
 
 /// Two free cells of `grid` chosen from the last bytes of `data`.
-fn free_pair(grid: &voxnav::Grid2d, data: &[u8]) -> Option<(IVec2, IVec2)> {
+fn free_pair(grid: &voxnav::world::Grid2d, data: &[u8]) -> Option<(IVec2, IVec2)> {
     let tail = |k: usize| {
         data.iter()
             .rev()
@@ -105,7 +106,7 @@ fn free_pair(grid: &voxnav::Grid2d, data: &[u8]) -> Option<(IVec2, IVec2)> {
     Some((free_cell(grid, tail(0))?, free_cell(grid, tail(2))?))
 }
 
-fn small_grid(grid: &voxnav::Grid2d) -> bool {
+fn small_grid(grid: &voxnav::world::Grid2d) -> bool {
     i64::from(grid.width()) * i64::from(grid.height()) <= DEEP_CHECK_CELLS
 }
 

@@ -5,7 +5,8 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
-use voxnav::{Grid2d, IVec2};
+use voxnav::flat::IVec2;
+use voxnav::world::Grid2d;
 
 /// Fewest 4-connected actions from `start` to every cell, indexed `y * width + x` (`None`
 /// where unreachable).

@@ -12,9 +12,9 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, HashSet};
 
-use voxnav::{
-    Agent, IVec3, Move, MoveCosts, SearchResult, SearchStatus, TerrainFlags, VoxelWorld, neighbours,
-};
+use voxnav::engine::{Move, neighbours};
+use voxnav::world::TerrainFlags;
+use voxnav::{Agent, IVec3, MoveCosts, SearchResult, SearchStatus, VoxelWorld};
 
 /// Whether every body cell of an agent `height` tall with its feet at `feet` is passable.
 pub fn fits<W: VoxelWorld + ?Sized>(world: &W, feet: IVec3, height: u32) -> bool {
@@ -443,12 +443,12 @@ impl VoxelWorld for CellWorld<'_> {
     fn floor_top(&self, p: IVec3) -> u8 {
         match self.block(p) {
             Some(voxnav::Block::Floor(top)) => top,
-            Some(voxnav::Block::Fence) => voxnav::FENCE_TOP,
-            _ => voxnav::FULL_BLOCK,
+            Some(voxnav::Block::Fence) => voxnav::world::FENCE_TOP,
+            _ => voxnav::world::FULL_BLOCK,
         }
     }
 
-    fn bounds(&self) -> Option<voxnav::Bounds> {
+    fn bounds(&self) -> Option<voxnav::world::Bounds> {
         self.0.bounds()
     }
 }

@@ -2,15 +2,15 @@
 
 use std::cell::Cell;
 
+use voxnav::flat::IVec2;
 use voxnav::world::Bounds;
-use voxnav::{
-    Agent, Block, ChunkedWorld, Grid2d, IVec2, IVec3, TerrainFlags, VoxelWorld, parse_text_world,
-};
+use voxnav::world::{Grid2d, TerrainFlags, parse_text_world};
+use voxnav::{Agent, Block, ChunkedWorld, IVec3, VoxelWorld};
 
 use super::rng::Rng;
 
 /// Builds a world from layers given bottom-up, each a list of rows (z) of characters (x), in
-/// the characters of the crate's text world format (`voxnav::parse_text_world`).
+/// the characters of the crate's text world format (`voxnav::world::parse_text_world`).
 pub fn world_from_layers(layers: &[&[&str]]) -> ChunkedWorld {
     let sy = layers.len();
     let sz = layers[0].len();

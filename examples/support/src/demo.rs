@@ -6,9 +6,10 @@
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
+use voxnav::engine::Pathfinder;
 use voxnav::graph::{GraphMove, NavGraph, NodeId};
 use voxnav::terrain::{Terrain, TerrainConfig, generate_terrain_with_heights, pick_pairs};
-use voxnav::{Agent, Error, IVec3, MoveCosts, Pathfinder, Result, SearchOptions, SearchStatus};
+use voxnav::{Agent, Error, IVec3, MoveCosts, Result, SearchOptions, SearchStatus};
 
 use crate::map::{MapRoute, TopDownMap};
 

@@ -1,6 +1,6 @@
 //! The flying set, shared by `benches/fly.rs`, `examples/compare.rs` and
 //! `examples/movingai.rs`: voxnav's flier (26 neighbours, no cut edges or corners, costs
-//! 1 / sqrt 2 / sqrt 3 at [`voxnav::OCTILE_SCALE`]) against the naive 26-neighbour A*
+//! 1 / sqrt 2 / sqrt 3 at [`voxnav::engine::OCTILE_SCALE`]) against the naive 26-neighbour A*
 //! ([`voxnav::baseline::find_flier_path`]) solving the same problem.
 //!
 //! Two worlds: the Moving AI 3D `Simple` map with its first problems
@@ -13,11 +13,10 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use voxnav::IVec3;
+use voxnav::engine::Pathfinder;
 use voxnav::terrain::SplitMix64;
-use voxnav::{
-    Agent, DenseWorld, MoveCosts, Pathfinder, SearchOptions, SearchResult, SearchStatus,
-    VoxelScenario, VoxelWorld, baseline, parse_movingai_3dmap, parse_movingai_3dscen,
-};
+use voxnav::world::{DenseWorld, VoxelScenario, parse_movingai_3dmap, parse_movingai_3dscen};
+use voxnav::{Agent, MoveCosts, SearchOptions, SearchResult, SearchStatus, VoxelWorld, baseline};
 
 /// A number in `0 .. n` (`n > 0`) from `rng`, reduced by modulo as the sets were first
 /// built, so that the same seed keeps giving the same worlds and pairs.
@@ -303,7 +302,7 @@ pub fn print_section(sets: &[FlyingSet], rounds: usize) -> Result<Vec<String>, S
         "Flying: voxnav's flier (height 1) against the naive 26-neighbour A* under the same \
          rules (no cut edges or corners, costs 1 / sqrt 2 / sqrt 3 at scale {}); each time is \
          the fastest of {rounds} rounds",
-        voxnav::OCTILE_SCALE
+        voxnav::engine::OCTILE_SCALE
     );
     println!(
         "{:<12} {:>7} {:<8} {:>12} {:>11} {:>14} {:>9} {:>9}",

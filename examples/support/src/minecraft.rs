@@ -7,7 +7,8 @@ use std::collections::HashSet;
 use std::fmt::Write as _;
 
 use voxnav::anvil::{LoadedWorld, MAX_Y, MIN_Y};
-use voxnav::{Agent, Block, ChunkedWorld, IVec3, VoxelWorld, is_valid_feet};
+use voxnav::world::is_valid_feet;
+use voxnav::{Agent, Block, ChunkedWorld, IVec3, VoxelWorld};
 
 use crate::picture::{BLACK, Picture};
 

@@ -4,8 +4,10 @@
 
 use std::time::Duration;
 
+use voxnav::Result;
+use voxnav::flat::GridPlanner;
 use voxnav::flat::scenarios::check_scenarios;
-use voxnav::{GridPlanner, Result, Scenario};
+use voxnav::world::Scenario;
 
 /// Two lengths agree when they differ by at most this much, relative to the optimal length
 /// (or absolutely, for lengths below 1).

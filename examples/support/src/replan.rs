@@ -15,12 +15,12 @@
 
 use std::time::{Duration, Instant};
 
+use voxnav::engine::{DStarLite, Pathfinder, ReplanMethod};
 use voxnav::graph::{GraphSearch, GraphUpdate, NavGraph};
 use voxnav::terrain::{SplitMix64, Terrain, generate_terrain_with_heights};
-use voxnav::{
-    Agent, Block, ChunkedWorld, DStarLite, IVec3, MoveCosts, Pathfinder, ReplanMethod, Replanner,
-    SearchOptions, SearchResult, TerrainConfig, is_valid_feet, surface_feet,
-};
+use voxnav::terrain::{TerrainConfig, surface_feet};
+use voxnav::world::is_valid_feet;
+use voxnav::{Agent, Block, ChunkedWorld, IVec3, MoveCosts, Replanner, SearchOptions, SearchResult};
 
 /// The crate's default procedural terrain (512 x 128 x 512) for `seed`.
 ///

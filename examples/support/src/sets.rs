@@ -7,7 +7,7 @@
 //! Moving AI set runs on the [`FlatWorld`] of `arena2.map`.
 //!
 //! voxnav runs three ways: `voxnav` is what a user answering many queries on one world
-//! runs, as [`Navigator`](voxnav::Navigator) does: the reachability index ([`ReachIndex`])
+//! runs, as [`Navigator`](voxnav::engine::Navigator) does: the reachability index ([`ReachIndex`])
 //! first, which proves goals on islands and in sealed pits unreachable with no search, then
 //! A* over the compiled walk graph ([`NavGraph`]) for every other query; `voxnav-graph` is the
 //! graph A* alone, on every query, budgets included; and `voxnav-otf` is the on-the-fly
@@ -19,14 +19,14 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use pathfinding::prelude::astar;
+use voxnav::engine::{Heuristic, OCTILE_SCALE, Pathfinder, neighbours};
 use voxnav::graph::{GraphSearch, NavGraph};
 use voxnav::reach::ReachIndex;
 use voxnav::terrain::{SplitMix64, TerrainConfig, generate_terrain, pick_pairs, surface_feet};
-use voxnav::{
-    Agent, Block, ChunkedWorld, FlatWorld, Heuristic, IVec3, MoveCosts, OCTILE_SCALE, Pathfinder,
-    SearchOptions, SearchStatus, VersionedWorld, VoxelWorld, baseline, is_valid_feet, neighbours,
-    parse_movingai_map, parse_movingai_scen,
+use voxnav::world::{
+    FlatWorld, VersionedWorld, is_valid_feet, parse_movingai_map, parse_movingai_scen,
 };
+use voxnav::{Agent, Block, ChunkedWorld, IVec3, MoveCosts, SearchOptions, SearchStatus, VoxelWorld, baseline};
 
 use crate::movingai::lengths_match;
 

@@ -18,8 +18,8 @@ use crate::world::grid::{Grid2d, MAX_GRID_SIDE};
 /// character is blocked. Blank lines after the last row are ignored.
 ///
 /// ```
-/// use voxnav::IVec2;
-/// use voxnav::parse_movingai_map;
+/// use voxnav::flat::IVec2;
+/// use voxnav::world::parse_movingai_map;
 ///
 /// let grid = parse_movingai_map("type octile\nheight 2\nwidth 3\nmap\n.@G\nT.S\n")?;
 /// assert_eq!(grid.free_cells(), 4);
@@ -167,8 +167,8 @@ pub struct Scenario {
 /// goal y, optimal length. Blank lines are ignored.
 ///
 /// ```
-/// use voxnav::IVec2;
-/// use voxnav::parse_movingai_scen;
+/// use voxnav::flat::IVec2;
+/// use voxnav::world::parse_movingai_scen;
 ///
 /// let scenarios = parse_movingai_scen("version 1\n0\tmaps/a.map\t3\t2\t0\t0\t2\t1\t2.41421\n")?;
 /// assert_eq!(scenarios[0].goal, IVec2::new(2, 1));

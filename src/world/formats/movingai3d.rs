@@ -125,7 +125,8 @@ fn parse_number(line: usize, (column, word): (usize, &str), name: &str) -> Resul
 ///
 /// ```
 /// use voxnav::IVec3;
-/// use voxnav::{VoxelWorld, parse_movingai_3dmap};
+/// use voxnav::VoxelWorld;
+/// use voxnav::world::parse_movingai_3dmap;
 ///
 /// let world = parse_movingai_3dmap("voxel 3 2 3\n1 0 1\n1 1 1\n")?;
 /// assert_eq!(world.size(), IVec3::new(3, 2, 3));
@@ -195,7 +196,7 @@ pub fn parse_movingai_3dmap(text: &str) -> Result<DenseWorld> {
 ///
 /// ```
 /// use voxnav::IVec3;
-/// use voxnav::parse_movingai_3dscen;
+/// use voxnav::world::parse_movingai_3dscen;
 ///
 /// let file = parse_movingai_3dscen("version 1\nSimple.3dmap\n0 0 0 2 1 0 2.41421356 1.000\n")?;
 /// assert_eq!(file.map, "Simple.3dmap");

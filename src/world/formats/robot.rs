@@ -14,8 +14,8 @@ use crate::world::grid::Grid2d;
 /// ignored; anything else there is an error.
 ///
 /// ```
-/// use voxnav::IVec2;
-/// use voxnav::parse_robot_grid;
+/// use voxnav::flat::IVec2;
+/// use voxnav::world::parse_robot_grid;
 ///
 /// let grid = parse_robot_grid("3 2\n0\t1 0\n0 0 0\n")?;
 /// assert_eq!((grid.width(), grid.height()), (3, 2));

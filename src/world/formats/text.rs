@@ -47,7 +47,7 @@ pub const MAX_TEXT_WORLD_HEIGHT: i32 = 2048;
 /// Reads a world in the layered text format.
 ///
 /// ```
-/// let world = voxnav::parse_text_world("voxnav-world 1\nsize 2 1 1\nlayer 0\n#.\n")?;
+/// let world = voxnav::world::parse_text_world("voxnav-world 1\nsize 2 1 1\nlayer 0\n#.\n")?;
 /// assert_eq!(world.get(voxnav::IVec3::new(0, 0, 0)), Some(voxnav::Block::Solid));
 /// # Ok::<(), voxnav::Error>(())
 /// ```

@@ -1,0 +1,32 @@
+//! The engines behind [`Router`](crate::Router), for experts who want one directly.
+//!
+//! Most programs need only the [`Router`](crate::Router): it picks among these by itself. Reach
+//! for an engine when you need what the router does not offer: the explored set of a search,
+//! a graph kept by hand, an index shared between routers, incremental replanning state.
+//!
+//! | engine | what it is | home module (design notes) |
+//! |---|---|---|
+//! | [`Pathfinder`] | A* reading the world through the walking, flying or swimming rules, on any world | [`crate::search`] |
+//! | [`NavGraph`], [`GraphSearch`] | the walk graph compiled into dense arrays, its local updates, A* over it | [`crate::graph`] |
+//! | [`ReachIndex`], [`Navigator`], [`IndexedRouter`] | reachability labels that answer unreachable goals with no search | [`crate::reach`] |
+//! | [`BatchRouter`] | many queries at once, on rayon's threads or one | [`crate::batch`] |
+//! | [`DStarLite`] | incremental replanning state (the [`Replanner`](crate::Replanner) picks it when it pays) | [`crate::replan`] |
+//! | [`ChaseField`] | one backward Dijkstra shared by many chasers of one target | [`crate::chase`] |
+//! | [`GridPlanner`](crate::flat::GridPlanner) | 2D grids answered in 2D terms, jump point search on uniform grids | [`crate::flat`] |
+//!
+//! The walking rules themselves ([`neighbours`], [`move_in_direction`], [`ladder_climb`]) and
+//! the heuristics ([`Heuristic`], [`Estimator`]) are here too, for tools that reason about
+//! single moves.
+
+pub use crate::batch::BatchRouter;
+pub use crate::chase::ChaseField;
+pub use crate::graph::{GraphMove, GraphSearch, GraphUpdate, NavGraph, NodeId};
+pub use crate::moves::agent::OCTILE_SCALE;
+pub use crate::moves::pathcheck::{PathCheck, move_between};
+pub use crate::moves::{
+    DIRECTIONS, Move, MoveKind, ladder_climb, move_in_direction, neighbours, terrain_cost,
+};
+pub use crate::reach::{IndexSlot, IndexedRouter, Navigator, Reach, ReachIndex};
+pub use crate::replan::{DStarLite, Replan, ReplanMethod};
+pub use crate::search::heuristic::{Estimator, Heuristic, HeuristicKind};
+pub use crate::search::{AnyOfGoal, AwayFromGoal, ColumnGoal, Pathfinder, SearchStats};
