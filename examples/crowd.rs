@@ -21,7 +21,9 @@ use std::time::{Duration, Instant};
 use clap::Parser;
 use voxnav::engine::{BatchRouter, IndexedRouter, Reach, ReachIndex};
 use voxnav::terrain::{SplitMix64, TerrainConfig, generate_terrain, pick_pairs};
-use voxnav::{Agent, ChunkedWorld, IVec3, MoveCosts, RouteQuery, SearchOptions, SearchResult, SearchStatus};
+use voxnav::{
+    Agent, ChunkedWorld, IVec3, MoveCosts, RouteQuery, SearchOptions, SearchResult, SearchStatus,
+};
 use voxnav_support::args::finish;
 use voxnav_support::timing::cpu_time;
 

@@ -19,7 +19,9 @@ use std::time::Instant;
 use clap::Parser;
 use voxnav::engine::Pathfinder;
 use voxnav::terrain::{SplitMix64, Terrain};
-use voxnav::{Agent, Block, ChunkedWorld, IVec3, MoveCosts, Replanner, SearchOptions, VoxelWorld, check_path};
+use voxnav::{
+    Agent, Block, ChunkedWorld, IVec3, MoveCosts, Replanner, SearchOptions, VoxelWorld, check_path,
+};
 use voxnav_support::args::{Output, finish};
 use voxnav_support::picture::Picture;
 use voxnav_support::replan::{bench, make_terrain, millis, pick_route, size, surface};

@@ -6,7 +6,10 @@ use support::oracle::all_feet;
 use support::rng::Rng;
 use support::worlds::hills;
 use voxnav::engine::{BatchRouter, IndexedRouter, Pathfinder};
-use voxnav::{Agent, ChunkedWorld, Error, IVec3, MoveCosts, RadiusGoal, RouteQuery, SearchOptions, SearchResult, SearchStatus};
+use voxnav::{
+    Agent, ChunkedWorld, Error, IVec3, MoveCosts, RadiusGoal, RouteQuery, SearchOptions,
+    SearchResult, SearchStatus,
+};
 
 fn queries(world: &ChunkedWorld, agent: &Agent, seed: u64, count: usize) -> Vec<RouteQuery> {
     let feet = all_feet(world, agent);

@@ -7,7 +7,10 @@ use std::time::Duration;
 
 use support::oracle::route_cost;
 use voxnav::engine::{ColumnGoal, Heuristic, Pathfinder};
-use voxnav::{Agent, Block, BlockGoal, ChunkedWorld, Goal, IVec3, MoveCosts, RadiusGoal, SearchOptions, SearchStatus};
+use voxnav::{
+    Agent, Block, BlockGoal, ChunkedWorld, Goal, IVec3, MoveCosts, RadiusGoal, SearchOptions,
+    SearchStatus,
+};
 
 /// A flat 64 x 3 x 64 floor.
 fn plain() -> ChunkedWorld {

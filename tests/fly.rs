@@ -13,7 +13,10 @@ use voxnav::engine::IndexedRouter;
 use voxnav::engine::{DStarLite, Pathfinder, ReachIndex};
 use voxnav::engine::{Heuristic, HeuristicKind};
 use voxnav::world::InvalidFeet;
-use voxnav::{Agent, Block, ChunkedWorld, Error, IVec3, MoveCosts, Movement, RadiusGoal, SearchOptions, SearchResult, SearchStatus, VoxelWorld, baseline, check_path};
+use voxnav::{
+    Agent, Block, ChunkedWorld, Error, IVec3, MoveCosts, Movement, RadiusGoal, SearchOptions,
+    SearchResult, SearchStatus, VoxelWorld, baseline, check_path,
+};
 
 /// The rule, restated: a cell may hold part of the body when it is passable and, for a
 /// swimmer, water.

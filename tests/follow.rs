@@ -6,7 +6,10 @@
 #![cfg(all(feature = "terrain", feature = "anvil"))]
 
 use voxnav::terrain::{TerrainConfig, generate_terrain, pick_pairs};
-use voxnav::{Agent, Block, ChunkedWorld, DVec3, FollowState, IVec3, MoveCosts, PathFollower, Router, SearchStatus, VoxelWorld, snap_feet};
+use voxnav::{
+    Agent, Block, ChunkedWorld, DVec3, FollowState, IVec3, MoveCosts, PathFollower, Router,
+    SearchStatus, VoxelWorld, snap_feet,
+};
 
 /// A zombie's or player's box: 0.6 wide, 1.8 tall.
 const HALF_WIDTH: f64 = 0.3;

@@ -8,7 +8,10 @@ use std::collections::HashMap;
 use support::oracle::{all_feet, dijkstra_all};
 use support::worlds::{hills, hills_with_kinds};
 use voxnav::engine::{AnyOfGoal, AwayFromGoal, ColumnGoal, Heuristic, Pathfinder, neighbours};
-use voxnav::{Agent, Block, BlockGoal, ChunkedWorld, Goal, IVec3, MoveCosts, RadiusGoal, SearchOptions, SearchStatus, VoxelWorld};
+use voxnav::{
+    Agent, Block, BlockGoal, ChunkedWorld, Goal, IVec3, MoveCosts, RadiusGoal, SearchOptions,
+    SearchStatus, VoxelWorld,
+};
 
 /// For every valid feet position of a few random worlds, with a few agents and costs:
 /// the goal's estimate is at most the true cost to the nearest position that reaches the

@@ -13,7 +13,10 @@ use support::worlds::{Priced, random_agent, random_solids, small_world_size};
 use voxnav::engine::{Pathfinder, neighbours};
 use voxnav::graph::{GraphSearch, NavGraph};
 use voxnav::world::{InvalidFeet, is_valid_feet};
-use voxnav::{Agent, Block, ChunkedWorld, Error, IVec3, MoveCosts, SearchOptions, SearchResult, SearchStatus, VoxelWorld};
+use voxnav::{
+    Agent, Block, ChunkedWorld, Error, IVec3, MoveCosts, SearchOptions, SearchResult, SearchStatus,
+    VoxelWorld,
+};
 
 /// Every node of `graph` by feet position, with its moves (target, direction, cost) sorted:
 /// a picture of the graph that does not depend on node ids or compile order.

@@ -13,7 +13,10 @@ use support::worlds::{
 };
 use voxnav::engine::{Estimator, Heuristic, HeuristicKind, Pathfinder};
 use voxnav::graph::{GraphSearch, NavGraph};
-use voxnav::{Agent, Block, BlockGoal, ChunkedWorld, Goal, IVec3, MoveCosts, SearchOptions, SearchStatus, VoxelWorld};
+use voxnav::{
+    Agent, Block, BlockGoal, ChunkedWorld, Goal, IVec3, MoveCosts, SearchOptions, SearchStatus,
+    VoxelWorld,
+};
 
 /// A [`BlockGoal`] that does not say so ([`Goal::block_target`] stays `None`), so a graph
 /// search asks it like any other goal.

@@ -21,7 +21,10 @@ use voxnav::world::{
     parse_movingai_3dmap, parse_movingai_3dscen, parse_movingai_map, parse_movingai_scen,
     parse_robot_grid, parse_text_world, to_text_world,
 };
-use voxnav::{Agent, Block, BlockGoal, ChunkedWorld, Error, Goal, IVec3, MoveCosts, Movement, RadiusGoal, SearchOptions, SearchStatus, VoxelWorld, check_path};
+use voxnav::{
+    Agent, Block, BlockGoal, ChunkedWorld, Error, Goal, IVec3, MoveCosts, Movement, RadiusGoal,
+    SearchOptions, SearchStatus, VoxelWorld, check_path,
+};
 
 const MIN: i32 = i32::MIN;
 const MAX: i32 = i32::MAX;

@@ -12,7 +12,10 @@ use voxnav::moves::{floor_rise, rise_allowed};
 
 use voxnav::engine::{Move, MoveKind, Pathfinder, move_in_direction, neighbours};
 use voxnav::world::{FENCE_TOP, FULL_BLOCK, TerrainFlags, parse_text_world};
-use voxnav::{Agent, Block, ChunkedWorld, IVec3, MoveCosts, SearchOptions, SearchStatus, VoxelWorld, check_path};
+use voxnav::{
+    Agent, Block, ChunkedWorld, IVec3, MoveCosts, SearchOptions, SearchStatus, VoxelWorld,
+    check_path,
+};
 
 const EAST: IVec3 = IVec3::new(1, 0, 0);
 /// The feet cell most side views start from: x = 0, standing on the bottom row.

@@ -10,7 +10,10 @@ use support::rng::Rng;
 use support::worlds::{floor_hills_and_blocks, random_block, random_cell};
 use voxnav::engine::{DStarLite, Pathfinder, ReplanMethod};
 use voxnav::world::is_valid_feet;
-use voxnav::{Agent, Block, ChunkedWorld, MoveCosts, Replanner, SearchOptions, SearchResult, VoxelWorld, check_path};
+use voxnav::{
+    Agent, Block, ChunkedWorld, MoveCosts, Replanner, SearchOptions, SearchResult, VoxelWorld,
+    check_path,
+};
 
 const SIZE: IVec3 = IVec3::new(10, 6, 10);
 

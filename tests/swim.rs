@@ -17,7 +17,10 @@ use voxnav::moves::MAX_WATER_DROP;
 use voxnav::moves::agent::WaterMode;
 use voxnav::world::Bounds;
 use voxnav::world::{InvalidFeet, TerrainFlags};
-use voxnav::{Agent, Block, ChunkedWorld, IVec3, MoveCosts, SearchOptions, SearchStatus, VoxelWorld, check_path};
+use voxnav::{
+    Agent, Block, ChunkedWorld, IVec3, MoveCosts, SearchOptions, SearchStatus, VoxelWorld,
+    check_path,
+};
 
 const EAST: IVec3 = IVec3::new(1, 0, 0);
 

@@ -11,7 +11,9 @@ use voxnav::terrain::{
     surface_feet,
 };
 use voxnav::world::TerrainFlags;
-use voxnav::{Agent, Block, ChunkedWorld, Error, MoveCosts, SearchOptions, SearchStatus, VoxelWorld};
+use voxnav::{
+    Agent, Block, ChunkedWorld, Error, MoveCosts, SearchOptions, SearchStatus, VoxelWorld,
+};
 
 fn small(seed: u64) -> TerrainConfig {
     TerrainConfig::default()

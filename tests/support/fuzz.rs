@@ -16,7 +16,10 @@ use voxnav::world::{
     Bounds, parse_movingai_3dmap, parse_movingai_3dscen, parse_movingai_map, parse_movingai_scen,
     parse_robot_grid, parse_text_world, to_text_world,
 };
-use voxnav::{Agent, Block, ChunkedWorld, IVec3, MoveCosts, SearchOptions, SearchStatus, VoxelWorld, check_path};
+use voxnav::{
+    Agent, Block, ChunkedWorld, IVec3, MoveCosts, SearchOptions, SearchStatus, VoxelWorld,
+    check_path,
+};
 
 use super::grid_oracle::{bfs, octile_dijkstra};
 use super::oracle::{CellWorld, all_feet, dijkstra_cost, route_cost, valid};

@@ -20,7 +20,9 @@ use voxnav::graph::{GraphSearch, GraphUpdate, NavGraph};
 use voxnav::terrain::{SplitMix64, Terrain, generate_terrain_with_heights};
 use voxnav::terrain::{TerrainConfig, surface_feet};
 use voxnav::world::is_valid_feet;
-use voxnav::{Agent, Block, ChunkedWorld, IVec3, MoveCosts, Replanner, SearchOptions, SearchResult};
+use voxnav::{
+    Agent, Block, ChunkedWorld, IVec3, MoveCosts, Replanner, SearchOptions, SearchResult,
+};
 
 /// The crate's default procedural terrain (512 x 128 x 512) for `seed`.
 ///

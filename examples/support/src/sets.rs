@@ -26,7 +26,9 @@ use voxnav::terrain::{SplitMix64, TerrainConfig, generate_terrain, pick_pairs, s
 use voxnav::world::{
     FlatWorld, VersionedWorld, is_valid_feet, parse_movingai_map, parse_movingai_scen,
 };
-use voxnav::{Agent, Block, ChunkedWorld, IVec3, MoveCosts, SearchOptions, SearchStatus, VoxelWorld, baseline};
+use voxnav::{
+    Agent, Block, ChunkedWorld, IVec3, MoveCosts, SearchOptions, SearchStatus, VoxelWorld, baseline,
+};
 
 use crate::movingai::lengths_match;
 
