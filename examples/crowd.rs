@@ -24,8 +24,10 @@ use voxnav::{
     Agent, BatchRouter, ChunkedWorld, IVec3, IndexedRouter, MoveCosts, Reach, ReachIndex,
     RouteQuery, SearchOptions, SearchResult, SearchStatus,
 };
-use voxnav_support::args::finish;
-use voxnav_support::timing::cpu_time;
+#[path = "support/src/mod.rs"]
+mod support;
+use support::args::finish;
+use support::timing::cpu_time;
 
 /// The most cells `--size` may ask for: 4096 x 128 x 4096, the largest world the `terrain`
 /// example makes. The world, its reachability index and the searches took 1 to 1.5 bytes

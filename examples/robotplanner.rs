@@ -18,7 +18,9 @@ use std::process::ExitCode;
 use clap::Parser;
 use voxnav::IVec2;
 use voxnav::{GridPlanner, format_actions, parse_robot_grid};
-use voxnav_support::args::{MAX_INPUT_BYTES, describe_bytes, read_text};
+#[path = "support/src/mod.rs"]
+mod support;
+use support::args::{MAX_INPUT_BYTES, describe_bytes, read_text};
 
 /// Plans on a robot grid file and prints the optimal actions (U D L R, with --diagonal also
 /// UL UR DL DR), separated by spaces.

@@ -4,6 +4,11 @@
 
 use voxnav::{DenseWorld, Error, IVec3, parse_movingai_3dmap};
 
+// The examples' shared code, whole: the tests below check its Minecraft part, and its own unit
+// tests run in this binary (it is a directory of the package, not a crate with a test target).
+#[path = "../examples/support/src/mod.rs"]
+mod example_support;
+
 /// Issue 26 item 6: the 21-byte map `voxel 46340 1 46340` holds 2^31 cells, under the old cell
 /// cap, but one cell of height costs a whole 64-bit word per column: 16 GiB. It is refused
 /// before anything is allocated, naming the bytes; a normal map still loads.
@@ -252,8 +257,8 @@ fn a_device_is_no_world_and_the_error_says_what_is() {
 #[cfg(feature = "anvil")]
 #[test]
 fn the_picture_of_far_apart_regions_fits_the_cap() {
+    use example_support::minecraft::{MAX_PICTURE_PIXELS, Map};
     use support::region::{UNCOMPRESSED, region_of};
-    use voxnav_support::minecraft::{MAX_PICTURE_PIXELS, Map};
     let dir = region_files::scratch("far-apart");
     for (name, (cx, cz)) in [("r.0.0.mca", (0, 0)), ("r.1000.1000.mca", (32_000, 32_000))] {
         let chunk = region_files::stone_chunk(cx, cz);
@@ -285,9 +290,9 @@ fn the_picture_of_far_apart_regions_fits_the_cap() {
 #[cfg(feature = "anvil")]
 #[test]
 fn hopeless_pairs_give_up_after_bounded_draws_and_say_why() {
+    use example_support::minecraft::{MAX_TRIES, pick_pairs};
     use support::region::{UNCOMPRESSED, region_of};
     use voxnav::Agent;
-    use voxnav_support::minecraft::{MAX_TRIES, pick_pairs};
     let chunk = region_files::stone_chunk(3, 4);
     let loaded =
         voxnav::anvil::load_region(&region_of(&[(4 * 32 + 3, UNCOMPRESSED, &chunk)]), 0, 0)

@@ -28,7 +28,7 @@ use voxnav::{
     parse_movingai_map, parse_movingai_scen,
 };
 
-use crate::movingai::lengths_match;
+use super::movingai::lengths_match;
 
 /// The seed of every random choice made while building the sets.
 const SET_SEED: u64 = 0x5eed_0005;
