@@ -7,7 +7,12 @@
 
 use std::hint::black_box;
 use std::time::Duration;
-use voxnav_support::flying;
+// A bench without the test harness is checked with `cfg(test)` on but its `#[test]` functions
+// left out, so the support module's unit tests import what nothing then uses.
+#[cfg_attr(test, allow(unused_imports))]
+#[path = "../examples/support/src/mod.rs"]
+mod support;
+use support::flying;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 

@@ -1,4 +1,4 @@
-//! Criterion benches: for every query set of `voxnav_support::sets` (terrain routes of three lengths, pits,
+//! Criterion benches: for every query set of `support::sets` (terrain routes of three lengths, pits,
 //! islands, the cave maze, a Moving AI map), voxnav's A* against the naive 26-neighbour
 //! baseline and the `pathfinding` crate's `astar` over voxnav's own neighbour generator.
 //!
@@ -11,7 +11,12 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use voxnav_support::sets::{self, Bench, Engine, Outcome, QuerySet, Runner, Sizes};
+// A bench without the test harness is checked with `cfg(test)` on but its `#[test]` functions
+// left out, so the support module's unit tests import what nothing then uses.
+#[cfg_attr(test, allow(unused_imports))]
+#[path = "../examples/support/src/mod.rs"]
+mod support;
+use support::sets::{self, Bench, Engine, Outcome, QuerySet, Runner, Sizes};
 
 fn search(c: &mut Criterion) {
     let bench = match sets::build(&Sizes::BENCH) {

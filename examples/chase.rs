@@ -20,7 +20,9 @@ use clap::Parser;
 use voxnav::chase::ChaseField;
 use voxnav::terrain::{SplitMix64, TerrainConfig, generate_terrain, pick_pairs, surface_feet};
 use voxnav::{Agent, DVec3, IVec3, MoveCosts, PathFollower, Router, SearchStatus};
-use voxnav_support::args::finish;
+#[path = "support/src/mod.rs"]
+mod support;
+use support::args::finish;
 
 /// Chases one walking target with many NPCs sharing one chase field.
 #[derive(Parser)]

@@ -17,7 +17,7 @@
 //! another's, and an engine's speed depends on what ran just before it (what the caches
 //! hold); the fastest round is the one least disturbed. The summary line is then repeated for each round, so the spread shows.
 //!
-//! The sets are built by `voxnav_support::sets` (`examples/support/src/sets.rs`), shared with
+//! The sets are built by `support::sets` (`examples/support/src/sets.rs`), shared with
 //! `benches/search.rs`. `voxnav` is the crate as a user answering many queries on one world
 //! runs it (what `Navigator` does): the reachability index first, then A* over the compiled
 //! walk graph; `voxnav-graph` is that A* alone on every query, so the node budget of the
@@ -32,11 +32,11 @@ use clap::Parser;
 use clap::builder::PossibleValuesParser;
 use voxnav::reach::{IndexedRouter, Navigator};
 use voxnav::{SearchOptions, SearchStatus};
-use voxnav_support::flying;
-use voxnav_support::sets::{
-    self as common, Bench, Engine, Outcome, QuerySet, Runner, Sizes, WorldId,
-};
-use voxnav_support::timing::Stopwatch;
+#[path = "support/src/mod.rs"]
+mod support;
+use support::flying;
+use support::sets::{self as common, Bench, Engine, Outcome, QuerySet, Runner, Sizes, WorldId};
+use support::timing::Stopwatch;
 
 /// The full sets: the whole run stays under a minute on two cores.
 const COMPARE: Sizes = Sizes {

@@ -24,8 +24,10 @@ use voxnav::terrain::{SplitMix64, TerrainConfig, generate_terrain, pick_pairs};
 use voxnav::{
     Agent, ChunkedWorld, IVec3, MoveCosts, RouteQuery, SearchOptions, SearchResult, SearchStatus,
 };
-use voxnav_support::args::finish;
-use voxnav_support::timing::cpu_time;
+#[path = "support/src/mod.rs"]
+mod support;
+use support::args::finish;
+use support::timing::cpu_time;
 
 /// The most cells `--size` may ask for: 4096 x 128 x 4096, the largest world the `terrain`
 /// example makes. The world, its reachability index and the searches took 1 to 1.5 bytes

@@ -40,8 +40,10 @@ use voxnav::anvil::load_world;
 use voxnav::engine::Pathfinder;
 use voxnav::world::check_feet;
 use voxnav::{Agent, IVec3, MoveCosts, SearchOptions, SearchResult, SearchStatus};
-use voxnav_support::args::{Output, finish};
-use voxnav_support::minecraft::{Map, pick_pairs};
+#[path = "support/src/mod.rs"]
+mod support;
+use support::args::{Output, finish};
+use support::minecraft::{Map, pick_pairs};
 
 /// Routes over a real Minecraft Java Edition world (1.18 or later): one route given with
 /// --route (one JSON line), or seeded pairs on the surface of the loaded chunks.

@@ -18,7 +18,7 @@
 //! (26 neighbours, no cut edges or corners, [`MoveCosts::octile`] face, edge and corner
 //! costs); each route's length, summed from its steps (1, sqrt 2, sqrt 3), must be within
 //! 0.01 of the optimal cost. `--synthetic SIDE` builds a SIDE x SIDE/2 x SIDE world of random
-//! pillars and floating slabs instead (fixed seeds, `voxnav_support::flying`), routes
+//! pillars and floating slabs instead (fixed seeds, `support::flying`), routes
 //! `--queries` random pairs (default 200) and checks the first `--verify` of them (default 5)
 //! against the naive 26-neighbour A* under the same rules; it also prints the memory the
 //! searches took per generated node (growth of the peak resident size, Linux only).
@@ -77,9 +77,11 @@ use voxnav::world::{
     parse_movingai_scen,
 };
 use voxnav::{IVec3, MoveCosts, SearchOptions, SearchStatus, VoxelWorld, baseline};
-use voxnav_support::args::{MAX_INPUT_BYTES, describe_bytes, finish, read_text};
-use voxnav_support::flying;
-use voxnav_support::movingai::{LENGTH_TOLERANCE, run_scenarios};
+#[path = "support/src/mod.rs"]
+mod support;
+use support::args::{MAX_INPUT_BYTES, describe_bytes, finish, read_text};
+use support::flying;
+use support::movingai::{LENGTH_TOLERANCE, run_scenarios};
 
 /// Runs a Moving AI scenario file (2D `.map.scen` or 3D `.3dmap.3dscen`) through voxnav and
 /// checks every route's length against the optimal one; or, with --synthetic, routes random

@@ -10,7 +10,7 @@
 //! ```
 //!
 //! `--bench QUERIES` runs the replanning benchmark instead (the same as
-//! `cargo run --release --example replan_bench -- QUERIES`, see `voxnav_support::replan`).
+//! `cargo run --release --example replan_bench -- QUERIES`, see `support::replan`).
 //! Bad input prints one line on stderr and exits with code 2; `--help` lists the options.
 
 use std::process::ExitCode;
@@ -22,9 +22,11 @@ use voxnav::terrain::{SplitMix64, Terrain};
 use voxnav::{
     Agent, Block, ChunkedWorld, IVec3, MoveCosts, Replanner, SearchOptions, VoxelWorld, check_path,
 };
-use voxnav_support::args::{Output, finish};
-use voxnav_support::picture::Picture;
-use voxnav_support::replan::{bench, make_terrain, millis, pick_route, size, surface};
+#[path = "support/src/mod.rs"]
+mod support;
+use support::args::{Output, finish};
+use support::picture::Picture;
+use support::replan::{bench, make_terrain, millis, pick_route, size, surface};
 
 /// An NPC replans its route across the procedural terrain while a player digs a trench
 /// across it and pours lava on it; prints each replan and writes a picture of the routes.

@@ -14,8 +14,10 @@
 use std::process::ExitCode;
 
 use clap::Parser;
-use voxnav_support::args::finish;
-use voxnav_support::replan::bench;
+#[path = "support/src/mod.rs"]
+mod support;
+use support::args::finish;
+use support::replan::bench;
 
 /// Times replanning after block changes: a fresh A*, D* Lite's repair and the Replanner, on
 /// the same queries, with equal costs checked on every query.

@@ -19,7 +19,9 @@ use clap::Parser;
 use voxnav::flat::IVec2;
 use voxnav::flat::{GridPlanner, format_actions};
 use voxnav::world::parse_robot_grid;
-use voxnav_support::args::{MAX_INPUT_BYTES, describe_bytes, read_text};
+#[path = "support/src/mod.rs"]
+mod support;
+use support::args::{MAX_INPUT_BYTES, describe_bytes, read_text};
 
 /// Plans on a robot grid file and prints the optimal actions (U D L R, with --diagonal also
 /// UL UR DL DR), separated by spaces.

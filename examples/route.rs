@@ -18,7 +18,9 @@ use voxnav::engine::Pathfinder;
 use voxnav::moves::agent::MAX_AGENT_SPAN;
 use voxnav::world::parse_text_world;
 use voxnav::{Agent, IVec3, MoveCosts, SearchOptions, SearchResult};
-use voxnav_support::args::{MAX_INPUT_BYTES, describe_bytes, finish, read_text};
+#[path = "support/src/mod.rs"]
+mod support;
+use support::args::{MAX_INPUT_BYTES, describe_bytes, finish, read_text};
 
 /// Routes an agent through a layered text world (`voxnav-world 1`; see the `text` format in
 /// voxnav's docs) and prints the route as one JSON line.

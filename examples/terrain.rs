@@ -15,8 +15,10 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use voxnav::terrain::TerrainConfig;
-use voxnav_support::args::{Output, finish};
-use voxnav_support::demo::{DemoConfig, run_demo};
+#[path = "support/src/mod.rs"]
+mod support;
+use support::args::{Output, finish};
+use support::demo::{DemoConfig, run_demo};
 
 /// Generates the procedural terrain, routes NPCs across it, prints a table of the searches
 /// and writes a top-down picture of the routes and of the searches' effort.

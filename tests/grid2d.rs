@@ -14,7 +14,13 @@ use voxnav::flat::octile_length;
 use voxnav::flat::{Action, GridPlanner, GridRoute, format_actions};
 use voxnav::world::{FlatWorld, Grid2d, parse_movingai_map, parse_movingai_scen, parse_robot_grid};
 use voxnav::{Error, IVec3, SearchStatus, VoxelWorld};
-use voxnav_support::movingai::{LENGTH_TOLERANCE, lengths_match, run_scenarios};
+#[allow(
+    dead_code,
+    reason = "the tests use part of the examples' scenario runner"
+)]
+#[path = "../examples/support/src/movingai.rs"]
+mod movingai;
+use movingai::{LENGTH_TOLERANCE, lengths_match, run_scenarios};
 
 const ROBOT_5X3: &str = include_str!("data/robot_5x3.txt");
 const ROBOT_20X15: &str = include_str!("data/robot_20x15.txt");

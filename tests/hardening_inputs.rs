@@ -5,6 +5,11 @@
 use voxnav::world::{DenseWorld, parse_movingai_3dmap};
 use voxnav::{Error, IVec3};
 
+// The examples' shared code, whole: the tests below check its Minecraft part, and its own unit
+// tests run in this binary (it is a directory of the package, not a crate with a test target).
+#[path = "../examples/support/src/mod.rs"]
+mod example_support;
+
 /// Issue 26 item 6: the 21-byte map `voxel 46340 1 46340` holds 2^31 cells, under the old cell
 /// cap, but one cell of height costs a whole 64-bit word per column: 16 GiB. It is refused
 /// before anything is allocated, naming the bytes; a normal map still loads.
@@ -253,8 +258,8 @@ fn a_device_is_no_world_and_the_error_says_what_is() {
 #[cfg(feature = "anvil")]
 #[test]
 fn the_picture_of_far_apart_regions_fits_the_cap() {
+    use example_support::minecraft::{MAX_PICTURE_PIXELS, Map};
     use support::region::{UNCOMPRESSED, region_of};
-    use voxnav_support::minecraft::{MAX_PICTURE_PIXELS, Map};
     let dir = region_files::scratch("far-apart");
     for (name, (cx, cz)) in [("r.0.0.mca", (0, 0)), ("r.1000.1000.mca", (32_000, 32_000))] {
         let chunk = region_files::stone_chunk(cx, cz);
@@ -286,9 +291,9 @@ fn the_picture_of_far_apart_regions_fits_the_cap() {
 #[cfg(feature = "anvil")]
 #[test]
 fn hopeless_pairs_give_up_after_bounded_draws_and_say_why() {
+    use example_support::minecraft::{MAX_TRIES, pick_pairs};
     use support::region::{UNCOMPRESSED, region_of};
     use voxnav::Agent;
-    use voxnav_support::minecraft::{MAX_TRIES, pick_pairs};
     let chunk = region_files::stone_chunk(3, 4);
     let loaded =
         voxnav::anvil::load_region(&region_of(&[(4 * 32 + 3, UNCOMPRESSED, &chunk)]), 0, 0)
@@ -313,4 +318,57 @@ fn hopeless_pairs_give_up_after_bounded_draws_and_say_why() {
     for (start, goal) in &near.pairs {
         assert_eq!((start.y, goal.y), (16, 16));
     }
+}
+
+/// Issue 21 item 1 (its Anvil part): one chunk's NBT decodes on its own to its position and
+/// blocks, through the path `load_world` uses; every stored chunk of the sample region decodes
+/// to what the load wrote, or fails for the reason the load counted.
+#[cfg(feature = "anvil")]
+#[test]
+fn each_chunk_decodes_on_its_own_as_load_world_writes_it() {
+    use std::collections::BTreeMap;
+    use voxnav::anvil::{ChunkColumn, MAX_Y, MIN_Y, SkipReason, load_world};
+    const SAMPLE: &str = "tests/data/minecraft/r.1.1.mca";
+    let loaded = load_world(SAMPLE).unwrap();
+    let bytes = std::fs::read(SAMPLE).unwrap();
+    let mut region = fastanvil::Region::from_stream(std::io::Cursor::new(&bytes[..])).unwrap();
+    let mut column = ChunkColumn::new();
+    let mut skipped: BTreeMap<SkipReason, usize> = BTreeMap::new();
+    let (mut decoded, mut cells) = (0, 0u64);
+    for local_z in 0..32 {
+        for local_x in 0..32 {
+            let Some(nbt) = region.read_chunk(local_x, local_z).unwrap() else {
+                continue;
+            };
+            let (cx, cz) = (32 + local_x as i32, 32 + local_z as i32);
+            if let Err(reason) = column.decode(&nbt) {
+                *skipped.entry(reason).or_insert(0) += 1;
+                assert!(!loaded.loaded_chunks.contains(&(cx, cz)));
+                continue;
+            }
+            assert_eq!(column.position(), (cx, cz));
+            assert!(loaded.loaded_chunks.contains(&(cx, cz)));
+            assert_eq!(column.data_version(), 4671);
+            decoded += 1;
+            // Every fourth chunk cell by cell (all of them take long in a debug build).
+            if decoded % 4 != 0 {
+                continue;
+            }
+            for y in MIN_Y..MAX_Y {
+                for z in 0..16 {
+                    for x in 0..16 {
+                        let p = IVec3::new(cx * 16 + x, y, cz * 16 + z);
+                        assert_eq!(column.get(x, y, z), loaded.world.get(p), "{p}");
+                        cells += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(decoded, loaded.report.chunks_loaded);
+    assert_eq!(skipped, loaded.report.skipped, "{}", loaded.report);
+    assert!(cells > 4_000_000, "{cells}");
+    assert_eq!(column.get(16, 0, 0), None);
+    assert_eq!(column.get(0, MAX_Y, 0), None);
+    assert_eq!(column.get(0, i32::MIN, 0), None);
 }

@@ -14,7 +14,13 @@ use voxnav::flat::{GridEngine, GridRoute};
 use voxnav::flat::{GridPlanner, IVec2};
 use voxnav::world::{Grid2d, parse_movingai_map, parse_movingai_scen};
 use voxnav::{Error, MoveCosts, SearchStatus};
-use voxnav_support::movingai::lengths_match;
+#[allow(
+    dead_code,
+    reason = "the tests use part of the examples' scenario runner"
+)]
+#[path = "../examples/support/src/movingai.rs"]
+mod movingai;
+use movingai::lengths_match;
 
 /// Exact integer costs without corner cutting from `start` to every cell (`y * width + x`),
 /// at `straight` and `diagonal` per step: the oracle, written without `voxnav::flat`.

@@ -105,8 +105,9 @@ impl DenseWorld {
         let bytes = Self::bytes_for(size);
         if bytes > MAX_DENSE_BYTES {
             return Err(Error::InvalidSetting(format!(
-                "a dense world of {} x {} x {} cells would take {bytes} bytes ({} words of 64 \
-                 cells per column), larger than the {MAX_DENSE_BYTES} allowed",
+                "a dense world of {} x {} x {} cells is larger than allowed: it would take \
+                 {bytes} bytes ({} words of 64 cells per column), more than the \
+                 {MAX_DENSE_BYTES} allowed",
                 size.x,
                 size.y,
                 size.z,
@@ -119,8 +120,11 @@ impl DenseWorld {
     /// The bytes the cells of a world of `size` (positive sides) take: one 8-byte word per
     /// column per 64 cells of height, started.
     fn bytes_for(size: IVec3) -> u64 {
+        // Saturating: sides up to i32::MAX overflow u64, and any such size is refused.
         let columns = size.x as u64 * size.z as u64;
-        columns * (size.y as u64).div_ceil(64) * 8
+        columns
+            .saturating_mul((size.y as u64).div_ceil(64))
+            .saturating_mul(8)
     }
 
     /// The size along each axis.
@@ -498,6 +502,10 @@ mod tests {
         assert!(DenseWorld::new(IVec3::new(1 << 20, 1 << 20, 1 << 20)).is_err());
         assert!(DenseWorld::new(IVec3::new(5, 0, 5)).is_err());
         assert!(DenseWorld::new(IVec3::new(i32::MAX, i32::MAX, i32::MAX)).is_err());
+        assert_eq!(
+            DenseWorld::bytes_for(IVec3::new(i32::MAX, i32::MAX, i32::MAX)),
+            u64::MAX
+        );
     }
 
     /// The cap counts the words a world takes, not its cells (issue 26 item 6): a world one

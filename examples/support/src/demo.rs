@@ -11,7 +11,7 @@ use voxnav::graph::{GraphMove, NavGraph, NodeId};
 use voxnav::terrain::{Terrain, TerrainConfig, generate_terrain_with_heights, pick_pairs};
 use voxnav::{Agent, Error, IVec3, MoveCosts, Result, SearchOptions, SearchStatus};
 
-use crate::map::{MapRoute, TopDownMap};
+use super::map::{MapRoute, TopDownMap};
 
 /// Candidate pairs drawn per routed pair, of which the first on open ground is kept.
 pub const CANDIDATES: usize = 16;
@@ -320,19 +320,6 @@ fn walked(path: &[IVec3]) -> f32 {
 /// Pairs whose distance the world cannot offer are skipped and listed in
 /// [`DemoReport::skipped`], so a small world may route fewer than asked.
 ///
-/// ```
-/// use voxnav::terrain::TerrainConfig;
-/// use voxnav_support::demo::{DemoConfig, run_demo};
-///
-/// let config = DemoConfig::default()
-///     .with_terrain(TerrainConfig::default().with_size(48, 48, 48))
-///     .with_pairs(3);
-/// let report = run_demo(&config)?;
-/// assert_eq!(report.rows.len() + report.skipped.len(), 3);
-/// println!("{}", report.summary());
-/// # Ok::<(), voxnav::Error>(())
-/// ```
-///
 /// # Errors
 /// [`Error::InvalidSetting`] when the terrain config is invalid, [`Error::ZeroBudget`]
 /// when `max_nodes` is zero, [`Error::GraphTooLarge`] for a world too large for its walk
@@ -491,8 +478,20 @@ fn flood(graph: &NavGraph, start: NodeId, backward: bool) -> Vec<bool> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::map::route_colour;
     use super::*;
-    use crate::map::route_colour;
+
+    /// A 48-block cube routes or skips each of three pairs (the former doc example: doc
+    /// tests do not run in a module of the examples).
+    #[test]
+    fn a_small_world_routes_or_skips_every_pair() {
+        let config = DemoConfig::default()
+            .with_terrain(TerrainConfig::default().with_size(48, 48, 48))
+            .with_pairs(3);
+        let report = run_demo(&config).unwrap();
+        assert_eq!(report.rows.len() + report.skipped.len(), 3);
+        assert!(!report.summary().is_empty());
+    }
 
     #[test]
     fn the_main_example_runs_on_a_small_world_and_draws_its_routes() {

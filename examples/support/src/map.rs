@@ -5,7 +5,7 @@ use voxnav::Block;
 use voxnav::IVec3;
 use voxnav::terrain::Terrain;
 
-use crate::picture::{BLACK, Picture, Rgb, mix, shade};
+use super::picture::{BLACK, Picture, Rgb, mix, shade};
 
 /// The tint over every column in which some search expanded a node: violet, a hue no
 /// terrain has, mixed [`EXPLORED_ALPHA`] into the terrain's colour.
@@ -47,17 +47,6 @@ pub struct MapRoute {
 /// orange; columns where a search expanded a node tinted violet; routes as thick outlined
 /// lines in [`ROUTE_COLOURS`], each start a disc and each goal a square in its route's colour,
 /// both labelled with the route's number.
-///
-/// ```
-/// use voxnav::terrain::{TerrainConfig, generate_terrain_with_heights};
-/// use voxnav_support::map::TopDownMap;
-///
-/// let terrain = generate_terrain_with_heights(&TerrainConfig::default().with_size(32, 48, 32))?;
-/// let map = TopDownMap::new(&terrain, 2);
-/// let picture = map.render();
-/// assert_eq!((picture.width(), picture.height()), (64, 64));
-/// # Ok::<(), voxnav::Error>(())
-/// ```
 #[derive(Debug, Clone)]
 pub struct TopDownMap {
     columns_x: i32,
@@ -284,6 +273,16 @@ mod tests {
 
     use super::*;
 
+    /// The former doc example (doc tests do not run in a module of the examples): a world
+    /// 32 columns a side drawn at 2 pixels per column is 64 pixels a side.
+    #[test]
+    fn a_map_is_scale_pixels_per_column() {
+        let terrain =
+            generate_terrain_with_heights(&TerrainConfig::default().with_size(32, 48, 32)).unwrap();
+        let picture = TopDownMap::new(&terrain, 2).render();
+        assert_eq!((picture.width(), picture.height()), (64, 64));
+    }
+
     #[test]
     fn tints_routes_markers_and_labels_change_their_pixels_only() {
         let terrain =
@@ -325,7 +324,7 @@ mod tests {
         let whites = |x0: i64, x1: i64| {
             (x0..x1)
                 .flat_map(|x| (0..64).map(move |y| (x, y)))
-                .filter(|&(x, y)| drawn.get(x, y) == Some(crate::picture::WHITE))
+                .filter(|&(x, y)| drawn.get(x, y) == Some(super::super::picture::WHITE))
                 .count()
         };
         assert!(whites(0, 10) > 20, "the start's label lies west of it");

@@ -10,7 +10,7 @@ use voxnav::anvil::{LoadedWorld, MAX_Y, MIN_Y};
 use voxnav::world::is_valid_feet;
 use voxnav::{Agent, Block, ChunkedWorld, IVec3, VoxelWorld};
 
-use crate::picture::{BLACK, Picture};
+use super::picture::{BLACK, Picture};
 
 /// `SplitMix64`: a small seeded generator, so the same seed picks the same pairs everywhere.
 struct SplitMix(u64);
@@ -60,7 +60,7 @@ pub const MAX_TRIES: usize = 2_000_000;
 
 /// What [`pick_pairs`] found, and why the draws that gave no pair failed.
 #[derive(Debug, Default)]
-pub struct Pairs {
+pub struct PickedPairs {
     /// Start and goal feet positions.
     pub pairs: Vec<(IVec3, IVec3)>,
     /// Draws made.
@@ -73,7 +73,7 @@ pub struct Pairs {
     pub goals_without_surface: usize,
 }
 
-impl Pairs {
+impl PickedPairs {
     /// Why fewer pairs than `asked` were found, in words naming the figures, or `None` when
     /// all were.
     pub fn shortfall(
@@ -126,13 +126,13 @@ pub fn pick_pairs(
     count: usize,
     seed: u64,
     max_distance: i32,
-) -> Pairs {
+) -> PickedPairs {
     let mut rng = SplitMix(seed);
     let chunks = &loaded.loaded_chunks;
     let loaded_set: HashSet<(i32, i32)> = chunks.iter().copied().collect();
-    let mut found = Pairs {
+    let mut found = PickedPairs {
         pairs: Vec::with_capacity(count.min(MAX_TRIES)),
-        ..Pairs::default()
+        ..PickedPairs::default()
     };
     if chunks.is_empty() {
         return found;

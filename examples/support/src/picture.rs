@@ -3,7 +3,7 @@
 
 use std::io::BufWriter;
 
-use crate::args::Output;
+use super::args::Output;
 
 /// An RGB colour.
 pub type Rgb = [u8; 3];

@@ -30,7 +30,7 @@ use voxnav::{
     Agent, Block, ChunkedWorld, IVec3, MoveCosts, SearchOptions, SearchStatus, VoxelWorld, baseline,
 };
 
-use crate::movingai::lengths_match;
+use super::movingai::lengths_match;
 
 /// The seed of every random choice made while building the sets.
 const SET_SEED: u64 = 0x5eed_0005;

@@ -35,13 +35,18 @@
 //! chunks name no position is placed by its name.
 //!
 //! A region file is read header first, then only the sectors its chunks occupy
-//! ([`LoadReport::bytes_read`] says how much). A block name the table does not know (a newer or modded block) is loaded as
+//! ([`LoadReport::bytes_read`] says how much).
+//!
+//! One chunk on its own: [`decode_chunk`] (or [`ChunkColumn::decode`], reusing its buffers)
+//! turns a chunk's decompressed NBT into its chunk coordinates and its blocks, section by
+//! section, through the same code the loader runs for every chunk. A block name the table does not know (a newer or modded block) is loaded as
 //! [`Block::Barrier`], the conservative answer (never walked through, never stood on), and
 //! counted by name; an unknown property value takes the block's default value and is counted.
 
 #[rustfmt::skip]
 mod block_table;
 mod chunk;
+mod column;
 mod inflate;
 mod region;
 mod table;
@@ -58,12 +63,12 @@ use crate::world::Bounds;
 use crate::world::chunked::{Block, CHUNK_SIZE, ChunkedWorld};
 
 pub use chunk::MIN_DATA_VERSION;
+pub use column::{ChunkColumn, decode_chunk};
 pub use table::{
     BLOCK_ALIASES, StateInfo, StateLookup, TABLE_SOURCE, TableSource, block_for_state,
     canonical_name, lookup_state, state_count, state_info, state_name, state_property,
 };
 
-use chunk::{ChunkNbt, MAX_NBT_DEPTH, SECTION_CELLS, is_full_status, nbt_depth_ok, unpack_indices};
 use region::RegionFile;
 
 /// The lowest block y of a 1.18+ overworld chunk.
@@ -552,12 +557,8 @@ struct Loader {
     /// Chunks (sections) holding lava or a hazard, for the danger margin at the end.
     dangerous_chunks: Vec<IVec3>,
     report: LoadReport,
-    /// Per section of the chunk column being decoded: its palette as blocks (empty when the
-    /// section is absent, which reads as air) ...
-    palettes: Vec<Vec<Block>>,
-    /// ... and its palette indices in Minecraft's order (unused for one-entry palettes).
-    indices: Vec<[u16; SECTION_CELLS]>,
-    longs: Vec<i64>,
+    /// The chunk being decoded, its buffers reused from chunk to chunk.
+    column: ChunkColumn,
 }
 
 impl Loader {
@@ -596,9 +597,7 @@ impl Loader {
             loaded_chunks: Vec::new(),
             dangerous_chunks: Vec::new(),
             report,
-            palettes: vec![Vec::new(); SECTIONS],
-            indices: vec![[0; SECTION_CELLS]; SECTIONS],
-            longs: Vec::new(),
+            column: ChunkColumn::new(),
         })
     }
 
@@ -649,64 +648,16 @@ impl Loader {
         self.report.bytes_read += region.bytes_read();
     }
 
-    /// Decodes one chunk's NBT and, when it is full terrain, writes it into the world.
+    /// Decodes one chunk's NBT ([`ChunkColumn::decode`]) and, when it is full terrain
+    /// stored in its own slot, writes it into the world.
     fn chunk(&mut self, nbt: &[u8], cx: i32, cz: i32) -> std::result::Result<(), SkipReason> {
-        if !nbt_depth_ok(nbt, MAX_NBT_DEPTH) {
-            return Err(SkipReason::BadNbt);
-        }
-        let opts = fastnbt::DeOpts::new().max_seq_len(MAX_NBT_LIST);
-        let chunk: ChunkNbt =
-            fastnbt::from_bytes_with_opts(nbt, opts).map_err(|_| SkipReason::BadNbt)?;
-        let data_version = chunk.data_version.ok_or(SkipReason::OldFormat)?;
-        if data_version < MIN_DATA_VERSION {
-            return Err(SkipReason::OldFormat);
-        }
-        if !chunk.status.as_deref().is_some_and(is_full_status) {
-            return Err(SkipReason::NotFull);
-        }
-        if chunk.x_pos.is_some_and(|x| x != cx) || chunk.z_pos.is_some_and(|z| z != cz) {
+        self.column.decode(nbt)?;
+        if self.column.position() != (cx, cz) {
             return Err(SkipReason::WrongPosition);
         }
-        for palette in &mut self.palettes {
-            palette.clear();
-        }
-        let mut outside = 0;
-        for section in &chunk.sections {
-            let Some(states) = &section.block_states else {
-                continue;
-            };
-            let index = i32::from(section.y) - MIN_SECTION;
-            let Some(slot) = usize::try_from(index).ok().filter(|&s| s < SECTIONS) else {
-                let all_air = states.palette.iter().all(|p| {
-                    matches!(
-                        canonical_name(&p.name),
-                        Some("air" | "cave_air" | "void_air")
-                    )
-                });
-                outside += usize::from(!all_air);
-                continue;
-            };
-            if states.palette.is_empty() {
-                return Err(SkipReason::BadBlockData);
-            }
-            let mut palette = std::mem::take(&mut self.palettes[slot]);
-            palette.clear();
-            for entry in &states.palette {
-                palette.push(self.resolve(&entry.name, &entry.properties.0));
-            }
-            self.palettes[slot] = palette;
-            self.longs.clear();
-            if let Some(data) = &states.data {
-                self.longs.extend(data.iter());
-            }
-            let data = states.data.as_ref().map(|_| self.longs.as_slice());
-            unpack_indices(states.palette.len(), data, &mut self.indices[slot])
-                .map_err(|_| SkipReason::BadBlockData)?;
-        }
-        self.report.sections_outside += outside;
-        for (slot, (palette, indices)) in self.palettes.iter().zip(&self.indices).enumerate() {
+        for (slot, (palette, indices)) in self.column.sections().enumerate() {
             let chunk_pos = IVec3::new(cx, MIN_SECTION + slot as i32, cz);
-            let written = match palette.as_slice() {
+            let written = match palette {
                 [] => self.world.fill_chunk_deferred(chunk_pos, Block::Air),
                 [block] => self.world.fill_chunk_deferred(chunk_pos, *block),
                 _ => self
@@ -720,36 +671,18 @@ impl Loader {
             // failure would be a loader bug, reported as damaged data rather than a panic.
             written.map_err(|_| SkipReason::BadBlockData)?;
         }
-        self.report.data_versions = Some(match self.report.data_versions {
+        let report = &mut self.report;
+        for (name, count) in self.column.unknown_blocks() {
+            *report.unknown_blocks.entry(name.clone()).or_insert(0) += count;
+        }
+        report.defaulted_properties += self.column.defaulted_properties();
+        report.sections_outside += self.column.sections_outside();
+        let data_version = self.column.data_version();
+        report.data_versions = Some(match report.data_versions {
             Some((lo, hi)) => (lo.min(data_version), hi.max(data_version)),
             None => (data_version, data_version),
         });
         Ok(())
-    }
-
-    /// The block of a palette entry, counting unknown names and defaulted properties.
-    fn resolve(
-        &mut self,
-        name: &str,
-        properties: &[(std::borrow::Cow<'_, str>, std::borrow::Cow<'_, str>)],
-    ) -> Block {
-        let props = properties.iter().map(|(k, v)| (k.as_ref(), v.as_ref()));
-        match lookup_state(name, props) {
-            Some(found) => {
-                if found.defaulted > 0 {
-                    self.report.defaulted_properties += 1;
-                }
-                block_for_state(found.id).unwrap_or(Block::Barrier)
-            }
-            None => {
-                *self
-                    .report
-                    .unknown_blocks
-                    .entry(name.to_string())
-                    .or_insert(0) += 1;
-                Block::Barrier
-            }
-        }
     }
 
     fn finish(mut self, started: Instant) -> LoadedWorld {

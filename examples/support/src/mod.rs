@@ -2,9 +2,12 @@
 //! the library crate so that voxnav's public API holds no demo program, picture drawer or
 //! benchmark runner.
 //!
-//! This is a dev-only crate (`publish = false`), a member of voxnav's workspace and a
-//! dev-dependency of voxnav: an example or bench uses it as `voxnav_support::...`, as it
-//! would any crate, with no `#[path]` includes.
+//! A directory of the voxnav package, not a crate: each example includes it with
+//! `#[path = "support/src/mod.rs"] mod support;` (a bench or test with
+//! `#[path = "../examples/support/src/mod.rs"]`). It was a path-only dev-dependency crate,
+//! which `cargo package` drops, so the published crate's examples, benches and tests did not
+//! build; as a module it ships inside the package and builds wherever the package does.
+//! `tests/hardening_inputs.rs` includes it whole, so its unit tests run there.
 //!
 //! - [`args`]: reading input files with a size limit, checking an output path before the
 //!   work, and the one-line error exit every example shares.
@@ -23,13 +26,24 @@
 //! - [`sets`]: the query sets and engine drivers of `benches/search.rs` and
 //!   `examples/compare.rs`.
 
+#![allow(
+    dead_code,
+    reason = "each example, bench or test uses a different part of the support module"
+)]
+
 pub mod args;
+#[cfg(feature = "terrain")]
 pub mod demo;
+#[cfg(feature = "terrain")]
 pub mod flying;
+#[cfg(feature = "terrain")]
 pub mod map;
+#[cfg(feature = "anvil")]
 pub mod minecraft;
 pub mod movingai;
 pub mod picture;
+#[cfg(feature = "terrain")]
 pub mod replan;
+#[cfg(feature = "terrain")]
 pub mod sets;
 pub mod timing;
