@@ -9,10 +9,15 @@
 //!
 //! The map is looked for beside the scenario file (`x.map.scen` -> `x.map`) unless `--map`
 //! names it; `--limit N` runs only the first N scenarios. Every 2D scenario is planned with
-//! 8-connected moves without corner cutting at octile costs; the route's length, computed
-//! from its moves (straight 1, diagonal sqrt 2), is compared with the scenario's optimal
-//! length within 1e-4 relative. The summary ends with `N passed, M failed`. Exit status: 0
-//! whatever the comparison, 2 on bad input; `--help` lists the options.
+//! 8-connected moves without corner cutting at octile costs by each engine of `GridPlanner`
+//! (A* over the walk graph, jump point search `JPS`, and `JPS+` with its jump table) and by
+//! the `pathfinding` crate's `astar` on the grid itself; the route's length, computed from its
+//! moves (straight 1, diagonal sqrt 2), is compared with the scenario's optimal length within
+//! 1e-4 relative. The table gives, per engine, the mean time per query (each query timed
+//! around the whole call, route included; the fastest of `--rounds N` rounds, default 3, the
+//! engines taking turns), expansions per query, the pass count and the speed-ups over the
+//! crate and over A*. The summary ends with `N passed, M failed` (the worst engine's counts).
+//! Exit status: 0 whatever the comparison, 2 on bad input; `--help` lists the options.
 //!
 //! A `.3dscen` file (the Moving AI 3D voxel benchmark) is routed with a flier of height 1
 //! (26 neighbours, no cut edges or corners, [`MoveCosts::octile`] face, edge and corner
@@ -66,18 +71,21 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use clap::Parser;
+use voxnav::flat::GridEngine;
 use voxnav::world::formats::movingai3d::voxel_route_length;
 use voxnav::{
-    DenseWorld, GridPlanner, IVec3, MoveCosts, OCTILE_SCALE, SearchOptions, SearchStatus,
-    VoxelWorld, baseline, parse_movingai_3dmap, parse_movingai_3dscen, parse_movingai_map,
-    parse_movingai_scen,
+    DenseWorld, Grid2d, GridPlanner, IVec3, MoveCosts, OCTILE_SCALE, Scenario, SearchOptions,
+    SearchStatus, VoxelWorld, baseline, parse_movingai_3dmap, parse_movingai_3dscen,
+    parse_movingai_map, parse_movingai_scen,
 };
 use voxnav_support::args::{MAX_INPUT_BYTES, describe_bytes, finish, read_text};
 use voxnav_support::flying;
-use voxnav_support::movingai::{LENGTH_TOLERANCE, run_scenarios};
+use voxnav_support::movingai::{
+    BenchmarkSummary, LENGTH_TOLERANCE, run_crate_scenarios, run_scenarios,
+};
 
 /// Runs a Moving AI scenario file (2D `.map.scen` or 3D `.3dmap.3dscen`) through voxnav and
 /// checks every route's length against the optimal one; or, with --synthetic, routes random
@@ -98,6 +106,11 @@ struct Args {
     /// Run only the first N scenarios (at least 1).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     limit: Option<u32>,
+    /// 2D: time every engine this many times (1 to 100), the engines taking turns; each
+    /// engine's time is its fastest round.
+    #[arg(long, value_name = "N", default_value_t = 3,
+          value_parser = clap::value_parser!(u32).range(1..=100))]
+    rounds: u32,
     /// Instead of a file: a SIDE x SIDE/2 x SIDE world of random pillars and floating slabs
     /// (SIDE from 16 to 2048).
     #[arg(long, value_name = "SIDE", value_parser = clap::value_parser!(i32).range(16..=2048))]
@@ -157,38 +170,104 @@ fn run(args: &Args) -> Result<(), String> {
     let mut scenarios = parse_movingai_scen(&read(&scen_path)?)
         .map_err(|e| format!("{}: {e}", scen_path.display()))?;
     scenarios.truncate(limit);
-    let (width, height, free) = (grid.width(), grid.height(), grid.free_cells());
-    let mut planner = GridPlanner::octile(grid).map_err(|e| e.to_string())?;
-    let summary = run_scenarios(&mut planner, &scenarios)
-        .map_err(|e| format!("{}: {e}", scen_path.display()))?;
+    run_flat(&map_path, &grid, &scenarios, args.rounds as usize)
+        .map_err(|e| format!("{}: {e}", scen_path.display()))
+}
 
+/// One flat-world engine's run over the scenarios: voxnav's planner with one engine, or the
+/// `pathfinding` crate.
+struct FlatRun {
+    name: &'static str,
+    planner: Option<GridPlanner>,
+    /// The first round's summary (every round plans the same routes).
+    summary: BenchmarkSummary,
+    /// The fastest round's search time.
+    best: Option<Duration>,
+}
+
+fn run_flat(
+    map_path: &Path,
+    grid: &Grid2d,
+    scenarios: &[Scenario],
+    rounds: usize,
+) -> voxnav::Result<()> {
+    let (width, height, free) = (grid.width(), grid.height(), grid.free_cells());
     println!(
         "map {}: {width} x {height}, {free} free cells",
         map_path.display()
     );
-    println!("scenarios run: {}", summary.scenarios);
-    println!(
-        "matching the optimal length (within {LENGTH_TOLERANCE:e} relative): {}",
-        summary.passed
-    );
-    match summary.worst_line {
-        Some(line) => println!(
-            "worst difference: {:.6} (scenario on line {line}); worst relative: {:.1e}",
-            summary.worst_difference, summary.worst_relative
-        ),
-        None => println!("worst difference: none (no scenarios)"),
+    println!("scenarios run: {}", scenarios.len());
+    let mut runs = Vec::new();
+    for engine in GridEngine::ALL {
+        let started = Instant::now();
+        let planner = GridPlanner::octile(grid.clone())?.with_engine(engine)?;
+        if engine == GridEngine::JpsPlus {
+            println!(
+                "JPS+ jump table built in {:.3} ms (planner and walk graph included)",
+                started.elapsed().as_secs_f64() * 1e3
+            );
+        }
+        runs.push(FlatRun {
+            name: engine.name(),
+            planner: Some(planner),
+            summary: BenchmarkSummary::default(),
+            best: None,
+        });
     }
+    runs.push(FlatRun {
+        name: "pathfinding",
+        planner: None,
+        summary: BenchmarkSummary::default(),
+        best: None,
+    });
+    // The engines take turns, each round starting with the next one, and each keeps its
+    // fastest round: on a shared machine a neighbour's burst slows one pass, not all.
+    let engines = runs.len();
+    for round in 0..rounds {
+        for turn in 0..engines {
+            let run = &mut runs[(round + turn) % engines];
+            let summary = match &mut run.planner {
+                Some(planner) => run_scenarios(planner, scenarios)?,
+                None => run_crate_scenarios(grid, scenarios)?,
+            };
+            if round == 0 {
+                run.summary = summary;
+            }
+            run.best = Some(
+                run.best
+                    .map_or(summary.search_time, |t| t.min(summary.search_time)),
+            );
+        }
+    }
+    let micros = |run: &FlatRun| {
+        run.best.unwrap_or_default().as_secs_f64() * 1e6 / scenarios.len().max(1) as f64
+    };
+    let crate_micros = runs.last().map_or(0.0, micros);
+    let astar_micros = micros(&runs[0]);
     println!(
-        "total search time: {:.3} ms",
-        summary.search_time.as_secs_f64() * 1e3
+        "fastest of {rounds} rounds; passed: length within {LENGTH_TOLERANCE:e} relative of the optimal one"
     );
-    println!("mean per query: {:.1} us", summary.mean_micros());
     println!(
-        "node expansions: {} ({:.2} million per second)",
-        summary.expanded,
-        summary.expansions_per_second() / 1e6
+        "| engine | us per query | expansions per query | passed | failed | worst relative | crate / engine | A* / engine |"
     );
-    println!("{} passed, {} failed", summary.passed, summary.failed);
+    println!("|---|---|---|---|---|---|---|---|");
+    for run in &runs {
+        let us = micros(run);
+        let ratio = |other: f64| if us > 0.0 { other / us } else { 0.0 };
+        println!(
+            "| {} | {us:.2} | {:.1} | {} | {} | {:.1e} | {:.1} | {:.1} |",
+            run.name,
+            run.summary.expansions_per_query(),
+            run.summary.passed,
+            run.summary.failed,
+            run.summary.worst_relative,
+            ratio(crate_micros),
+            ratio(astar_micros),
+        );
+    }
+    let passed = runs.iter().map(|r| r.summary.passed).min().unwrap_or(0);
+    let failed = runs.iter().map(|r| r.summary.failed).max().unwrap_or(0);
+    println!("{passed} passed, {failed} failed");
     Ok(())
 }
 

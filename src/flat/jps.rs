@@ -24,6 +24,8 @@
 //! ([`BitGrid`]), the preprocessed one ([`JumpTable`](crate::flat::jps_plus::JumpTable))
 //! reads the scan's answer from a table.
 
+use glam::IVec2;
+
 use crate::flat::bits::{BitGrid, Straight};
 use crate::search::open::OpenSet;
 use crate::search::{SearchStats, SearchStatus};
@@ -225,7 +227,7 @@ pub(crate) struct JumpResult {
     /// [`SearchStatus::Found`] or [`SearchStatus::Unreachable`].
     pub status: SearchStatus,
     /// The route, cell by cell, start and goal included; empty when unreachable.
-    pub cells: Vec<(i32, i32)>,
+    pub cells: Vec<IVec2>,
     /// The route's cost.
     pub cost: Option<u64>,
     /// Jump points expanded and pushed, and the time taken.
@@ -240,6 +242,8 @@ pub(crate) struct JumpSearch {
     generation: u32,
     open: OpenSet,
     successors: Vec<Jump>,
+    /// The jump points of the route found, goal first (reused).
+    points: Vec<u32>,
 }
 
 impl JumpSearch {
@@ -357,22 +361,28 @@ impl JumpSearch {
 
     /// The route to `goal` cell by cell: the jump points walked back through their parents,
     /// and the straight or diagonal line between each two filled in.
-    fn route(&self, width: i32, start: u32, goal: u32) -> Vec<(i32, i32)> {
-        let cell = |node: u32| ((node % width as u32) as i32, (node / width as u32) as i32);
-        let mut points = vec![cell(goal)];
+    fn route(&mut self, width: i32, start: u32, goal: u32) -> Vec<IVec2> {
+        let cell =
+            |node: u32| IVec2::new((node % width as u32) as i32, (node / width as u32) as i32);
+        self.points.clear();
+        self.points.push(goal);
         let mut node = goal;
+        let mut steps = 0;
         while node != start {
-            node = self.records[node as usize].parent;
-            points.push(cell(node));
+            let parent = self.records[node as usize].parent;
+            let (from, to) = (cell(parent), cell(node));
+            steps += (to - from).abs().max_element() as usize;
+            self.points.push(parent);
+            node = parent;
         }
-        points.reverse();
-        let mut cells = vec![points[0]];
-        for pair in points.windows(2) {
-            let (from, to) = (pair[0], pair[1]);
-            let (dx, dy) = ((to.0 - from.0).signum(), (to.1 - from.1).signum());
+        let mut cells = Vec::with_capacity(steps + 1);
+        cells.push(cell(start));
+        for pair in self.points.windows(2).rev() {
+            let (from, to) = (cell(pair[1]), cell(pair[0]));
+            let step = (to - from).signum();
             let mut at = from;
             while at != to {
-                at = (at.0 + dx, at.1 + dy);
+                at += step;
                 cells.push(at);
             }
         }

@@ -364,7 +364,6 @@ impl GridPlanner {
             stats,
         }) = found
         {
-            let cells: Vec<IVec2> = cells.into_iter().map(|(x, y)| IVec2::new(x, y)).collect();
             let actions = actions_between(&cells);
             return Ok(GridRoute {
                 status,
