@@ -74,6 +74,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use clap::Parser;
+use clap::builder::PossibleValuesParser;
 use voxnav::flat::GridEngine;
 use voxnav::world::formats::movingai3d::voxel_route_length;
 use voxnav::{
@@ -111,6 +112,10 @@ struct Args {
     #[arg(long, value_name = "N", default_value_t = 3,
           value_parser = clap::value_parser!(u32).range(1..=100))]
     rounds: u32,
+    /// 2D: run only this engine (repeat the option for several), for a profile of one.
+    #[arg(long = "engine", value_name = "NAME",
+          value_parser = PossibleValuesParser::new(FLAT_ENGINES))]
+    engines: Vec<String>,
     /// Instead of a file: a SIDE x SIDE/2 x SIDE world of random pillars and floating slabs
     /// (SIDE from 16 to 2048).
     #[arg(long, value_name = "SIDE", value_parser = clap::value_parser!(i32).range(16..=2048))]
@@ -125,6 +130,9 @@ struct Args {
           value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
     verify: u32,
 }
+
+/// The names `--engine` accepts: the planner's engines, then the crate.
+const FLAT_ENGINES: [&str; 4] = ["A*", "JPS", "JPS+", "pathfinding"];
 
 /// The largest difference accepted between a 3D route's length and the optimal cost.
 const TOLERANCE_3D: f64 = 0.01;
@@ -170,7 +178,7 @@ fn run(args: &Args) -> Result<(), String> {
     let mut scenarios = parse_movingai_scen(&read(&scen_path)?)
         .map_err(|e| format!("{}: {e}", scen_path.display()))?;
     scenarios.truncate(limit);
-    run_flat(&map_path, &grid, &scenarios, args.rounds as usize)
+    run_flat(&map_path, &grid, &scenarios, args)
         .map_err(|e| format!("{}: {e}", scen_path.display()))
 }
 
@@ -189,8 +197,10 @@ fn run_flat(
     map_path: &Path,
     grid: &Grid2d,
     scenarios: &[Scenario],
-    rounds: usize,
+    args: &Args,
 ) -> voxnav::Result<()> {
+    let rounds = args.rounds as usize;
+    let wanted = |name: &str| args.engines.is_empty() || args.engines.iter().any(|e| e == name);
     let (width, height, free) = (grid.width(), grid.height(), grid.free_cells());
     println!(
         "map {}: {width} x {height}, {free} free cells",
@@ -198,7 +208,7 @@ fn run_flat(
     );
     println!("scenarios run: {}", scenarios.len());
     let mut runs = Vec::new();
-    for engine in GridEngine::ALL {
+    for engine in GridEngine::ALL.into_iter().filter(|e| wanted(e.name())) {
         let started = Instant::now();
         let planner = GridPlanner::octile(grid.clone())?.with_engine(engine)?;
         if engine == GridEngine::JpsPlus {
@@ -214,12 +224,14 @@ fn run_flat(
             best: None,
         });
     }
-    runs.push(FlatRun {
-        name: "pathfinding",
-        planner: None,
-        summary: BenchmarkSummary::default(),
-        best: None,
-    });
+    if wanted("pathfinding") {
+        runs.push(FlatRun {
+            name: "pathfinding",
+            planner: None,
+            summary: BenchmarkSummary::default(),
+            best: None,
+        });
+    }
     // The engines take turns, each round starting with the next one, and each keeps its
     // fastest round: on a shared machine a neighbour's burst slows one pass, not all.
     let engines = runs.len();
@@ -242,8 +254,8 @@ fn run_flat(
     let micros = |run: &FlatRun| {
         run.best.unwrap_or_default().as_secs_f64() * 1e6 / scenarios.len().max(1) as f64
     };
-    let crate_micros = runs.last().map_or(0.0, micros);
-    let astar_micros = micros(&runs[0]);
+    let micros_of = |name: &str| runs.iter().find(|r| r.name == name).map_or(0.0, micros);
+    let (crate_micros, astar_micros) = (micros_of("pathfinding"), micros_of("A*"));
     println!(
         "fastest of {rounds} rounds; passed: length within {LENGTH_TOLERANCE:e} relative of the optimal one"
     );
