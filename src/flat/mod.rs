@@ -353,8 +353,13 @@ impl GridPlanner {
     /// # Errors
     /// [`Error::InvalidCell`] when `start` or `goal` is outside the grid or blocked.
     pub fn plan(&mut self, start: IVec2, goal: IVec2) -> Result<GridRoute> {
-        self.grid().check_cell("start", start)?;
-        self.grid().check_cell("goal", goal)?;
+        let bits = &self.jumps.bits;
+        // The bit test first: the full check builds its error and is out of line, a tenth of a
+        // short jump point query when called for every valid pair.
+        if !bits.is_free_anywhere(start.x, start.y) || !bits.is_free_anywhere(goal.x, goal.y) {
+            self.grid().check_cell("start", start)?;
+            self.grid().check_cell("goal", goal)?;
+        }
         let pair = ((start.x, start.y), (goal.x, goal.y));
         let steps = (
             u64::from(self.costs.straight),
@@ -371,11 +376,11 @@ impl GridPlanner {
         if let Some(JumpResult {
             status,
             cells,
+            actions,
             cost,
             stats,
         }) = found
         {
-            let actions = actions_between(&cells);
             return Ok(GridRoute {
                 status,
                 cells,
@@ -406,8 +411,8 @@ impl GridPlanner {
     }
 }
 
-/// The actions between consecutive cells of a route. Every move of the walking rules, and
-/// every step of a jump, goes to a neighbouring cell.
+/// The actions between consecutive cells of an A* route. Every move of the walking rules goes
+/// to a neighbouring cell.
 fn actions_between(cells: &[IVec2]) -> Vec<Action> {
     // Sized once: collecting a filtered iterator grew the vector step by step, a quarter of
     // the instructions of a short jump point query.
