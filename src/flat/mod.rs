@@ -288,6 +288,7 @@ impl GridPlanner {
     /// # Errors
     /// [`Error::InvalidSetting`] for jump point search on a planner where it would not be
     /// exact: diagonals off, or costs with `diagonal` below `straight` or above twice it.
+    /// (A grid too large for the table is too large for the planner already.)
     pub fn with_engine(mut self, engine: GridEngine) -> Result<Self> {
         if engine != GridEngine::AStar && !jumps_are_exact(self.diagonals, &self.costs) {
             return Err(Error::InvalidSetting(format!(
@@ -300,7 +301,7 @@ impl GridPlanner {
             )));
         }
         if engine == GridEngine::JpsPlus && self.jumps.table.is_none() {
-            self.jumps.table = Some(JumpTable::new(self.world.grid()));
+            self.jumps.table = Some(JumpTable::new(self.world.grid())?);
         }
         self.engine = engine;
         Ok(self)
