@@ -29,14 +29,32 @@
 //! searches took per generated node (growth of the peak resident size, Linux only).
 //!
 //! On the public Moving AI maps `arena`, `den312d` (both in `tests/data/`) and `arena2`
-//! (Dragon Age: Origins), the counts are exact; the rates are from one run on a shared 2-core
-//! machine and varied by a factor of two or more with its load:
+//! (Dragon Age: Origins), every engine passes every scenario. Instructions are counted by
+//! callgrind over each engine's whole run (`valgrind --tool=callgrind
+//! --toggle-collect='voxnav_support::movingai::run_*' ... --rounds 1 --engine E`), which no
+//! neighbour's load disturbs; the times are the fastest of `--rounds 10` on a shared 2-core
+//! machine at a load average of 8.5 (25 November 2026), so only their order is firm:
 //!
-//! | map | size | scenarios | result | expansions | expansions per second |
-//! |---|---|---|---|---|---|
-//! | arena | 49 x 49 | 160 | 160 passed, 0 failed | 4 983 | 2.1 million |
-//! | den312d | 65 x 81 | 320 | 320 passed, 0 failed | 183 065 | 1.6 million |
-//! | arena2 | 281 x 209 | 929 | 929 passed, 0 failed | 5 193 987 | 2.0 million |
+//! | map | scenarios | engine | expansions per query | instructions | crate / engine (instructions) | us per query |
+//! |---|---|---|---|---|---|---|
+//! | arena, 49 x 49 | 160 | A* | 31.6 | 5.29 M | 2.0 | 1.69 |
+//! | | | JPS | 6.4 | 2.15 M | 5.0 | 0.73 |
+//! | | | JPS+ | 6.6 | 1.04 M | 10.4 | 0.41 |
+//! | | | pathfinding | 31.1 | 10.81 M | 1 | 4.36 |
+//! | den312d, 65 x 81 | 320 | A* | 574.8 | 121.9 M | 2.2 | 26.96 |
+//! | | | JPS | 33.0 | 13.07 M | 20.4 | 2.66 |
+//! | | | JPS+ | 33.3 | 6.67 M | 40.0 | 1.89 |
+//! | | | pathfinding | 572.1 | 266.6 M | 1 | 100.81 |
+//! | arena2, 281 x 209 | 929 | A* | 5 601.1 | 3 492 M | 2.5 | 385.44 |
+//! | | | JPS | 97.4 | 167.2 M | 52.8 | 16.13 |
+//! | | | JPS+ | 99.2 | 55.9 M | 158 | 6.69 |
+//! | | | pathfinding | 5 590.9 | 8 824 M | 1 | 1 549.23 |
+//!
+//! What limits the speed-up is the work every query does whatever its length: on `arena`
+//! most routes are a few cells long, and a JPS+ query's 6 500 instructions go to the start's 8
+//! directions, two timer reads, two vectors for the route's cells and actions, and the heap;
+//! the crate's A* needs only 67 000 for its 31 expansions. The longer the route, the more the
+//! jumps save: 40x on `den312d`, 158x on `arena2`.
 //!
 //! The 3D runs (three runs each of the same binary on the same shared machine, which varies
 //! by a third from one process to the next; 23 November 2026):
