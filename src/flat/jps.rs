@@ -215,10 +215,12 @@ pub(crate) fn components(bits: &BitGrid) -> Vec<u32> {
     labels
 }
 
-/// The open set's key of `node` at `f`.
+/// The open set's key of `node` at `f` and cost `g`: `f` in the high 64 bits; then, among
+/// equal `f`, the larger `g` (nearer the goal) first, from `g`'s low 32 bits inverted (only
+/// the order among equal `f` depends on them, and any order there is exact); then the node.
 #[inline]
-fn entry(f: u64, node: u32) -> u128 {
-    (u128::from(f) << 32) | u128::from(node)
+fn entry(f: u64, g: u64, node: u32) -> u128 {
+    (u128::from(f) << 64) | (u128::from(!(g as u32)) << 32) | u128::from(node)
 }
 
 /// A cell's search state: valid in the search whose generation is `stamp >> 1`; closed when
@@ -254,8 +256,8 @@ pub(crate) struct JumpResult {
 pub(crate) struct JumpSearch {
     records: Vec<Record>,
     generation: u32,
-    /// `f` in the high 64 bits, the node in the low 32: one integer comparison per step of
-    /// the heap (a tuple's comparison cost a fifth more instructions per query).
+    /// Keys made by [`entry`]: one integer comparison per step of the heap (a tuple's
+    /// comparison cost a fifth more instructions per query).
     open: BinaryHeap<Reverse<u128>>,
     successors: Vec<Jump>,
     /// The jump points of the route found, goal first (reused).
@@ -312,7 +314,8 @@ impl JumpSearch {
             parent: start_index,
             g: 0,
         };
-        self.open.push(Reverse(entry(estimate(start), start_index)));
+        self.open
+            .push(Reverse(entry(estimate(start), 0, start_index)));
         stats.generated = 1;
         let goal_index = index(goal);
         let mut jumps = std::mem::take(&mut self.successors);
@@ -357,7 +360,8 @@ impl JumpSearch {
                     parent: node,
                     g: cost,
                 };
-                self.open.push(Reverse(entry(cost + estimate(to), target)));
+                self.open
+                    .push(Reverse(entry(cost + estimate(to), cost, target)));
                 stats.generated += 1;
             }
         }
