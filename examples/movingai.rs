@@ -33,28 +33,28 @@
 //! callgrind over each engine's whole run (`valgrind --tool=callgrind
 //! --toggle-collect='voxnav_support::movingai::run_*' ... --rounds 1 --engine E`), which no
 //! neighbour's load disturbs; the times are the fastest of `--rounds 10` on a shared 2-core
-//! machine at a load average of 8.5 (25 November 2026), so only their order is firm:
+//! machine at a load average of 8.5 to 10 (25 November 2026), so only their order is firm:
 //!
 //! | map | scenarios | engine | expansions per query | instructions | crate / engine (instructions) | us per query |
 //! |---|---|---|---|---|---|---|
-//! | arena, 49 x 49 | 160 | A* | 31.6 | 5.29 M | 2.0 | 1.69 |
-//! | | | JPS | 6.4 | 2.15 M | 5.0 | 0.73 |
-//! | | | JPS+ | 6.6 | 1.04 M | 10.4 | 0.41 |
-//! | | | pathfinding | 31.1 | 10.81 M | 1 | 4.36 |
-//! | den312d, 65 x 81 | 320 | A* | 574.8 | 121.9 M | 2.2 | 26.96 |
-//! | | | JPS | 33.0 | 13.07 M | 20.4 | 2.66 |
-//! | | | JPS+ | 33.3 | 6.67 M | 40.0 | 1.89 |
-//! | | | pathfinding | 572.1 | 266.6 M | 1 | 100.81 |
-//! | arena2, 281 x 209 | 929 | A* | 5 601.1 | 3 492 M | 2.5 | 385.44 |
-//! | | | JPS | 97.4 | 167.2 M | 52.8 | 16.13 |
-//! | | | JPS+ | 99.2 | 55.9 M | 158 | 6.69 |
-//! | | | pathfinding | 5 590.9 | 8 824 M | 1 | 1 549.23 |
+//! | arena, 49 x 49 | 160 | A* | 31.6 | 5.29 M | 2.0 | 1.76 |
+//! | | | JPS | 6.0 | 2.06 M | 5.2 | 0.70 |
+//! | | | JPS+ | 6.0 | 0.99 M | 10.9 | 0.41 |
+//! | | | pathfinding | 31.1 | 10.81 M | 1 | 4.27 |
+//! | den312d, 65 x 81 | 320 | A* | 574.8 | 121.9 M | 2.2 | 37.86 |
+//! | | | JPS | 32.8 | 12.98 M | 20.5 | 2.64 |
+//! | | | JPS+ | 33.1 | 6.63 M | 40.2 | 1.86 |
+//! | | | pathfinding | 572.1 | 266.6 M | 1 | 82.15 |
+//! | arena2, 281 x 209 | 929 | A* | 5 601.1 | 3 492 M | 2.5 | 346.59 |
+//! | | | JPS | 96.8 | 166.3 M | 53.0 | 11.28 |
+//! | | | JPS+ | 98.5 | 55.7 M | 158 | 6.13 |
+//! | | | pathfinding | 5 590.9 | 8 824 M | 1 | 1 184.60 |
 //!
 //! What limits the speed-up is the work every query does whatever its length: on `arena`
-//! most routes are a few cells long, and a JPS+ query's 6 500 instructions go to the start's 8
+//! most routes are a few cells long, and a JPS+ query's 6 200 instructions go to the start's 8
 //! directions, two timer reads, two vectors for the route's cells and actions, and the heap;
 //! the crate's A* needs only 67 000 for its 31 expansions. The longer the route, the more the
-//! jumps save: 40x on `den312d`, 158x on `arena2`.
+//! jumps save: 40x on `den312d`, 158x on `arena2`; the times show the same order.
 //!
 //! The 3D runs (three runs each of the same binary on the same shared machine, which varies
 //! by a third from one process to the next; 23 November 2026):
