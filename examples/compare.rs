@@ -21,7 +21,9 @@
 //! `benches/search.rs`. `voxnav` is the crate as a user answering many queries on one world
 //! runs it (what `Navigator` does): the reachability index first, then A* over the compiled
 //! walk graph; `voxnav-graph` is that A* alone on every query, so the node budget of the
-//! island set is spent there; `voxnav-otf` is the on-the-fly `Pathfinder`. While it runs it checks that voxnav and the `pathfinding` crate, which search the same graph, give
+//! island set is spent there; `voxnav-otf` is the on-the-fly `Pathfinder`; on the Moving AI
+//! set, `voxnav-jps` and `voxnav-jps+` are `GridPlanner`'s jump point searches (online, and
+//! with the jump table built untimed), checked against the crate and the optimal lengths too. While it runs it checks that voxnav and the `pathfinding` crate, which search the same graph, give
 //! the same cost on every query, and that voxnav matches the published optimal lengths of
 //! the Moving AI scenarios; any mismatch is printed and the example exits with code 1.
 
@@ -180,7 +182,9 @@ fn main() -> ExitCode {
     println!(
         "engines: voxnav = reachability index, then A* over the compiled walk graph (as Navigator \
          runs them: goals the index proves unreachable cost no search); voxnav-graph = the graph \
-         A* alone on every query; voxnav-otf = the on-the-fly Pathfinder; the voxnav engines \
+         A* alone on every query; voxnav-otf = the on-the-fly Pathfinder; voxnav-jps and \
+         voxnav-jps+ = GridPlanner's jump point searches, online and with its jump table \
+         (Moving AI set only); the voxnav engines \
          keep their search state across queries, warmed by each set's first query, untimed"
     );
     for (name, index) in std::iter::once(("terrain", &bench.terrain_index))
@@ -222,7 +226,15 @@ fn main() -> ExitCode {
         // first engine timed does not pay alone for growing the state the others then reuse.
         let mut first = set.clone();
         first.queries.truncate(1);
-        for engine in [Engine::VoxnavGraph, Engine::VoxnavOnTheFly] {
+        for engine in [
+            Engine::VoxnavGraph,
+            Engine::VoxnavOnTheFly,
+            Engine::VoxnavJps,
+            Engine::VoxnavJpsPlus,
+        ] {
+            if !engine.runs_on(set) {
+                continue;
+            }
             if let Err(message) = bench.run_set(&first, &mut runner, engine, 1) {
                 eprintln!("compare: set {}: {message}", set.name);
                 return ExitCode::from(1);
@@ -381,7 +393,12 @@ fn check(set: &QuerySet, runs: &[Run], index: usize, mismatches: &mut Vec<String
             .find(|run| run.set == index && run.engine == engine)
             .map(|run| run.outcomes.as_slice())
     };
-    for engine in [Engine::Voxnav, Engine::VoxnavGraph] {
+    for engine in [
+        Engine::Voxnav,
+        Engine::VoxnavGraph,
+        Engine::VoxnavJps,
+        Engine::VoxnavJpsPlus,
+    ] {
         if let Some(voxnav) = of(engine) {
             mismatches.extend(common::mismatches(
                 set,
@@ -477,7 +494,7 @@ fn print_table(sets: &[QuerySet], runs: &[Run]) {
         "All terrain sets together ({}); the pathfinding crate's ratio is over the sets it ran on:",
         names.join(", ")
     );
-    let [voxnav, naive, generic, graph_alone, on_the_fly] = terrain.totals;
+    let [voxnav, naive, generic, graph_alone, on_the_fly, ..] = terrain.totals;
     let (vs_naive, vs_crate) = terrain.ratios();
     row("terrain", Engine::Voxnav, &voxnav, None);
     row("terrain", Engine::Naive26, &naive, Some(vs_naive));
@@ -580,7 +597,7 @@ impl TerrainTotals {
 
     /// The graph A* alone against naive26 and against the `pathfinding` crate.
     fn graph_ratios(&self) -> (f64, f64) {
-        let [_, naive, generic, graph_alone, _] = self.totals;
+        let [_, naive, generic, graph_alone, ..] = self.totals;
         (
             ratio(naive.elapsed, graph_alone.elapsed),
             ratio(generic.elapsed, self.graph_where_crate_ran.elapsed),

@@ -9,10 +9,15 @@
 //!
 //! The map is looked for beside the scenario file (`x.map.scen` -> `x.map`) unless `--map`
 //! names it; `--limit N` runs only the first N scenarios. Every 2D scenario is planned with
-//! 8-connected moves without corner cutting at octile costs; the route's length, computed
-//! from its moves (straight 1, diagonal sqrt 2), is compared with the scenario's optimal
-//! length within 1e-4 relative. The summary ends with `N passed, M failed`. Exit status: 0
-//! whatever the comparison, 2 on bad input; `--help` lists the options.
+//! 8-connected moves without corner cutting at octile costs by each engine of `GridPlanner`
+//! (A* over the walk graph, jump point search `JPS`, and `JPS+` with its jump table) and by
+//! the `pathfinding` crate's `astar` on the grid itself; the route's length, computed from its
+//! moves (straight 1, diagonal sqrt 2), is compared with the scenario's optimal length within
+//! 1e-4 relative. The table gives, per engine, the mean time per query (each query timed
+//! around the whole call, route included; the fastest of `--rounds N` rounds, default 3, the
+//! engines taking turns), expansions per query, the pass count and the speed-ups over the
+//! crate and over A*. The summary ends with `N passed, M failed` (the worst engine's counts).
+//! Exit status: 0 whatever the comparison, 2 on bad input; `--help` lists the options.
 //!
 //! A `.3dscen` file (the Moving AI 3D voxel benchmark) is routed with a flier of height 1
 //! (26 neighbours, no cut edges or corners, [`MoveCosts::octile`] face, edge and corner
@@ -24,14 +29,32 @@
 //! searches took per generated node (growth of the peak resident size, Linux only).
 //!
 //! On the public Moving AI maps `arena`, `den312d` (both in `tests/data/`) and `arena2`
-//! (Dragon Age: Origins), the counts are exact; the rates are from one run on a shared 2-core
-//! machine and varied by a factor of two or more with its load:
+//! (Dragon Age: Origins), every engine passes every scenario. Instructions are counted by
+//! callgrind over each engine's whole run (`valgrind --tool=callgrind
+//! --toggle-collect='movingai::support::movingai::run_*' ... --rounds 1 --engine E`), which no
+//! neighbour's load disturbs; the times are the fastest of `--rounds 10` on a shared 2-core
+//! machine at a load average of 8.5 to 10 (25 November 2026), so only their order is firm:
 //!
-//! | map | size | scenarios | result | expansions | expansions per second |
-//! |---|---|---|---|---|---|
-//! | arena | 49 x 49 | 160 | 160 passed, 0 failed | 4 983 | 2.1 million |
-//! | den312d | 65 x 81 | 320 | 320 passed, 0 failed | 183 065 | 1.6 million |
-//! | arena2 | 281 x 209 | 929 | 929 passed, 0 failed | 5 193 987 | 2.0 million |
+//! | map | scenarios | engine | expansions per query | instructions | crate / engine (instructions) | us per query |
+//! |---|---|---|---|---|---|---|
+//! | arena, 49 x 49 | 160 | A* | 31.6 | 5.29 M | 2.0 | 1.76 |
+//! | | | JPS | 6.0 | 2.06 M | 5.2 | 0.70 |
+//! | | | JPS+ | 6.0 | 0.99 M | 10.9 | 0.41 |
+//! | | | pathfinding | 31.1 | 10.81 M | 1 | 4.27 |
+//! | den312d, 65 x 81 | 320 | A* | 574.8 | 121.9 M | 2.2 | 37.86 |
+//! | | | JPS | 32.8 | 12.98 M | 20.5 | 2.64 |
+//! | | | JPS+ | 33.1 | 6.63 M | 40.2 | 1.86 |
+//! | | | pathfinding | 572.1 | 266.6 M | 1 | 82.15 |
+//! | arena2, 281 x 209 | 929 | A* | 5 601.1 | 3 492 M | 2.5 | 346.59 |
+//! | | | JPS | 96.8 | 166.3 M | 53.0 | 11.28 |
+//! | | | JPS+ | 98.5 | 55.7 M | 158 | 6.13 |
+//! | | | pathfinding | 5 590.9 | 8 824 M | 1 | 1 184.60 |
+//!
+//! What limits the speed-up is the work every query does whatever its length: on `arena`
+//! most routes are a few cells long, and a JPS+ query's 6 200 instructions go to the start's 8
+//! directions, two timer reads, two vectors for the route's cells and actions, and the heap;
+//! the crate's A* needs only 67 000 for its 31 expansions. The longer the route, the more the
+//! jumps save: 40x on `den312d`, 158x on `arena2`; the times show the same order.
 //!
 //! The 3D runs (three runs each of the same binary on the same shared machine, which varies
 //! by a third from one process to the next; 23 November 2026):
@@ -66,14 +89,16 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use clap::Parser;
+use clap::builder::PossibleValuesParser;
 use voxnav::engine::OCTILE_SCALE;
+use voxnav::flat::GridEngine;
 use voxnav::flat::GridPlanner;
 use voxnav::world::formats::movingai3d::voxel_route_length;
 use voxnav::world::{
-    DenseWorld, parse_movingai_3dmap, parse_movingai_3dscen, parse_movingai_map,
+    DenseWorld, Grid2d, Scenario, parse_movingai_3dmap, parse_movingai_3dscen, parse_movingai_map,
     parse_movingai_scen,
 };
 use voxnav::{IVec3, MoveCosts, SearchOptions, SearchStatus, VoxelWorld, baseline};
@@ -81,7 +106,7 @@ use voxnav::{IVec3, MoveCosts, SearchOptions, SearchStatus, VoxelWorld, baseline
 mod support;
 use support::args::{MAX_INPUT_BYTES, describe_bytes, finish, read_text};
 use support::flying;
-use support::movingai::{LENGTH_TOLERANCE, run_scenarios};
+use support::movingai::{BenchmarkSummary, LENGTH_TOLERANCE, run_crate_scenarios, run_scenarios};
 
 /// Runs a Moving AI scenario file (2D `.map.scen` or 3D `.3dmap.3dscen`) through voxnav and
 /// checks every route's length against the optimal one; or, with --synthetic, routes random
@@ -102,6 +127,15 @@ struct Args {
     /// Run only the first N scenarios (at least 1).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     limit: Option<u32>,
+    /// 2D: time every engine this many times (1 to 100), the engines taking turns; each
+    /// engine's time is its fastest round.
+    #[arg(long, value_name = "N", default_value_t = 3,
+          value_parser = clap::value_parser!(u32).range(1..=100))]
+    rounds: u32,
+    /// 2D: run only this engine (repeat the option for several), for a profile of one.
+    #[arg(long = "engine", value_name = "NAME",
+          value_parser = PossibleValuesParser::new(FLAT_ENGINES))]
+    engines: Vec<String>,
     /// Instead of a file: a SIDE x SIDE/2 x SIDE world of random pillars and floating slabs
     /// (SIDE from 16 to 2048).
     #[arg(long, value_name = "SIDE", value_parser = clap::value_parser!(i32).range(16..=2048))]
@@ -116,6 +150,9 @@ struct Args {
           value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
     verify: u32,
 }
+
+/// The names `--engine` accepts: the planner's engines, then the crate.
+const FLAT_ENGINES: [&str; 4] = ["A*", "JPS", "JPS+", "pathfinding"];
 
 /// The largest difference accepted between a 3D route's length and the optimal cost.
 const TOLERANCE_3D: f64 = 0.01;
@@ -161,38 +198,108 @@ fn run(args: &Args) -> Result<(), String> {
     let mut scenarios = parse_movingai_scen(&read(&scen_path)?)
         .map_err(|e| format!("{}: {e}", scen_path.display()))?;
     scenarios.truncate(limit);
-    let (width, height, free) = (grid.width(), grid.height(), grid.free_cells());
-    let mut planner = GridPlanner::octile(grid).map_err(|e| e.to_string())?;
-    let summary = run_scenarios(&mut planner, &scenarios)
-        .map_err(|e| format!("{}: {e}", scen_path.display()))?;
+    run_flat(&map_path, &grid, &scenarios, args)
+        .map_err(|e| format!("{}: {e}", scen_path.display()))
+}
 
+/// One flat-world engine's run over the scenarios: voxnav's planner with one engine, or the
+/// `pathfinding` crate.
+struct FlatRun {
+    name: &'static str,
+    planner: Option<GridPlanner>,
+    /// The first round's summary (every round plans the same routes).
+    summary: BenchmarkSummary,
+    /// The fastest round's search time.
+    best: Option<Duration>,
+}
+
+fn run_flat(
+    map_path: &Path,
+    grid: &Grid2d,
+    scenarios: &[Scenario],
+    args: &Args,
+) -> voxnav::Result<()> {
+    let rounds = args.rounds as usize;
+    let wanted = |name: &str| args.engines.is_empty() || args.engines.iter().any(|e| e == name);
+    let (width, height, free) = (grid.width(), grid.height(), grid.free_cells());
     println!(
         "map {}: {width} x {height}, {free} free cells",
         map_path.display()
     );
-    println!("scenarios run: {}", summary.scenarios);
-    println!(
-        "matching the optimal length (within {LENGTH_TOLERANCE:e} relative): {}",
-        summary.passed
-    );
-    match summary.worst_line {
-        Some(line) => println!(
-            "worst difference: {:.6} (scenario on line {line}); worst relative: {:.1e}",
-            summary.worst_difference, summary.worst_relative
-        ),
-        None => println!("worst difference: none (no scenarios)"),
+    println!("scenarios run: {}", scenarios.len());
+    let mut runs = Vec::new();
+    for engine in GridEngine::ALL.into_iter().filter(|e| wanted(e.name())) {
+        let started = Instant::now();
+        let planner = GridPlanner::octile(grid.clone())?.with_engine(engine)?;
+        if engine == GridEngine::JpsPlus {
+            println!(
+                "JPS+ jump table built in {:.3} ms (planner and walk graph included)",
+                started.elapsed().as_secs_f64() * 1e3
+            );
+        }
+        runs.push(FlatRun {
+            name: engine.name(),
+            planner: Some(planner),
+            summary: BenchmarkSummary::default(),
+            best: None,
+        });
     }
+    if wanted("pathfinding") {
+        runs.push(FlatRun {
+            name: "pathfinding",
+            planner: None,
+            summary: BenchmarkSummary::default(),
+            best: None,
+        });
+    }
+    // The engines take turns, each round starting with the next one, and each keeps its
+    // fastest round: on a shared machine a neighbour's burst slows one pass, not all.
+    let engines = runs.len();
+    for round in 0..rounds {
+        for turn in 0..engines {
+            let run = &mut runs[(round + turn) % engines];
+            let summary = match &mut run.planner {
+                Some(planner) => run_scenarios(planner, scenarios)?,
+                None => run_crate_scenarios(grid, scenarios)?,
+            };
+            if round == 0 {
+                run.summary = summary;
+            }
+            run.best = Some(
+                run.best
+                    .map_or(summary.search_time, |t| t.min(summary.search_time)),
+            );
+        }
+    }
+    let micros = |run: &FlatRun| {
+        run.best.unwrap_or_default().as_secs_f64() * 1e6 / scenarios.len().max(1) as f64
+    };
+    let micros_of = |name: &str| runs.iter().find(|r| r.name == name).map_or(0.0, micros);
+    let (crate_micros, astar_micros) = (micros_of("pathfinding"), micros_of("A*"));
     println!(
-        "total search time: {:.3} ms",
-        summary.search_time.as_secs_f64() * 1e3
+        "fastest of {rounds} rounds; passed: length within {LENGTH_TOLERANCE:e} relative of the optimal one"
     );
-    println!("mean per query: {:.1} us", summary.mean_micros());
     println!(
-        "node expansions: {} ({:.2} million per second)",
-        summary.expanded,
-        summary.expansions_per_second() / 1e6
+        "| engine | us per query | expansions per query | passed | failed | worst relative | crate / engine | A* / engine |"
     );
-    println!("{} passed, {} failed", summary.passed, summary.failed);
+    println!("|---|---|---|---|---|---|---|---|");
+    for run in &runs {
+        let us = micros(run);
+        let ratio = |other: f64| if us > 0.0 { other / us } else { 0.0 };
+        println!(
+            "| {} | {us:.2} | {:.1} | {} | {} | {:.1e} | {:.1} | {:.1} |",
+            run.name,
+            run.summary.expansions_per_query(),
+            run.summary.passed,
+            run.summary.failed,
+            run.summary.worst_relative,
+            ratio(crate_micros),
+            ratio(astar_micros),
+        );
+    }
+    let passed = runs.iter().map(|r| r.summary.passed).min().unwrap_or(0);
+    let failed = runs.iter().map(|r| r.summary.failed).max().unwrap_or(0);
+    println!("{passed} passed, {failed} failed");
     Ok(())
 }
 

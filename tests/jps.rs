@@ -345,7 +345,7 @@ fn jump_tables_after_random_edits_equal_a_fresh_build() {
             .flat_map(|y| (0..width).map(move |x| (x, y)))
             .map(|(x, y)| !grid.is_free(IVec2::new(x, y)))
             .collect();
-        let mut table = JumpTable::new(&grid);
+        let mut table = JumpTable::new(&grid).expect("small grid");
         for edit in 0..25 {
             let (x, y) = (rng.coord(width), rng.coord(height));
             let blocked = rng.chance(50);
@@ -356,7 +356,7 @@ fn jump_tables_after_random_edits_equal_a_fresh_build() {
                     .expect("valid");
                 assert_same_table(
                     &table,
-                    &JumpTable::new(&now),
+                    &JumpTable::new(&now).expect("small grid"),
                     &format!("round {round} edit {edit}"),
                 );
             }
@@ -364,4 +364,15 @@ fn jump_tables_after_random_edits_equal_a_fresh_build() {
         assert!(!table.set_free(width, 0, true), "outside the grid");
         assert!(!table.set_free(0, -1, false), "outside the grid");
     }
+}
+
+#[test]
+fn a_grid_too_large_for_a_jump_table_is_an_error() {
+    // 4097 x 4097 cells, one more row and column than 2^24 cells allow.
+    let side = 4097;
+    let grid =
+        Grid2d::from_blocked(side, side, vec![false; (side * side) as usize]).expect("valid");
+    let error = JumpTable::new(&grid).expect_err("too many cells");
+    assert!(matches!(error, Error::InvalidSetting(_)), "{error:?}");
+    assert!(error.to_string().contains("4097x4097 grid"), "{error}");
 }

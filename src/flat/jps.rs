@@ -24,8 +24,13 @@
 //! ([`BitGrid`]), the preprocessed one ([`JumpTable`](crate::flat::jps_plus::JumpTable))
 //! reads the scan's answer from a table.
 
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use glam::IVec2;
+
+use crate::flat::Action;
 use crate::flat::bits::{BitGrid, Straight};
-use crate::search::open::OpenSet;
 use crate::search::{SearchStats, SearchStatus};
 
 /// The 8 directions of travel: the 4 straight ones, then the 4 diagonals.
@@ -210,6 +215,14 @@ pub(crate) fn components(bits: &BitGrid) -> Vec<u32> {
     labels
 }
 
+/// The open set's key of `node` at `f` and cost `g`: `f` in the high 64 bits; then, among
+/// equal `f`, the larger `g` (nearer the goal) first, from `g`'s low 32 bits inverted (only
+/// the order among equal `f` depends on them, and any order there is exact); then the node.
+#[inline]
+fn entry(f: u64, g: u64, node: u32) -> u128 {
+    (u128::from(f) << 64) | (u128::from(!(g as u32)) << 32) | u128::from(node)
+}
+
 /// A cell's search state: valid in the search whose generation is `stamp >> 1`; closed when
 /// the low bit is set.
 #[derive(Debug, Clone, Copy, Default)]
@@ -225,7 +238,9 @@ pub(crate) struct JumpResult {
     /// [`SearchStatus::Found`] or [`SearchStatus::Unreachable`].
     pub status: SearchStatus,
     /// The route, cell by cell, start and goal included; empty when unreachable.
-    pub cells: Vec<(i32, i32)>,
+    pub cells: Vec<IVec2>,
+    /// The step from each cell of the route to the next.
+    pub actions: Vec<Action>,
     /// The route's cost.
     pub cost: Option<u64>,
     /// Jump points expanded and pushed, and the time taken.
@@ -233,13 +248,20 @@ pub(crate) struct JumpResult {
 }
 
 /// The search state of jump point search, reused across queries: one record per cell found
-/// through a generation stamp (no clearing between queries) and the open set of the graph A*.
+/// through a generation stamp (no clearing between queries) and a binary heap of `(f, node)`.
+/// (The graph A*'s radix heap was tried first: its buckets, one per distinct key at octile
+/// cost scales, grew a vector about 1.4 times per Moving AI query on `arena`, and a jump point
+/// search holds few open nodes, tens rather than thousands, where a binary heap is cheap.)
 #[derive(Debug, Clone, Default)]
 pub(crate) struct JumpSearch {
     records: Vec<Record>,
     generation: u32,
-    open: OpenSet,
+    /// Keys made by [`entry`]: one integer comparison per step of the heap (a tuple's
+    /// comparison cost a fifth more instructions per query).
+    open: BinaryHeap<Reverse<u128>>,
     successors: Vec<Jump>,
+    /// The jump points of the route found, goal first (reused).
+    points: Vec<u32>,
 }
 
 impl JumpSearch {
@@ -261,6 +283,7 @@ impl JumpSearch {
         let unreachable = |stats: SearchStats| JumpResult {
             status: SearchStatus::Unreachable,
             cells: Vec::new(),
+            actions: Vec::new(),
             cost: None,
             stats: SearchStats {
                 elapsed: started.elapsed(),
@@ -284,19 +307,21 @@ impl JumpSearch {
         self.generation += 1;
         let open_stamp = self.generation << 1;
         let closed_stamp = open_stamp | 1;
-        self.open.reset(estimate(start));
+        self.open.clear();
         let start_index = index(start);
         self.records[start_index as usize] = Record {
             stamp: open_stamp,
             parent: start_index,
             g: 0,
         };
-        self.open.push(estimate(start), 0, start_index);
+        self.open
+            .push(Reverse(entry(estimate(start), 0, start_index)));
         stats.generated = 1;
         let goal_index = index(goal);
         let mut jumps = std::mem::take(&mut self.successors);
         let mut found = None;
-        while let Some((_, node)) = self.open.pop() {
+        while let Some(Reverse(key)) = self.open.pop() {
+            let node = key as u32;
             let record = &mut self.records[node as usize];
             if record.stamp == closed_stamp {
                 continue;
@@ -335,7 +360,8 @@ impl JumpSearch {
                     parent: node,
                     g: cost,
                 };
-                self.open.push(cost + estimate(to), cost, target);
+                self.open
+                    .push(Reverse(entry(cost + estimate(to), cost, target)));
                 stats.generated += 1;
             }
         }
@@ -343,10 +369,11 @@ impl JumpSearch {
         let Some(cost) = found else {
             return unreachable(stats);
         };
-        let route = self.route(width, start_index, goal_index);
+        let (cells, actions) = self.route(width, start_index, goal_index);
         JumpResult {
             status: SearchStatus::Found,
-            cells: route,
+            cells,
+            actions,
             cost: Some(cost),
             stats: SearchStats {
                 elapsed: started.elapsed(),
@@ -355,27 +382,39 @@ impl JumpSearch {
         }
     }
 
-    /// The route to `goal` cell by cell: the jump points walked back through their parents,
-    /// and the straight or diagonal line between each two filled in.
-    fn route(&self, width: i32, start: u32, goal: u32) -> Vec<(i32, i32)> {
-        let cell = |node: u32| ((node % width as u32) as i32, (node / width as u32) as i32);
-        let mut points = vec![cell(goal)];
+    /// The route to `goal` cell by cell and its actions: the jump points walked back through
+    /// their parents, and the straight or diagonal line between each two filled in, one
+    /// action per line repeated.
+    fn route(&mut self, width: i32, start: u32, goal: u32) -> (Vec<IVec2>, Vec<Action>) {
+        let cell =
+            |node: u32| IVec2::new((node % width as u32) as i32, (node / width as u32) as i32);
+        self.points.clear();
+        self.points.push(goal);
         let mut node = goal;
+        let mut steps = 0;
         while node != start {
-            node = self.records[node as usize].parent;
-            points.push(cell(node));
+            let parent = self.records[node as usize].parent;
+            let (from, to) = (cell(parent), cell(node));
+            steps += (to - from).abs().max_element() as usize;
+            self.points.push(parent);
+            node = parent;
         }
-        points.reverse();
-        let mut cells = vec![points[0]];
-        for pair in points.windows(2) {
-            let (from, to) = (pair[0], pair[1]);
-            let (dx, dy) = ((to.0 - from.0).signum(), (to.1 - from.1).signum());
+        let mut cells = Vec::with_capacity(steps + 1);
+        let mut actions = Vec::with_capacity(steps);
+        cells.push(cell(start));
+        for pair in self.points.windows(2).rev() {
+            let (from, to) = (cell(pair[1]), cell(pair[0]));
+            let step = (to - from).signum();
+            let Some(action) = Action::between(from, from + step) else {
+                continue;
+            };
             let mut at = from;
             while at != to {
-                at = (at.0 + dx, at.1 + dy);
+                at += step;
                 cells.push(at);
+                actions.push(action);
             }
         }
-        cells
+        (cells, actions)
     }
 }

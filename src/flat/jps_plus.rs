@@ -18,9 +18,15 @@
 //! each diagonal from every cell whose straight answers or freedom changed, until an entry
 //! comes out as it was.
 
+use crate::error::{Error, Result};
 use crate::flat::bits::BitGrid;
 use crate::flat::jps::{DIRECTIONS, JumpSource, diagonal_step_free, direction_index, forced};
 use crate::world::grid::Grid2d;
+
+/// The most cells a [`JumpTable`] holds: 2^24, as many as a compiled walk graph
+/// ([`MAX_GRAPH_COLUMNS`](crate::graph::MAX_GRAPH_COLUMNS)), so that every cell index fits
+/// the search's 32-bit node numbers.
+pub const MAX_TABLE_CELLS: u64 = 1 << 24;
 
 /// Jump distances per free cell and direction (see the module documentation), with the bit
 /// grid they were computed from.
@@ -35,8 +41,20 @@ pub struct JumpTable {
 
 impl JumpTable {
     /// The table of `grid`: O(cells) work, 32 bytes per cell.
-    #[must_use]
-    pub fn new(grid: &Grid2d) -> Self {
+    ///
+    /// # Errors
+    /// [`Error::InvalidSetting`] for a grid of more than [`MAX_TABLE_CELLS`] cells, whose
+    /// table would take more than 512 MiB.
+    pub fn new(grid: &Grid2d) -> Result<Self> {
+        let cells = u64::from(grid.width()) * u64::from(grid.height());
+        if cells > MAX_TABLE_CELLS {
+            return Err(Error::InvalidSetting(format!(
+                "a {}x{} grid has {cells} cells, more than the {MAX_TABLE_CELLS} a jump table \
+                 holds (32 bytes each)",
+                grid.width(),
+                grid.height()
+            )));
+        }
         let bits = BitGrid::new(grid);
         let cells = bits.width() as usize * bits.height() as usize;
         let mut table = Self {
@@ -70,7 +88,7 @@ impl JumpTable {
                 }
             }
         }
-        table
+        Ok(table)
     }
 
     /// The grid's width.

@@ -2,12 +2,14 @@
 //! lengths with the optimal ones: the work of `examples/movingai.rs`, also used by the
 //! benches' query sets and the grid tests.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use voxnav::Result;
-use voxnav::flat::GridPlanner;
+use pathfinding::prelude::astar;
+use voxnav::engine::OCTILE_SCALE;
 use voxnav::flat::scenarios::check_scenarios;
-use voxnav::world::Scenario;
+use voxnav::flat::{GridPlanner, IVec2};
+use voxnav::world::{Grid2d, Scenario};
+use voxnav::{MoveCosts, Result};
 
 /// Two lengths agree when they differ by at most this much, relative to the optimal length
 /// (or absolutely, for lengths below 1).
@@ -36,13 +38,50 @@ pub struct BenchmarkSummary {
     /// The largest difference relative to the optimal length (to 1 for lengths below 1),
     /// the quantity compared with [`LENGTH_TOLERANCE`].
     pub worst_relative: f64,
-    /// The summed time of the searches.
+    /// The summed time of the queries, each timed around the whole call that answers it.
     pub search_time: Duration,
     /// The summed node expansions of the searches.
     pub expanded: u64,
 }
 
 impl BenchmarkSummary {
+    /// Counts one scenario whose route has `length` (`None`: no route found), found in
+    /// `elapsed` with `expanded` node expansions.
+    fn record(
+        &mut self,
+        scenario: &Scenario,
+        length: Option<f64>,
+        elapsed: Duration,
+        expanded: u64,
+    ) {
+        let difference = length.map_or(f64::INFINITY, |l| (l - scenario.optimal_length).abs());
+        if length.is_some_and(|l| lengths_match(l, scenario.optimal_length)) {
+            self.passed += 1;
+        } else {
+            self.failed += 1;
+        }
+        if self.worst_line.is_none() || difference > self.worst_difference {
+            self.worst_difference = difference;
+            self.worst_line = Some(scenario.line);
+        }
+        self.worst_relative = self
+            .worst_relative
+            .max(difference / scenario.optimal_length.max(1.0));
+        self.scenarios += 1;
+        self.search_time += elapsed;
+        self.expanded += expanded;
+    }
+
+    /// Mean node expansions per scenario (0 with no scenarios).
+    #[must_use]
+    pub fn expansions_per_query(&self) -> f64 {
+        if self.scenarios == 0 {
+            0.0
+        } else {
+            self.expanded as f64 / self.scenarios as f64
+        }
+    }
+
     /// The mean search time per scenario, in microseconds (0 with no scenarios).
     #[must_use]
     pub fn mean_micros(&self) -> f64 {
@@ -78,27 +117,70 @@ pub fn run_scenarios(
     check_scenarios(planner.grid(), scenarios)?;
     let mut summary = BenchmarkSummary::default();
     for scenario in scenarios {
+        // Timed from outside, as the crate's searches are: the whole answer, its cells and
+        // actions included.
+        let started = Instant::now();
         let route = planner.plan(scenario.start, scenario.goal)?;
-        let difference = if route.is_found() {
-            (route.octile_length() - scenario.optimal_length).abs()
-        } else {
-            f64::INFINITY
-        };
-        if route.is_found() && lengths_match(route.octile_length(), scenario.optimal_length) {
-            summary.passed += 1;
-        } else {
-            summary.failed += 1;
-        }
-        if summary.worst_line.is_none() || difference > summary.worst_difference {
-            summary.worst_difference = difference;
-            summary.worst_line = Some(scenario.line);
-        }
-        summary.worst_relative = summary
-            .worst_relative
-            .max(difference / scenario.optimal_length.max(1.0));
-        summary.scenarios += 1;
-        summary.search_time += route.stats.elapsed;
-        summary.expanded += route.stats.expanded;
+        let elapsed = started.elapsed();
+        let length = route.is_found().then(|| route.octile_length());
+        summary.record(scenario, length, elapsed, route.stats.expanded);
+    }
+    Ok(summary)
+}
+
+/// Runs every scenario through the `pathfinding` crate's `astar` on `grid` directly (8
+/// neighbours without corner cutting, [`MoveCosts::octile`](voxnav::MoveCosts::octile)
+/// costs, the octile estimate), the baseline the flat-world engines are compared with:
+/// no voxel world in between, so the crate's own speed is what is measured. `expanded`
+/// counts the crate's calls for successors.
+///
+/// # Errors
+/// As [`run_scenarios`].
+pub fn run_crate_scenarios(grid: &Grid2d, scenarios: &[Scenario]) -> Result<BenchmarkSummary> {
+    check_scenarios(grid, scenarios)?;
+    let costs = MoveCosts::octile();
+    let (straight, diagonal) = (u64::from(costs.straight), u64::from(costs.diagonal));
+    let free = |x: i32, y: i32| grid.is_free(IVec2::new(x, y));
+    let mut summary = BenchmarkSummary::default();
+    for scenario in scenarios {
+        let goal = (scenario.goal.x, scenario.goal.y);
+        let mut expanded = 0u64;
+        let started = Instant::now();
+        let found = astar(
+            &(scenario.start.x, scenario.start.y),
+            |&(x, y)| {
+                expanded += 1;
+                // A fixed array rather than a fresh Vec: no allocation per expansion.
+                let mut out = [((0, 0), 0u64); 8];
+                let mut count = 0;
+                for dx in -1..=1 {
+                    for dy in -1..=1 {
+                        let legal = (dx, dy) != (0, 0)
+                            && free(x + dx, y + dy)
+                            && (dx == 0 || dy == 0 || (free(x + dx, y) && free(x, y + dy)));
+                        if legal {
+                            let cost = if dx != 0 && dy != 0 {
+                                diagonal
+                            } else {
+                                straight
+                            };
+                            out[count] = ((x + dx, y + dy), cost);
+                            count += 1;
+                        }
+                    }
+                }
+                out.into_iter().take(count)
+            },
+            |&(x, y)| {
+                let (across, along) = ((x - goal.0).unsigned_abs(), (y - goal.1).unsigned_abs());
+                let (low, high) = (u64::from(across.min(along)), u64::from(across.max(along)));
+                low * diagonal + (high - low) * straight
+            },
+            |&cell| cell == goal,
+        );
+        let elapsed = started.elapsed();
+        let length = found.map(|(_, cost)| cost as f64 / f64::from(OCTILE_SCALE));
+        summary.record(scenario, length, elapsed, expanded);
     }
     Ok(summary)
 }

@@ -12,14 +12,18 @@
 //! A* over the compiled walk graph ([`NavGraph`]) for every other query; `voxnav-graph` is the
 //! graph A* alone, on every query, budgets included; and `voxnav-otf` is the on-the-fly
 //! [`Pathfinder`], which derives the walking rules per expansion (the engine for unbounded and
-//! streamed worlds). The graphs and indexes are built once per world before any timing, and
-//! their build times are reported on their own.
+//! streamed worlds). On the Moving AI set two more run: `voxnav-jps` and `voxnav-jps+`, the
+//! flat world's `GridPlanner` with online jump point search and with its jump table. The
+//! graphs and indexes are built once per world before any timing, and their build times are
+//! reported on their own.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use pathfinding::prelude::astar;
 use voxnav::engine::{Heuristic, OCTILE_SCALE, Pathfinder, neighbours};
+use voxnav::flat::GridEngine;
+use voxnav::flat::GridPlanner;
 use voxnav::graph::{GraphSearch, NavGraph};
 use voxnav::reach::ReachIndex;
 use voxnav::terrain::{SplitMix64, TerrainConfig, generate_terrain, pick_pairs, surface_feet};
@@ -216,6 +220,9 @@ impl Bench {
         engine: Engine,
         repeat: u32,
     ) -> Result<Vec<Outcome>, String> {
+        if let (Some(grid_engine), Some(flat)) = (engine.grid_engine(), &self.flat) {
+            return runner.run_grid_queries(grid_engine, flat, set, repeat);
+        }
         match (set.world, &self.flat, &self.flat_graph, &self.flat_index) {
             (WorldId::Flat, Some(flat), Some(graph), Some(index)) => {
                 runner.run_queries(engine, flat, (graph, index), &set.queries, repeat)
@@ -693,16 +700,23 @@ pub enum Engine {
     Naive26,
     /// The `pathfinding` crate's `astar` over voxnav's neighbour generator and heuristic.
     PathfindingCrate,
+    /// voxnav's `GridPlanner` with online jump point search (flat worlds only).
+    VoxnavJps,
+    /// voxnav's `GridPlanner` with JPS+, its jump table built before any timing (flat worlds
+    /// only).
+    VoxnavJpsPlus,
 }
 
 impl Engine {
     /// Every engine, voxnav first.
-    pub const ALL: [Engine; 5] = [
+    pub const ALL: [Engine; 7] = [
         Engine::Voxnav,
         Engine::Naive26,
         Engine::PathfindingCrate,
         Engine::VoxnavGraph,
         Engine::VoxnavOnTheFly,
+        Engine::VoxnavJps,
+        Engine::VoxnavJpsPlus,
     ];
 
     /// The engine's name in tables.
@@ -713,12 +727,27 @@ impl Engine {
             Engine::VoxnavOnTheFly => "voxnav-otf",
             Engine::Naive26 => "naive26",
             Engine::PathfindingCrate => "pathfinding",
+            Engine::VoxnavJps => "voxnav-jps",
+            Engine::VoxnavJpsPlus => "voxnav-jps+",
         }
     }
 
     /// Whether the engine runs on `set`.
     pub fn runs_on(self, set: &QuerySet) -> bool {
-        self != Engine::PathfindingCrate || set.crate_runs
+        match self {
+            Engine::PathfindingCrate => set.crate_runs,
+            Engine::VoxnavJps | Engine::VoxnavJpsPlus => set.world == WorldId::Flat,
+            _ => true,
+        }
+    }
+
+    /// The `GridPlanner` engine this engine runs, for the jump point searches.
+    pub const fn grid_engine(self) -> Option<GridEngine> {
+        match self {
+            Engine::VoxnavJps => Some(GridEngine::Jps),
+            Engine::VoxnavJpsPlus => Some(GridEngine::JpsPlus),
+            _ => None,
+        }
     }
 }
 
@@ -737,6 +766,8 @@ pub struct Outcome {
 /// as a server would.
 pub struct Runner {
     search: GraphSearch,
+    /// The flat world's planners of the jump point engines, made on their first query.
+    grids: Vec<GridPlanner>,
     pathfinder: Pathfinder,
     options: SearchOptions,
     naive_budget: u64,
@@ -756,6 +787,7 @@ impl Runner {
         };
         Ok(Self {
             search,
+            grids: Vec::new(),
             pathfinder,
             options,
             naive_budget: set.budget.unwrap_or(NAIVE_BUDGET),
@@ -766,6 +798,45 @@ impl Runner {
     /// search per thread for all its queries.
     pub fn reserve_for(&mut self, graph: &NavGraph) {
         self.search.reserve_for(graph);
+    }
+
+    /// Runs the queries of `set`, on `flat`, through a `GridPlanner` searching with
+    /// `engine`, `repeat` times over. The planner (and a JPS+ jump table) is made on the
+    /// runner's first query with the engine, which `compare` runs untimed.
+    ///
+    /// # Errors
+    /// A message when the planner cannot be made or a query is not a free cell.
+    pub fn run_grid_queries(
+        &mut self,
+        engine: GridEngine,
+        flat: &FlatWorld,
+        set: &QuerySet,
+        repeat: u32,
+    ) -> Result<Vec<Outcome>, String> {
+        let slot = match self.grids.iter().position(|p| p.engine() == engine) {
+            Some(slot) => slot,
+            None => {
+                let planner = GridPlanner::new(flat.grid().clone(), set.agent.diagonals, set.costs)
+                    .and_then(|p| p.with_engine(engine))
+                    .map_err(|e| e.to_string())?;
+                self.grids.push(planner);
+                self.grids.len() - 1
+            }
+        };
+        let planner = &mut self.grids[slot];
+        let mut outcomes = Vec::with_capacity(set.queries.len() * repeat as usize);
+        for query in (0..repeat).flat_map(|_| &set.queries) {
+            let (start, goal) = (FlatWorld::cell(query.start), FlatWorld::cell(query.goal));
+            let route = planner
+                .plan(start, goal)
+                .map_err(|e| format!("{} on {start} -> {goal}: {e}", engine.name()))?;
+            outcomes.push(Outcome {
+                status: route.status,
+                cost: route.cost,
+                expanded: route.stats.expanded,
+            });
+        }
+        Ok(outcomes)
     }
 
     /// Runs `queries` on `world` (whose walk graph and reachability index are `built`) with
@@ -848,6 +919,9 @@ impl Runner {
                 })
             }
             Engine::PathfindingCrate => Ok(self.run_crate(world, query)),
+            Engine::VoxnavJps | Engine::VoxnavJpsPlus => {
+                Err("jump point search runs on the Moving AI flat world only".into())
+            }
         }
     }
 
