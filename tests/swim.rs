@@ -54,7 +54,8 @@ fn route(agent: Agent, world: &ChunkedWorld, start: IVec3, goal: IVec3) -> voxna
 }
 
 /// A pond two deep between two banks whose tops are one block above the water's surface.
-const POND: [&str; 5] = [
+const POND: [&str; 6] = [
+    "...........", // y = 5: head room for a mob three tall
     "...........", // y = 4
     "...........", // y = 3: feet on the banks
     "##~~~~~~~##", // y = 2: the surface, swimming positions at x = 2 ..= 8
@@ -664,4 +665,59 @@ fn a_swimmers_graph_updated_after_block_changes_equals_a_fresh_compile() {
             );
         }
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// Mob profiles (generated from minecraft-data's entities table).
+
+#[test]
+fn mob_profiles_give_rounded_heights_movements_and_abilities() {
+    use voxnav::Movement;
+    use voxnav::moves::profile::{MobMovement, mob_names, mob_profile};
+
+    let zombie = Agent::mob("zombie").unwrap();
+    assert_eq!(
+        (
+            zombie.height,
+            zombie.movement,
+            zombie.water,
+            zombie.opens_doors
+        ),
+        (2, Movement::Walk, WaterMode::Swim, false)
+    );
+    assert_eq!(Agent::mob("minecraft:zombie").unwrap(), zombie);
+    let villager = Agent::mob("villager").unwrap();
+    assert!(villager.opens_doors && villager.water == WaterMode::Swim);
+    let enderman = mob_profile("enderman").unwrap();
+    assert_eq!((enderman.hitbox_height, enderman.height), (2.9, 3));
+    assert_eq!(Agent::mob("enderman").unwrap().water, WaterMode::Avoid);
+    assert_eq!(Agent::mob("chicken").unwrap().height, 1);
+    let golem = mob_profile("iron_golem").unwrap();
+    assert_eq!(
+        (golem.width, golem.height, golem.movement),
+        (2, 3, MobMovement::Walk)
+    );
+    assert_eq!(Agent::mob("iron_golem").unwrap().water, WaterMode::Wade);
+    assert_eq!(Agent::mob("bee").unwrap().movement, Movement::Fly);
+    assert_eq!(Agent::mob("cod").unwrap().movement, Movement::Swim);
+    let names: Vec<_> = mob_names().collect();
+    assert_eq!(names.len(), 89);
+    assert!(names.windows(2).all(|pair| pair[0] < pair[1]));
+    for name in &names {
+        let agent = Agent::mob(name).unwrap();
+        assert!(agent.validate().is_ok(), "{name}");
+    }
+    let error = Agent::mob("creeper_king").unwrap_err();
+    assert!(matches!(&error, voxnav::Error::UnknownMob { name } if name == "creeper_king"));
+    assert!(error.to_string().contains("mob_names()"), "{error}");
+}
+
+#[test]
+fn a_zombie_swims_the_pond_and_an_iron_golem_which_sinks_may_not() {
+    let world = side_view(&POND);
+    let (start, goal) = (IVec3::new(0, 3, 0), IVec3::new(10, 3, 0));
+    let zombie = route(Agent::mob("zombie").unwrap(), &world, start, goal);
+    assert_eq!(zombie.status, SearchStatus::Found);
+    let golem = route(Agent::mob("iron_golem").unwrap(), &world, start, goal);
+    assert_eq!(golem.status, SearchStatus::Unreachable);
 }
