@@ -721,3 +721,47 @@ fn a_zombie_swims_the_pond_and_an_iron_golem_which_sinks_may_not() {
     let golem = route(Agent::mob("iron_golem").unwrap(), &world, start, goal);
     assert_eq!(golem.status, SearchStatus::Unreachable);
 }
+
+// ---------------------------------------------------------------------------------------
+// Ground worth standing on: the pair picker of `voxnav::world::pick`.
+
+#[test]
+fn ground_pairs_start_and_end_neither_under_water_nor_on_unloaded_chunks() {
+    use voxnav::world::pick::{ground_feet, is_natural_ground, pick_ground_pairs, pick_pairs};
+
+    // 48 x 48 columns: a sea three deep over x < 16, land over 16 <= x < 32, and an
+    // "unloaded" band of barriers from the bottom to the top of the world over x >= 32.
+    let mut world = ChunkedWorld::with_size(IVec3::new(48, 10, 48)).unwrap();
+    world
+        .fill(IVec3::ZERO, IVec3::new(31, 0, 47), Block::Solid)
+        .unwrap();
+    world
+        .fill(IVec3::new(0, 1, 0), IVec3::new(15, 3, 47), Block::Water)
+        .unwrap();
+    world
+        .fill(IVec3::new(32, 0, 0), IVec3::new(47, 9, 47), Block::Barrier)
+        .unwrap();
+    let agent = Agent::mob("zombie").unwrap();
+    assert_eq!(ground_feet(&world, &agent, 5, 5), None);
+    assert_eq!(ground_feet(&world, &agent, 40, 5), None);
+    assert_eq!(
+        ground_feet(&world, &agent, 20, 5),
+        Some(IVec3::new(20, 1, 5))
+    );
+
+    let any = pick_pairs(&world, &agent, 11, 200, 1.0..=40.0);
+    assert!(
+        any.iter()
+            .any(|&(s, g)| !is_natural_ground(&world, s) || !is_natural_ground(&world, g)),
+        "the plain picker does start on the sea floor"
+    );
+    let ground = pick_ground_pairs(&world, &agent, 11, 200, 1.0..=40.0);
+    assert_eq!(ground.len(), 200);
+    for (start, goal) in ground {
+        for feet in [start, goal] {
+            assert!((16..32).contains(&feet.x), "{feet}");
+            assert!(!water(&world, feet), "{feet}");
+            assert!(world.is_standable(feet - IVec3::Y));
+        }
+    }
+}
