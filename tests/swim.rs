@@ -812,11 +812,11 @@ fn measure_save(loaded: &voxnav::anvil::LoadedWorld, agent: Agent, wanted: usize
         let result = pathfinder
             .find_path(&loaded.world, start, goal, &options)
             .unwrap();
-        out[3] += result.stats.expanded as u64;
+        out[3] += result.stats.expanded;
         match result.status {
             SearchStatus::Found => out[0] += 1,
             SearchStatus::Partial => out[1] += 1,
-            _ => {}
+            SearchStatus::Unreachable => {}
         }
     }
     out
