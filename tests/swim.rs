@@ -667,6 +667,73 @@ fn a_swimmers_graph_updated_after_block_changes_equals_a_fresh_compile() {
     }
 }
 
+#[test]
+fn every_graph_engine_answers_for_a_swimmer_as_the_pathfinder_does() {
+    use voxnav::{DStarLite, Navigator, Reach, ReachIndex, Replanner};
+
+    let mut rng = Rng::new(0xD1CE);
+    let (mut afloat_ends, mut proved) = (0, 0);
+    for round in 0..40 {
+        let world = random_water_world(&mut rng);
+        let agent = swimmer()
+            .with_height(1 + rng.below(2) as u32)
+            .with_max_drop(1 + rng.below(3) as u32);
+        let costs = MoveCosts::default();
+        let all = positions(&world, &agent);
+        if all.is_empty() {
+            continue;
+        }
+        let index = ReachIndex::build(&world, &agent).unwrap();
+        let mut pathfinder = Pathfinder::new(agent, costs).unwrap();
+        let mut navigator = Navigator::new(agent, costs).unwrap();
+        for _ in 0..4 {
+            let start = all[rng.index(all.len())];
+            let goal = all[rng.index(all.len())];
+            if afloat(&world, start) || afloat(&world, goal) {
+                afloat_ends += 1;
+            }
+            let options = SearchOptions::default();
+            let truth = pathfinder.find_path(&world, start, goal, &options).unwrap();
+            let what = format!("round {round}: {start} -> {goal}");
+            let mut dstar = DStarLite::new(agent, costs).unwrap();
+            assert_eq!(
+                dstar.plan(&world, start, goal).unwrap().cost,
+                truth.cost,
+                "D* {what}"
+            );
+            let mut replanner = Replanner::new(agent, costs).unwrap();
+            assert_eq!(
+                replanner.plan(&world, start, goal).unwrap().cost,
+                truth.cost,
+                "Replanner {what}"
+            );
+            assert_eq!(
+                navigator
+                    .find_path(&world, start, goal, &options)
+                    .unwrap()
+                    .cost,
+                truth.cost,
+                "Navigator {what}"
+            );
+            // The index proves unreachability or says nothing; it must never be wrong.
+            let reach = index.reach(&world, &agent, start, goal);
+            assert_ne!(reach, Reach::Unknown, "index {what}");
+            if reach.proves_unreachable() {
+                assert_eq!(truth.cost, None, "index {what}");
+                proved += 1;
+            }
+        }
+    }
+    assert!(
+        afloat_ends > 20,
+        "only {afloat_ends} queries started or ended afloat"
+    );
+    assert!(
+        proved > 10,
+        "the index proved only {proved} pairs unreachable"
+    );
+}
+
 // ---------------------------------------------------------------------------------------
 // Mob profiles (generated from minecraft-data's entities table).
 
