@@ -88,10 +88,15 @@ impl std::fmt::Display for Movement {
 
 /// The agent: how tall it is and how it may move.
 ///
+/// [`Agent::mob`] gives the agent of a Minecraft mob type (see [`crate::moves::profile`]).
+///
 /// ```
 /// use voxnav::{Agent, Movement};
-/// let zombie = Agent::default().with_max_drop(2);
-/// assert_eq!(zombie.height, 2);
+/// use voxnav::moves::agent::WaterMode;
+/// let walker = Agent::default().with_max_drop(2);
+/// assert_eq!((walker.height, walker.water), (2, WaterMode::Wade));
+/// let swimmer = Agent::default().with_water(WaterMode::Swim);
+/// assert!(swimmer.swims_at_surface());
 /// let bee = Agent::flier(1);
 /// assert_eq!(bee.movement, Movement::Fly);
 /// ```

@@ -40,10 +40,13 @@
 //!    water adds `water`; standing on a slow floor adds `slow_floor`; having danger (lava or a
 //!    damaging block, [`Block::Hazard`](crate::Block::Hazard)) in the 3x3x3 cube centred on
 //!    `t` adds `danger`; a door or fence gate in the feet cell adds `door`; a cobweb in the
-//!    feet cell or the cell above it adds `cobweb`. Water, doors and cobwebs are passable and
-//!    not standable, like air; lava and hazards are neither passable nor standable, so no body
-//!    cell, floor or fall passes through them; a slow floor is standable and not passable,
-//!    like solid.
+//!    feet cell or the cell above it adds `cobweb`; a swimming position adds `swim` (rule 8).
+//!    Water, doors and cobwebs are passable and not standable, like air; lava and hazards are
+//!    neither passable nor standable, so no body cell, floor or fall passes through them; a
+//!    slow floor is standable and not passable, like solid. An agent that avoids water
+//!    ([`WaterMode::Avoid`](agent::WaterMode::Avoid)) makes no move whose target's feet cell
+//!    is water, and one that does not open doors ([`Agent::opens_doors`] false) none whose
+//!    target's feet cell is a door; the other terms only price a move.
 //!
 //! ## Rules for real Minecraft blocks
 //!
