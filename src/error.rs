@@ -140,6 +140,14 @@ pub enum Error {
         /// What is wrong with it, in words.
         problem: String,
     },
+    /// No Minecraft mob type has this name (see [`crate::moves::profile`]).
+    #[error(
+        "unknown mob type {name:?}: use the game's entity name without `minecraft:` (zombie, iron_golem, ...); `voxnav::moves::profile::mob_names()` lists them all"
+    )]
+    UnknownMob {
+        /// The name given.
+        name: String,
+    },
 }
 
 impl Error {

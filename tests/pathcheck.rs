@@ -116,3 +116,40 @@ fn move_between_knows_ladders_and_rejects_jumps() {
     assert_eq!(cost([1, 1, 0], [0, 3, 0]), None);
     assert_eq!(cost([0, 1, 0], [0, 3, 0]), None);
 }
+
+#[test]
+fn a_swimming_route_is_legal_for_a_swimmer_and_breaks_where_the_lake_is_drained() {
+    use voxnav::moves::agent::WaterMode;
+    // A lake two deep across the whole field at 4 <= x <= 7, its surface at y = 1 (feet on
+    // the banks at y = 1 too: the lake fills a trench in the floor).
+    let mut world = ChunkedWorld::with_size(IVec3::new(12, 6, 5)).unwrap();
+    world
+        .fill(IVec3::new(0, 0, 0), IVec3::new(11, 0, 4), Block::Solid)
+        .unwrap();
+    world
+        .fill(IVec3::new(4, 0, 0), IVec3::new(7, 0, 4), Block::Water)
+        .unwrap();
+    world
+        .fill(IVec3::new(4, 1, 0), IVec3::new(7, 1, 4), Block::Water)
+        .unwrap();
+    let swimmer = Agent::default().with_water(WaterMode::Swim);
+    let costs = MoveCosts::default();
+    let path: Vec<IVec3> = (0..12).map(|x| IVec3::new(x, 1, 2)).collect();
+    // Four strokes at 10 + water 10 + swim 10, seven steps on land at 10.
+    assert_eq!(
+        check_path(&world, &swimmer, &costs, &path).cost,
+        Some(4 * 30 + 7 * 10)
+    );
+    let wader = check_path(&world, &Agent::default(), &costs, &path);
+    assert_eq!(wader.first_broken, Some(4));
+    assert!(!wader.rest_legal);
+    // Drained to air below the surface: (5, 1, 2) is water over air, still a surface; drained
+    // down to the floor of the trench it is air with nothing under it, and the route breaks
+    // at the stroke into it.
+    world.set(IVec3::new(5, 0, 2), Block::Air).unwrap();
+    assert!(check_path(&world, &swimmer, &costs, &path).is_legal());
+    world.set(IVec3::new(5, 1, 2), Block::Air).unwrap();
+    let check = check_path(&world, &swimmer, &costs, &path);
+    assert_eq!(check.first_broken, Some(5));
+    assert!(!check.rest_legal);
+}

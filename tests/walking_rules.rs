@@ -253,3 +253,20 @@ fn extra_cost_of_the_target_is_added() {
     .unwrap();
     assert_eq!(m.cost, 17);
 }
+
+#[test]
+fn an_agent_that_does_not_open_doors_finds_them_shut() {
+    // A wall across the world at x = 2 with a wooden door in it.
+    let world = world_from_layers(&[&["#####"], &["..D.."], &["..D.."], &["....."]]);
+    let costs = MoveCosts::default();
+    let feet = IVec3::new(1, 1, 0);
+    let opener = Agent::default();
+    let m = move_in_direction(&world, &opener, &costs, feet, EAST).unwrap();
+    // A step and the door: 10 + 10.
+    assert_eq!((m.feet, m.cost), (IVec3::new(2, 1, 0), 20));
+    let shut = Agent::default().with_opens_doors(false);
+    assert_eq!(move_in_direction(&world, &shut, &costs, feet, EAST), None);
+    let mut moves = Vec::new();
+    neighbours(&world, &shut, &costs, feet, &mut moves);
+    assert!(moves.iter().all(|m| m.feet.x < 2), "{moves:?}");
+}

@@ -88,10 +88,15 @@ impl std::fmt::Display for Movement {
 
 /// The agent: how tall it is and how it may move.
 ///
+/// [`Agent::mob`] gives the agent of a Minecraft mob type (see [`crate::moves::profile`]).
+///
 /// ```
 /// use voxnav::{Agent, Movement};
-/// let zombie = Agent::default().with_max_drop(2);
-/// assert_eq!(zombie.height, 2);
+/// use voxnav::moves::agent::WaterMode;
+/// let walker = Agent::default().with_max_drop(2);
+/// assert_eq!((walker.height, walker.water), (2, WaterMode::Wade));
+/// let swimmer = Agent::default().with_water(WaterMode::Swim);
+/// assert!(swimmer.swims_at_surface());
 /// let bee = Agent::flier(1);
 /// assert_eq!(bee.movement, Movement::Fly);
 /// ```
@@ -113,6 +118,12 @@ pub struct Agent {
     /// What a walker does with water: wade, swim or avoid it. Defaults to
     /// [`WaterMode::Wade`]. Walking only.
     pub water: WaterMode,
+    /// Whether the agent opens wooden doors and fence gates. When `false`, no walking move
+    /// ends with the feet in a door ([`TerrainFlags::IN_DOOR`]): the door stays shut for
+    /// it. Defaults to `true`. Walking only.
+    ///
+    /// [`TerrainFlags::IN_DOOR`]: crate::TerrainFlags::IN_DOOR
+    pub opens_doors: bool,
 }
 
 /// The largest value accepted for [`Agent::height`], [`Agent::max_step_up`] and
@@ -129,6 +140,7 @@ impl Default for Agent {
             diagonals: true,
             movement: Movement::Walk,
             water: WaterMode::Wade,
+            opens_doors: true,
         }
     }
 }
@@ -144,6 +156,7 @@ impl Agent {
             diagonals: true,
             movement: Movement::Fly,
             water: WaterMode::Wade,
+            opens_doors: true,
         }
     }
 
@@ -158,6 +171,7 @@ impl Agent {
             diagonals: true,
             movement: Movement::Swim,
             water: WaterMode::Wade,
+            opens_doors: true,
         }
     }
 
@@ -172,6 +186,13 @@ impl Agent {
     #[must_use]
     pub const fn with_water(mut self, water: WaterMode) -> Self {
         self.water = water;
+        self
+    }
+
+    /// Sets [`Agent::opens_doors`].
+    #[must_use]
+    pub const fn with_opens_doors(mut self, opens_doors: bool) -> Self {
+        self.opens_doors = opens_doors;
         self
     }
 

@@ -40,10 +40,13 @@
 //!    water adds `water`; standing on a slow floor adds `slow_floor`; having danger (lava or a
 //!    damaging block, [`Block::Hazard`](crate::Block::Hazard)) in the 3x3x3 cube centred on
 //!    `t` adds `danger`; a door or fence gate in the feet cell adds `door`; a cobweb in the
-//!    feet cell or the cell above it adds `cobweb`. Water, doors and cobwebs are passable and
-//!    not standable, like air; lava and hazards are neither passable nor standable, so no body
-//!    cell, floor or fall passes through them; a slow floor is standable and not passable,
-//!    like solid.
+//!    feet cell or the cell above it adds `cobweb`; a swimming position adds `swim` (rule 8).
+//!    Water, doors and cobwebs are passable and not standable, like air; lava and hazards are
+//!    neither passable nor standable, so no body cell, floor or fall passes through them; a
+//!    slow floor is standable and not passable, like solid. An agent that avoids water
+//!    ([`WaterMode::Avoid`](agent::WaterMode::Avoid)) makes no move whose target's feet cell
+//!    is water, and one that does not open doors ([`Agent::opens_doors`] false) none whose
+//!    target's feet cell is a door; the other terms only price a move.
 //!
 //! ## Rules for real Minecraft blocks
 //!
@@ -143,7 +146,8 @@
 //!   any jump, so never stepped onto or over (all three agree).
 //! - **Wooden doors and fence gates** are [`Block::Door`](crate::Block::Door), passable at
 //!   [`MoveCosts::door`]; iron doors are barriers (as Baritone: only iron doors are treated
-//!   as shut).
+//!   as shut). An agent that does not open doors ([`Agent::opens_doors`] false, most mob
+//!   types of [`profile`]) makes no move whose feet end in a door or fence gate.
 //!
 //! ## Extreme inputs
 //!
@@ -156,7 +160,9 @@
 
 pub mod agent;
 pub mod fly;
+mod mob_table;
 pub mod pathcheck;
+pub mod profile;
 
 use glam::IVec3;
 
@@ -517,7 +523,7 @@ fn priced_move<W: VoxelWorld + ?Sized>(
     jump: bool,
 ) -> Option<Move> {
     let terrain = position_terrain(world, to);
-    if !enterable(world, to, terrain) || !water_allowed(agent, terrain) {
+    if !enterable(world, to, terrain) || !terrain_allowed(agent, terrain) {
         return None;
     }
     let horizontal = if direction.x != 0 && direction.z != 0 {
@@ -545,10 +551,12 @@ fn priced_move<W: VoxelWorld + ?Sized>(
 }
 
 /// Whether an agent may end a move on terrain `terrain`: anything, unless it avoids water
-/// ([`WaterMode::Avoid`](agent::WaterMode::Avoid)) and the feet cell is water.
+/// ([`WaterMode::Avoid`](agent::WaterMode::Avoid)) and the feet cell is water, or it does
+/// not open doors ([`Agent::opens_doors`]) and the feet cell is a door.
 #[inline]
-fn water_allowed(agent: &Agent, terrain: TerrainFlags) -> bool {
+fn terrain_allowed(agent: &Agent, terrain: TerrainFlags) -> bool {
     !(agent.avoids_water() && terrain.contains(TerrainFlags::IN_WATER))
+        && (agent.opens_doors || !terrain.contains(TerrainFlags::IN_DOOR))
 }
 
 /// Ladder climb: from the valid feet position `feet`, straight up (`up`) when the feet cell
@@ -580,7 +588,7 @@ pub fn ladder_climb<W: VoxelWorld + ?Sized>(
         return None;
     }
     let terrain = position_terrain(world, to);
-    if !enterable(world, to, terrain) || !water_allowed(agent, terrain) {
+    if !enterable(world, to, terrain) || !terrain_allowed(agent, terrain) {
         return None;
     }
     Some(Move {

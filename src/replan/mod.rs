@@ -72,18 +72,22 @@ use glam::IVec3;
 use crate::error::{Error, Result};
 use crate::graph::NavGraph;
 use crate::moves::agent::Agent;
-use crate::world::{VoxelWorld, check_feet};
+use crate::world::VoxelWorld;
 
-/// Refuses a start or a goal that is not a valid feet position of `world` for `agent`.
+/// Refuses a start or a goal that is not a valid position of `world` for `agent` (a valid
+/// feet position, or a swimming position for an agent that swims).
 fn check_ends<W: VoxelWorld + ?Sized>(
     world: &W,
     agent: &Agent,
     start: IVec3,
     goal: IVec3,
 ) -> Result<()> {
-    check_feet(world, start, agent.height)
+    agent
+        .check_position(world, start)
         .map_err(|reason| Error::InvalidStart { pos: start, reason })?;
-    check_feet(world, goal, agent.height).map_err(|reason| Error::InvalidGoal { pos: goal, reason })
+    agent
+        .check_position(world, goal)
+        .map_err(|reason| Error::InvalidGoal { pos: goal, reason })
 }
 
 /// Refuses a walk graph compiled for another agent than the planner's.

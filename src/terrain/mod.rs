@@ -30,9 +30,6 @@
 //! # Ok::<(), voxnav::Error>(())
 //! ```
 
-mod pairs;
-mod rng;
-
 use fastnoise_lite::{FastNoiseLite, FractalType, NoiseType};
 use glam::IVec3;
 
@@ -40,8 +37,10 @@ use crate::error::{Error, Result};
 use crate::world::chunked::{Block, ChunkedWorld};
 use crate::world::{Bounds, ColumnBits, TerrainFlags, VoxelWorld};
 
-pub use pairs::{MAX_PAIRS, UNBOUNDED_SCAN, pick_pairs, surface_feet};
-pub use rng::SplitMix64;
+// The pair picker and its generator live in `world::pick`, so that worlds without this
+// feature (loaded Minecraft saves) use them too; their names here stay.
+use crate::world::pick::mix;
+pub use crate::world::pick::{MAX_PAIRS, SplitMix64, UNBOUNDED_SCAN, pick_pairs, surface_feet};
 
 /// Settings of the procedural terrain. The defaults make the built-in 512 x 128 x 512 world.
 ///
@@ -455,7 +454,7 @@ struct Generator<'a> {
 
 /// A noise layer with its own seed derived from the world's seed.
 fn noise(seed: u64, layer: u64, frequency: f32, octaves: i32) -> FastNoiseLite {
-    let mut noise = FastNoiseLite::with_seed(rng::mix(seed ^ rng::mix(layer)) as i32);
+    let mut noise = FastNoiseLite::with_seed(mix(seed ^ mix(layer)) as i32);
     noise.set_noise_type(Some(NoiseType::OpenSimplex2));
     noise.set_frequency(Some(frequency));
     if octaves > 1 {
@@ -600,7 +599,7 @@ impl<'a> Generator<'a> {
             for x in 0..c.size_x {
                 let column = (z * c.size_x + x) as usize;
                 let mut rng = SplitMix64::new(
-                    c.seed ^ rng::mix((u64::from(x as u32) << 32) | u64::from(z as u32)),
+                    c.seed ^ mix((u64::from(x as u32) << 32) | u64::from(z as u32)),
                 );
                 if rng.next_f32() >= c.obstacle_density || self.liquids[column].is_some() {
                     continue;

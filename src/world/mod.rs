@@ -11,6 +11,7 @@ pub mod flat;
 pub mod formats;
 pub mod grid;
 pub mod key;
+pub mod pick;
 pub mod versioned;
 
 pub use bounds::Bounds;
