@@ -671,7 +671,8 @@ fn a_swimmers_graph_updated_after_block_changes_equals_a_fresh_compile() {
 
 #[test]
 fn every_graph_engine_answers_for_a_swimmer_as_the_pathfinder_does() {
-    use voxnav::{DStarLite, Navigator, Reach, ReachIndex, Replanner};
+    use voxnav::Replanner;
+    use voxnav::engine::{DStarLite, Navigator, Reach, ReachIndex};
 
     let mut rng = Rng::new(0xD1CE);
     let (mut afloat_ends, mut proved) = (0, 0);

@@ -122,7 +122,7 @@ pub struct Agent {
     /// ends with the feet in a door ([`TerrainFlags::IN_DOOR`]): the door stays shut for
     /// it. Defaults to `true`. Walking only.
     ///
-    /// [`TerrainFlags::IN_DOOR`]: crate::TerrainFlags::IN_DOOR
+    /// [`TerrainFlags::IN_DOOR`]: crate::world::TerrainFlags::IN_DOOR
     pub opens_doors: bool,
 }
 

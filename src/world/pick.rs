@@ -171,7 +171,8 @@ pub fn ground_feet<W: VoxelWorld + ?Sized>(
 ///
 /// ```
 /// use voxnav::IVec3;
-/// use voxnav::{Agent, Block, ChunkedWorld, TerrainFlags, VoxelWorld};
+/// use voxnav::{Agent, Block, ChunkedWorld, VoxelWorld};
+/// use voxnav::world::TerrainFlags;
 /// use voxnav::world::pick::pick_ground_pairs;
 ///
 /// let mut world = ChunkedWorld::with_size(IVec3::new(32, 8, 32))?;
