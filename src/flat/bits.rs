@@ -129,47 +129,38 @@ impl BitGrid {
         );
     }
 
-    /// Row `y` (from -1 to `height`).
-    #[inline]
-    fn row(&self, y: i32) -> &[u64] {
-        let start = (y + 1) as usize * self.row_words;
-        &self.rows[start..start + self.row_words]
-    }
-
-    /// Column `x` (from -1 to `width`).
-    #[inline]
-    fn col(&self, x: i32) -> &[u64] {
-        let start = (x + 1) as usize * self.col_words;
-        &self.cols[start..start + self.col_words]
-    }
-
     /// The straight jump from the free cell `(x, y)` in direction `way`: the number of steps
     /// to the first cell that has a forced neighbour or is `goal`, or `None` when a blocked cell
     /// comes first.
     #[inline]
     pub(crate) fn jump(&self, x: i32, y: i32, way: Straight, goal: (i32, i32)) -> Option<u32> {
-        // Along a row the position is x and the side lines are rows y - 1 and y + 1; along a
-        // column the same in the transposed copy.
-        let (lines, at, across, target) = if way.horizontal {
+        // Along a row the position is x and the side lines are rows y - 1 and y + 1, stored
+        // just before and after row y; along a column the same in the transposed copy.
+        let (lines, words, line, at, target) = if way.horizontal {
             (
-                [self.row(y), self.row(y - 1), self.row(y + 1)],
+                &self.rows,
+                self.row_words,
+                y,
                 x,
-                goal.1 == y,
-                goal.0,
+                (goal.1 == y).then_some(goal.0),
             )
         } else {
             (
-                [self.col(x), self.col(x - 1), self.col(x + 1)],
+                &self.cols,
+                self.col_words,
+                x,
                 y,
-                goal.0 == x,
-                goal.1,
+                (goal.0 == x).then_some(goal.1),
             )
         };
-        let target = across.then_some(target);
+        // Line `l` is stored as the `l + 1`th, so lines `line - 1 ..= line + 1` are one run.
+        let three = &lines[line as usize * words..(line as usize + 3) * words];
+        let (before, rest) = three.split_at(words);
+        let (mid, after) = rest.split_at(words);
         if way.forward {
-            scan_forward(lines, at, target)
+            scan_forward([mid, before, after], at, target)
         } else {
-            scan_backward(lines, at, target)
+            scan_backward([mid, before, after], at, target)
         }
     }
 }
