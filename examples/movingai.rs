@@ -101,10 +101,11 @@ use voxnav::world::{
     DenseWorld, Grid2d, Scenario, parse_movingai_3dmap, parse_movingai_3dscen, parse_movingai_map,
     parse_movingai_scen,
 };
-use voxnav::{IVec3, MoveCosts, SearchOptions, SearchStatus, VoxelWorld, baseline};
+use voxnav::{IVec3, MoveCosts, SearchOptions, SearchStatus, VoxelWorld};
 #[path = "support/src/mod.rs"]
 mod support;
 use support::args::{MAX_INPUT_BYTES, describe_bytes, finish, read_text};
+use support::baseline;
 use support::flying;
 use support::movingai::{BenchmarkSummary, LENGTH_TOLERANCE, run_crate_scenarios, run_scenarios};
 

@@ -56,7 +56,6 @@
 //! partial floors (slabs, snow) and fences change what a step up or a drop may be. None of
 //! the added rules applies in a world of only air and solid blocks.
 
-pub mod baseline;
 pub mod batch;
 pub mod chase;
 pub mod engine;

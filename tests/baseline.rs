@@ -7,7 +7,10 @@ use glam::IVec3;
 use pathfinding::prelude::dijkstra_all;
 use support::rng::Rng;
 use support::worlds::random_solids;
-use voxnav::{Block, ChunkedWorld, Error, SearchStatus, VoxelWorld, baseline};
+#[allow(dead_code, reason = "each test uses part of the baseline")]
+#[path = "../examples/support/src/baseline.rs"]
+mod baseline;
+use voxnav::{Block, ChunkedWorld, Error, SearchStatus, VoxelWorld};
 
 /// The 26-neighbour graph written out independently of the baseline: every passable cell
 /// around `cell`, a step costing 10, 14 or 17 for one, two or three changed axes.

@@ -8,6 +8,9 @@ use std::collections::{BinaryHeap, HashMap};
 
 use support::rng::Rng;
 use support::worlds::Priced;
+#[allow(dead_code, reason = "each test uses part of the baseline")]
+#[path = "../examples/support/src/baseline.rs"]
+mod baseline;
 use voxnav::batch::{BatchRouter, RouteQuery};
 use voxnav::engine::IndexedRouter;
 use voxnav::engine::{DStarLite, Pathfinder, ReachIndex};
@@ -15,7 +18,7 @@ use voxnav::engine::{Heuristic, HeuristicKind};
 use voxnav::world::InvalidFeet;
 use voxnav::{
     Agent, Block, ChunkedWorld, Error, IVec3, MoveCosts, Movement, RadiusGoal, SearchOptions,
-    SearchResult, SearchStatus, VoxelWorld, baseline, check_path,
+    SearchResult, SearchStatus, VoxelWorld, check_path,
 };
 
 /// The rule, restated: a cell may hold part of the body when it is passable and, for a

@@ -1,7 +1,7 @@
 //! The flying set, shared by `benches/fly.rs`, `examples/compare.rs` and
 //! `examples/movingai.rs`: voxnav's flier (26 neighbours, no cut edges or corners, costs
 //! 1 / sqrt 2 / sqrt 3 at [`voxnav::engine::OCTILE_SCALE`]) against the naive 26-neighbour A*
-//! ([`voxnav::baseline::find_flier_path`]) solving the same problem.
+//! ([`super::baseline::find_flier_path`]) solving the same problem.
 //!
 //! Two worlds: the Moving AI 3D `Simple` map with its first problems
 //! (`tests/data/movingai3d/`), and a synthetic world of random pillars and floating slabs
@@ -16,7 +16,9 @@ use voxnav::IVec3;
 use voxnav::engine::Pathfinder;
 use voxnav::terrain::SplitMix64;
 use voxnav::world::{DenseWorld, VoxelScenario, parse_movingai_3dmap, parse_movingai_3dscen};
-use voxnav::{Agent, MoveCosts, SearchOptions, SearchResult, SearchStatus, VoxelWorld, baseline};
+use voxnav::{Agent, MoveCosts, SearchOptions, SearchResult, SearchStatus, VoxelWorld};
+
+use super::baseline;
 
 /// A number in `0 .. n` (`n > 0`) from `rng`, reduced by modulo as the sets were first
 /// built, so that the same seed keeps giving the same worlds and pairs.

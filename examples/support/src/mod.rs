@@ -32,6 +32,7 @@
 )]
 
 pub mod args;
+pub mod baseline;
 #[cfg(feature = "terrain")]
 pub mod demo;
 #[cfg(feature = "terrain")]

@@ -31,9 +31,10 @@ use voxnav::world::{
     FlatWorld, VersionedWorld, is_valid_feet, parse_movingai_map, parse_movingai_scen,
 };
 use voxnav::{
-    Agent, Block, ChunkedWorld, IVec3, MoveCosts, SearchOptions, SearchStatus, VoxelWorld, baseline,
+    Agent, Block, ChunkedWorld, IVec3, MoveCosts, SearchOptions, SearchStatus, VoxelWorld,
 };
 
+use super::baseline;
 use super::movingai::lengths_match;
 
 /// The seed of every random choice made while building the sets.

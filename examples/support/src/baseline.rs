@@ -11,21 +11,11 @@
 //! so benchmarks compare only its speed and the nodes it expands with voxnav's.
 //!
 //! [`find_flier_path`] is the same textbook search under a flier's rules (a flier of height
-//! 1, [`crate::moves::fly`]): a diagonal step only when every cell of the box it spans is
+//! 1, [`voxnav::moves::fly`]): a diagonal step only when every cell of the box it spans is
 //! passable (checked cell by cell), and the face, edge and corner costs of a [`MoveCosts`].
 //! It solves exactly the problem voxnav's flier solves, so the two must agree on every cost.
 //!
-//! ```
-//! use voxnav::IVec3;
-//! use voxnav::{ChunkedWorld, SearchStatus, baseline};
-//!
-//! let world = ChunkedWorld::with_size(IVec3::new(4, 4, 4))?;
-//! let result = baseline::find_path(&world, IVec3::ZERO, IVec3::new(3, 3, 2), None)?;
-//! assert_eq!(result.status, SearchStatus::Found);
-//! // Two corner steps and one edge step.
-//! assert_eq!(result.cost, Some(2 * baseline::CORNER_COST + baseline::EDGE_COST));
-//! # Ok::<(), voxnav::Error>(())
-//! ```
+//! It lives beside the benchmarks, not in the library: no user routes with it.
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -34,11 +24,9 @@ use std::time::Instant;
 use ahash::{AHashMap, AHashSet};
 use glam::IVec3;
 
-use crate::error::{Error, Result};
-use crate::moves::agent::MoveCosts;
-use crate::search::{SearchResult, SearchStats, SearchStatus};
-use crate::world::InvalidFeet;
-use crate::world::VoxelWorld;
+use voxnav::engine::SearchStats;
+use voxnav::world::InvalidFeet;
+use voxnav::{Error, MoveCosts, Result, SearchResult, SearchStatus, VoxelWorld};
 
 /// The cost of a step along one axis.
 pub const FACE_COST: u64 = 10;
@@ -336,5 +324,18 @@ fn finish(
         path,
         cost: reached.get(&end).map(|&(g, _)| g),
         stats,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use voxnav::{ChunkedWorld, IVec3, SearchStatus};
+
+    #[test]
+    fn two_corner_steps_and_one_edge_step() {
+        let world = ChunkedWorld::with_size(IVec3::new(4, 4, 4)).unwrap();
+        let result = super::find_path(&world, IVec3::ZERO, IVec3::new(3, 3, 2), None).unwrap();
+        assert_eq!(result.status, SearchStatus::Found);
+        assert_eq!(result.cost, Some(2 * super::CORNER_COST + super::EDGE_COST));
     }
 }
