@@ -4,7 +4,7 @@
 //! ```no_run
 //! use voxnav::anvil::load_world;
 //!
-//! // A save folder (with `region/`), a region folder, or one `r.X.Z.mca` file.
+//! // A save folder (with `region/`), a folder of region files (`*.mca`), or one region file.
 //! let loaded = load_world("saves/MyWorld")?;
 //! println!("{}", loaded.report);
 //! # Ok::<(), voxnav::Error>(())
