@@ -372,3 +372,12 @@ fn each_chunk_decodes_on_its_own_as_load_world_writes_it() {
     assert_eq!(column.get(0, MAX_Y, 0), None);
     assert_eq!(column.get(0, i32::MIN, 0), None);
 }
+
+/// A decoded chunk column prints a summary, not its 98 304 block indices.
+#[cfg(feature = "anvil")]
+#[test]
+fn a_chunk_column_debug_output_is_a_summary() {
+    let column = voxnav::anvil::ChunkColumn::new();
+    let text = format!("{column:?}");
+    assert!(text.len() < 200 && text.contains("position"), "{text}");
+}

@@ -29,7 +29,7 @@ use crate::world::chunked::Block;
 /// let mut column = ChunkColumn::new();
 /// assert!(column.decode(&[10, 0, 0, 0]).is_err()); // an empty compound: no data version
 /// ```
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct ChunkColumn {
     position: (i32, i32),
     data_version: i32,
@@ -43,6 +43,21 @@ pub struct ChunkColumn {
     unknown_blocks: BTreeMap<String, usize>,
     defaulted_properties: usize,
     sections_outside: usize,
+}
+
+/// A summary: where, which version, how many sections hold blocks (not the 98 304 indices).
+impl std::fmt::Debug for ChunkColumn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ChunkColumn")
+            .field("position", &self.position)
+            .field("data_version", &self.data_version)
+            .field(
+                "sections_present",
+                &self.palettes.iter().filter(|p| !p.is_empty()).count(),
+            )
+            .field("unknown_blocks", &self.unknown_blocks.len())
+            .finish_non_exhaustive()
+    }
 }
 
 impl Default for ChunkColumn {

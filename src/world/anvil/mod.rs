@@ -4,7 +4,7 @@
 //! ```no_run
 //! use voxnav::anvil::load_world;
 //!
-//! // A save folder (with `region/`), a region folder, or one `r.X.Z.mca` file.
+//! // A save folder (with `region/`), a folder of region files (`*.mca`), or one region file.
 //! let loaded = load_world("saves/MyWorld")?;
 //! println!("{}", loaded.report);
 //! # Ok::<(), voxnav::Error>(())
@@ -694,5 +694,56 @@ impl Loader {
             loaded_chunks: self.loaded_chunks,
             report: self.report,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A region whose slots 0..`chunks` each hold `len` uncompressed bytes in sectors of
+    /// their own.
+    fn region_of_plain_chunks(chunks: usize, len: usize) -> Vec<u8> {
+        let mut bytes = vec![0u8; 8192];
+        for slot in 0..chunks {
+            let offset = bytes.len() / 4096;
+            let sectors = (len + 5).div_ceil(4096);
+            bytes[slot * 4..slot * 4 + 4].copy_from_slice(&[0, 0, offset as u8, sectors as u8]);
+            bytes.extend_from_slice(&(len as u32 + 1).to_be_bytes());
+            bytes.push(3);
+            bytes.resize((offset + sectors) * 4096, 0);
+        }
+        bytes
+    }
+
+    /// The load's inflation budget ([`MAX_LOAD_NBT`]) carries over from file to file: with
+    /// less left than a chunk needs, the chunk is counted over the budget, and once it is
+    /// spent no chunk is read at all. (8 GiB of real inflation is too slow for a test; the
+    /// load starts here with most of its budget spent.)
+    #[test]
+    fn the_load_budget_spans_files_and_stops_reading_when_spent() {
+        let region = region_of_plain_chunks(3, 3000);
+        let spent = LoadReport {
+            bytes_inflated: MAX_LOAD_NBT - 4000,
+            ..LoadReport::default()
+        };
+        let mut loader = Loader::new(&[(0, 0)], spent).unwrap();
+        let file = RegionFile::new(std::io::Cursor::new(&region[..])).unwrap();
+        loader.region(file, (0, 0), Path::new("r.0.0.mca"));
+        let report = &loader.report;
+        // The first chunk fits (3000 zeros, then bad NBT), the next two do not.
+        assert_eq!(report.skipped(SkipReason::BadNbt), 1, "{report}");
+        assert_eq!(report.skipped(SkipReason::OverBudget), 2, "{report}");
+        assert_eq!(report.bytes_inflated, MAX_LOAD_NBT - 1000);
+        // Spent to the byte: nothing more is read.
+        let spent = LoadReport {
+            bytes_inflated: MAX_LOAD_NBT,
+            ..LoadReport::default()
+        };
+        let mut loader = Loader::new(&[(0, 0)], spent).unwrap();
+        let file = RegionFile::new(std::io::Cursor::new(&region[..])).unwrap();
+        loader.region(file, (0, 0), Path::new("r.0.0.mca"));
+        assert_eq!(loader.report.skipped(SkipReason::OverBudget), 3);
+        assert_eq!(loader.report.bytes_read, 8192);
     }
 }
