@@ -785,9 +785,7 @@ fn for_each_walking_move<W: VoxelWorld + ?Sized>(
             }
         }
     };
-    // Falls into water reach further than the column window, and swimming positions are not
-    // in the column bits: an agent that swims takes the cell-by-cell statement of the rules.
-    if window > 64 || agent.swims_at_surface() {
+    if window > 64 {
         cell_by_cell(&mut visit);
         visit_ladder_climbs(world, agent, costs, feet, &mut visit);
         return;
@@ -819,8 +817,18 @@ fn for_each_walking_move<W: VoxelWorld + ?Sized>(
         max_step_up: agent.max_step_up,
         own,
     };
+    // Swimming positions are not in the column bits, and falls into water reach below the
+    // window: an agent that swims takes the bits only where rule 8 cannot change the move,
+    // and the cell-by-cell statement for every other direction.
+    let swims = agent.swims_at_surface();
     for (i, &direction) in directions.iter().enumerate() {
         let target = columns[i];
+        if swims && !rules.dry_for_swimmer(world, target, feet + direction) {
+            if let Some(step) = move_in_direction(world, agent, costs, feet, direction) {
+                visit(step);
+            }
+            continue;
+        }
         let Some((bit, kind)) = rules.target(target) else {
             continue;
         };
@@ -911,6 +919,45 @@ impl ColumnRules {
     #[inline]
     fn fits(&self, column: ColumnBits, bit: u32) -> bool {
         (column.passable >> bit) & self.body == self.body
+    }
+
+    /// Whether rule 8 leaves the move into the column `target` (whose cell at the feet's
+    /// height is `level`) as the walking rules make it, so that the bits answer for an agent
+    /// that swims too: a level walk onto a floor; a drop within `max_drop` through no water
+    /// (a swimming position is a water cell with no floor under it, and only such cells lie
+    /// above the landing); a step up, or no move, with no cell on the way up where the body
+    /// fits over no floor (the only places a swimming position could end it sooner).
+    #[inline]
+    fn dry_for_swimmer<W: VoxelWorld + ?Sized>(
+        &self,
+        world: &W,
+        target: ColumnBits,
+        level: IVec3,
+    ) -> bool {
+        let f = self.feet_bit;
+        let standable = |bit: u32| (target.standable >> bit) & 1 != 0;
+        if self.fits(target, f) {
+            if standable(f - 1) {
+                return true;
+            }
+            return match self.target(target) {
+                Some((_, MoveKind::Drop(k))) => (0..k as i32).all(|j| {
+                    !world
+                        .terrain(level - IVec3::Y * j)
+                        .contains(TerrainFlags::IN_WATER)
+                }),
+                _ => false,
+            };
+        }
+        for k in 1..=self.max_step_up {
+            if (self.own.passable >> (f + self.height + k - 1)) & 1 == 0 {
+                return true;
+            }
+            if self.fits(target, f + k) {
+                return standable(f + k - 1);
+            }
+        }
+        true
     }
 
     /// The bit of the feet after a move into `target`, and the kind of move: rules 1 and 2
