@@ -434,7 +434,9 @@ fn oracle_costs(
 
 /// A small world of air, solid and water whose corner lies at a random offset near a chunk
 /// corner, so that it spans chunk borders: a floor, random hills, pools filled to a random
-/// level (deep and shallow), a few overhangs and a few drops of water hanging in the air.
+/// level (deep and shallow), a few overhangs, drops of water hanging in the air, and
+/// barriers (neither passable nor standable: water over one has no floor, and a step up
+/// may end afloat over one).
 fn random_water_world(rng: &mut Rng) -> ChunkedWorld {
     let size = IVec3::new(
         5 + rng.below(5) as i32,
@@ -480,14 +482,20 @@ fn random_water_world(rng: &mut Rng) -> ChunkedWorld {
             }
         }
     }
-    for _ in 0..rng.below(8) {
+    for _ in 0..rng.below(12) {
         let p = min
             + IVec3::new(
                 rng.coord(size.x),
                 1 + rng.coord(size.y - 1),
                 rng.coord(size.z),
             );
-        let block = rng.pick(&[Block::Solid, Block::Solid, Block::Water, Block::Air]);
+        let block = rng.pick(&[
+            Block::Solid,
+            Block::Water,
+            Block::Air,
+            Block::Barrier,
+            Block::Barrier,
+        ]);
         world.set(p, block).unwrap();
     }
     world

@@ -308,7 +308,29 @@ pub fn is_swimming_position<W: VoxelWorld + ?Sized>(world: &W, feet: IVec3) -> b
 pub fn position_terrain<W: VoxelWorld + ?Sized>(world: &W, feet: IVec3) -> TerrainFlags {
     let terrain = world.terrain(feet);
     // Only water can be a swimming position: the common dry case reads nothing more.
-    if terrain.contains(TerrainFlags::IN_WATER) && is_swimming_position(world, feet) {
+    if terrain.contains(TerrainFlags::IN_WATER) {
+        wet_terrain(world, feet, terrain)
+    } else {
+        terrain
+    }
+}
+
+/// [`position_terrain`] of a feet cell in water, whose terrain is `terrain`. Out of line, so
+/// that the dry case stays small enough to inline into every move.
+#[inline(never)]
+fn wet_terrain<W: VoxelWorld + ?Sized>(
+    world: &W,
+    feet: IVec3,
+    terrain: TerrainFlags,
+) -> TerrainFlags {
+    // `is_swimming_position` with the feet cell known to be water, the floor read first: a
+    // wading position (every wet target of a walker that does not swim) stops there.
+    if in_key_range(feet)
+        && !world.is_standable(feet - IVec3::Y)
+        && !world
+            .terrain(feet + IVec3::Y)
+            .contains(TerrainFlags::IN_WATER)
+    {
         terrain | TerrainFlags::SWIMMING
     } else {
         terrain
@@ -512,7 +534,12 @@ pub fn move_in_direction<W: VoxelWorld + ?Sized>(
 /// The move to `to` in `direction` with its full cost (the horizontal step, the climb or
 /// fall, the jump when `jump`, the terrain terms and the world's extra cost), or `None` when
 /// rule 7 forbids ending there, or the agent avoids water and `to` is in water.
-#[inline]
+#[expect(
+    clippy::inline_always,
+    reason = "the end of every move of the hot loop; left to the compiler it became a call, \
+              about 6% more instructions per expansion (callgrind)"
+)]
+#[inline(always)]
 fn priced_move<W: VoxelWorld + ?Sized>(
     world: &W,
     agent: &Agent,
@@ -523,7 +550,8 @@ fn priced_move<W: VoxelWorld + ?Sized>(
     jump: bool,
 ) -> Option<Move> {
     let terrain = position_terrain(world, to);
-    if !enterable(world, to, terrain) || !terrain_allowed(agent, terrain) {
+    // Rule 7 and the agent's refusals concern water and doors: plain terrain passes both.
+    if !terrain.is_plain() && (!enterable(world, to, terrain) || !terrain_allowed(agent, terrain)) {
         return None;
     }
     let horizontal = if direction.x != 0 && direction.z != 0 {
@@ -786,9 +814,7 @@ fn for_each_walking_move<W: VoxelWorld + ?Sized>(
             }
         }
     };
-    // Falls into water reach further than the column window, and swimming positions are not
-    // in the column bits: an agent that swims takes the cell-by-cell statement of the rules.
-    if window > 64 || agent.swims_at_surface() {
+    if window > 64 {
         cell_by_cell(&mut visit);
         visit_ladder_climbs(world, agent, costs, feet, &mut visit);
         return;
@@ -820,8 +846,63 @@ fn for_each_walking_move<W: VoxelWorld + ?Sized>(
         max_step_up: agent.max_step_up,
         own,
     };
+    let grid = ColumnGrid {
+        feet,
+        base,
+        directions,
+        columns,
+    };
+    // One copy of the loop per water mode, so that a walker that does not swim pays nothing
+    // for rule 8 in the hot loop.
+    if agent.swims_at_surface() {
+        visit_column_moves::<true, W>(world, agent, costs, &grid, &rules, &mut visit);
+    } else {
+        visit_column_moves::<false, W>(world, agent, costs, &grid, &rules, &mut visit);
+    }
+    visit_ladder_climbs(world, agent, costs, feet, &mut visit);
+}
+
+/// The column bits of one expansion: the feet, the height of bit 0, the directions tried
+/// and the 8 neighbouring columns in the order of [`DIRECTIONS`].
+struct ColumnGrid<'a> {
+    feet: IVec3,
+    base: i32,
+    directions: &'a [IVec3],
+    columns: &'a [ColumnBits],
+}
+
+/// Rules 1-3 over the column bits of `grid`, for a walker that swims at the surface when
+/// `SWIMS`: calls `visit` with the move in each direction.
+#[expect(
+    clippy::inline_always,
+    reason = "the hot loop of every expansion, called from one place per water mode"
+)]
+#[inline(always)]
+fn visit_column_moves<const SWIMS: bool, W: VoxelWorld + ?Sized>(
+    world: &W,
+    agent: &Agent,
+    costs: &MoveCosts,
+    grid: &ColumnGrid<'_>,
+    rules: &ColumnRules,
+    visit: &mut impl FnMut(Move),
+) {
+    let ColumnGrid {
+        feet,
+        base,
+        directions,
+        columns,
+    } = *grid;
+    // Swimming positions are not in the column bits, and falls into water reach below the
+    // window: an agent that swims takes the bits only where rule 8 cannot change the move,
+    // and the cell-by-cell statement for every other direction.
     for (i, &direction) in directions.iter().enumerate() {
         let target = columns[i];
+        if SWIMS && !rules.dry_for_swimmer(world, target, feet + direction) {
+            if let Some(step) = move_in_direction(world, agent, costs, feet, direction) {
+                visit(step);
+            }
+            continue;
+        }
         let Some((bit, kind)) = rules.target(target) else {
             continue;
         };
@@ -854,7 +935,6 @@ fn for_each_walking_move<W: VoxelWorld + ?Sized>(
             visit(step);
         }
     }
-    visit_ladder_climbs(world, agent, costs, feet, &mut visit);
 }
 
 /// Rule 4: calls `visit` with the ladder climbs from `feet`.
@@ -912,6 +992,45 @@ impl ColumnRules {
     #[inline]
     fn fits(&self, column: ColumnBits, bit: u32) -> bool {
         (column.passable >> bit) & self.body == self.body
+    }
+
+    /// Whether rule 8 leaves the move into the column `target` (whose cell at the feet's
+    /// height is `level`) as the walking rules make it, so that the bits answer for an agent
+    /// that swims too: a level walk onto a floor; a drop within `max_drop` through no water
+    /// (a swimming position is a water cell with no floor under it, and only such cells lie
+    /// above the landing); a step up, or no move, with no cell on the way up where the body
+    /// fits over no floor (the only places a swimming position could end it sooner).
+    #[inline]
+    fn dry_for_swimmer<W: VoxelWorld + ?Sized>(
+        &self,
+        world: &W,
+        target: ColumnBits,
+        level: IVec3,
+    ) -> bool {
+        let f = self.feet_bit;
+        let standable = |bit: u32| (target.standable >> bit) & 1 != 0;
+        if self.fits(target, f) {
+            if standable(f - 1) {
+                return true;
+            }
+            return match self.target(target) {
+                Some((_, MoveKind::Drop(k))) => (0..k as i32).all(|j| {
+                    !world
+                        .terrain(level - IVec3::Y * j)
+                        .contains(TerrainFlags::IN_WATER)
+                }),
+                _ => false,
+            };
+        }
+        for k in 1..=self.max_step_up {
+            if (self.own.passable >> (f + self.height + k - 1)) & 1 == 0 {
+                return true;
+            }
+            if self.fits(target, f + k) {
+                return standable(f + k - 1);
+            }
+        }
+        true
     }
 
     /// The bit of the feet after a move into `target`, and the kind of move: rules 1 and 2
