@@ -848,6 +848,7 @@ fn ground_pairs_start_and_end_neither_under_water_nor_on_unloaded_chunks() {
 /// loaded column, a goal at most 64 blocks away in x and z), with the pair picker's ground
 /// rule ([`voxnav::world::pick::ground_feet`]); and how many of them `agent` finds with
 /// 2 000 000 nodes per search: (found, partial, pairs, expansions).
+#[cfg(feature = "anvil")]
 fn measure_save(loaded: &voxnav::anvil::LoadedWorld, agent: Agent, wanted: usize) -> [u64; 4] {
     use voxnav::world::pick::ground_feet;
 
@@ -904,6 +905,7 @@ fn measure_save(loaded: &voxnav::anvil::LoadedWorld, agent: Agent, wanted: usize
 /// seconds): `cargo test --release --test swim -- --ignored --nocapture`, with the save in
 /// `VOXNAV_SAVE` (default `../shared/data/minecraft/vanilla-1.21.11`). Prints the pairs
 /// found, of 100 on the whole save and of 40 on each region file loaded alone.
+#[cfg(feature = "anvil")]
 #[test]
 #[ignore = "measures a real save; run by hand"]
 fn mob_pairs_on_the_shipped_save() {
