@@ -72,6 +72,8 @@ use crate::world::{
 pub struct Router {
     batch: BatchRouter,
     costs: MoveCosts,
+    /// The world [`Router::prepare`] built the graph and index from.
+    prepared: Option<WorldId>,
 }
 
 /// Which engine answers a query, as [`Router::engine`] reports it.
@@ -97,6 +99,7 @@ impl Router {
         Ok(Self {
             batch: BatchRouter::new(agent, costs)?,
             costs,
+            prepared: None,
         })
     }
 
@@ -200,8 +203,10 @@ impl Router {
             return Ok(false);
         };
         let world = Tracked { world, revision };
+        self.forget();
         self.batch.build_graph(&world)?;
         self.batch.build_index(&world)?;
+        self.prepared = Some(revision.world);
         Ok(true)
     }
 
@@ -209,32 +214,43 @@ impl Router {
     /// changed in `world`, updating only the neighbourhood of each change. `changes` must
     /// hold every change since the last prepare or apply (as
     /// [`ChunkedWorld::take_changes`](crate::ChunkedWorld::take_changes) reports them when
-    /// taken after each call). Does nothing when nothing was prepared.
+    /// taken after each call). Does nothing when nothing was prepared; for another world than
+    /// the prepared one (or one that reports no [`Revision`]) it drops what was prepared
+    /// instead of rebuilding it: call [`Router::prepare`] for the new world.
     ///
     /// # Errors
-    /// As [`Router::prepare`].
+    /// As [`Router::prepare`]. A failed update drops what was prepared, so that no later
+    /// query meets a half-updated graph.
     pub fn apply_changes<W: VoxelWorld + ?Sized>(
         &mut self,
         world: &W,
         changes: &Changes,
     ) -> Result<()> {
-        if self.batch.graph().is_none() {
+        let Some(prepared) = self.prepared else {
             return Ok(());
-        }
+        };
         match world.revision() {
-            Some(revision) => {
-                self.batch
-                    .apply_changes(&Tracked { world, revision }, changes)?;
+            Some(revision) if revision.world == prepared => {
+                let updated = self
+                    .batch
+                    .apply_changes(&Tracked { world, revision }, changes);
+                if updated.is_err() {
+                    self.forget();
+                }
+                updated.map(|_| ())
             }
-            None => self.forget(),
+            _ => {
+                self.forget();
+                Ok(())
+            }
         }
-        Ok(())
     }
 
     /// Drops the compiled graph and index: queries are searched on the fly from then on.
     pub fn forget(&mut self) {
         self.batch.clear_graph();
         self.batch.clear_index();
+        self.prepared = None;
     }
 
     /// The engine a query on `world` would meet now.

@@ -1,0 +1,186 @@
+//! The front door: `Router` gives the on-the-fly search's answers on every world, whatever it
+//! prepared, through changes applied, forgotten or made to another world.
+
+mod support;
+
+use support::rng::Rng;
+use support::worlds::{random_block, random_cell};
+use voxnav::engine::Pathfinder;
+use voxnav::world::{Bounds, is_valid_feet};
+use voxnav::{
+    Agent, Block, ChunkedWorld, Engine, IVec3, MoveCosts, RouteQuery, Router, SearchOptions,
+    SearchStatus, VoxelWorld,
+};
+
+/// A world of our own that cannot tell when it changes: no revision.
+struct Plain(ChunkedWorld);
+
+impl VoxelWorld for Plain {
+    fn is_passable(&self, p: IVec3) -> bool {
+        self.0.is_passable(p)
+    }
+    fn is_standable(&self, p: IVec3) -> bool {
+        self.0.is_standable(p)
+    }
+    fn bounds(&self) -> Option<Bounds> {
+        self.0.bounds()
+    }
+}
+
+fn floor(size: IVec3) -> ChunkedWorld {
+    let mut world = ChunkedWorld::with_size(size).unwrap();
+    world
+        .fill(
+            IVec3::ZERO,
+            IVec3::new(size.x - 1, 0, size.z - 1),
+            Block::Solid,
+        )
+        .unwrap();
+    world
+}
+
+fn feet_of(world: &ChunkedWorld, agent: &Agent) -> Vec<IVec3> {
+    let b = world.bounds().unwrap();
+    let mut out = Vec::new();
+    for x in b.min.x..b.max.x {
+        for y in b.min.y..b.max.y {
+            for z in b.min.z..b.max.z {
+                let p = IVec3::new(x, y, z);
+                if is_valid_feet(world, p, agent.height) {
+                    out.push(p);
+                }
+            }
+        }
+    }
+    out
+}
+
+const _: () = {
+    const fn shared<T: Send + Sync>() {}
+    shared::<Router>();
+};
+
+#[test]
+fn a_world_without_a_revision_is_searched_on_the_fly() {
+    let world = Plain(floor(IVec3::new(10, 4, 10)));
+    let mut router = Router::new(Agent::default(), MoveCosts::default()).unwrap();
+    assert!(
+        !router.prepare(&world).unwrap(),
+        "nothing to prepare without a revision"
+    );
+    assert_eq!(router.engine(&world), Engine::OnTheFly);
+    let route = router
+        .route(&world, IVec3::new(0, 1, 0), IVec3::new(9, 1, 9))
+        .unwrap();
+    assert_eq!(route.cost, Some(9 * 14));
+}
+
+#[test]
+fn prepared_answers_follow_changes_applied_forgotten_and_other_worlds() {
+    let agent = Agent::default();
+    let costs = MoveCosts::default();
+    let mut rng = Rng::new(0x5007);
+    let size = IVec3::new(14, 6, 14);
+    let mut world = floor(size);
+    world.track_changes(true);
+    let mut router = Router::new(agent, costs).unwrap();
+    assert!(router.prepare(&world).unwrap());
+    assert_eq!(router.engine(&world), Engine::Graph);
+    let mut fresh = Pathfinder::new(agent, costs).unwrap();
+    let mut compared = 0;
+    for round in 0..60 {
+        let before = world.version();
+        for _ in 0..3 {
+            let cell = random_cell(&mut rng, size);
+            if cell.y > 0 {
+                world.set(cell, random_block(&mut rng)).unwrap();
+            }
+        }
+        // Every third round the changes are not applied: the router must notice and search the
+        // world itself, then catch up with the changes applied later.
+        if round % 3 != 2 {
+            let changes = world.take_changes();
+            router.apply_changes(&world, &changes).unwrap();
+            assert_eq!(router.engine(&world), Engine::Graph, "round {round}");
+        } else if world.version() != before {
+            assert_eq!(router.engine(&world), Engine::OnTheFly, "round {round}");
+        }
+        let feet = feet_of(&world, &agent);
+        if feet.len() < 2 {
+            continue;
+        }
+        for _ in 0..8 {
+            let (start, goal) = (
+                feet[rng.below(feet.len() as u64) as usize],
+                feet[rng.below(feet.len() as u64) as usize],
+            );
+            let expected = fresh
+                .find_path(&world, start, goal, &SearchOptions::default())
+                .unwrap();
+            let got = router.route(&world, start, goal).unwrap();
+            assert_eq!(
+                got.status, expected.status,
+                "{start} -> {goal}, round {round}"
+            );
+            assert_eq!(got.cost, expected.cost, "{start} -> {goal}, round {round}");
+            compared += 1;
+        }
+    }
+    assert!(compared > 300);
+
+    // Changes of another world drop what was prepared instead of rebuilding it.
+    let other = floor(size);
+    router.apply_changes(&other, &Default::default()).unwrap();
+    assert_eq!(router.prepared_bytes(), 0);
+    assert_eq!(router.engine(&world), Engine::OnTheFly);
+}
+
+#[test]
+fn route_many_answers_as_route_does_in_the_queries_order() {
+    let agent = Agent::default();
+    let mut rng = Rng::new(77);
+    let size = IVec3::new(16, 6, 16);
+    let mut world = floor(size);
+    for _ in 0..60 {
+        let cell = random_cell(&mut rng, size);
+        if cell.y > 0 {
+            world.set(cell, random_block(&mut rng)).unwrap();
+        }
+    }
+    let feet = feet_of(&world, &agent);
+    let queries: Vec<RouteQuery> = (0..40)
+        .map(|_| {
+            RouteQuery::block(
+                feet[rng.below(feet.len() as u64) as usize],
+                feet[rng.below(feet.len() as u64) as usize],
+            )
+        })
+        .collect();
+    let mut router = Router::new(agent, MoveCosts::default())
+        .unwrap()
+        .with_options(SearchOptions::default().with_max_nodes(5_000));
+    for prepared in [false, true] {
+        if prepared {
+            router.prepare(&world).unwrap();
+        }
+        let many = router.route_many(&world, &queries);
+        for (query, answer) in queries.iter().zip(many) {
+            let one = router.route(&world, query.start, query.goal.0).unwrap();
+            let answer = answer.unwrap();
+            assert_eq!(answer.status, one.status);
+            assert_eq!(answer.cost, one.cost);
+        }
+    }
+    // An invalid start is the same typed error either way.
+    let error = router
+        .route(&world, IVec3::new(0, 5, 0), feet[0])
+        .unwrap_err();
+    assert!(error.to_string().contains("start 0,5,0"), "{error}");
+    assert_eq!(
+        router
+            .route(&world, feet[0], feet[0])
+            .map(|r| r.status)
+            .unwrap(),
+        SearchStatus::Found
+    );
+}
