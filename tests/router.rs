@@ -8,8 +8,8 @@ use support::worlds::{random_block, random_cell};
 use voxnav::engine::Pathfinder;
 use voxnav::world::{Bounds, is_valid_feet};
 use voxnav::{
-    Agent, Block, ChunkedWorld, Engine, IVec3, MoveCosts, RouteQuery, Router, SearchOptions,
-    SearchStatus, VoxelWorld,
+    Agent, Block, Changes, ChunkedWorld, Engine, IVec3, MoveCosts, RouteQuery, Router,
+    SearchOptions, SearchStatus, VoxelWorld,
 };
 
 /// A world of our own that cannot tell when it changes: no revision.
@@ -130,7 +130,7 @@ fn prepared_answers_follow_changes_applied_forgotten_and_other_worlds() {
 
     // Changes of another world drop what was prepared instead of rebuilding it.
     let other = floor(size);
-    router.apply_changes(&other, &Default::default()).unwrap();
+    router.apply_changes(&other, &Changes::default()).unwrap();
     assert_eq!(router.prepared_bytes(), 0);
     assert_eq!(router.engine(&world), Engine::OnTheFly);
 }
