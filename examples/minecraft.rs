@@ -18,14 +18,18 @@
 //!   `goal` added, then `routed N pairs: F found, P partial, U unreachable; E expansions in T ms`.
 //!   It draws at most 200 candidate pairs per pair asked and 2 million in all; when fewer
 //!   pairs are found it says why on stderr (starts or goals without a surface, goals outside
-//!   the loaded chunks), and with none it stops with that message.
+//!   the loaded chunks), and with none it stops with that message. Pairs start and end on
+//!   natural ground: never under water.
 //!
-//! Searches use `Agent::default()` and `MoveCosts::default()` with a node budget
-//! (`--max-nodes`, default 2000000). Load figures (chunks, time, memory) and where the picture
+//! Searches are for the mob type `--mob` (default `zombie`: 2 blocks tall, walks and swims;
+//! `iron_golem`, `chicken`, `villager`, `bat`... any of the game's entity names), through a
+//! `Router`, with `MoveCosts::default()` and a node budget (`--max-nodes`, default 2000000);
+//! the body and abilities routed for are printed on stderr. Load figures (chunks, time, memory) and where the picture
 //! went are printed on stderr, so that stdout holds only the JSON lines and the summary. The
 //! picture (`minecraft.png` by default) is the loaded area from above: shaded by the height of
-//! the top surface, water blue, lava orange, hazards red, unloaded chunks black, routes
-//! magenta with white starts and black goals; one pixel per column, or several columns per
+//! the top surface, water blue, lava orange, hazards red, unloaded chunks black, each route
+//! in one of six colours from a disc (its start) to a square (its goal), both labelled with
+//! the route's number (the order of the JSON lines, from 1); one pixel per column, or several columns per
 //! pixel when the loaded chunks lie farther apart than 4096 blocks (at most 16 Mi pixels). Exit code 0; bad input (a missing world, nothing
 //! loadable, a start or goal that is no valid feet position) prints one line on stderr and
 //! exits with code 2; `--help` lists the options and their ranges.
@@ -37,9 +41,9 @@ use std::time::Instant;
 use clap::Parser;
 
 use voxnav::anvil::load_world;
-use voxnav::engine::Pathfinder;
+use voxnav::moves::profile::{MobMovement, mob_profile};
 use voxnav::world::check_feet;
-use voxnav::{Agent, IVec3, MoveCosts, SearchOptions, SearchResult, SearchStatus};
+use voxnav::{IVec3, MoveCosts, Router, SearchOptions, SearchResult, SearchStatus};
 #[path = "support/src/mod.rs"]
 mod support;
 use support::args::{Output, finish};
@@ -73,6 +77,10 @@ struct Cli {
     /// The node budget of each search (at least 1).
     #[arg(long, default_value_t = 2_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     max_nodes: u64,
+    /// The mob type to route for (the game's entity name, such as zombie, villager,
+    /// iron_golem, chicken, bat): its body, rounded up to whole blocks, and how it moves.
+    #[arg(long, default_value = "zombie")]
+    mob: String,
     /// Where to write the picture (PNG); checked before the world is loaded.
     #[arg(long, value_name = "FILE.png", default_value = "minecraft.png")]
     out: String,
@@ -80,6 +88,7 @@ struct Cli {
 
 struct Args {
     world: String,
+    mob: String,
     route: Option<(IVec3, IVec3)>,
     pairs: usize,
     seed: u64,
@@ -92,6 +101,7 @@ impl From<Cli> for Args {
     fn from(cli: Cli) -> Self {
         Self {
             world: cli.world,
+            mob: cli.mob,
             // clap takes exactly 6 values for --route.
             route: cli.route.as_deref().and_then(|c| match *c {
                 [sx, sy, sz, gx, gy, gz] => Some((IVec3::new(sx, sy, sz), IVec3::new(gx, gy, gz))),
@@ -141,7 +151,15 @@ fn run(args: &Args) -> Result<(), String> {
             args.world
         ));
     }
-    let agent = Agent::default();
+    let profile = mob_profile(&args.mob).map_err(|e| e.to_string())?;
+    let agent = profile.agent();
+    if args.route.is_none() && profile.movement == MobMovement::SwimOnly {
+        return Err(format!(
+            "{} swims only: the pairs are picked on dry ground, so give --route with two \
+             positions in water",
+            profile.name
+        ));
+    }
     // Bad positions are reported before anything else is printed: one line on stderr.
     if let Some((start, goal)) = args.route {
         for (role, p) in [("start", start), ("goal", goal)] {
@@ -154,13 +172,26 @@ fn run(args: &Args) -> Result<(), String> {
         }
     }
     eprintln!("{report}");
-    let mut pathfinder = Pathfinder::new(agent, MoveCosts::default()).map_err(|e| e.to_string())?;
-    let options = SearchOptions::default().with_max_nodes(args.max_nodes);
+    eprintln!(
+        "routing for {}: body {} x {} blocks (hitbox {} x {}; the width is not routed yet), \
+         moves: {:?}, water: {}, opens doors: {}",
+        profile.name,
+        profile.width,
+        profile.height,
+        profile.hitbox_width,
+        profile.hitbox_height,
+        profile.movement,
+        agent.water,
+        if agent.opens_doors { "yes" } else { "no" },
+    );
+    let router = Router::new(agent, MoveCosts::default())
+        .map_err(|e| e.to_string())?
+        .with_options(SearchOptions::default().with_max_nodes(args.max_nodes));
     let mut picture = Map::new(&loaded);
     let mut routes = Vec::new();
     if let Some((start, goal)) = args.route {
-        let result = pathfinder
-            .find_path(&loaded.world, start, goal, &options)
+        let result = router
+            .route(&loaded.world, start, goal)
             .map_err(|e| e.to_string())?;
         println!("{{{}}}", result_json(&result));
         routes.push((start, goal, result));
@@ -181,8 +212,8 @@ fn run(args: &Args) -> Result<(), String> {
         let started = Instant::now();
         let (mut found, mut partial, mut unreachable, mut expanded) = (0, 0, 0, 0u64);
         for &(start, goal) in &pairs {
-            let result = pathfinder
-                .find_path(&loaded.world, start, goal, &options)
+            let result = router
+                .route(&loaded.world, start, goal)
                 .map_err(|e| e.to_string())?;
             match result.status {
                 SearchStatus::Found => found += 1,
@@ -214,12 +245,23 @@ fn run(args: &Args) -> Result<(), String> {
             expanded as f64 / elapsed.as_secs_f64().max(1e-9)
         );
     }
-    for (start, goal, result) in &routes {
+    const COLOURS: [[u8; 3]; 6] = [
+        [230, 40, 230],
+        [250, 140, 20],
+        [40, 200, 250],
+        [250, 230, 40],
+        [240, 60, 60],
+        [120, 250, 120],
+    ];
+    for (index, (_, _, result)) in routes.iter().enumerate() {
         for &p in &result.path {
-            picture.put(p, [230, 40, 230]);
+            picture.put(p, COLOURS[index % COLOURS.len()]);
         }
-        picture.put(*start, [255, 255, 255]);
-        picture.put(*goal, [0, 0, 0]);
+    }
+    for (index, (start, goal, _)) in routes.iter().enumerate() {
+        let colour = COLOURS[index % COLOURS.len()];
+        picture.mark(*start, index + 1, true, colour);
+        picture.mark(*goal, index + 1, false, colour);
     }
     let (width, height) = (picture.image.width(), picture.image.height());
     picture.image.write_png(out)?;

@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 
 use voxnav::anvil::{LoadedWorld, MAX_Y, MIN_Y};
 use voxnav::world::is_valid_feet;
+use voxnav::world::pick::is_natural_ground;
 use voxnav::{Agent, Block, ChunkedWorld, IVec3, VoxelWorld};
 
 use super::picture::{BLACK, Picture};
@@ -31,7 +32,8 @@ impl SplitMix {
 
 /// The highest valid feet position of column `x`, `z` whose body is in the open air above
 /// it (the surface), if any: the cell above the highest cell of `MIN_Y + 1 ..= MAX_Y - 1`
-/// that is not passable, when the agent fits there.
+/// that is not passable, when the agent fits there and it is natural ground (not water:
+/// [`voxnav::world::pick::is_natural_ground`]).
 pub fn surface_feet(world: &ChunkedWorld, agent: &Agent, x: i32, z: i32) -> Option<IVec3> {
     let mut top = MAX_Y;
     // Whole runs of 64 cells at once, from the top down.
@@ -47,7 +49,8 @@ pub fn surface_feet(world: &ChunkedWorld, agent: &Agent, x: i32, z: i32) -> Opti
         if blocked != 0 {
             let y = y0 + 63 - blocked.leading_zeros() as i32;
             let feet = IVec3::new(x, y + 1, z);
-            return is_valid_feet(world, feet, agent.height).then_some(feet);
+            return (is_valid_feet(world, feet, agent.height) && is_natural_ground(world, feet))
+                .then_some(feet);
         }
         top = y0;
     }
@@ -228,12 +231,34 @@ impl Map {
         map
     }
 
+    /// The pixel of the column of `p`.
+    fn pixel(&self, p: IVec3) -> (i64, i64) {
+        let scale = i64::from(self.scale);
+        (
+            (i64::from(p.x) - i64::from(self.min_x)).div_euclid(scale),
+            (i64::from(p.z) - i64::from(self.min_z)).div_euclid(scale),
+        )
+    }
+
     /// Colours the pixel of the column of `p`.
     pub fn put(&mut self, p: IVec3, colour: [u8; 3]) {
-        let scale = i64::from(self.scale);
-        let x = (i64::from(p.x) - i64::from(self.min_x)).div_euclid(scale);
-        let z = (i64::from(p.z) - i64::from(self.min_z)).div_euclid(scale);
+        let (x, z) = self.pixel(p);
         self.image.set(x, z, colour);
+    }
+
+    /// Marks a route's end at `p` as the terrain picture does: a disc for a start, a square
+    /// for a goal, in `colour` with a black outline, and a label with the route's `number`
+    /// beside it.
+    pub fn mark(&mut self, p: IVec3, number: usize, start: bool, colour: [u8; 3]) {
+        let (x, z) = self.pixel(p);
+        if start {
+            self.image.disc(x as f32 + 0.5, z as f32 + 0.5, 4.0, BLACK);
+            self.image.disc(x as f32 + 0.5, z as f32 + 0.5, 3.0, colour);
+        } else {
+            self.image.fill_rect(x - 4, z - 4, 9, 9, BLACK);
+            self.image.fill_rect(x - 3, z - 3, 7, 7, colour);
+        }
+        self.image.label(x + 5, z - 9, &number.to_string(), 1);
     }
 }
 
