@@ -78,7 +78,7 @@ struct Cli {
     #[arg(long, default_value_t = 2_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     max_nodes: u64,
     /// The mob type to route for (the game's entity name, such as zombie, villager,
-    /// iron_golem, chicken, bat): its body, rounded up to whole blocks, and how it moves.
+    /// `iron_golem`, chicken, bat): its body, rounded up to whole blocks, and how it moves.
     #[arg(long, default_value = "zombie")]
     mob: String,
     /// Where to write the picture (PNG); checked before the world is loaded.
@@ -139,6 +139,16 @@ fn result_json(result: &SearchResult) -> String {
         path_json(&result.path)
     )
 }
+
+/// The colours of the routes in the picture, in turn.
+const COLOURS: [[u8; 3]; 6] = [
+    [230, 40, 230],
+    [250, 140, 20],
+    [40, 200, 250],
+    [250, 230, 40],
+    [240, 60, 60],
+    [120, 250, 120],
+];
 
 fn run(args: &Args) -> Result<(), String> {
     // Fails at once for a path that cannot be written; the picture goes there at the end.
@@ -245,14 +255,6 @@ fn run(args: &Args) -> Result<(), String> {
             expanded as f64 / elapsed.as_secs_f64().max(1e-9)
         );
     }
-    const COLOURS: [[u8; 3]; 6] = [
-        [230, 40, 230],
-        [250, 140, 20],
-        [40, 200, 250],
-        [250, 230, 40],
-        [240, 60, 60],
-        [120, 250, 120],
-    ];
     for (index, (_, _, result)) in routes.iter().enumerate() {
         for &p in &result.path {
             picture.put(p, COLOURS[index % COLOURS.len()]);
