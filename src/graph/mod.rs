@@ -106,7 +106,7 @@ use glam::IVec3;
 use crate::error::{Error, Result};
 use crate::moves::agent::{Agent, MoveCosts};
 use crate::moves::{DIRECTIONS, Move, MoveKind, for_each_neighbour, terrain_cost};
-use crate::world::{Bounds, TerrainFlags, VoxelWorld, is_valid_feet};
+use crate::world::{Bounds, TerrainFlags, VoxelWorld, WorldWatch, is_valid_feet};
 
 pub use astar::GraphSearch;
 pub use update::GraphUpdate;
@@ -239,8 +239,22 @@ pub struct GraphMove {
 
 /// The compiled walk graph of one bounded world for one agent. See the
 /// [module docs](self).
-#[derive(Debug, Clone)]
+///
+/// A graph compiled from a world that gives a [`VoxelWorld::watch`] (a
+/// [`ChunkedWorld`](crate::ChunkedWorld)) remembers which world and version it describes:
+/// [`GraphSearch`] refuses it once the world has changed without it ([`Error::StaleGraph`]),
+/// and updates refuse another world ([`Error::OtherWorld`]) or a change list that cannot cover
+/// what changed. After an update fails part way the graph refuses to answer
+/// ([`Error::GraphBroken`]) until compiled again.
+///
+/// Its `Debug` output is a summary (counts, bytes, version), not its arrays.
+#[derive(Clone)]
 pub struct NavGraph {
+    /// The world the graph describes and the version it describes, when the world has a
+    /// watch.
+    source: Option<Source>,
+    /// Why the graph refuses to answer: an update failed part way.
+    broken: Option<String>,
     agent: Agent,
     bounds: Bounds,
     /// Tiles of [`TILE`] x [`TILE`] columns per row of tiles.
@@ -275,6 +289,32 @@ pub struct NavGraph {
     /// Every terrain flag any node has had (never narrowed by an update): with `max_extra`,
     /// what bounds the terms a move into a node can pay.
     pub(crate) terrain_seen: TerrainFlags,
+}
+
+/// The world a [`NavGraph`] describes, watched, and the version it describes.
+#[derive(Debug, Clone)]
+struct Source {
+    watch: WorldWatch,
+    version: u64,
+}
+
+impl std::fmt::Debug for NavGraph {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut out = f.debug_struct("NavGraph");
+        out.field("nodes", &self.live)
+            .field("id_bound", &self.slots.len())
+            .field("bounds", &self.bounds)
+            .field("memory_bytes", &self.memory_bytes())
+            .field("shapes", &self.shapes.len());
+        if let Some(source) = &self.source {
+            out.field("world", &source.watch.id().get())
+                .field("version", &source.version);
+        }
+        if let Some(cause) = &self.broken {
+            out.field("broken", cause);
+        }
+        out.finish_non_exhaustive()
+    }
 }
 
 /// What a search needs of a move in one slot with one shape code: the fixed part of its
@@ -404,6 +444,11 @@ impl NavGraph {
         let tile_rows = (size.z as u32).div_ceil(TILE as u32);
         let homes = (tiles_per_row * tile_rows) as usize * (TILE * TILE) as usize;
         let mut graph = Self {
+            source: world.watch().map(|watch| Source {
+                version: watch.version(),
+                watch,
+            }),
+            broken: None,
             agent: *agent,
             bounds,
             tiles_per_row,
@@ -464,6 +509,61 @@ impl NavGraph {
         self.slots.shrink_to_fit();
         self.chain_xz.shrink_to_fit();
         self.extra.shrink_to_fit();
+    }
+
+    /// Whether the graph may answer: `Ok` unless an update failed part way
+    /// ([`Error::GraphBroken`]) or the world it was compiled from (when that world has a
+    /// [`VoxelWorld::watch`]) has changed since the version the graph describes
+    /// ([`Error::StaleGraph`]). [`GraphSearch`] asks this before every search.
+    ///
+    /// # Errors
+    /// As above.
+    pub fn check_current(&self) -> Result<()> {
+        if let Some(cause) = &self.broken {
+            return Err(Error::GraphBroken(cause.clone()));
+        }
+        match &self.source {
+            Some(source) if source.watch.version() != source.version => Err(Error::StaleGraph {
+                built: source.version,
+                now: source.watch.version(),
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    /// Whether an update failed part way, leaving the graph unusable until compiled again.
+    #[must_use]
+    pub fn is_broken(&self) -> bool {
+        self.broken.is_some()
+    }
+
+    /// The version of its world the graph describes, when the world has a
+    /// [`VoxelWorld::watch`].
+    #[must_use]
+    pub fn world_version(&self) -> Option<u64> {
+        self.source.as_ref().map(|source| source.version)
+    }
+
+    /// [`Error::OtherWorld`] when `world` is not the world the graph was compiled from (both
+    /// known by their watches; a graph of a world without one trusts any world).
+    pub(crate) fn check_world<W: VoxelWorld + ?Sized>(
+        &self,
+        world: &W,
+        what: &'static str,
+    ) -> Result<()> {
+        let Some(source) = &self.source else {
+            return Ok(());
+        };
+        let given = world.watch().map(|watch| watch.id());
+        if given == Some(source.watch.id()) {
+            Ok(())
+        } else {
+            Err(Error::OtherWorld {
+                what,
+                built: source.watch.id().get(),
+                given: given.map(crate::world::WorldId::get),
+            })
+        }
     }
 
     /// The agent the graph was compiled for.

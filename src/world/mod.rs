@@ -14,7 +14,7 @@ pub mod key;
 pub mod versioned;
 
 pub use bounds::Bounds;
-pub use versioned::{VersionedWorld, WorldId, WorldIdentity};
+pub use versioned::{LiveVersion, VersionedWorld, WorldId, WorldIdentity, WorldWatch};
 
 use glam::IVec3;
 
@@ -265,6 +265,19 @@ pub trait VoxelWorld {
         }
         block
     }
+
+    /// A watch of this world's identity and version, for the structures derived from it (a
+    /// compiled [`NavGraph`](crate::NavGraph), and the engines that keep one) to refuse to
+    /// answer once the world has changed without them ([`Error::StaleGraph`]) or when handed
+    /// another world ([`Error::OtherWorld`]). [`crate::ChunkedWorld`] gives one; a world that
+    /// gives none (the default) is trusted to be the one the structure was built from, as it
+    /// is now: keep such structures up to date yourself.
+    ///
+    /// [`Error::StaleGraph`]: crate::Error::StaleGraph
+    /// [`Error::OtherWorld`]: crate::Error::OtherWorld
+    fn watch(&self) -> Option<WorldWatch> {
+        None
+    }
 }
 
 /// The columns [`VoxelWorld::columns_around`] reads: the centre first, then the 8 horizontal
@@ -358,6 +371,9 @@ macro_rules! forward_world {
             #[inline]
             fn passable_block(&self, x: i32, z: i32, y0: i32, count: u32) -> u64 {
                 (**self).passable_block(x, z, y0, count)
+            }
+            fn watch(&self) -> Option<WorldWatch> {
+                (**self).watch()
             }
         }
     )*};
