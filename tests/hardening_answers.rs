@@ -717,3 +717,106 @@ fn debug_output_of_large_structures_is_a_summary() {
     assert!(format!("{index:?}").contains("feet: 4096"));
     assert!(format!("{navigator:?}").contains("nodes: 4096"));
 }
+
+/// A loaded world of 3 x 2 chunk columns, 32 tall, whose absent chunks are unloaded
+/// territory: chunk columns (0, 0) and (1, 0) are loaded (a floor at y = 0, air above), the
+/// rest not; a solid pillar at (5, 1..31, 5) reaches the top.
+fn partly_loaded() -> ChunkedWorld {
+    let mut world = ChunkedWorld::with_size(IVec3::new(48, 32, 32)).unwrap();
+    world.set_absent_block(Block::Barrier).unwrap();
+    for cx in 0..2 {
+        for cy in 0..2 {
+            world.fill_chunk(IVec3::new(cx, cy, 0), Block::Air).unwrap();
+        }
+        world
+            .fill(
+                IVec3::new(cx * 16, 0, 0),
+                IVec3::new(cx * 16 + 15, 0, 15),
+                Block::Solid,
+            )
+            .unwrap();
+    }
+    world
+        .fill(IVec3::new(5, 0, 5), IVec3::new(5, 30, 5), Block::Solid)
+        .unwrap();
+    world
+}
+
+/// The reason of an `InvalidGoal`, and its message.
+fn goal_reason(result: voxnav::Result<voxnav::SearchResult>) -> (voxnav::InvalidFeet, String) {
+    match result {
+        Err(error @ voxnav::Error::InvalidGoal { reason, .. }) => (reason, error.to_string()),
+        other => panic!("expected an invalid goal, got {other:?}"),
+    }
+}
+
+/// Item 15 (and issue 21 item 4's first half): a goal in an unloaded chunk, inside or outside
+/// the bounds, names the chunk; a head above the world's top names the height range; through
+/// `Pathfinder`, `GraphSearch` and a `Navigator` with a graph alike.
+#[test]
+fn errors_name_unloaded_chunks_and_the_world_height() {
+    use voxnav::{IndexedRouter, InvalidFeet};
+    let world = partly_loaded();
+    let agent = Agent::default();
+    let costs = MoveCosts::default();
+    let graph = voxnav::NavGraph::compile(&world, &agent).unwrap();
+    let mut search = voxnav::GraphSearch::new(costs).unwrap();
+    let mut navigator = voxnav::Navigator::new(agent, costs).unwrap();
+    navigator.build_graph(&world).unwrap();
+    let start = IVec3::new(1, 1, 1);
+    let options = SearchOptions::default();
+    let cases = [
+        // Inside the bounds, in chunk column (2, 0), never loaded.
+        (
+            IVec3::new(40, 1, 3),
+            InvalidFeet::Unloaded {
+                chunk_x: 2,
+                chunk_z: 0,
+            },
+            "chunk (2, 0) is not loaded",
+        ),
+        // Inside the bounds, chunk column (1, 1).
+        (
+            IVec3::new(20, 1, 20),
+            InvalidFeet::Unloaded {
+                chunk_x: 1,
+                chunk_z: 1,
+            },
+            "chunk (1, 1) is not loaded",
+        ),
+        // Beyond the bounds: unloaded territory too, at negative chunk coordinates.
+        (
+            IVec3::new(-3, 1, -20),
+            InvalidFeet::Unloaded {
+                chunk_x: -1,
+                chunk_z: -2,
+            },
+            "chunk (-1, -2) is not loaded",
+        ),
+        // On top of the pillar: the head would be at y = 32, above the top.
+        (
+            IVec3::new(5, 31, 5),
+            InvalidFeet::OutsideHeight {
+                min_y: 0,
+                max_y: 32,
+            },
+            "outside the world's height (y range 0..32)",
+        ),
+    ];
+    for (goal, reason, words) in cases {
+        let answers = [
+            goal_reason(pathfinder().find_path(&world, start, goal, &options)),
+            goal_reason(search.find_path(&graph, start, goal, &options)),
+            goal_reason(navigator.find_path(&world, start, goal, &options)),
+        ];
+        for (i, (found, message)) in answers.into_iter().enumerate() {
+            assert_eq!(found, reason, "engine {i}, goal {goal}");
+            assert!(message.contains(words), "engine {i}: {message}");
+        }
+    }
+    // A loaded goal still routes.
+    let found = search
+        .find_path(&graph, start, IVec3::new(30, 1, 10), &options)
+        .unwrap();
+    assert!(found.is_found());
+}

@@ -614,8 +614,8 @@ impl GraphSearch {
     /// As [`NavGraph::check_current`]: [`Error::StaleGraph`] once the graph's world has
     /// changed without it, [`Error::GraphBroken`] after a failed update.
     /// [`Error::InvalidStart`] or [`Error::InvalidGoal`] when either is not a node of the
-    /// graph ([`InvalidFeet::OutOfWorld`] outside its bounds, else
-    /// [`InvalidFeet::NotInGraph`]), [`Error::ZeroBudget`] / [`Error::ZeroTimeBudget`] for
+    /// graph, with the reason [`NavGraph::node_or_reason`] gives (an unloaded chunk, outside
+    /// the world or its height, else [`InvalidFeet::NotInGraph`]), [`Error::ZeroBudget`] / [`Error::ZeroTimeBudget`] for
     /// empty budgets.
     pub fn find_path(
         &mut self,
@@ -1047,10 +1047,7 @@ impl Target for OctileTarget {
 
 /// The node of `feet`, or why there is none.
 fn node_of(graph: &NavGraph, feet: IVec3) -> Result<NodeId, InvalidFeet> {
-    if !graph.bounds.contains(feet) {
-        return Err(InvalidFeet::OutOfWorld);
-    }
-    graph.node(feet).ok_or(InvalidFeet::NotInGraph)
+    graph.node_or_reason(feet)
 }
 
 #[cfg(test)]

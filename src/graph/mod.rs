@@ -255,6 +255,8 @@ pub struct NavGraph {
     source: Option<Source>,
     /// Why the graph refuses to answer: an update failed part way.
     broken: Option<String>,
+    /// Where the world had not loaded its chunks, for errors that name the real cause.
+    unloaded: Unloaded,
     agent: Agent,
     bounds: Bounds,
     /// Tiles of [`TILE`] x [`TILE`] columns per row of tiles.
@@ -289,6 +291,78 @@ pub struct NavGraph {
     /// Every terrain flag any node has had (never narrowed by an update): with `max_extra`,
     /// what bounds the terms a move into a node can pay.
     pub(crate) terrain_seen: TerrainFlags,
+}
+
+/// Which chunks of its world were not loaded ([`VoxelWorld::is_unloaded`]) when the graph was
+/// compiled or last updated there: a start or goal there is refused as
+/// [`InvalidFeet::Unloaded`](crate::InvalidFeet::Unloaded), naming its chunk.
+#[derive(Debug, Clone, Default)]
+struct Unloaded {
+    /// Whether the columns beyond the bounds are unloaded territory.
+    outside: bool,
+    /// The chunk of the bounds' lowest corner.
+    origin: IVec3,
+    /// Chunks along each axis.
+    dims: IVec3,
+    /// One bit per chunk, x fastest, then z, then y; empty when every chunk was loaded.
+    bits: Vec<u64>,
+}
+
+impl Unloaded {
+    /// What `world` has not loaded inside and around `bounds`.
+    fn of<W: VoxelWorld + ?Sized>(world: &W, bounds: Bounds) -> Self {
+        let origin = bounds.min.div_euclid(IVec3::splat(16));
+        let dims = (bounds.max - IVec3::ONE).div_euclid(IVec3::splat(16)) - origin + IVec3::ONE;
+        let mut unloaded = Self {
+            outside: world.is_unloaded(bounds.min - IVec3::X),
+            origin,
+            dims,
+            bits: Vec::new(),
+        };
+        for cy in 0..dims.y {
+            for cz in 0..dims.z {
+                for cx in 0..dims.x {
+                    // A cell of the chunk inside the bounds stands for the chunk.
+                    let cell = ((origin + IVec3::new(cx, cy, cz)) * 16)
+                        .clamp(bounds.min, bounds.max - IVec3::ONE);
+                    if world.is_unloaded(cell) {
+                        unloaded.mark(cell, true);
+                    }
+                }
+            }
+        }
+        unloaded
+    }
+
+    /// The bit of the chunk holding `cell` (inside the bounds).
+    fn index(&self, cell: IVec3) -> usize {
+        let c = cell.div_euclid(IVec3::splat(16)) - self.origin;
+        ((c.y * self.dims.z + c.z) * self.dims.x + c.x) as usize
+    }
+
+    fn mark(&mut self, cell: IVec3, unloaded: bool) {
+        if self.bits.is_empty() {
+            if !unloaded {
+                return;
+            }
+            let chunks = (self.dims.x * self.dims.y * self.dims.z) as usize;
+            self.bits = vec![0; chunks.div_ceil(64)];
+        }
+        let i = self.index(cell);
+        if unloaded {
+            self.bits[i / 64] |= 1 << (i % 64);
+        } else {
+            self.bits[i / 64] &= !(1 << (i % 64));
+        }
+    }
+
+    /// Whether `cell`, inside the bounds, lies in an unloaded chunk.
+    fn contains(&self, cell: IVec3) -> bool {
+        let i = self.index(cell);
+        self.bits
+            .get(i / 64)
+            .is_some_and(|word| word >> (i % 64) & 1 != 0)
+    }
 }
 
 /// The world a [`NavGraph`] describes, watched, and the version it describes.
@@ -449,6 +523,7 @@ impl NavGraph {
                 watch,
             }),
             broken: None,
+            unloaded: Unloaded::of(world, bounds),
             agent: *agent,
             bounds,
             tiles_per_row,
@@ -528,6 +603,50 @@ impl NavGraph {
                 now: source.watch.version(),
             }),
             _ => Ok(()),
+        }
+    }
+
+    /// The node at `feet`, or why there is none: outside the bounds across x or z
+    /// ([`InvalidFeet::Unloaded`](crate::InvalidFeet::Unloaded) when the world called that
+    /// territory unloaded, else [`InvalidFeet::OutOfWorld`](crate::InvalidFeet::OutOfWorld)),
+    /// a body that does not fit the world's height
+    /// ([`InvalidFeet::OutsideHeight`](crate::InvalidFeet::OutsideHeight)), a position whose
+    /// feet, head or floor lay in an unloaded chunk, or else
+    /// [`InvalidFeet::NotInGraph`](crate::InvalidFeet::NotInGraph).
+    ///
+    /// # Errors
+    /// As above.
+    pub fn node_or_reason(&self, feet: IVec3) -> Result<NodeId, crate::world::InvalidFeet> {
+        use crate::world::InvalidFeet;
+        let b = self.bounds;
+        let unloaded = |cell: IVec3| InvalidFeet::Unloaded {
+            chunk_x: cell.x.div_euclid(16),
+            chunk_z: cell.z.div_euclid(16),
+        };
+        if !((b.min.x..b.max.x).contains(&feet.x) && (b.min.z..b.max.z).contains(&feet.z)) {
+            return Err(if self.unloaded.outside {
+                unloaded(feet)
+            } else {
+                InvalidFeet::OutOfWorld
+            });
+        }
+        let head = i64::from(feet.y) + i64::from(self.agent.height.max(1)) - 1;
+        if feet.y < b.min.y || head >= i64::from(b.max.y) {
+            return Err(InvalidFeet::OutsideHeight {
+                min_y: b.min.y,
+                max_y: b.max.y,
+            });
+        }
+        if let Some(id) = self.node(feet) {
+            return Ok(id);
+        }
+        let body = (-1..self.agent.height as i32).map(|dy| feet + IVec3::new(0, dy, 0));
+        match body
+            .filter(|&cell| b.contains(cell))
+            .find(|&cell| self.unloaded.contains(cell))
+        {
+            Some(cell) => Err(unloaded(cell)),
+            None => Err(InvalidFeet::NotInGraph),
         }
     }
 
@@ -656,6 +775,7 @@ impl NavGraph {
             + self.extra.capacity() * 4
             + self.tile_origins.capacity() * 4
             + self.free.capacity() * 4
+            + self.unloaded.bits.capacity() * 8
     }
 
     /// Calls `visit` with every move out of node `id`, priced at `costs`, in the order of

@@ -206,6 +206,10 @@ impl NavGraph {
             if !self.bounds.contains(cell) {
                 continue;
             }
+            // A write into a chunk that was not loaded stores it.
+            if self.unloaded.contains(cell) && !world.is_unloaded(cell) {
+                self.unloaded.mark(cell, false);
+            }
             let p = cell - self.bounds.min;
             // A block may decide more than its own cell (a fence blocks the cell above it
             // too), so each change counts as a change of the cells just below and above.

@@ -430,6 +430,21 @@ impl VoxelWorld for ChunkedWorld {
         Some(self.live.watch())
     }
 
+    fn is_unloaded(&self, p: IVec3) -> bool {
+        if self.absent != Block::Barrier {
+            return false;
+        }
+        match self.bounds {
+            Some(bounds) if !bounds.contains(p) => {
+                // Columns beyond the bounds are territory not loaded; above the top or below
+                // the bottom is outside the world's height, not unloaded.
+                !((bounds.min.x..bounds.max.x).contains(&p.x)
+                    && (bounds.min.z..bounds.max.z).contains(&p.z))
+            }
+            _ => self.chunk_slot(chunk_of(p)) == NO_CHUNK,
+        }
+    }
+
     #[inline]
     fn column(&self, x: i32, z: i32, y0: i32, count: u32) -> ColumnBits {
         self.column_bits(x, z, y0, count)
