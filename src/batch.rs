@@ -99,7 +99,8 @@ impl RouteQuery<BlockGoal> {
 /// them (every query is searched on the world, so the answers stay right, only slower):
 /// call [`IndexedRouter::refresh_index`] or [`IndexedRouter::apply_changes`] between
 /// batches after changing blocks.
-#[derive(Debug)]
+///
+/// Its `Debug` output is a summary of its index, graph and pool, not their arrays.
 pub struct BatchRouter {
     template: Worker,
     options: SearchOptions,
@@ -108,10 +109,22 @@ pub struct BatchRouter {
 }
 
 /// What one worker searches with: on the world, and over the graph.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 struct Worker {
     pathfinder: Pathfinder,
     graph_search: GraphSearch,
+}
+
+impl std::fmt::Debug for BatchRouter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let pooled = self.pool.lock().map_or(0, |pool| pool.len());
+        f.debug_struct("BatchRouter")
+            .field("agent", self.template.pathfinder.agent())
+            .field("options", &self.options)
+            .field("slot", &self.index)
+            .field("pooled_workers", &pooled)
+            .finish_non_exhaustive()
+    }
 }
 
 impl BatchRouter {

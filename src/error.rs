@@ -77,6 +77,38 @@ pub enum Error {
     /// walking rules produced moves it cannot store.
     #[error("cannot compile the walk graph: {0}")]
     GraphTooLarge(String),
+    /// A walk graph (or an engine keeping one) no longer describes its world: the world
+    /// changed since the graph was compiled or last updated, and the changes given did not
+    /// cover it (none were given, or the change log started after the graph's version).
+    #[error(
+        "the walk graph describes version {built} of its world, which is at version {now}: \
+         update it with every change since (`ChunkedWorld::take_changes` after each update) or \
+         compile it again"
+    )]
+    StaleGraph {
+        /// The world's version the graph describes.
+        built: u64,
+        /// The world's version now.
+        now: u64,
+    },
+    /// A structure derived from one world was handed another (a different world instance,
+    /// a clone included, even of the same size).
+    #[error(
+        "the {what} was built from world #{built}, not from the world given ({}): build one \
+         for that world", given.map_or_else(|| "one without an identity".to_string(), |id| format!("world #{id}"))
+    )]
+    OtherWorld {
+        /// What was handed the wrong world.
+        what: &'static str,
+        /// The id ([`WorldId::get`](crate::world::WorldId::get)) of the world it was built from.
+        built: u64,
+        /// The id of the world given, `None` for a world without a [`WorldWatch`](crate::world::WorldWatch).
+        given: Option<u64>,
+    },
+    /// A walk graph whose update failed part way: it refuses to answer until compiled again
+    /// (the engines that keep one compile it again on their next replan).
+    #[error("the walk graph is unusable since an update failed ({0}): compile it again")]
+    GraphBroken(String),
     /// An agent or cost setting is out of its allowed range.
     #[error("invalid setting: {0}")]
     InvalidSetting(String),

@@ -427,8 +427,16 @@ fn bad_input_is_a_typed_error() {
     let mut search = GraphSearch::new(MoveCosts::default()).unwrap();
     let options = SearchOptions::default();
     let good = IVec3::new(0, 1, 0);
+    // The head of a feet position at y = 2 would be at y = 3, above the top (issue 26 item 15).
     assert!(matches!(
         search.find_path(&graph, IVec3::new(0, 2, 0), good, &options),
+        Err(Error::InvalidStart {
+            reason: InvalidFeet::OutsideHeight { min_y: 0, max_y: 3 },
+            ..
+        })
+    ));
+    assert!(matches!(
+        search.find_path(&graph, IVec3::new(0, 0, 0), good, &options),
         Err(Error::InvalidStart {
             reason: InvalidFeet::NotInGraph,
             ..

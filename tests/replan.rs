@@ -159,23 +159,24 @@ fn replan_rounds(
             position = route[rng.below(route.len() as u64 / 2 + 1) as usize];
         }
         let count = 1 + rng.below(6);
+        let mut written = Vec::new();
         for _ in 0..count {
             let p = random_cell(&mut rng, SIZE);
             let block = random_block(&mut rng);
-            world.set(p, block).unwrap();
+            written.push((p, world.set(p, block).unwrap()));
         }
-        let mut changes = world.take_changes();
         if !is_valid_feet(&world, position, agent.height)
             || !is_valid_feet(&world, goal, agent.height)
         {
             // Keep the agent and its goal standing: undo this round.
-            for change in changes.cells.iter().rev() {
-                world.set(change.pos, change.old).unwrap();
+            for &(p, old) in written.iter().rev() {
+                world.set(p, old).unwrap();
             }
-            world.take_changes();
-            changes.cells.clear();
         }
-        let changed: Vec<IVec3> = changes.positions().collect();
+        // The change log covers the undo too; a list of cells must name every cell written
+        // (an empty list for a world whose version moved is refused as missed changes).
+        let changes = world.take_changes();
+        let changed: Vec<IVec3> = written.iter().map(|&(p, _)| p).collect();
         // D* Lite reads which changes involved lava; the replanner assumes all did.
         let incremental = dstar.replan_changes(&world, position, &changes).unwrap();
         let chosen = replanner.replan(&world, position, &changed).unwrap();
@@ -381,7 +382,8 @@ fn replan_errors_name_the_bad_position_and_leave_the_plan_usable() {
     ));
     world.set(IVec3::new(7, 2, 1), Block::Air).unwrap();
     assert!(world.is_passable(IVec3::new(7, 2, 1)));
-    let again = dstar.replan(&world, start, &[]).unwrap();
+    // Written and restored: the cell is listed, as every written cell must be.
+    let again = dstar.replan(&world, start, &[IVec3::new(7, 2, 1)]).unwrap();
     assert_eq!(again.cost, Some(70));
     let unbounded = ChunkedWorld::new();
     assert!(dstar.plan(&unbounded, start, goal).is_err());

@@ -277,13 +277,28 @@ impl<R: Record> Records<R> {
 /// assert_eq!(result.cost, Some(50));
 /// # Ok::<(), voxnav::Error>(())
 /// ```
-#[derive(Debug, Clone)]
+///
+/// Its `Debug` output is a summary (costs, record counts and bytes), not its records.
+#[derive(Clone)]
 pub struct GraphSearch {
     core: Core,
     narrow: Records<Narrow>,
     wide: Records<Wide>,
     /// Whether the last search used the narrow records.
     last_narrow: bool,
+}
+
+impl std::fmt::Debug for GraphSearch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let bytes = self.narrow.entries.capacity() * std::mem::size_of::<Narrow>()
+            + self.wide.entries.capacity() * std::mem::size_of::<Wide>();
+        f.debug_struct("GraphSearch")
+            .field("costs", &self.core.costs)
+            .field("narrow_records", &self.narrow.entries.len())
+            .field("wide_records", &self.wide.entries.len())
+            .field("record_bytes", &bytes)
+            .finish_non_exhaustive()
+    }
 }
 
 /// The parts of a search that do not depend on the record layout.
@@ -596,9 +611,11 @@ impl GraphSearch {
     /// Finds a route over `graph` from the feet position `start` to the feet position `goal`.
     ///
     /// # Errors
+    /// As [`NavGraph::check_current`]: [`Error::StaleGraph`] once the graph's world has
+    /// changed without it, [`Error::GraphBroken`] after a failed update.
     /// [`Error::InvalidStart`] or [`Error::InvalidGoal`] when either is not a node of the
-    /// graph ([`InvalidFeet::OutOfWorld`] outside its bounds, else
-    /// [`InvalidFeet::NotInGraph`]), [`Error::ZeroBudget`] / [`Error::ZeroTimeBudget`] for
+    /// graph, with the reason [`NavGraph::node_or_reason`] gives (an unloaded chunk, outside
+    /// the world or its height, else [`InvalidFeet::NotInGraph`]), [`Error::ZeroBudget`] / [`Error::ZeroTimeBudget`] for
     /// empty budgets.
     pub fn find_path(
         &mut self,
@@ -607,6 +624,7 @@ impl GraphSearch {
         goal: IVec3,
         options: &SearchOptions,
     ) -> Result<SearchResult> {
+        graph.check_current()?;
         let start_id =
             node_of(graph, start).map_err(|reason| Error::InvalidStart { pos: start, reason })?;
         let goal_id =
@@ -648,6 +666,7 @@ impl GraphSearch {
         if let Some(target) = goal.block_target() {
             return self.find_path(graph, start, target, options);
         }
+        graph.check_current()?;
         let start_id =
             node_of(graph, start).map_err(|reason| Error::InvalidStart { pos: start, reason })?;
         if let Some(target) = goal.exact_target() {
@@ -1028,10 +1047,7 @@ impl Target for OctileTarget {
 
 /// The node of `feet`, or why there is none.
 fn node_of(graph: &NavGraph, feet: IVec3) -> Result<NodeId, InvalidFeet> {
-    if !graph.bounds.contains(feet) {
-        return Err(InvalidFeet::OutOfWorld);
-    }
-    graph.node(feet).ok_or(InvalidFeet::NotInGraph)
+    graph.node_or_reason(feet)
 }
 
 #[cfg(test)]

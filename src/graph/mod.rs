@@ -132,7 +132,7 @@ use crate::moves::agent::{Agent, MoveCosts};
 use crate::moves::{
     DIRECTIONS, Move, MoveKind, for_each_neighbour, position_terrain, terrain_cost,
 };
-use crate::world::{Bounds, TerrainFlags, VoxelWorld};
+use crate::world::{Bounds, TerrainFlags, VoxelWorld, WorldWatch};
 
 pub use astar::GraphSearch;
 pub use update::GraphUpdate;
@@ -265,8 +265,24 @@ pub struct GraphMove {
 
 /// The compiled walk graph of one bounded world for one agent. See the
 /// [module docs](self).
-#[derive(Debug, Clone)]
+///
+/// A graph compiled from a world that gives a [`VoxelWorld::watch`] (a
+/// [`ChunkedWorld`](crate::ChunkedWorld)) remembers which world and version it describes:
+/// [`GraphSearch`] refuses it once the world has changed without it ([`Error::StaleGraph`]),
+/// and updates refuse another world ([`Error::OtherWorld`]) or a change list that cannot cover
+/// what changed. After an update fails part way the graph refuses to answer
+/// ([`Error::GraphBroken`]) until compiled again.
+///
+/// Its `Debug` output is a summary (counts, bytes, version), not its arrays.
+#[derive(Clone)]
 pub struct NavGraph {
+    /// The world the graph describes and the version it describes, when the world has a
+    /// watch.
+    source: Option<Source>,
+    /// Why the graph refuses to answer: an update failed part way.
+    broken: Option<String>,
+    /// Where the world had not loaded its chunks, for errors that name the real cause.
+    unloaded: Unloaded,
     agent: Agent,
     bounds: Bounds,
     /// Tiles of [`TILE`] x [`TILE`] columns per row of tiles.
@@ -301,6 +317,104 @@ pub struct NavGraph {
     /// Every terrain flag any node has had (never narrowed by an update): with `max_extra`,
     /// what bounds the terms a move into a node can pay.
     pub(crate) terrain_seen: TerrainFlags,
+}
+
+/// Which chunks of its world were not loaded ([`VoxelWorld::is_unloaded`]) when the graph was
+/// compiled or last updated there: a start or goal there is refused as
+/// [`InvalidFeet::Unloaded`](crate::world::InvalidFeet::Unloaded), naming its chunk.
+#[derive(Debug, Clone, Default)]
+struct Unloaded {
+    /// Whether the columns beyond the bounds are unloaded territory.
+    outside: bool,
+    /// The chunk of the bounds' lowest corner.
+    origin: IVec3,
+    /// Chunks along each axis.
+    dims: IVec3,
+    /// One bit per chunk, x fastest, then z, then y; empty when every chunk was loaded.
+    bits: Vec<u64>,
+}
+
+impl Unloaded {
+    /// What `world` has not loaded inside and around `bounds`.
+    fn of<W: VoxelWorld + ?Sized>(world: &W, bounds: Bounds) -> Self {
+        let origin = bounds.min.div_euclid(IVec3::splat(16));
+        let dims = (bounds.max - IVec3::ONE).div_euclid(IVec3::splat(16)) - origin + IVec3::ONE;
+        let mut unloaded = Self {
+            outside: world.is_unloaded(bounds.min - IVec3::X),
+            origin,
+            dims,
+            bits: Vec::new(),
+        };
+        for cy in 0..dims.y {
+            for cz in 0..dims.z {
+                for cx in 0..dims.x {
+                    // A cell of the chunk inside the bounds stands for the chunk.
+                    let cell = ((origin + IVec3::new(cx, cy, cz)) * 16)
+                        .clamp(bounds.min, bounds.max - IVec3::ONE);
+                    if world.is_unloaded(cell) {
+                        unloaded.mark(cell, true);
+                    }
+                }
+            }
+        }
+        unloaded
+    }
+
+    /// The bit of the chunk holding `cell` (inside the bounds).
+    fn index(&self, cell: IVec3) -> usize {
+        let c = cell.div_euclid(IVec3::splat(16)) - self.origin;
+        ((c.y * self.dims.z + c.z) * self.dims.x + c.x) as usize
+    }
+
+    fn mark(&mut self, cell: IVec3, unloaded: bool) {
+        if self.bits.is_empty() {
+            if !unloaded {
+                return;
+            }
+            let chunks = (self.dims.x * self.dims.y * self.dims.z) as usize;
+            self.bits = vec![0; chunks.div_ceil(64)];
+        }
+        let i = self.index(cell);
+        if unloaded {
+            self.bits[i / 64] |= 1 << (i % 64);
+        } else {
+            self.bits[i / 64] &= !(1 << (i % 64));
+        }
+    }
+
+    /// Whether `cell`, inside the bounds, lies in an unloaded chunk.
+    fn contains(&self, cell: IVec3) -> bool {
+        let i = self.index(cell);
+        self.bits
+            .get(i / 64)
+            .is_some_and(|word| word >> (i % 64) & 1 != 0)
+    }
+}
+
+/// The world a [`NavGraph`] describes, watched, and the version it describes.
+#[derive(Debug, Clone)]
+struct Source {
+    watch: WorldWatch,
+    version: u64,
+}
+
+impl std::fmt::Debug for NavGraph {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut out = f.debug_struct("NavGraph");
+        out.field("nodes", &self.live)
+            .field("id_bound", &self.slots.len())
+            .field("bounds", &self.bounds)
+            .field("memory_bytes", &self.memory_bytes())
+            .field("shapes", &self.shapes.len());
+        if let Some(source) = &self.source {
+            out.field("world", &source.watch.id().get())
+                .field("version", &source.version);
+        }
+        if let Some(cause) = &self.broken {
+            out.field("broken", cause);
+        }
+        out.finish_non_exhaustive()
+    }
 }
 
 /// What a search needs of a move in one slot with one shape code: the fixed part of its
@@ -430,6 +544,12 @@ impl NavGraph {
         let tile_rows = (size.z as u32).div_ceil(TILE as u32);
         let homes = (tiles_per_row * tile_rows) as usize * (TILE * TILE) as usize;
         let mut graph = Self {
+            source: world.watch().map(|watch| Source {
+                version: watch.version(),
+                watch,
+            }),
+            broken: None,
+            unloaded: Unloaded::of(world, bounds),
             agent: *agent,
             bounds,
             tiles_per_row,
@@ -490,6 +610,105 @@ impl NavGraph {
         self.slots.shrink_to_fit();
         self.chain_xz.shrink_to_fit();
         self.extra.shrink_to_fit();
+    }
+
+    /// Whether the graph may answer: `Ok` unless an update failed part way
+    /// ([`Error::GraphBroken`]) or the world it was compiled from (when that world has a
+    /// [`VoxelWorld::watch`]) has changed since the version the graph describes
+    /// ([`Error::StaleGraph`]). [`GraphSearch`] asks this before every search.
+    ///
+    /// # Errors
+    /// As above.
+    pub fn check_current(&self) -> Result<()> {
+        if let Some(cause) = &self.broken {
+            return Err(Error::GraphBroken(cause.clone()));
+        }
+        match &self.source {
+            Some(source) if source.watch.version() != source.version => Err(Error::StaleGraph {
+                built: source.version,
+                now: source.watch.version(),
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    /// The node at `feet`, or why there is none: outside the bounds across x or z
+    /// ([`InvalidFeet::Unloaded`](crate::world::InvalidFeet::Unloaded) when the world called that
+    /// territory unloaded, else [`InvalidFeet::OutOfWorld`](crate::world::InvalidFeet::OutOfWorld)),
+    /// a body that does not fit the world's height
+    /// ([`InvalidFeet::OutsideHeight`](crate::world::InvalidFeet::OutsideHeight)), a position whose
+    /// feet, head or floor lay in an unloaded chunk, or else
+    /// [`InvalidFeet::NotInGraph`](crate::world::InvalidFeet::NotInGraph).
+    ///
+    /// # Errors
+    /// As above.
+    pub fn node_or_reason(&self, feet: IVec3) -> Result<NodeId, crate::world::InvalidFeet> {
+        use crate::world::InvalidFeet;
+        let b = self.bounds;
+        let unloaded = |cell: IVec3| InvalidFeet::Unloaded {
+            chunk_x: cell.x.div_euclid(16),
+            chunk_z: cell.z.div_euclid(16),
+        };
+        if !((b.min.x..b.max.x).contains(&feet.x) && (b.min.z..b.max.z).contains(&feet.z)) {
+            return Err(if self.unloaded.outside {
+                unloaded(feet)
+            } else {
+                InvalidFeet::OutOfWorld
+            });
+        }
+        let head = i64::from(feet.y) + i64::from(self.agent.height.max(1)) - 1;
+        if feet.y < b.min.y || head >= i64::from(b.max.y) {
+            return Err(InvalidFeet::OutsideHeight {
+                min_y: b.min.y,
+                max_y: b.max.y,
+            });
+        }
+        if let Some(id) = self.node(feet) {
+            return Ok(id);
+        }
+        let body = (-1..self.agent.height as i32).map(|dy| feet + IVec3::new(0, dy, 0));
+        match body
+            .filter(|&cell| b.contains(cell))
+            .find(|&cell| self.unloaded.contains(cell))
+        {
+            Some(cell) => Err(unloaded(cell)),
+            None => Err(InvalidFeet::NotInGraph),
+        }
+    }
+
+    /// Whether an update failed part way, leaving the graph unusable until compiled again.
+    #[must_use]
+    pub fn is_broken(&self) -> bool {
+        self.broken.is_some()
+    }
+
+    /// The version of its world the graph describes, when the world has a
+    /// [`VoxelWorld::watch`].
+    #[must_use]
+    pub fn world_version(&self) -> Option<u64> {
+        self.source.as_ref().map(|source| source.version)
+    }
+
+    /// [`Error::OtherWorld`] when `world` is not the world the graph was compiled from (both
+    /// known by their watches; a graph of a world without one trusts any world).
+    pub(crate) fn check_world<W: VoxelWorld + ?Sized>(
+        &self,
+        world: &W,
+        what: &'static str,
+    ) -> Result<()> {
+        let Some(source) = &self.source else {
+            return Ok(());
+        };
+        let given = world.watch().map(|watch| watch.id());
+        if given == Some(source.watch.id()) {
+            Ok(())
+        } else {
+            Err(Error::OtherWorld {
+                what,
+                built: source.watch.id().get(),
+                given: given.map(crate::world::WorldId::get),
+            })
+        }
     }
 
     /// The agent the graph was compiled for.
@@ -582,6 +801,7 @@ impl NavGraph {
             + self.extra.capacity() * 4
             + self.tile_origins.capacity() * 4
             + self.free.capacity() * 4
+            + self.unloaded.bits.capacity() * 8
     }
 
     /// Calls `visit` with every move out of node `id`, priced at `costs`, in the order of

@@ -25,8 +25,8 @@ use glam::IVec3;
 use super::{DEAD, NO_NODE, NavGraph, NodeId};
 use crate::error::{Error, Result};
 use crate::moves::agent::MoveCosts;
-use crate::world::VoxelWorld;
-use crate::world::chunked::Changes;
+use crate::world::chunked::{ChangeSpan, Changes};
+use crate::world::{VoxelWorld, WorldId};
 
 /// What a [`NavGraph::update`] changed.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -67,14 +67,49 @@ impl NavGraph {
     /// [`ChunkedWorld::take_changes`](crate::ChunkedWorld::take_changes)) changed in
     /// `world`. See [`NavGraph::update`].
     ///
+    /// The changes say which world reported them and which versions they span: they must come
+    /// from the graph's world and cover every change since the version the graph describes
+    /// (take them after each update, or since before the compile). The graph then describes
+    /// the version they were taken at.
+    ///
     /// # Errors
-    /// As [`NavGraph::update`].
+    /// As [`NavGraph::update`]; [`Error::StaleGraph`] when the changes start after the
+    /// version the graph describes (some changes were never reported), [`Error::OtherWorld`]
+    /// for changes of another world.
     pub fn apply_changes<W: VoxelWorld + ?Sized>(
         &mut self,
         world: &W,
         changes: &Changes,
     ) -> Result<GraphUpdate> {
-        self.update(world, changes.positions())
+        let Some(span) = changes.span else {
+            return self.update(world, changes.positions());
+        };
+        self.check_update(world)?;
+        let Some(built) = self.world_version() else {
+            return self.update_cells(world, changes.positions(), None);
+        };
+        self.check_span(&span, built)?;
+        self.update_cells(world, changes.positions(), Some(built.max(span.until)))
+    }
+
+    /// [`Error::OtherWorld`] for changes of another world than the graph's,
+    /// [`Error::StaleGraph`] for changes that start after version `built`.
+    fn check_span(&self, span: &ChangeSpan, built: u64) -> Result<()> {
+        let world = self.source.as_ref().map(|source| source.watch.id());
+        if world != Some(span.world) {
+            return Err(Error::OtherWorld {
+                what: "walk graph (given the changes of another world)",
+                built: world.map_or(0, WorldId::get),
+                given: Some(span.world.get()),
+            });
+        }
+        if span.since > built {
+            return Err(Error::StaleGraph {
+                built,
+                now: span.until,
+            });
+        }
+        Ok(())
     }
 
     /// Updates the graph after the cells `changed` of `world` changed (any world: list every
@@ -82,17 +117,44 @@ impl NavGraph {
     /// only the nodes and moves those cells can affect (see [local updates](crate::graph#local-updates)).
     ///
     /// Ids of nodes that stay valid do not change. Cells outside the graph's bounds are
-    /// ignored; listing a cell that did not change is harmless.
+    /// ignored; listing a cell that did not change is harmless. A list that misses a change
+    /// cannot be told from a complete one, except an empty list for a world that changed (when
+    /// the world has a [`VoxelWorld::watch`]), which is refused; prefer
+    /// [`NavGraph::apply_changes`], whose changes say what they cover.
+    ///
+    /// An update that fails part way leaves the graph refusing to answer
+    /// ([`Error::GraphBroken`]) until compiled again.
     ///
     /// # Errors
     /// [`Error::InvalidSetting`] when `world`'s bounds are not the ones the graph was compiled
-    /// with; [`Error::GraphTooLarge`] as in [`NavGraph::compile`] (too many nodes, or moves
-    /// the graph cannot store).
+    /// with; [`Error::OtherWorld`] when `world` is not the graph's world; [`Error::StaleGraph`]
+    /// for an empty list when the world changed since the version the graph describes;
+    /// [`Error::GraphBroken`] after an earlier update failed; [`Error::GraphTooLarge`] as in
+    /// [`NavGraph::compile`] (too many nodes, or moves the graph cannot store), after which
+    /// the graph is broken.
     pub fn update<W: VoxelWorld + ?Sized>(
         &mut self,
         world: &W,
         changed: impl IntoIterator<Item = IVec3>,
     ) -> Result<GraphUpdate> {
+        self.check_update(world)?;
+        let mut changed = changed.into_iter().peekable();
+        let now = world.watch().map(|watch| watch.version());
+        if let (Some(built), Some(now)) = (self.world_version(), now)
+            && built != now
+            && changed.peek().is_none()
+        {
+            return Err(Error::StaleGraph { built, now });
+        }
+        self.update_cells(world, changed, now)
+    }
+
+    /// What every update checks before it changes anything: the graph is not broken, and
+    /// `world` is its world, with its bounds.
+    fn check_update<W: VoxelWorld + ?Sized>(&self, world: &W) -> Result<()> {
+        if let Some(cause) = &self.broken {
+            return Err(Error::GraphBroken(cause.clone()));
+        }
         if world.bounds() != Some(self.bounds) {
             return Err(Error::InvalidSetting(format!(
                 "the world's bounds are {:?}, the graph was compiled for {:?}: compile a new graph",
@@ -100,6 +162,37 @@ impl NavGraph {
                 self.bounds
             )));
         }
+        self.check_world(world, "walk graph")
+    }
+
+    /// The update itself, checked already; on success the graph describes version `version`
+    /// (when known), on failure it is broken.
+    fn update_cells<W: VoxelWorld + ?Sized>(
+        &mut self,
+        world: &W,
+        changed: impl Iterator<Item = IVec3>,
+        version: Option<u64>,
+    ) -> Result<GraphUpdate> {
+        match self.rederive(world, changed) {
+            Ok(update) => {
+                if let (Some(source), Some(version)) = (self.source.as_mut(), version) {
+                    source.version = version;
+                }
+                Ok(update)
+            }
+            Err(error) => {
+                self.broken = Some(error.to_string());
+                Err(error)
+            }
+        }
+    }
+
+    /// Re-derives what the cells `changed` can affect.
+    fn rederive<W: VoxelWorld + ?Sized>(
+        &mut self,
+        world: &W,
+        changed: impl Iterator<Item = IVec3>,
+    ) -> Result<GraphUpdate> {
         let size = self.bounds.size();
         let agent = self.agent;
         let (height, step, drop) = (
@@ -112,6 +205,10 @@ impl NavGraph {
         for cell in changed {
             if !self.bounds.contains(cell) {
                 continue;
+            }
+            // A write into a chunk that was not loaded stores it.
+            if self.unloaded.contains(cell) && !world.is_unloaded(cell) {
+                self.unloaded.mark(cell, false);
             }
             let p = cell - self.bounds.min;
             // A block may decide more than its own cell (a fence blocks the cell above it

@@ -63,7 +63,9 @@ impl Reach {
 /// height (`i16`), one region label (`u32`) and one rank (`u32`) per valid feet position,
 /// and the second rank per part, so memory is `4 * columns + 10 * feet positions` bytes plus
 /// one `u32` per region and per strongly connected part ([`ReachIndex::memory_bytes`]).
-#[derive(Debug, Clone)]
+///
+/// Its `Debug` output is a summary (counts, bytes, world and version), not its arrays.
+#[derive(Clone)]
 pub struct ReachIndex {
     agent: Agent,
     bounds: Bounds,
@@ -81,6 +83,20 @@ pub struct ReachIndex {
     second_ranks: Vec<u32>,
     region_sizes: Vec<u32>,
     build_time: std::time::Duration,
+}
+
+impl std::fmt::Debug for ReachIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ReachIndex")
+            .field("feet", &self.feet_count())
+            .field("regions", &self.region_count())
+            .field("parts", &self.part_count())
+            .field("bounds", &self.bounds)
+            .field("memory_bytes", &self.memory_bytes())
+            .field("world", &self.world.get())
+            .field("version", &self.version)
+            .finish_non_exhaustive()
+    }
 }
 
 impl ReachIndex {
@@ -141,10 +157,13 @@ impl ReachIndex {
     /// remembers `world`'s id and version.
     ///
     /// # Errors
-    /// [`Error::InvalidSetting`] when the graph's bounds are not `world`'s;
-    /// [`Error::IndexTooLarge`] as in [`ReachIndex::build`].
+    /// [`Error::InvalidSetting`] when the graph's bounds are not `world`'s; as
+    /// [`NavGraph::check_current`] for a stale or broken graph; [`Error::OtherWorld`] for a
+    /// graph of another world; [`Error::IndexTooLarge`] as in [`ReachIndex::build`].
     pub fn from_graph<W: VersionedWorld + ?Sized>(world: &W, graph: &NavGraph) -> Result<Self> {
         let started = Instant::now();
+        graph.check_current()?;
+        graph.check_world(world, "walk graph")?;
         let bounds = graph.bounds();
         if world.bounds() != Some(bounds) {
             return Err(Error::InvalidSetting(format!(

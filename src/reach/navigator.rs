@@ -16,12 +16,24 @@ use crate::world::VersionedWorld;
 /// recompiled lazily like the index (or brought up to date with
 /// [`IndexedRouter::apply_changes`]). The index and graph methods come from
 /// [`IndexedRouter`].
-#[derive(Debug, Clone)]
+///
+/// Its `Debug` output is a summary of its index and graph, not their arrays.
+#[derive(Clone)]
 pub struct Navigator {
     pathfinder: Pathfinder,
     graph_search: GraphSearch,
     index: IndexSlot,
     lazy_rebuild: bool,
+}
+
+impl std::fmt::Debug for Navigator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Navigator")
+            .field("agent", self.pathfinder.agent())
+            .field("lazy_rebuild", &self.lazy_rebuild)
+            .field("slot", &self.index)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Navigator {

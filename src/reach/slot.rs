@@ -123,7 +123,8 @@ impl IndexSlot {
     /// [`ChunkedWorld::take_changes`]: crate::ChunkedWorld::take_changes
     ///
     /// # Errors
-    /// As [`NavGraph::apply_changes`] and [`NavGraph::compile`].
+    /// As [`NavGraph::apply_changes`] (the graph is dropped then: queries search the world
+    /// until the next [`IndexSlot::build_graph`]) and [`NavGraph::compile`].
     pub fn apply_changes<W: VersionedWorld + ?Sized>(
         &mut self,
         world: &W,
@@ -133,8 +134,15 @@ impl IndexSlot {
             return Ok(false);
         };
         if kept.world == world.world_id() && world.bounds() == Some(kept.graph.bounds()) {
-            kept.graph.apply_changes(world, changes)?;
-            kept.version = world.version();
+            if let Err(error) = kept.graph.apply_changes(world, changes) {
+                // A graph the changes cannot bring up to date (changes missed, or an update
+                // that failed part way) is of no more use: queries search the world.
+                self.graph = None;
+                return Err(error);
+            }
+            // The changes may have been taken before the world's last writes: the graph
+            // describes the version they were taken at.
+            kept.version = kept.graph.world_version().unwrap_or(world.version());
         } else {
             self.build_graph(world)?;
         }

@@ -126,7 +126,9 @@ const UNSEEN: State = State { g: INF, rhs: INF };
 /// assert_eq!(again.cost, Some(4 * 14 + 4 * 10));
 /// # Ok::<(), voxnav::Error>(())
 /// ```
-#[derive(Debug, Clone)]
+///
+/// Its `Debug` output is a summary (goal, counts, its graph's summary), not its arrays.
+#[derive(Clone)]
 pub struct DStarLite {
     agent: Agent,
     costs: MoveCosts,
@@ -148,6 +150,20 @@ pub struct DStarLite {
     /// Nodes given a finite `rhs` since the plan (for statistics).
     touched: usize,
     stats: SearchStats,
+}
+
+impl std::fmt::Debug for DStarLite {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DStarLite")
+            .field("agent", &self.agent)
+            .field("costs", &self.costs)
+            .field("start", &self.start)
+            .field("goal", &self.goal)
+            .field("states", &self.states.len())
+            .field("touched", &self.touched)
+            .field("graph", &self.graph)
+            .finish_non_exhaustive()
+    }
 }
 
 impl DStarLite {
@@ -232,6 +248,7 @@ impl DStarLite {
     ///
     /// # Errors
     /// [`Error::InvalidSetting`] when the graph was compiled for another agent;
+    /// as [`NavGraph::check_current`] for a stale or broken graph;
     /// [`Error::InvalidStart`] or [`Error::InvalidGoal`] when either is not a node of the
     /// graph.
     pub fn plan_with_graph(
@@ -242,6 +259,7 @@ impl DStarLite {
     ) -> Result<SearchResult> {
         let started = Instant::now();
         super::check_agent(&graph, &self.agent)?;
+        graph.check_current()?;
         self.plan_over(graph, start, goal, started)
     }
 
@@ -286,17 +304,25 @@ impl DStarLite {
     /// changed (in any way), reusing the work of earlier calls. `position` may be anywhere,
     /// usually a position of the last route.
     ///
+    /// The world must be the one planned on ([`Error::OtherWorld`] otherwise, for a world with
+    /// a [`VoxelWorld::watch`]), and `changed` must list every cell changed since the last
+    /// plan or replan: an empty list for a world that changed is refused
+    /// ([`Error::StaleGraph`]). When the graph's update fails part way (an error such as
+    /// [`Error::GraphTooLarge`]), the next replan compiles the graph again and plans from
+    /// scratch.
+    ///
     /// # Errors
     /// [`Error::InvalidSetting`] before the first [`DStarLite::plan`];
     /// [`Error::InvalidStart`] or [`Error::InvalidGoal`] when `position` or the goal is not a
-    /// valid feet position any more. Nothing is changed then: pass the same cells again.
+    /// valid feet position any more (nothing is changed then: pass the same cells again); as
+    /// [`NavGraph::update`], and as [`NavGraph::compile`] when planning from scratch.
     pub fn replan<W: VoxelWorld + ?Sized>(
         &mut self,
         world: &W,
         position: IVec3,
         changed: &[IVec3],
     ) -> Result<SearchResult> {
-        self.replan_iter(world, position, changed.iter().copied())
+        self.replan_iter(world, position, super::Changed::Cells(changed))
     }
 
     /// [`DStarLite::replan`] for the changes a [`ChunkedWorld`](crate::ChunkedWorld) reports
@@ -310,16 +336,22 @@ impl DStarLite {
         position: IVec3,
         changes: &Changes,
     ) -> Result<SearchResult> {
-        self.replan_iter(world, position, changes.positions())
+        self.replan_iter(world, position, super::Changed::Log(changes))
     }
 
     fn replan_iter<W: VoxelWorld + ?Sized>(
         &mut self,
         world: &W,
         position: IVec3,
-        changed: impl Iterator<Item = IVec3>,
+        changed: super::Changed<'_>,
     ) -> Result<SearchResult> {
         let started = Instant::now();
+        if let Some(graph) = self.graph.as_ref().filter(|graph| graph.is_broken()) {
+            graph.check_world(world, "D* Lite's walk graph")?;
+            super::check_ends(world, &self.agent, position, self.goal)?;
+            let graph = NavGraph::compile(world, &self.agent)?;
+            return self.plan_over(graph, position, self.goal, started);
+        }
         self.update(world, position, changed)?;
         self.compute();
         Ok(self.result(started))
@@ -332,7 +364,7 @@ impl DStarLite {
         &mut self,
         world: &W,
         position: IVec3,
-        changed: impl Iterator<Item = IVec3>,
+        changed: super::Changed<'_>,
     ) -> Result<()> {
         let Some(graph) = self.graph.as_mut() else {
             return Err(Error::InvalidSetting(
@@ -342,7 +374,7 @@ impl DStarLite {
         super::check_ends(world, &self.agent, position, self.goal)?;
         // Cells outside the graph's bounds are ignored by the update, whatever their
         // coordinates.
-        let update = graph.update(world, changed)?;
+        let update = changed.apply(graph, world)?;
         self.table.patch(graph, &update);
         self.stats = SearchStats::default();
         if position != self.start {

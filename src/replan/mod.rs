@@ -74,6 +74,30 @@ use crate::graph::NavGraph;
 use crate::moves::agent::Agent;
 use crate::world::VoxelWorld;
 
+/// What changed since the last plan or replan, as a replan is told it.
+#[derive(Clone, Copy)]
+enum Changed<'a> {
+    /// A list of cells, trusted to be complete ([`NavGraph::update`]).
+    Cells(&'a [IVec3]),
+    /// A [`ChunkedWorld`](crate::ChunkedWorld)'s change log, which says what it covers
+    /// ([`NavGraph::apply_changes`]).
+    Log(&'a crate::world::chunked::Changes),
+}
+
+impl Changed<'_> {
+    /// Updates `graph` from these changes in `world`.
+    fn apply<W: VoxelWorld + ?Sized>(
+        self,
+        graph: &mut NavGraph,
+        world: &W,
+    ) -> Result<crate::graph::GraphUpdate> {
+        match self {
+            Changed::Cells(cells) => graph.update(world, cells.iter().copied()),
+            Changed::Log(changes) => graph.apply_changes(world, changes),
+        }
+    }
+}
+
 /// Refuses a start or a goal that is not a valid position of `world` for `agent` (a valid
 /// feet position, or a swimming position for an agent that swims).
 fn check_ends<W: VoxelWorld + ?Sized>(

@@ -23,6 +23,10 @@ pub enum ReplanMethod {
     /// The rest of the last route is still there, and costs exactly the lower bound the
     /// replanner holds for the agent's position: no route can be cheaper, and no search ran.
     Kept,
+    /// Planned from scratch, as [`Replanner::plan`] does, from the agent's position: an
+    /// earlier update of the walk graph failed part way ([`Error::GraphBroken`]), so the
+    /// graph was compiled again from the world as it is now.
+    Planned,
 }
 
 /// The answer of [`Replanner::replan`].
@@ -63,7 +67,9 @@ pub struct Replan {
 /// assert!(replan.result.is_found());
 /// # Ok::<(), voxnav::Error>(())
 /// ```
-#[derive(Debug, Clone)]
+///
+/// Its `Debug` output is a summary (goal, route length, its graph's summary), not its arrays.
+#[derive(Clone)]
 pub struct Replanner {
     agent: Agent,
     costs: MoveCosts,
@@ -146,6 +152,18 @@ fn move_cost(graph: &NavGraph, costs: &MoveCosts, from: NodeId, to: NodeId) -> O
     cheapest
 }
 
+impl std::fmt::Debug for Replanner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Replanner")
+            .field("agent", &self.agent)
+            .field("costs", &self.costs)
+            .field("goal", &self.goal)
+            .field("kept_route", &self.route.nodes.len())
+            .field("graph", &self.graph)
+            .finish_non_exhaustive()
+    }
+}
+
 impl Replanner {
     /// A replanner for `agent` moving at `costs`.
     ///
@@ -206,6 +224,7 @@ impl Replanner {
     ///
     /// # Errors
     /// [`Error::InvalidSetting`] when the graph was compiled for another agent;
+    /// as [`NavGraph::check_current`] for a stale or broken graph;
     /// [`Error::InvalidStart`] or [`Error::InvalidGoal`] when either is not a node of the
     /// graph.
     pub fn plan_with_graph(
@@ -216,6 +235,7 @@ impl Replanner {
     ) -> Result<SearchResult> {
         let started = Instant::now();
         super::check_agent(&graph, &self.agent)?;
+        graph.check_current()?;
         self.plan_over(graph, start, goal, started)
     }
 
@@ -255,18 +275,25 @@ impl Replanner {
     /// ([`ReplanMethod::Adapted`]). `position` may be anywhere, usually a position of the
     /// last route.
     ///
+    /// The world must be the one planned on ([`Error::OtherWorld`] otherwise, for a world with
+    /// a [`VoxelWorld::watch`]), and `changed` must list every cell changed since the last
+    /// plan or replan: an empty list for a world that changed is refused
+    /// ([`Error::StaleGraph`]). When the graph's update fails part way (an error such as
+    /// [`Error::GraphTooLarge`]), the next replan compiles the graph again and plans from
+    /// scratch ([`ReplanMethod::Planned`]).
+    ///
     /// # Errors
     /// [`Error::InvalidSetting`] before the first [`Replanner::plan`];
     /// [`Error::InvalidStart`] or [`Error::InvalidGoal`] when `position` or the goal is not a
     /// valid feet position any more (nothing is changed then: pass the same cells again);
-    /// as [`NavGraph::update`].
+    /// as [`NavGraph::update`], and as [`NavGraph::compile`] when planning from scratch.
     pub fn replan<W: VoxelWorld + ?Sized>(
         &mut self,
         world: &W,
         position: IVec3,
         changed: &[IVec3],
     ) -> Result<Replan> {
-        self.replan_iter(world, position, changed.iter().copied())
+        self.replan_iter(world, position, super::Changed::Cells(changed))
     }
 
     /// [`Replanner::replan`] for the changes a [`ChunkedWorld`](crate::ChunkedWorld) reports
@@ -280,14 +307,14 @@ impl Replanner {
         position: IVec3,
         changes: &Changes,
     ) -> Result<Replan> {
-        self.replan_iter(world, position, changes.positions())
+        self.replan_iter(world, position, super::Changed::Log(changes))
     }
 
     fn replan_iter<W: VoxelWorld + ?Sized>(
         &mut self,
         world: &W,
         position: IVec3,
-        changed: impl Iterator<Item = IVec3>,
+        changed: super::Changed<'_>,
     ) -> Result<Replan> {
         let started = Instant::now();
         let Some(graph) = self.graph.as_mut() else {
@@ -296,9 +323,18 @@ impl Replanner {
             ));
         };
         super::check_ends(world, &self.agent, position, self.goal)?;
+        if graph.is_broken() {
+            graph.check_world(world, "Replanner's walk graph")?;
+            let graph = NavGraph::compile(world, &self.agent)?;
+            let result = self.plan_over(graph, position, self.goal, started)?;
+            return Ok(Replan {
+                result,
+                method: ReplanMethod::Planned,
+            });
+        }
         // Cells outside the graph's bounds are ignored by the update, whatever their
         // coordinates.
-        let update = graph.update(world, changed)?;
+        let update = changed.apply(graph, world)?;
         let graph = &*graph;
         let reason = InvalidFeet::NotInGraph;
         let Some(goal) = graph.node(self.goal) else {

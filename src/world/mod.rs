@@ -28,7 +28,7 @@ pub use formats::movingai3d::{
 pub use formats::robot::{load_robot_grid, parse_robot_grid};
 pub use formats::text::{load_text_world, parse_text_world, save_text_world, to_text_world};
 pub use grid::Grid2d;
-pub use versioned::{Revision, VersionedWorld, WorldId, WorldIdentity};
+pub use versioned::{LiveVersion, Revision, VersionedWorld, WorldId, WorldIdentity, WorldWatch};
 
 use glam::IVec3;
 
@@ -41,6 +41,22 @@ pub enum InvalidFeet {
     /// The position lies outside the world's finite bounds (or the agent's body would reach
     /// above `i32::MAX`, outside every world).
     OutOfWorld,
+    /// A cell the position needs (its feet, body or floor) lies in a chunk the world has not
+    /// loaded ([`VoxelWorld::is_unloaded`]): nothing is known there yet.
+    Unloaded {
+        /// The chunk column's x: the cell's x divided by 16, rounded down.
+        chunk_x: i32,
+        /// The chunk column's z: the cell's z divided by 16, rounded down.
+        chunk_z: i32,
+    },
+    /// The agent's body (feet to head) does not fit between the bottom and the top of the
+    /// world: a head above the top, or feet below the bottom.
+    OutsideHeight {
+        /// The world's lowest y.
+        min_y: i32,
+        /// One past the world's highest y.
+        max_y: i32,
+    },
     /// The position lies outside the range that search keys can represent
     /// (x and z in `-2^25 .. 2^25`, y in `-2^11 .. 2^11`).
     OutOfKeyRange,
@@ -69,6 +85,13 @@ impl std::fmt::Display for InvalidFeet {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             InvalidFeet::OutOfWorld => write!(f, "it is outside the world"),
+            InvalidFeet::Unloaded { chunk_x, chunk_z } => {
+                write!(f, "chunk ({chunk_x}, {chunk_z}) is not loaded")
+            }
+            InvalidFeet::OutsideHeight { min_y, max_y } => write!(
+                f,
+                "the agent's body is outside the world's height (y range {min_y}..{max_y})"
+            ),
             InvalidFeet::OutOfKeyRange => write!(
                 f,
                 "it is outside the searchable range (x and z within +-33554432, y within +-2048)"
@@ -298,6 +321,29 @@ pub trait VoxelWorld {
         }
         block
     }
+
+    /// A watch of this world's identity and version, for the structures derived from it (a
+    /// compiled [`NavGraph`](crate::engine::NavGraph), and the engines that keep one) to refuse to
+    /// answer once the world has changed without them ([`Error::StaleGraph`]) or when handed
+    /// another world ([`Error::OtherWorld`]). [`crate::ChunkedWorld`] gives one; a world that
+    /// gives none (the default) is trusted to be the one the structure was built from, as it
+    /// is now: keep such structures up to date yourself.
+    ///
+    /// [`Error::StaleGraph`]: crate::Error::StaleGraph
+    /// [`Error::OtherWorld`]: crate::Error::OtherWorld
+    fn watch(&self) -> Option<WorldWatch> {
+        None
+    }
+
+    /// Whether cell `p` lies in territory the world has not loaded yet (a chunk a server has
+    /// not sent): such cells are neither passable nor standable, and errors about positions
+    /// that need them name their chunk ([`InvalidFeet::Unloaded`]) rather than a blocked cell.
+    /// A [`crate::ChunkedWorld`] whose absent chunks read as [`crate::Block::Barrier`] answers
+    /// yes for its absent chunks and for columns outside its bounds. Defaults to `false`.
+    fn is_unloaded(&self, p: IVec3) -> bool {
+        let _ = p;
+        false
+    }
 }
 
 /// The columns [`VoxelWorld::columns_around`] reads: the centre first, then the 8 horizontal
@@ -396,6 +442,12 @@ macro_rules! forward_world {
             fn passable_block(&self, x: i32, z: i32, y0: i32, count: u32) -> u64 {
                 (**self).passable_block(x, z, y0, count)
             }
+            fn watch(&self) -> Option<WorldWatch> {
+                (**self).watch()
+            }
+            fn is_unloaded(&self, p: IVec3) -> bool {
+                (**self).is_unloaded(p)
+            }
         }
     )*};
 }
@@ -425,10 +477,14 @@ pub fn is_valid_feet<W: VoxelWorld + ?Sized>(world: &W, feet: IVec3, height: u32
 /// Like [`is_valid_feet`], but says why a position is not valid.
 ///
 /// # Errors
-/// The first reason found, in this order: out of the searchable key range, outside the
-/// world's bounds, a blocked body cell, no floor. A body reaching above `i32::MAX` (only an
-/// agent taller than [`Agent::validate`](crate::Agent::validate) allows can) is
-/// [`InvalidFeet::OutOfWorld`].
+/// The first reason found, in this order: out of the searchable key range; outside the
+/// world's bounds across x or z ([`InvalidFeet::Unloaded`] when the world calls that
+/// territory unloaded, [`InvalidFeet::OutOfWorld`] otherwise); a body from feet to head that
+/// does not fit the world's height ([`InvalidFeet::OutsideHeight`]); a blocked body cell; no
+/// floor. A blocked body cell or a missing floor in an unloaded chunk
+/// ([`VoxelWorld::is_unloaded`]) is [`InvalidFeet::Unloaded`]. A body reaching above
+/// `i32::MAX` (only an agent taller than [`Agent::validate`](crate::Agent::validate) allows
+/// can) is [`InvalidFeet::OutOfWorld`].
 pub fn check_feet<W: VoxelWorld + ?Sized>(
     world: &W,
     feet: IVec3,
@@ -437,8 +493,27 @@ pub fn check_feet<W: VoxelWorld + ?Sized>(
     if !in_key_range(feet) {
         return Err(InvalidFeet::OutOfKeyRange);
     }
-    if world.bounds().is_some_and(|bounds| !bounds.contains(feet)) {
-        return Err(InvalidFeet::OutOfWorld);
+    let unloaded = |cell: IVec3| InvalidFeet::Unloaded {
+        chunk_x: cell.x.div_euclid(16),
+        chunk_z: cell.z.div_euclid(16),
+    };
+    if let Some(bounds) = world.bounds() {
+        let inside_columns = (bounds.min.x..bounds.max.x).contains(&feet.x)
+            && (bounds.min.z..bounds.max.z).contains(&feet.z);
+        if !inside_columns {
+            return Err(if world.is_unloaded(feet) {
+                unloaded(feet)
+            } else {
+                InvalidFeet::OutOfWorld
+            });
+        }
+        let head = i64::from(feet.y) + i64::from(height.max(1)) - 1;
+        if feet.y < bounds.min.y || head >= i64::from(bounds.max.y) {
+            return Err(InvalidFeet::OutsideHeight {
+                min_y: bounds.min.y,
+                max_y: bounds.max.y,
+            });
+        }
     }
     for dy in 0..height {
         let Ok(y) = i32::try_from(i64::from(feet.y) + i64::from(dy)) else {
@@ -446,12 +521,20 @@ pub fn check_feet<W: VoxelWorld + ?Sized>(
         };
         let cell = IVec3::new(feet.x, y, feet.z);
         if !world.is_passable(cell) {
-            return Err(InvalidFeet::NoHeadRoom { blocked: cell });
+            return Err(if world.is_unloaded(cell) {
+                unloaded(cell)
+            } else {
+                InvalidFeet::NoHeadRoom { blocked: cell }
+            });
         }
     }
     let floor = feet - IVec3::Y;
     if !world.is_standable(floor) {
-        return Err(InvalidFeet::NoFloor { floor });
+        return Err(if world.is_unloaded(floor) {
+            unloaded(floor)
+        } else {
+            InvalidFeet::NoFloor { floor }
+        });
     }
     Ok(())
 }

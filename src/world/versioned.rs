@@ -1,6 +1,7 @@
 //! [`VersionedWorld`]: a world that tells which world it is and when it has changed, the
 //! contract an index relies on.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::VoxelWorld;
@@ -80,6 +81,113 @@ impl PartialEq for WorldIdentity {
 impl Eq for WorldIdentity {}
 
 impl std::hash::Hash for WorldIdentity {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
+}
+
+/// A read-only view of one world's identity and current version, shared with the world: a
+/// structure derived from the world ([`NavGraph`](crate::engine::NavGraph)) keeps one to tell, without
+/// being handed the world again, whether the world has changed since (see
+/// [`VoxelWorld::watch`]). Cloning a watch watches the same world; cloning the world gives the
+/// clone a watch of its own.
+#[derive(Clone)]
+pub struct WorldWatch(Arc<Watched>);
+
+/// What a [`WorldWatch`] shares with its world.
+#[derive(Debug)]
+struct Watched {
+    id: WorldId,
+    version: AtomicU64,
+}
+
+impl WorldWatch {
+    /// Which world is watched.
+    #[must_use]
+    pub fn id(&self) -> WorldId {
+        self.0.id
+    }
+
+    /// The watched world's version now (see [`VersionedWorld::version`]).
+    #[must_use]
+    pub fn version(&self) -> u64 {
+        // Relaxed: a reader on another thread learns of a write through whatever handed it
+        // the world (a lock, a channel); the count itself orders nothing.
+        self.0.version.load(Ordering::Relaxed)
+    }
+}
+
+impl std::fmt::Debug for WorldWatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WorldWatch")
+            .field("id", &self.id().get())
+            .field("version", &self.version())
+            .finish()
+    }
+}
+
+/// A world's identity and version counter, kept inside a world type that hands out
+/// [`WorldWatch`]es: a fresh id when made ([`Default`]) and when cloned ([`Clone`], keeping the
+/// version), like [`WorldIdentity`]; and like it, equal to every other and hashing to nothing,
+/// so a world deriving `PartialEq` or `Hash` keeps comparing by content.
+#[derive(Debug)]
+pub struct LiveVersion(WorldWatch);
+
+impl LiveVersion {
+    /// A fresh identity at version `version`.
+    fn starting_at(version: u64) -> Self {
+        Self(WorldWatch(Arc::new(Watched {
+            id: WorldId::fresh(),
+            version: AtomicU64::new(version),
+        })))
+    }
+
+    /// The world's id.
+    #[must_use]
+    pub fn id(&self) -> WorldId {
+        self.0.id()
+    }
+
+    /// The version now.
+    #[must_use]
+    pub fn get(&self) -> u64 {
+        self.0.version()
+    }
+
+    /// Counts one change. Takes `&mut self`, so the world's single writer needs no atomic
+    /// read-modify-write: a load and a store.
+    #[inline]
+    pub fn bump(&mut self) {
+        let version = &self.0.0.version;
+        version.store(version.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
+    }
+
+    /// A watch of this world.
+    #[must_use]
+    pub fn watch(&self) -> WorldWatch {
+        self.0.clone()
+    }
+}
+
+impl Default for LiveVersion {
+    fn default() -> Self {
+        Self::starting_at(0)
+    }
+}
+
+impl Clone for LiveVersion {
+    fn clone(&self) -> Self {
+        Self::starting_at(self.get())
+    }
+}
+
+impl PartialEq for LiveVersion {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for LiveVersion {}
+
+impl std::hash::Hash for LiveVersion {
     fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 

@@ -79,7 +79,7 @@ impl ChunkedWorld {
             y = chunk_end;
         }
         if changed {
-            self.version += 1;
+            self.live.bump();
         }
         Ok(())
     }
@@ -112,7 +112,7 @@ impl ChunkedWorld {
             self.chunks.push(data);
             self.point_slot(chunk, slot);
         }
-        self.version += 1;
+        self.live.bump();
     }
 
     /// Fills chunk `chunk` (chunk coordinates: cell coordinates divided by [`CHUNK_SIZE`],
@@ -145,7 +145,7 @@ impl ChunkedWorld {
                 let shared = self.shared_chunk(block);
                 if slot != shared {
                     self.point_slot(chunk, shared);
-                    self.version += 1;
+                    self.live.bump();
                 }
             } else {
                 self.put_chunk(chunk, Chunk::plain(block));

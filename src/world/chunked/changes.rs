@@ -6,6 +6,7 @@ use glam::IVec3;
 use super::ChunkedWorld;
 use super::block::Block;
 use super::chunk::chunk_of;
+use crate::world::WorldId;
 
 /// One cell's net change, as reported by [`ChunkedWorld::take_changes`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -27,6 +28,19 @@ pub struct Changes {
     /// The chunks (chunk coordinates: cell coordinates divided by [`CHUNK_SIZE`](super::CHUNK_SIZE), rounded
     /// down) holding at least one changed cell, sorted by `(x, y, z)`, without repeats.
     pub chunks: Vec<IVec3>,
+    /// Which world reported the changes and the versions they span, for an update to check
+    /// that they cover everything since the version it describes; `None` when tracking was
+    /// off.
+    pub(crate) span: Option<ChangeSpan>,
+}
+
+/// The world and the versions a [`Changes`] covers: every change after version `since` up to
+/// version `until`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct ChangeSpan {
+    pub(crate) world: WorldId,
+    pub(crate) since: u64,
+    pub(crate) until: u64,
 }
 
 impl Changes {
@@ -47,6 +61,8 @@ impl Changes {
 pub(super) struct ChangeLog {
     pub(super) first_old: AHashMap<IVec3, Block>,
     pub(super) order: Vec<IVec3>,
+    /// The world's version when the log started or was last taken.
+    pub(super) since: u64,
 }
 
 impl ChunkedWorld {
@@ -70,7 +86,11 @@ impl ChunkedWorld {
     /// # Ok::<(), voxnav::Error>(())
     /// ```
     pub fn track_changes(&mut self, on: bool) {
-        self.changes = on.then(ChangeLog::default);
+        let since = self.version();
+        self.changes = on.then(|| ChangeLog {
+            since,
+            ..ChangeLog::default()
+        });
     }
 
     /// Whether writes are being recorded (see [`ChunkedWorld::track_changes`]).
@@ -87,6 +107,12 @@ impl ChunkedWorld {
         };
         let order = std::mem::take(&mut log.order);
         let first_old = std::mem::take(&mut log.first_old);
+        let span = ChangeSpan {
+            world: self.live.id(),
+            since: log.since,
+            until: self.live.get(),
+        };
+        log.since = span.until;
         let mut cells = Vec::with_capacity(order.len());
         for pos in order {
             let old = first_old[&pos];
@@ -98,6 +124,10 @@ impl ChunkedWorld {
         let mut chunks: Vec<IVec3> = cells.iter().map(|c| chunk_of(c.pos)).collect();
         chunks.sort_unstable_by_key(|c| (c.x, c.y, c.z));
         chunks.dedup();
-        Changes { cells, chunks }
+        Changes {
+            cells,
+            chunks,
+            span: Some(span),
+        }
     }
 }

@@ -22,7 +22,7 @@ use glam::IVec3;
 
 use crate::error::{Error, Result};
 use crate::world::key::in_key_range;
-use crate::world::versioned::{WorldId, WorldIdentity};
+use crate::world::versioned::{LiveVersion, WorldId, WorldWatch};
 use crate::world::{
     AROUND, Bounds, ColumnBits, FULL_BLOCK, MAX_BLOCK_HEIGHT, TerrainFlags, VoxelWorld,
     block_column,
@@ -32,6 +32,7 @@ use block::{
     KIND_COBWEB, KIND_DOOR, KIND_LADDER, KIND_PLAIN, KIND_SLOW_FLOOR, KIND_WATER, floor_top_of_kind,
 };
 use changes::ChangeLog;
+pub(crate) use changes::ChangeSpan;
 pub use changes::{BlockChange, Changes};
 pub use chunk::CHUNK_SIZE;
 use chunk::{
@@ -69,8 +70,8 @@ pub struct ChunkedWorld {
     index: AHashMap<IVec3, u32>,
     bounds: Option<Bounds>,
     dense: Option<DenseSlots>,
-    version: u64,
-    identity: WorldIdentity,
+    /// The world's identity and version, shared with the watches it hands out.
+    live: LiveVersion,
     /// How many chunks carry per-cell kinds: while 0, [`VoxelWorld::terrain`] is plain
     /// without a look-up.
     special_chunks: usize,
@@ -148,13 +149,13 @@ impl ChunkedWorld {
     /// remember it to tell whether they are stale.
     #[must_use]
     pub fn version(&self) -> u64 {
-        self.version
+        self.live.get()
     }
 
     /// Which world this is: every world gets its own id when made, a clone a new one.
     #[must_use]
     pub fn world_id(&self) -> WorldId {
-        self.identity.id()
+        self.live.id()
     }
 
     /// The number of chunks that hold data.
@@ -282,7 +283,7 @@ impl ChunkedWorld {
         let (passable, standable) = block.bits();
         set_bit(&mut chunk.passable[word], mask, passable);
         set_bit(&mut chunk.standable[word], mask, standable);
-        self.version += 1;
+        self.live.bump();
         if old.is_dangerous() || block.is_dangerous() {
             self.update_danger_around(p);
         }
@@ -433,6 +434,25 @@ impl VoxelWorld for ChunkedWorld {
         self.bounds
     }
 
+    fn watch(&self) -> Option<WorldWatch> {
+        Some(self.live.watch())
+    }
+
+    fn is_unloaded(&self, p: IVec3) -> bool {
+        if self.absent != Block::Barrier {
+            return false;
+        }
+        match self.bounds {
+            Some(bounds) if !bounds.contains(p) => {
+                // Columns beyond the bounds are territory not loaded; above the top or below
+                // the bottom is outside the world's height, not unloaded.
+                !((bounds.min.x..bounds.max.x).contains(&p.x)
+                    && (bounds.min.z..bounds.max.z).contains(&p.z))
+            }
+            _ => self.chunk_slot(chunk_of(p)) == NO_CHUNK,
+        }
+    }
+
     #[inline]
     fn column(&self, x: i32, z: i32, y0: i32, count: u32) -> ColumnBits {
         self.column_bits(x, z, y0, count)
@@ -476,18 +496,39 @@ impl ChunkedWorld {
     /// # Ok::<(), voxnav::Error>(())
     /// ```
     ///
+    /// Set it before writing any cell: once a cell was written, changing what the rest of
+    /// the world reads as is refused, since no change log could report it (every cell of
+    /// every absent chunk would change: infinitely many in an unbounded world, billions in a
+    /// loaded Minecraft one) and every graph and index of the world would have to be built
+    /// again anyway. Make a new world instead. Setting it on a world without data starts the
+    /// change log afresh (see [`ChunkedWorld::take_changes`]), so a graph compiled before
+    /// is refused its next update rather than left describing the old answer.
+    ///
     /// # Errors
     /// [`Error::InvalidSetting`] for a block with per-cell data (water, ladders, floors...):
-    /// absent chunks store nothing, so only air, solid and barrier can be their answer.
+    /// absent chunks store nothing, so only air, solid and barrier can be their answer; and
+    /// for any other block than the current one once a cell was written.
     pub fn set_absent_block(&mut self, block: Block) -> Result<()> {
         if block.kind_code() != KIND_PLAIN {
             return Err(Error::InvalidSetting(format!(
                 "absent chunks can read as air, solid or barrier, not {block:?}"
             )));
         }
-        if block != self.absent {
-            self.absent = block;
-            self.version += 1;
+        if block == self.absent {
+            return Ok(());
+        }
+        if !self.chunks.is_empty() {
+            return Err(Error::InvalidSetting(format!(
+                "cannot make absent chunks read as {block:?} instead of {:?} after cells were \
+                 written: set the absent block first, on a new world",
+                self.absent
+            )));
+        }
+        self.absent = block;
+        self.live.bump();
+        let version = self.live.get();
+        if let Some(log) = self.changes.as_mut() {
+            log.since = version;
         }
         Ok(())
     }
