@@ -289,6 +289,58 @@ mod tests {
         assert!(world.fill_chunk(IVec3::new(4, 0, 0), Block::Air).is_err());
     }
 
+    /// The loaders' path (chunks written without their margin, then one rebuild around the
+    /// dangerous ones) gives absent neighbour chunks the margin, as cell writes do.
+    #[test]
+    fn deferred_writes_give_absent_neighbours_the_margin() {
+        for absent in [Block::Air, Block::Barrier] {
+            let size = IVec3::new(48, 48, 48);
+            let mut by_cells = ChunkedWorld::with_size(size).unwrap();
+            let mut by_chunks = ChunkedWorld::with_size(size).unwrap();
+            by_cells.set_absent_block(absent).unwrap();
+            by_chunks.set_absent_block(absent).unwrap();
+            let chunk = IVec3::new(1, 1, 1);
+            let mut indices = [0u16; CELLS];
+            // Lava on a face, an edge and a corner of the middle chunk; every neighbour absent.
+            for local in [
+                IVec3::new(0, 7, 7),
+                IVec3::new(15, 15, 3),
+                IVec3::new(0, 0, 0),
+            ] {
+                indices[((local.y * 16 + local.z) * 16 + local.x) as usize] = 1;
+            }
+            let palette = [Block::Air, Block::Lava];
+            by_chunks
+                .set_chunk_palette_deferred(chunk, &palette, &indices)
+                .unwrap();
+            by_chunks.rebuild_danger_around(&[chunk]);
+            for (i, &index) in indices.iter().enumerate() {
+                let local = IVec3::new(
+                    i as i32 & CHUNK_MASK,
+                    i as i32 >> 8,
+                    (i as i32 >> 4) & CHUNK_MASK,
+                );
+                by_cells
+                    .set(chunk * CHUNK_SIZE + local, palette[usize::from(index)])
+                    .unwrap();
+            }
+            for y in 0..48 {
+                for z in 0..48 {
+                    for x in 0..48 {
+                        let p = IVec3::new(x, y, z);
+                        assert_eq!(by_cells.get(p), by_chunks.get(p), "{p}");
+                        assert_eq!(by_cells.terrain(p), by_chunks.terrain(p), "{absent:?} {p}");
+                    }
+                }
+            }
+            assert!(
+                by_chunks
+                    .terrain(IVec3::new(15, 23, 23))
+                    .contains(crate::world::TerrainFlags::NEAR_DANGER)
+            );
+        }
+    }
+
     /// The danger margin written chunk by chunk equals the one written cell by cell.
     #[test]
     fn whole_chunk_writes_agree_with_cell_writes() {
