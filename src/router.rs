@@ -15,9 +15,9 @@
 //! - **index**: a goal the reachability index proves unreachable is answered with no search.
 //!
 //! Which world a prepared structure describes is the router's business, not the caller's: it
-//! asks the world for its [`Revision`] ([`VoxelWorld::revision`]) and trusts what it prepared
+//! asks the world for its [`Revision`] (through [`VoxelWorld::watch`]) and trusts what it prepared
 //! only for that world at that version. A world that cannot tell (a `VoxelWorld` of your own
-//! that returns `None`) is searched on the fly on every query: always right, only slower.
+//! whose `watch` returns `None`) is searched on the fly on every query: always right, only slower.
 //!
 //! A router never rebuilds anything behind the caller's back: a world changed without
 //! [`Router::apply_changes`] is searched on the fly (no stall of seconds on a server tick)
@@ -63,7 +63,7 @@ use crate::reach::IndexedRouter;
 use crate::search::{BlockGoal, Goal, SearchOptions, SearchResult};
 use crate::world::chunked::Changes;
 use crate::world::{
-    Bounds, ColumnBits, Revision, TerrainFlags, VersionedWorld, VoxelWorld, WorldId,
+    Bounds, ColumnBits, Revision, TerrainFlags, VersionedWorld, VoxelWorld, WorldId, WorldWatch,
 };
 
 /// The front door: routes for one agent at one set of costs, on any world. See the
@@ -199,7 +199,7 @@ impl Router {
         if self.agent().movement != Movement::Walk || world.bounds().is_none() {
             return Ok(false);
         }
-        let Some(revision) = world.revision() else {
+        let Some(revision) = Revision::of(world) else {
             return Ok(false);
         };
         let world = Tracked { world, revision };
@@ -229,7 +229,7 @@ impl Router {
         let Some(prepared) = self.prepared else {
             return Ok(());
         };
-        match world.revision() {
+        match Revision::of(world) {
             Some(revision) if revision.world == prepared => {
                 let updated = self
                     .batch
@@ -299,7 +299,7 @@ struct Tracked<'a, W: ?Sized> {
 
 impl<'a, W: VoxelWorld + ?Sized> Tracked<'a, W> {
     fn new(world: &'a W) -> Self {
-        let revision = world.revision().unwrap_or(Revision {
+        let revision = Revision::of(world).unwrap_or(Revision {
             world: WorldId::UNTRACKED,
             version: 0,
         });
@@ -333,8 +333,12 @@ impl<W: VoxelWorld + ?Sized> VoxelWorld for Tracked<'_, W> {
         self.world.bounds()
     }
     #[inline]
-    fn revision(&self) -> Option<Revision> {
-        Some(self.revision)
+    fn watch(&self) -> Option<WorldWatch> {
+        self.world.watch()
+    }
+    #[inline]
+    fn is_unloaded(&self, p: IVec3) -> bool {
+        self.world.is_unloaded(p)
     }
     #[inline]
     fn column(&self, x: i32, z: i32, y0: i32, count: u32) -> ColumnBits {

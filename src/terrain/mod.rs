@@ -346,9 +346,12 @@ impl Terrain {
 
 /// Every question goes to [`Terrain::world`]: the terrain adds nothing to the blocks.
 impl VoxelWorld for Terrain {
-    #[inline]
-    fn revision(&self) -> Option<crate::world::Revision> {
-        self.world.revision()
+    fn watch(&self) -> Option<crate::world::WorldWatch> {
+        self.world.watch()
+    }
+
+    fn is_unloaded(&self, p: IVec3) -> bool {
+        self.world.is_unloaded(p)
     }
 
     #[inline]

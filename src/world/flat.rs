@@ -10,7 +10,7 @@ use glam::{IVec2, IVec3};
 use crate::error::{Error, Result};
 use crate::moves::agent::MAX_AGENT_SPAN;
 use crate::world::grid::Grid2d;
-use crate::world::versioned::{WorldId, WorldIdentity};
+use crate::world::versioned::{LiveVersion, WorldId};
 use crate::world::{AROUND, Bounds, ColumnBits, VoxelWorld};
 
 /// A [`Grid2d`] seen as a voxel world: the flat-world special case of the 3D engine (see
@@ -40,7 +40,7 @@ pub struct FlatWorld {
     grid: Grid2d,
     /// The world's height in cells: agent height + 1.
     top: i32,
-    identity: WorldIdentity,
+    identity: LiveVersion,
 }
 
 impl FlatWorld {
@@ -58,7 +58,7 @@ impl FlatWorld {
         Ok(Self {
             grid,
             top: agent_height as i32 + 1,
-            identity: WorldIdentity::default(),
+            identity: LiveVersion::default(),
         })
     }
 
@@ -111,12 +111,9 @@ impl FlatWorld {
 }
 
 impl VoxelWorld for FlatWorld {
-    #[inline]
-    fn revision(&self) -> Option<crate::world::Revision> {
-        Some(crate::world::Revision {
-            world: self.world_id(),
-            version: 0,
-        })
+    /// A flat world never changes: its version stays 0.
+    fn watch(&self) -> Option<crate::world::WorldWatch> {
+        Some(self.identity.watch())
     }
 
     #[inline]

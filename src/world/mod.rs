@@ -235,20 +235,6 @@ pub trait VoxelWorld {
         FULL_BLOCK
     }
 
-    /// Which world this is and at which version, for structures that keep what they derive
-    /// from it (a compiled walk graph, a reachability index): a [`crate::Router`] trusts them
-    /// only while the world reports the same [`Revision`]. `None` (the default) says the world
-    /// cannot tell when it changes: routers then search the world itself on every query, which
-    /// is always right, only slower.
-    ///
-    /// Return `Some` only if [`Revision::version`] changes on every write that changes what
-    /// any method of this trait answers; keep a [`WorldIdentity`] in your storage for
-    /// [`Revision::world`].
-    #[inline]
-    fn revision(&self) -> Option<Revision> {
-        None
-    }
-
     /// The finite bounds of the world, or `None` for an unbounded (procedural) world.
     ///
     /// Bounded worlds let searches without a budget end, let voxnav tell "outside the world"
@@ -425,10 +411,6 @@ macro_rules! forward_world {
             #[inline]
             fn bounds(&self) -> Option<Bounds> {
                 (**self).bounds()
-            }
-            #[inline]
-            fn revision(&self) -> Option<Revision> {
-                (**self).revision()
             }
             #[inline]
             fn column(&self, x: i32, z: i32, y0: i32, count: u32) -> ColumnBits {

@@ -35,7 +35,7 @@ impl WorldId {
     }
 }
 
-/// A world's identity and version at one moment ([`VoxelWorld::revision`]): what a structure
+/// A world's identity and version at one moment ([`Revision::of`]): what a structure
 /// derived from the world remembers, to tell later whether it still describes the world.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Revision {
@@ -43,6 +43,18 @@ pub struct Revision {
     pub world: WorldId,
     /// Its version: differs from every earlier value once any cell has changed.
     pub version: u64,
+}
+
+impl Revision {
+    /// The revision `world` is at now, when it gives a [`VoxelWorld::watch`]; `None` for a
+    /// world that cannot tell when it changes.
+    #[must_use]
+    pub fn of<W: VoxelWorld + ?Sized>(world: &W) -> Option<Revision> {
+        world.watch().map(|watch| Revision {
+            world: watch.id(),
+            version: watch.version(),
+        })
+    }
 }
 
 /// A [`WorldId`] to keep inside a world type: it takes a fresh id when the world is made

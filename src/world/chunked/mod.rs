@@ -373,14 +373,6 @@ impl ChunkedWorld {
 
 impl VoxelWorld for ChunkedWorld {
     #[inline]
-    fn revision(&self) -> Option<crate::world::Revision> {
-        Some(crate::world::Revision {
-            world: self.world_id(),
-            version: self.version(),
-        })
-    }
-
-    #[inline]
     fn is_passable(&self, p: IVec3) -> bool {
         if !self.inside(p) {
             return false;
