@@ -4,7 +4,8 @@
 //! expansions and the wall-clock time per query.
 //!
 //! `cargo bench --bench jps3d`. `JPS3D_ENGINE=astar` or `JPS3D_ENGINE=jps` runs one engine
-//! alone (no cost check), for instruction counts that do not depend on the machine's load:
+//! alone (no cost check) and `JPS3D_SET=fly-simple` or `JPS3D_SET=fly-pillars` one set alone,
+//! for instruction counts that do not depend on the machine's load:
 //! `valgrind --tool=callgrind --toggle-collect='*run_astar*' --toggle-collect='*run_jps*'`
 //! on the bench binary counts the searches only, not the loading of the worlds.
 
@@ -94,7 +95,11 @@ fn run_jps(set: &FlyingSet) -> Run {
 
 fn main() {
     let only = std::env::var("JPS3D_ENGINE").ok();
+    let set_filter = std::env::var("JPS3D_SET").ok();
     for set in &[simple_set(), pillars_set()] {
+        if set_filter.as_deref().is_some_and(|name| name != set.name) {
+            continue;
+        }
         let astar = (only.as_deref() != Some("jps")).then(|| run_astar(set));
         let jps = (only.as_deref() != Some("astar")).then(|| run_jps(set));
         if let (Some(a), Some(j)) = (&astar, &jps) {
