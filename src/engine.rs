@@ -29,4 +29,5 @@ pub use crate::moves::{
 pub use crate::reach::{IndexSlot, IndexedRouter, Navigator, Reach, ReachIndex};
 pub use crate::replan::{DStarLite, Replan, ReplanMethod};
 pub use crate::search::heuristic::{Estimator, Heuristic, HeuristicKind};
+pub use crate::search::jps3d::JumpSearch;
 pub use crate::search::{AnyOfGoal, AwayFromGoal, ColumnGoal, Pathfinder, SearchStats};

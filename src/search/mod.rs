@@ -33,6 +33,7 @@ mod astar;
 pub(crate) mod cells;
 mod goal;
 pub mod heuristic;
+pub mod jps3d;
 pub(crate) mod nodes;
 pub(crate) mod open;
 

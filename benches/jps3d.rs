@@ -1,0 +1,120 @@
+//! Jump point search for fliers ([`JumpSearch`]) against the flier A* on the flying sets:
+//! every Moving AI 3D `Simple` problem and 100 random pairs in a synthetic world of pillars
+//! and slabs. Both engines must agree on every cost; then each set prints, per engine, the
+//! expansions and the wall-clock time per query.
+//!
+//! `cargo bench --bench jps3d`. `JPS3D_ENGINE=astar` or `JPS3D_ENGINE=jps` runs one engine
+//! alone (no cost check) and `JPS3D_SET=fly-simple` or `JPS3D_SET=fly-pillars` one set alone,
+//! for instruction counts that do not depend on the machine's load:
+//! `valgrind --tool=callgrind --toggle-collect='*run_astar*' --toggle-collect='*run_jps*'`
+//! on the bench binary counts the searches only, not the loading of the worlds.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+// A bench without the test harness is checked with `cfg(test)` on but its `#[test]` functions
+// left out, so the support module's unit tests import what nothing then uses.
+#[cfg_attr(test, allow(unused_imports))]
+#[path = "../examples/support/src/mod.rs"]
+mod support;
+use support::flying::{self, FlyingSet};
+
+use voxnav::engine::JumpSearch;
+use voxnav::world::{parse_movingai_3dmap, parse_movingai_3dscen};
+use voxnav::{Agent, IVec3, MoveCosts, SearchOptions};
+
+/// Every problem of `Simple`, read from this crate's `tests/data/movingai3d/`.
+fn simple_set() -> FlyingSet {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/movingai3d");
+    let read = |name: &str| {
+        std::fs::read_to_string(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
+    };
+    let world = parse_movingai_3dmap(&read("Simple.3dmap")).unwrap_or_else(|e| panic!("{e}"));
+    let scenarios = parse_movingai_3dscen(&read("Simple.3dmap.3dscen"))
+        .unwrap_or_else(|e| panic!("{e}"))
+        .scenarios;
+    FlyingSet {
+        name: "fly-simple",
+        about: format!("all {} Moving AI 3D problems of Simple", scenarios.len()),
+        world,
+        queries: scenarios.iter().map(|s| (s.start, s.goal)).collect(),
+    }
+}
+
+/// 100 random pairs in the synthetic world of pillars and slabs of the `fly` bench.
+fn pillars_set() -> FlyingSet {
+    let size = IVec3::new(96, 48, 96);
+    let world = flying::synthetic_world(size, 20, 7);
+    let queries = flying::random_pairs(&world, 100, 24, 11);
+    FlyingSet {
+        name: "fly-pillars",
+        about: "100 random pairs in a 96 x 48 x 96 world of pillars and slabs".into(),
+        world,
+        queries,
+    }
+}
+
+/// Costs, expansions and time of one engine over one set.
+struct Run {
+    costs: Vec<Option<u64>>,
+    expanded: u64,
+    elapsed: Duration,
+}
+
+#[inline(never)]
+fn run_astar(set: &FlyingSet) -> Run {
+    let mut pathfinder = flying::flier();
+    let run = flying::run_voxnav(set, &mut pathfinder).unwrap_or_else(|m| panic!("{m}"));
+    Run {
+        costs: run.costs,
+        expanded: run.expanded,
+        elapsed: run.elapsed,
+    }
+}
+
+#[inline(never)]
+fn run_jps(set: &FlyingSet) -> Run {
+    let mut jps =
+        JumpSearch::new(Agent::flier(1), MoveCosts::octile()).unwrap_or_else(|e| panic!("{e}"));
+    let options = SearchOptions::default();
+    let started = Instant::now();
+    let mut run = Run {
+        costs: Vec::with_capacity(set.queries.len()),
+        expanded: 0,
+        elapsed: Duration::ZERO,
+    };
+    for &(start, goal) in &set.queries {
+        let result = jps
+            .find_path(&set.world, start, goal, &options)
+            .unwrap_or_else(|e| panic!("{start} -> {goal}: {e}"));
+        run.expanded += result.stats.expanded;
+        run.costs.push(black_box(result.cost));
+    }
+    run.elapsed = started.elapsed();
+    run
+}
+
+fn main() {
+    let only = std::env::var("JPS3D_ENGINE").ok();
+    let set_filter = std::env::var("JPS3D_SET").ok();
+    for set in &[simple_set(), pillars_set()] {
+        if set_filter.as_deref().is_some_and(|name| name != set.name) {
+            continue;
+        }
+        let astar = (only.as_deref() != Some("jps")).then(|| run_astar(set));
+        let jps = (only.as_deref() != Some("astar")).then(|| run_jps(set));
+        if let (Some(a), Some(j)) = (&astar, &jps) {
+            assert_eq!(a.costs, j.costs, "{}: the engines disagree", set.name);
+        }
+        let queries = set.queries.len() as u64;
+        println!("{}: {}", set.name, set.about);
+        for (name, run) in [("flier A*", &astar), ("jump search", &jps)] {
+            if let Some(run) = run {
+                println!(
+                    "  {name:12} {:>8} expansions/query {:>10.1} us/query",
+                    run.expanded / queries,
+                    run.elapsed.as_secs_f64() * 1e6 / queries as f64
+                );
+            }
+        }
+    }
+}
