@@ -115,7 +115,7 @@ pub fn random_pairs(
 /// # Errors
 /// A message naming the file that cannot be read or parsed.
 pub fn load_simple(limit: usize) -> Result<(DenseWorld, Vec<VoxelScenario>), String> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/movingai3d");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/movingai3d");
     let read =
         |name: &str| std::fs::read_to_string(dir.join(name)).map_err(|e| format!("{name}: {e}"));
     let world = parse_movingai_3dmap(&read("Simple.3dmap")?).map_err(|e| e.to_string())?;
@@ -362,6 +362,14 @@ pub fn print_section(sets: &[FlyingSet], rounds: usize) -> Result<Vec<String>, S
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The `Simple` files are found from the package's own directory, wherever the module is
+    /// compiled from (an example, a bench or a test of the root package).
+    #[test]
+    fn the_simple_problems_load() {
+        let (_, scenarios) = load_simple(3).unwrap();
+        assert_eq!(scenarios.len(), 3);
+    }
 
     /// `movingai --synthetic SIDE` accepts sides 16 to 2048 and builds a world of
     /// `side` x `side / 2` x `side`: every one of them fits a [`DenseWorld`], so

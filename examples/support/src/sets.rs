@@ -243,7 +243,7 @@ impl Bench {
 /// to voxnav's directory.
 pub fn movingai_dir() -> PathBuf {
     std::env::var_os("VOXNAV_MOVINGAI_DIR").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/movingai"),
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/movingai"),
         PathBuf::from,
     )
 }
