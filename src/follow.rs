@@ -541,8 +541,9 @@ fn segment_overlaps(from: (f64, f64), to: (f64, f64), lo: (f64, f64), hi: (f64, 
 /// of the coordinates gets wrong: an entity on a slab or other partial floor (its feet are
 /// inside the slab's cell), one mid-jump or falling (up to the agent's drop below it), and one
 /// whose centre hangs over an edge while its box still stands on the block beside (within
-/// half a block's width). A flier or swimmer gets the cell its feet are in, or the nearest one
-/// its body fits in one cell up or down.
+/// half a block's width). A walker that swims ([`crate::WaterMode::Swim`]) afloat in deep
+/// water gets its swimming position. A flier or swimmer gets the cell its feet are in, or the
+/// nearest one its body fits in one cell up or down.
 ///
 /// Returns `None` when no valid feet position is near: the entity is in the air further than
 /// the agent's drop, inside blocks, or outside the world (or the coordinates are not finite).
@@ -591,7 +592,7 @@ pub fn snap_feet<W: VoxelWorld + ?Sized>(
         let found = (lowest..=top).rev().find_map(|y| {
             let feet = IVec3::new(x, y, z);
             (in_key_range(feet)
-                && is_valid_feet(world, feet, agent.height)
+                && agent.is_valid_position(world, feet)
                 && floor_height(world, feet) <= position.y + 0.9)
                 .then_some(feet)
         });

@@ -8,7 +8,7 @@
 use voxnav::terrain::{TerrainConfig, generate_terrain, pick_pairs};
 use voxnav::{
     Agent, Block, ChunkedWorld, DVec3, FollowState, IVec3, MoveCosts, PathFollower, Router,
-    SearchStatus, VoxelWorld, snap_feet,
+    SearchStatus, VoxelWorld, WaterMode, snap_feet,
 };
 
 /// A zombie's or player's box: 0.6 wide, 1.8 tall.
@@ -436,14 +436,38 @@ fn snapping_entity_positions_to_feet() {
         snap_feet(&world, &agent, DVec3::new(5.2, 2.0, 4.5)),
         Some(IVec3::new(4, 2, 4))
     );
-    // Inside blocks, far above the floor, or not finite: no feet position.
+    // Sunk a little into the floor: still its feet position.
     assert_eq!(
         snap_feet(&world, &agent, DVec3::new(2.5, 0.2, 2.5)),
         Some(IVec3::new(2, 1, 2))
     );
+    // Far above the floor, or not finite: no feet position.
     assert_eq!(snap_feet(&world, &agent, DVec3::new(2.5, 7.5, 2.5)), None);
     assert_eq!(
         snap_feet(&world, &agent, DVec3::new(f64::NAN, 1.0, 2.5)),
+        None
+    );
+}
+
+#[test]
+fn a_swimmer_afloat_snaps_to_its_swimming_position() {
+    // A pond three deep: water from y 1 to 3 over a floor at y 0.
+    let mut world = ChunkedWorld::with_size(IVec3::new(8, 8, 8)).unwrap();
+    world
+        .fill(IVec3::new(0, 0, 0), IVec3::new(7, 0, 7), Block::Solid)
+        .unwrap();
+    world
+        .fill(IVec3::new(0, 1, 0), IVec3::new(7, 3, 7), Block::Water)
+        .unwrap();
+    let swimmer = Agent::default().with_water(WaterMode::Swim);
+    // Floating with the feet just under the surface of the top water cell.
+    assert_eq!(
+        snap_feet(&world, &swimmer, DVec3::new(3.5, 3.6, 3.5)),
+        Some(IVec3::new(3, 3, 3))
+    );
+    // A wader stands on the pond's floor, two blocks below: too far down to snap to.
+    assert_eq!(
+        snap_feet(&world, &Agent::default(), DVec3::new(3.5, 3.6, 3.5)),
         None
     );
 }
