@@ -465,9 +465,9 @@ fn a_swimmer_afloat_snaps_to_its_swimming_position() {
         snap_feet(&world, &swimmer, DVec3::new(3.5, 3.6, 3.5)),
         Some(IVec3::new(3, 3, 3))
     );
-    // A wader stands on the pond's floor, two blocks below: too far down to snap to.
+    // A wader does not float: it snaps to the pond's floor below it, as a falling entity does.
     assert_eq!(
         snap_feet(&world, &Agent::default(), DVec3::new(3.5, 3.6, 3.5)),
-        None
+        Some(IVec3::new(3, 1, 3))
     );
 }
