@@ -12,6 +12,7 @@
 //! | [`BatchRouter`] | many queries at once, on rayon's threads or one | [`crate::batch`] |
 //! | [`DStarLite`] | incremental replanning state (the [`Replanner`](crate::Replanner) picks it when it pays) | [`crate::replan`] |
 //! | [`ChaseField`] | one backward Dijkstra shared by many chasers of one target | [`crate::chase`] |
+//! | [`JumpSearch`] | exact jump point search for fliers and swimmers (box rule, heights 1 to 3, octile costs); today slower than the flier A* it agrees with, so the router does not pick it | [`crate::search::jps3d`] |
 //! | [`GridPlanner`](crate::flat::GridPlanner) | 2D grids answered in 2D terms, jump point search on uniform grids | [`crate::flat`] |
 //!
 //! The walking rules themselves ([`neighbours`], [`move_in_direction`], [`ladder_climb`]) and
