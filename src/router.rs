@@ -340,6 +340,9 @@ impl<W: VoxelWorld + ?Sized> VoxelWorld for Tracked<'_, W> {
     fn is_unloaded(&self, p: IVec3) -> bool {
         self.world.is_unloaded(p)
     }
+    fn block(&self, p: IVec3) -> Option<crate::world::Block> {
+        self.world.block(p)
+    }
     #[inline]
     fn column(&self, x: i32, z: i32, y0: i32, count: u32) -> ColumnBits {
         self.world.column(x, z, y0, count)

@@ -281,7 +281,18 @@ fn climbable_slow_and_damaging_blocks() {
                 ("waterlogged", "false")
             ]
         ),
-        Block::Solid
+        Block::Leaves
+    );
+    assert_eq!(
+        block(
+            "cherry_leaves",
+            &[
+                ("distance", "1"),
+                ("persistent", "true"),
+                ("waterlogged", "true")
+            ]
+        ),
+        Block::Leaves
     );
     assert_eq!(block("short_grass", &[]), Block::Air);
     assert_eq!(
@@ -883,4 +894,24 @@ fn hand_made_chunks_load_or_skip_for_the_right_reason() {
     assert!(world.terrain(IVec3::new(5, 1, 5)).is_plain());
     let empty = load_region(&region_of(&[]), 0, 0).unwrap();
     assert_eq!(empty.report.chunks_loaded, 0);
+}
+
+/// Leaves are a floor exactly like a solid block for every rule, and a kind of their own so
+/// that the pair picker does not take a tree crown for ground.
+#[test]
+fn leaves_are_a_solid_floor_but_not_natural_ground() {
+    use voxnav::ChunkedWorld;
+    use voxnav::world::pick::is_natural_ground;
+    let mut world = ChunkedWorld::with_size(IVec3::new(4, 4, 4)).unwrap();
+    world.set(IVec3::new(1, 0, 1), Block::Leaves).unwrap();
+    world.set(IVec3::new(2, 0, 1), Block::Solid).unwrap();
+    for x in [1, 2] {
+        let floor = IVec3::new(x, 0, 1);
+        assert!(!world.is_passable(floor) && world.is_standable(floor));
+        assert_eq!(world.floor_top(floor), 16);
+        assert!(world.terrain(floor + IVec3::Y).is_plain());
+    }
+    assert_eq!(world.block(IVec3::new(1, 0, 1)), Some(Block::Leaves));
+    assert!(!is_natural_ground(&world, IVec3::new(1, 1, 1)));
+    assert!(is_natural_ground(&world, IVec3::new(2, 1, 1)));
 }

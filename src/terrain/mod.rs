@@ -354,6 +354,10 @@ impl VoxelWorld for Terrain {
         self.world.is_unloaded(p)
     }
 
+    fn block(&self, p: IVec3) -> Option<Block> {
+        self.world.block(p)
+    }
+
     #[inline]
     fn is_passable(&self, p: IVec3) -> bool {
         self.world.is_passable(p)

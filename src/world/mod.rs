@@ -308,6 +308,15 @@ pub trait VoxelWorld {
         block
     }
 
+    /// The block at `p`, for worlds that store block kinds ([`crate::ChunkedWorld`] does):
+    /// what a caller asks to tell kinds apart that every rule treats alike, such as
+    /// [`Block::Leaves`] and [`Block::Solid`] (see [`pick::is_natural_ground`]). `None` (the
+    /// default) when the world does not say.
+    fn block(&self, p: IVec3) -> Option<Block> {
+        let _ = p;
+        None
+    }
+
     /// A watch of this world's identity and version, for the structures derived from it (a
     /// compiled [`NavGraph`](crate::engine::NavGraph), and the engines that keep one) to refuse to
     /// answer once the world has changed without them ([`Error::StaleGraph`]) or when handed
@@ -426,6 +435,9 @@ macro_rules! forward_world {
             }
             fn watch(&self) -> Option<WorldWatch> {
                 (**self).watch()
+            }
+            fn block(&self, p: IVec3) -> Option<Block> {
+                (**self).block(p)
             }
             fn is_unloaded(&self, p: IVec3) -> bool {
                 (**self).is_unloaded(p)

@@ -15,14 +15,16 @@
 //!   [`Block::Barrier`](crate::Block::Barrier), neither passable nor standable, so no valid
 //!   feet position stands on one and no column of an unloaded chunk has a surface at all.
 //!
-//! Tree crowns (feet on leaves) cannot be refused yet: the block table maps leaves to a full
-//! solid block, like stone, so no world tells leaves apart.
+//! - positions **on tree crowns**: the floor under the feet is [`Block::Leaves`](crate::Block::Leaves),
+//!   as worlds that store block kinds report it ([`VoxelWorld::block`]); loaded Minecraft
+//!   saves give every kind of leaves that kind.
 
 use std::ops::RangeInclusive;
 
 use glam::IVec3;
 
 use crate::moves::agent::Agent;
+use crate::world::chunked::Block;
 use crate::world::key::{KEY_MAX, KEY_MIN};
 use crate::world::{TerrainFlags, VoxelWorld, is_valid_feet};
 
@@ -131,11 +133,12 @@ pub fn pick_pairs<W: VoxelWorld + ?Sized>(
 }
 
 /// Whether the valid feet position `feet` is ground worth standing on (see the
-/// [module docs](self)): its feet cell is not water.
+/// [module docs](self)): its feet cell is not water and it does not stand on leaves.
 #[inline]
 #[must_use]
 pub fn is_natural_ground<W: VoxelWorld + ?Sized>(world: &W, feet: IVec3) -> bool {
     !world.terrain(feet).contains(TerrainFlags::IN_WATER)
+        && world.block(feet - IVec3::Y) != Some(Block::Leaves)
 }
 
 /// The highest valid feet position of column `(x, z)` for `agent` ([`surface_feet`]) when

@@ -292,7 +292,8 @@ const BARRIERS: &[&str] = &[
 /// 6. by collision top: a state without collision, or no higher than 3/16 (carpets, snow of
 ///    1-2 layers, a closed bottom trapdoor, lily pads), is [`Block::Water`] when wet and
 ///    [`Block::Air`] otherwise; 4..=15 sixteenths is [`Block::Floor`] at that height; 16 is
-///    [`Block::Solid`] (full cubes, leaves, stairs, top slabs); higher (fences, walls,
+///    [`Block::Leaves`] for the leaves of every tree (waterlogged or not) and
+///    [`Block::Solid`] otherwise (full cubes, stairs, top slabs); higher (fences, walls,
 ///    closed fence gates handled above) is [`Block::Fence`].
 #[must_use]
 pub fn block_for_state(id: u32) -> Option<Block> {
@@ -329,6 +330,9 @@ fn classify(id: u32, name: &str, info: StateInfo, def: &BlockDef) -> Block {
         if name.ends_with("_trapdoor") && open() {
             return if info.water { Block::Water } else { Block::Air };
         }
+    }
+    if name.ends_with("_leaves") && info.collision_top == 16 {
+        return Block::Leaves;
     }
     match info.collision_top {
         top if top <= WALK_THROUGH_TOP => {

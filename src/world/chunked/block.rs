@@ -20,6 +20,7 @@ use crate::world::{FENCE_TOP, FULL_BLOCK};
 /// | [`Block::Barrier`] | `X` | no | no | harmless and impassable: iron doors, unloaded chunks |
 /// | [`Block::Hazard`] | `!` | no | no | damaging (fire, magma, cactus, ...): cells within one block pay [`MoveCosts::danger`](crate::MoveCosts::danger) |
 /// | [`Block::Cobweb`] | `W` | yes | no | slows whoever passes through it |
+/// | [`Block::Leaves`] | `T` | no | yes | tree leaves: a floor like [`Block::Solid`], told apart so a tree crown is not taken for ground |
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
 pub enum Block {
@@ -54,6 +55,10 @@ pub enum Block {
     Hazard,
     /// A cobweb: passable, not standable; passing through it is slow.
     Cobweb,
+    /// Tree leaves: standable, not passable, exactly like [`Block::Solid`] for every rule; a
+    /// kind of its own so that a caller can tell a tree crown from the ground
+    /// ([`crate::world::pick::is_natural_ground`]).
+    Leaves,
 }
 
 /// The per-cell kind codes of [`ChunkExtra::kinds`](super::chunk::ChunkExtra::kinds); 0 means "Air or Solid, as the bits say".
@@ -66,6 +71,7 @@ pub(super) const KIND_FENCE: u8 = 5;
 pub(super) const KIND_DOOR: u8 = 6;
 pub(super) const KIND_HAZARD: u8 = 7;
 pub(super) const KIND_COBWEB: u8 = 8;
+pub(super) const KIND_LEAVES: u8 = 9;
 /// [`Block::Floor`]`(top)` is `KIND_FLOOR + top`, for tops 1 to 15.
 pub(super) const KIND_FLOOR: u8 = 16;
 
@@ -90,7 +96,7 @@ impl Block {
     pub(super) const fn bits(self) -> (bool, bool) {
         match self {
             Block::Air | Block::Water | Block::Door | Block::Cobweb => (true, false),
-            Block::Solid | Block::SlowFloor | Block::Floor(_) => (false, true),
+            Block::Solid | Block::SlowFloor | Block::Floor(_) | Block::Leaves => (false, true),
             Block::Lava | Block::Fence | Block::Barrier | Block::Hazard => (false, false),
             Block::Ladder => (true, true),
         }
@@ -127,6 +133,7 @@ impl Block {
             Block::Door => KIND_DOOR,
             Block::Hazard => KIND_HAZARD,
             Block::Cobweb => KIND_COBWEB,
+            Block::Leaves => KIND_LEAVES,
         }
     }
 
@@ -141,6 +148,7 @@ impl Block {
             KIND_DOOR => Block::Door,
             KIND_HAZARD => Block::Hazard,
             KIND_COBWEB => Block::Cobweb,
+            KIND_LEAVES => Block::Leaves,
             KIND_FLOOR.. => Block::Floor(kind - KIND_FLOOR),
             _ => match (passable, standable) {
                 (true, false) => Block::Air,

@@ -372,6 +372,10 @@ impl ChunkedWorld {
 }
 
 impl VoxelWorld for ChunkedWorld {
+    fn block(&self, p: IVec3) -> Option<Block> {
+        self.get(p)
+    }
+
     #[inline]
     fn is_passable(&self, p: IVec3) -> bool {
         if !self.inside(p) {

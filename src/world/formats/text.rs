@@ -25,6 +25,7 @@
 //! | `X` | [`Block::Barrier`]: harmless and impassable | no | no |
 //! | `!` | [`Block::Hazard`]: damaging; cells next to it cost more | no | no |
 //! | `W` | [`Block::Cobweb`]: slow to pass through | yes | no |
+//! | `T` | [`Block::Leaves`]: tree leaves, a floor like `#` that is not natural ground | no | yes |
 //!
 //! Other characters are reserved for future block kinds and are an error. Blank lines after
 //! the last layer are allowed.
@@ -156,6 +157,7 @@ fn block_of_char(ch: char) -> Option<Block> {
         'X' => Block::Barrier,
         '!' => Block::Hazard,
         'W' => Block::Cobweb,
+        'T' => Block::Leaves,
         '1'..='9' | 'a'..='f' => Block::Floor(ch.to_digit(16)? as u8),
         _ => return None,
     })
@@ -174,6 +176,7 @@ fn char_of_block(block: Block) -> char {
         Block::Barrier => 'X',
         Block::Hazard => '!',
         Block::Cobweb => 'W',
+        Block::Leaves => 'T',
         Block::Floor(top) => char::from_digit(u32::from(top), 16).unwrap_or('#'),
         _ => '.',
     }
@@ -331,7 +334,8 @@ mod tests {
 
     #[test]
     fn round_trips_every_block_kind() {
-        let text = "voxnav-world 1\nsize 13 2 1\nlayer 0\n#.~L=HFDX!W8f\nlayer 1\nHH~..#.......\n";
+        let text =
+            "voxnav-world 1\nsize 14 2 1\nlayer 0\n#.~L=HFDX!WT8f\nlayer 1\nHH~..#........\n";
         let world = parse_text_world(text).unwrap();
         let kinds = [
             Block::Solid,
@@ -345,6 +349,7 @@ mod tests {
             Block::Barrier,
             Block::Hazard,
             Block::Cobweb,
+            Block::Leaves,
             Block::Floor(8),
             Block::Floor(15),
         ];
