@@ -12,10 +12,10 @@
 //!   the highest valid feet position of a sea column is its floor, which no walker stands on
 //!   by choice;
 //! - positions **on roofs of unloaded chunks**: unloaded cells are
-//!   [`Block::Barrier`](crate::Block::Barrier), neither passable nor standable, so no valid
+//!   [`Block::Barrier`], neither passable nor standable, so no valid
 //!   feet position stands on one and no column of an unloaded chunk has a surface at all.
 //!
-//! - positions **on tree crowns**: the floor under the feet is [`Block::Leaves`](crate::Block::Leaves),
+//! - positions **on tree crowns**: the floor under the feet is [`Block::Leaves`],
 //!   as worlds that store block kinds report it ([`VoxelWorld::block`]); loaded Minecraft
 //!   saves give every kind of leaves that kind.
 
