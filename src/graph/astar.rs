@@ -692,12 +692,8 @@ impl GraphSearch {
         options: &SearchOptions,
     ) -> Result<SearchResult> {
         let started = Instant::now();
-        if options.max_nodes == Some(0) {
-            return Err(Error::ZeroBudget);
-        }
-        if options.max_time.is_some_and(|t| t.is_zero()) {
-            return Err(Error::ZeroTimeBudget);
-        }
+        // A graph is always bounded.
+        options.check_budgets(true)?;
         self.core.prepare(graph);
         self.last_narrow = self.core.narrow_fits(graph);
         // One loop for searches a budget can stop and one, leaner, for those it cannot.

@@ -319,15 +319,7 @@ impl Pathfinder {
                     reason,
                 })?;
         }
-        if options.max_nodes == Some(0) {
-            return Err(Error::ZeroBudget);
-        }
-        if options.max_time.is_some_and(|t| t.is_zero()) {
-            return Err(Error::ZeroTimeBudget);
-        }
-        if world.bounds().is_none() && options.max_nodes.is_none() && options.max_time.is_none() {
-            return Err(Error::Unbounded);
-        }
+        options.check_budgets(world.bounds().is_some())?;
         // One search loop per movement mode, each with its rules inlined.
         if !self.agent.movement.is_free() {
             self.last = Records::Walking;

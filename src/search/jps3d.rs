@@ -334,15 +334,7 @@ impl JumpSearch {
         self.agent
             .check_position(world, goal)
             .map_err(|reason| Error::InvalidGoal { pos: goal, reason })?;
-        if options.max_nodes == Some(0) {
-            return Err(Error::ZeroBudget);
-        }
-        if options.max_time.is_some_and(|t| t.is_zero()) {
-            return Err(Error::ZeroTimeBudget);
-        }
-        if world.bounds().is_none() && options.max_nodes.is_none() && options.max_time.is_none() {
-            return Err(Error::Unbounded);
-        }
+        options.check_budgets(world.bounds().is_some())?;
         let mut result = self.search(world, start, goal, options, started);
         let (cost, extra) = self.true_cost(world, &result.path);
         if result.status == SearchStatus::Found && extra {

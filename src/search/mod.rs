@@ -92,6 +92,27 @@ impl SearchOptions {
         self.max_time.and_then(|limit| started.checked_add(limit))
     }
 
+    /// Checks the budgets before a search: neither may be zero, and a world without bounds
+    /// (`bounded` false) needs one of them, or a search toward an unreachable goal would never
+    /// end.
+    ///
+    /// # Errors
+    /// [`Error::ZeroBudget`](crate::Error::ZeroBudget),
+    /// [`Error::ZeroTimeBudget`](crate::Error::ZeroTimeBudget) or
+    /// [`Error::Unbounded`](crate::Error::Unbounded).
+    pub fn check_budgets(&self, bounded: bool) -> crate::error::Result<()> {
+        if self.max_nodes == Some(0) {
+            return Err(crate::error::Error::ZeroBudget);
+        }
+        if self.max_time.is_some_and(|t| t.is_zero()) {
+            return Err(crate::error::Error::ZeroTimeBudget);
+        }
+        if !bounded && self.max_nodes.is_none() && self.max_time.is_none() {
+            return Err(crate::error::Error::Unbounded);
+        }
+        Ok(())
+    }
+
     /// Sets [`SearchOptions::heuristic`].
     #[must_use]
     pub const fn with_heuristic(mut self, heuristic: Heuristic) -> Self {
