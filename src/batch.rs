@@ -267,9 +267,7 @@ impl BatchRouter {
     {
         let mut lease = self.lease();
         let worker = lease.worker();
-        if worker.pathfinder.agent() != self.agent() {
-            worker.pathfinder.set_agent(*self.agent())?;
-        }
+        self.use_agent(worker, None)?;
         self.index.search(
             &mut worker.pathfinder,
             &mut worker.graph_search,
@@ -313,7 +311,7 @@ impl BatchRouter {
                 || self.lease(),
                 |lease, query| {
                     let worker = lease.worker();
-                    self.use_agent(worker, query)?;
+                    self.use_agent(worker, query.agent)?;
                     answer(worker, query)
                 },
             )
@@ -333,16 +331,16 @@ impl BatchRouter {
             .iter()
             .map(|query| {
                 let worker = lease.worker();
-                self.use_agent(worker, query)?;
+                self.use_agent(worker, query.agent)?;
                 answer(worker, query)
             })
             .collect()
     }
 
-    /// Sets the worker's pathfinder to the query's agent (the router's when it names none).
+    /// Sets the worker's pathfinder to `agent` (the router's when `None`).
     /// The index and the graph answer only for the agent they were built for.
-    fn use_agent<G>(&self, worker: &mut Worker, query: &RouteQuery<G>) -> Result<()> {
-        let agent = query.agent.unwrap_or(*self.agent());
+    fn use_agent(&self, worker: &mut Worker, agent: Option<Agent>) -> Result<()> {
+        let agent = agent.unwrap_or(*self.agent());
         if worker.pathfinder.agent() != &agent {
             worker.pathfinder.set_agent(agent)?;
         }
