@@ -1,9 +1,6 @@
 //! The agent's shape and abilities ([`Agent`]) and what its moves cost ([`MoveCosts`]).
 
-use glam::IVec3;
-
 use crate::error::{Error, Result};
-use crate::world::{InvalidFeet, VoxelWorld, check_feet};
 
 /// How an agent gets about: the rules its neighbour generator follows.
 ///
@@ -211,78 +208,6 @@ impl Agent {
         matches!(self.movement, Movement::Walk) && matches!(self.water, WaterMode::Avoid)
     }
 
-    /// The deepest fall one walking move may take: `max_drop`, or for an agent that swims at
-    /// the surface at least [`crate::moves::MAX_WATER_DROP`] (a fall into water, rule 8).
-    #[inline]
-    #[must_use]
-    pub const fn fall_reach(&self) -> u32 {
-        if self.swims_at_surface() && self.max_drop < crate::moves::MAX_WATER_DROP {
-            crate::moves::MAX_WATER_DROP
-        } else {
-            self.max_drop
-        }
-    }
-
-    /// Whether `feet` is a valid position for this agent: a valid feet position for a walker
-    /// ([`crate::world::is_valid_feet`]), or a swimming position with room for the body for a walker
-    /// that swims ([`crate::moves::is_swimming_position`]); every body cell passable for a
-    /// flier, or water for a swimmer ([`crate::moves::fly::body_allowed`]).
-    #[inline]
-    #[must_use]
-    pub fn is_valid_position<W: VoxelWorld + ?Sized>(&self, world: &W, feet: IVec3) -> bool {
-        if self.movement.is_free() {
-            crate::moves::fly::body_allowed(world, self, feet)
-        } else {
-            crate::world::is_valid_feet(world, feet, self.height)
-                || (self.swims_at_surface() && self.is_afloat(world, feet))
-        }
-    }
-
-    /// Whether `feet` is a swimming position with room for this agent's body.
-    #[inline]
-    fn is_afloat<W: VoxelWorld + ?Sized>(&self, world: &W, feet: IVec3) -> bool {
-        crate::moves::is_swimming_position(world, feet)
-            && crate::world::body_fits(world, feet, self.height)
-    }
-
-    /// Like [`Agent::is_valid_position`], but says why a position is not valid.
-    ///
-    /// # Errors
-    /// For a walker, as [`check_feet`] (a swimming position of a walker that swims is
-    /// valid). For a flier or swimmer, the first reason found in this
-    /// order: out of the searchable key range, outside the world's bounds, a blocked body cell
-    /// ([`InvalidFeet::NoHeadRoom`]), a body cell that is not water
-    /// ([`InvalidFeet::NotInWater`], swimmers only).
-    pub fn check_position<W: VoxelWorld + ?Sized>(
-        &self,
-        world: &W,
-        feet: IVec3,
-    ) -> Result<(), InvalidFeet> {
-        if !self.movement.is_free() {
-            if self.swims_at_surface() && self.is_afloat(world, feet) {
-                return Ok(());
-            }
-            return check_feet(world, feet, self.height);
-        }
-        // The checks a walker's position gets, minus the floor.
-        if !crate::world::key::in_key_range(feet) {
-            return Err(InvalidFeet::OutOfKeyRange);
-        }
-        if world.bounds().is_some_and(|bounds| !bounds.contains(feet)) {
-            return Err(InvalidFeet::OutOfWorld);
-        }
-        for dy in 0..self.height as i32 {
-            let cell = feet + dy * IVec3::Y;
-            if !world.is_passable(cell) {
-                return Err(InvalidFeet::NoHeadRoom { blocked: cell });
-            }
-            if !crate::moves::fly::cell_allowed(world, self.movement, cell) {
-                return Err(InvalidFeet::NotInWater { cell });
-            }
-        }
-        Ok(())
-    }
-
     /// Checks that the agent walks, for engines built on the walking rules only.
     ///
     /// # Errors
@@ -357,14 +282,14 @@ impl Agent {
 ///
 /// Terrain terms ([`MoveCosts::water`], [`MoveCosts::swim`], [`MoveCosts::slow_floor`], [`MoveCosts::danger`],
 /// [`MoveCosts::door`], [`MoveCosts::cobweb`]) are added to a move when the
-/// [`VoxelWorld::terrain`] of its target says so;
+/// [`VoxelWorld::terrain`](crate::world::VoxelWorld::terrain) of its target says so;
 /// [`MoveCosts::climb`] is added to each ladder move and [`MoveCosts::jump`] to each move that
 /// needs a jump (rule 6 of [`crate::moves`]). In a world of only air and solid blocks only
 /// `jump` can apply, and it defaults to 0.
 ///
 /// Fliers and swimmers pay [`MoveCosts::straight`] for a face step (one axis),
 /// [`MoveCosts::diagonal`] for an edge step (two axes) and [`MoveCosts::corner`] for a corner
-/// step (three axes), plus the world's [`VoxelWorld::extra_cost`]
+/// step (three axes), plus the world's [`VoxelWorld::extra_cost`](crate::world::VoxelWorld::extra_cost)
 /// of the target; the climbing, falling and terrain terms are the walker's.
 ///
 /// ```

@@ -25,13 +25,13 @@
 //! ## Rules added for block kinds beyond air and solid
 //!
 //! None of these applies in a world whose [`VoxelWorld::terrain`] is always
-//! [`TerrainFlags::PLAIN`] (a [`ChunkedWorld`](crate::ChunkedWorld) of only air and solid blocks):
+//! [`TerrainFlags::PLAIN`](crate::world::TerrainFlags::PLAIN) (a [`ChunkedWorld`](crate::ChunkedWorld) of only air and solid blocks):
 //! there the rules above are the whole story, with the same routes and costs.
 //!
 //! 4. **Ladder climb** ([`ladder_climb`]), tried after the 8 directions: from a valid feet
-//!    position `f` whose feet cell is a ladder ([`TerrainFlags::IN_LADDER`]), **up** to `f + Y`
+//!    position `f` whose feet cell is a ladder ([`TerrainFlags::IN_LADDER`](crate::world::TerrainFlags::IN_LADDER)), **up** to `f + Y`
 //!    when that is a valid feet position (its floor is the ladder itself, so this needs only
-//!    head room); from a valid `f` whose floor `f - Y` is a ladder ([`TerrainFlags::ON_LADDER`]),
+//!    head room); from a valid `f` whose floor `f - Y` is a ladder ([`TerrainFlags::ON_LADDER`](crate::world::TerrainFlags::ON_LADDER)),
 //!    **down** to `f - Y` when that is a valid feet position. Climbing out of the top of a
 //!    ladder is the up move from its top cell; ladder cells are standable, so the agent can
 //!    also walk on and off a ladder column at any rung with the ordinary moves. Cost:
@@ -89,7 +89,7 @@
 //! 8. **Swimming at the surface** ([`is_swimming_position`], [`swimmer_drop_depth`]), for a
 //!    walker whose [`Agent::water`] is [`WaterMode::Swim`](agent::WaterMode::Swim) only. A
 //!    **swimming position** is a feet cell of water (source, flowing or waterlogged: whatever
-//!    the world reports as [`TerrainFlags::IN_WATER`]) whose cell above is not water and whose
+//!    the world reports as [`TerrainFlags::IN_WATER`](crate::world::TerrainFlags::IN_WATER)) whose cell above is not water and whose
 //!    cell below is not standable (over a floor it is a wading position, rule 7); with room
 //!    for the body it is a valid position of such an agent, as a valid feet position is.
 //!    Then, in rules 1-3, a target that is a swimming position counts as if it had a floor:
@@ -111,7 +111,7 @@
 //!
 //!    There is no diving: rule 7 still refuses every position with the feet and the cell
 //!    above in water, so the agent never goes below the surface. Cost: every move whose
-//!    target is a swimming position ([`TerrainFlags::SWIMMING`], which
+//!    target is a swimming position ([`TerrainFlags::SWIMMING`](crate::world::TerrainFlags::SWIMMING), which
 //!    [`position_terrain`] adds to the world's terrain) pays [`MoveCosts::swim`] on top of
 //!    rule 5's `water`. An agent whose water mode is
 //!    [`WaterMode::Avoid`](agent::WaterMode::Avoid) makes no move whose target's feet cell is
@@ -159,35 +159,29 @@
 //! accepts never get near it).
 
 pub mod agent;
+mod columns;
 pub mod fly;
 mod mob_table;
 pub mod pathcheck;
+mod position;
 pub mod profile;
+mod walk;
+mod water;
 
 use glam::IVec3;
 
+use crate::world::VoxelWorld;
 use crate::world::key::in_key_range;
-use crate::world::{
-    AROUND, ColumnBits, FULL_BLOCK, TerrainFlags, VoxelWorld, body_fits, is_valid_feet,
-};
 use agent::{Agent, MAX_AGENT_SPAN, MoveCosts};
-
-/// Rule 8: the deepest fall into water an agent that swims takes in one move. The game puts
-/// no limit on a fall that water breaks; this one keeps a move's reach, the graph's update
-/// window and the number of distinct moves a compiled graph stores bounded. 32 blocks is
-/// more than the fall from a mountain cliff into a lake at its foot on most terrain.
-pub const MAX_WATER_DROP: u32 = 32;
-
-/// Rule 6: the largest rise (and fall) of the floor, in sixteenths of a block, that a walker
-/// takes without jumping (or falling): Minecraft's step height is 0.6 block, 9.6 sixteenths.
-pub const STEP_RISE: i64 = 9;
-
-/// Rule 6: how much higher than `max_step_up` whole blocks a jump reaches, in sixteenths: a
-/// Minecraft jump clears 1.25 blocks, 4 sixteenths above one block.
-pub const JUMP_EXTRA: i64 = 4;
-
-/// Sixteenths in a block.
-const BLOCK: i64 = FULL_BLOCK as i64;
+use columns::for_each_walking_move;
+use walk::in_rule_range;
+pub use walk::{
+    JUMP_EXTRA, STEP_RISE, corners_clear, drop_depth, floor_rise, ladder_climb, level_walk,
+    move_in_direction, rise_allowed, step_up_height, terrain_cost,
+};
+pub use water::{
+    MAX_WATER_DROP, enterable, is_swimming_position, position_terrain, swimmer_drop_depth,
+};
 
 /// The 8 horizontal directions: the 4 straight ones first, then the 4 diagonals.
 pub const DIRECTIONS: [IVec3; 8] = [
@@ -212,131 +206,6 @@ pub enum MoveKind {
     Drop(u32),
 }
 
-/// The terrain terms of a move whose target has `terrain`: `water`, `swim`, `slow_floor`,
-/// `danger`, `door` and `cobweb` from `costs` for each flag that is set; 0 for
-/// [`TerrainFlags::PLAIN`].
-#[inline]
-#[must_use]
-pub fn terrain_cost(terrain: TerrainFlags, costs: &MoveCosts) -> u32 {
-    if terrain.is_plain() {
-        return 0;
-    }
-    let mut cost = 0u32;
-    if terrain.contains(TerrainFlags::IN_WATER) {
-        cost = cost.saturating_add(costs.water);
-    }
-    if terrain.contains(TerrainFlags::SWIMMING) {
-        cost = cost.saturating_add(costs.swim);
-    }
-    if terrain.contains(TerrainFlags::ON_SLOW_FLOOR) {
-        cost = cost.saturating_add(costs.slow_floor);
-    }
-    if terrain.contains(TerrainFlags::NEAR_DANGER) {
-        cost = cost.saturating_add(costs.danger);
-    }
-    if terrain.contains(TerrainFlags::IN_DOOR) {
-        cost = cost.saturating_add(costs.door);
-    }
-    if terrain.contains(TerrainFlags::IN_COBWEB) {
-        cost = cost.saturating_add(costs.cobweb);
-    }
-    cost
-}
-
-/// Rule 6: how far the floor rises, in sixteenths of a block, from the feet position `from`
-/// to the feet position `to`: `16 * (to.y - from.y) + floor_top(to - Y) - floor_top(from - Y)`,
-/// negative for a fall.
-#[inline]
-#[must_use]
-pub fn floor_rise<W: VoxelWorld + ?Sized>(world: &W, from: IVec3, to: IVec3) -> i64 {
-    // In 64 bits, and a floor below i32::MIN (which does not exist) counts as a full block,
-    // so that no position overflows.
-    let top = |p: IVec3| {
-        p.y.checked_sub(1)
-            .map_or(FULL_BLOCK, |y| world.floor_top(IVec3::new(p.x, y, p.z)))
-    };
-    BLOCK * (i64::from(to.y) - i64::from(from.y)) + i64::from(top(to)) - i64::from(top(from))
-}
-
-/// Rule 6: whether `agent` may make a move whose floor rises by `rise` sixteenths (falls by
-/// `-rise` when negative), and if so whether it needs a jump: `Some(false)` for a rise or fall
-/// of at most [`STEP_RISE`], `Some(true)` for a higher rise up to
-/// `16 * max_step_up + JUMP_EXTRA`, `Some(false)` for a deeper fall up to `16 * max_drop`;
-/// `None` otherwise.
-#[inline]
-#[must_use]
-pub fn rise_allowed(agent: &Agent, rise: i64) -> Option<bool> {
-    if rise > STEP_RISE {
-        (rise <= BLOCK * i64::from(agent.max_step_up) + JUMP_EXTRA).then_some(true)
-    } else if -rise > STEP_RISE {
-        (-rise <= BLOCK * i64::from(agent.max_drop)).then_some(false)
-    } else {
-        Some(false)
-    }
-}
-
-/// Rule 7: whether a move may end at the feet position `to`, whose terrain is `terrain`: not
-/// when both the feet cell and the cell above it are water.
-#[inline]
-#[must_use]
-pub fn enterable<W: VoxelWorld + ?Sized>(world: &W, to: IVec3, terrain: TerrainFlags) -> bool {
-    !(terrain.contains(TerrainFlags::IN_WATER)
-        && world
-            .terrain(to + IVec3::Y)
-            .contains(TerrainFlags::IN_WATER))
-}
-
-/// Rule 8: whether `feet` is a swimming position: its feet cell is water, the cell above it
-/// is not water (the head is out, or for a one-tall agent the surface is here), and the cell
-/// below is not standable (over a floor the same cell is a wading position, rule 7). Says
-/// nothing about room for the body.
-#[inline]
-#[must_use]
-pub fn is_swimming_position<W: VoxelWorld + ?Sized>(world: &W, feet: IVec3) -> bool {
-    in_key_range(feet)
-        && world.terrain(feet).contains(TerrainFlags::IN_WATER)
-        && !world
-            .terrain(feet + IVec3::Y)
-            .contains(TerrainFlags::IN_WATER)
-        && !world.is_standable(feet - IVec3::Y)
-}
-
-/// The terrain of the feet position `feet` as the rules price it: the world's
-/// [`VoxelWorld::terrain`], plus [`TerrainFlags::SWIMMING`] at a swimming position (rule 8).
-#[inline]
-#[must_use]
-pub fn position_terrain<W: VoxelWorld + ?Sized>(world: &W, feet: IVec3) -> TerrainFlags {
-    let terrain = world.terrain(feet);
-    // Only water can be a swimming position: the common dry case reads nothing more.
-    if terrain.contains(TerrainFlags::IN_WATER) {
-        wet_terrain(world, feet, terrain)
-    } else {
-        terrain
-    }
-}
-
-/// [`position_terrain`] of a feet cell in water, whose terrain is `terrain`. Out of line, so
-/// that the dry case stays small enough to inline into every move.
-#[inline(never)]
-fn wet_terrain<W: VoxelWorld + ?Sized>(
-    world: &W,
-    feet: IVec3,
-    terrain: TerrainFlags,
-) -> TerrainFlags {
-    // `is_swimming_position` with the feet cell known to be water, the floor read first: a
-    // wading position (every wet target of a walker that does not swim) stops there.
-    if in_key_range(feet)
-        && !world.is_standable(feet - IVec3::Y)
-        && !world
-            .terrain(feet + IVec3::Y)
-            .contains(TerrainFlags::IN_WATER)
-    {
-        terrain | TerrainFlags::SWIMMING
-    } else {
-        terrain
-    }
-}
-
 /// One move produced by the neighbour generator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Move {
@@ -354,293 +223,12 @@ pub struct Move {
     pub cost: u32,
 }
 
-/// Level walk: the body fits at `target` and the cell below it is standable.
-#[inline]
-#[must_use]
-pub fn level_walk<W: VoxelWorld + ?Sized>(world: &W, target: IVec3) -> bool {
-    in_key_range(target) && world.is_standable(target - IVec3::Y)
-}
-
-/// Drop: with the body fitting at `top` but no floor below it, the depth `k` of the first
-/// (highest) valid feet position `top - k * Y` with `1 <= k <= max_drop`, falling only through
-/// passable cells; `None` when the fall is longer or lands nowhere.
-#[inline]
-#[must_use]
-pub fn drop_depth<W: VoxelWorld + ?Sized>(world: &W, top: IVec3, max_drop: u32) -> Option<u32> {
-    if !in_key_range(top) || max_drop > MAX_AGENT_SPAN {
-        return None;
-    }
-    let mut feet = top;
-    for k in 1..=max_drop {
-        feet.y -= 1;
-        if !world.is_passable(feet) {
-            return None;
-        }
-        if world.is_standable(feet - IVec3::Y) {
-            return Some(k);
-        }
-    }
-    None
-}
-
-/// Drop for an agent that swims at the surface (rule 8): with the body fitting at `top` but
-/// neither a floor below it nor a swimming position there, the depth `k` of the first
-/// (highest) position `top - k * Y` that is a valid feet position or a swimming position,
-/// falling only through passable cells; `None` when that position is more than `max_drop`
-/// deep and its feet cell is not water (water breaks a fall of any depth up to
-/// [`MAX_WATER_DROP`]), or when the fall is deeper than that.
-#[inline]
-#[must_use]
-pub fn swimmer_drop_depth<W: VoxelWorld + ?Sized>(
-    world: &W,
-    top: IVec3,
-    max_drop: u32,
-) -> Option<u32> {
-    if !in_key_range(top) || max_drop > MAX_AGENT_SPAN {
-        return None;
-    }
-    let mut feet = top;
-    for k in 1..=max_drop.max(MAX_WATER_DROP) {
-        feet.y -= 1;
-        if !world.is_passable(feet) {
-            return None;
-        }
-        let floor = world.is_standable(feet - IVec3::Y);
-        if floor || is_swimming_position(world, feet) {
-            let in_water = world.terrain(feet).contains(TerrainFlags::IN_WATER);
-            return (k <= max_drop || in_water).then_some(k);
-        }
-    }
-    None
-}
-
-/// Whether `feet` is a valid position for the walking agent `agent`: a valid feet position,
-/// or for an agent that swims, a swimming position with room for the body.
-#[inline]
-fn valid_walker_position<W: VoxelWorld + ?Sized>(world: &W, agent: &Agent, feet: IVec3) -> bool {
-    if agent.swims_at_surface() {
-        agent.is_valid_position(world, feet)
-    } else {
-        is_valid_feet(world, feet, agent.height)
-    }
-}
-
-/// Step up: the smallest `k` in `1..=agent.max_step_up` for which the agent's own column is
-/// passable from `feet.y + height` to `feet.y + height + k - 1` (room to jump) and
-/// `target + k * Y` is a valid feet position (or, for an agent that swims, a swimming
-/// position).
-#[inline]
-#[must_use]
-pub fn step_up_height<W: VoxelWorld + ?Sized>(
-    world: &W,
-    agent: &Agent,
-    feet: IVec3,
-    target: IVec3,
-) -> Option<u32> {
-    if !in_rule_range(agent, feet) || !in_key_range(target) {
-        return None;
-    }
-    let height = agent.height as i32;
-    for k in 1..=agent.max_step_up as i32 {
-        if !world.is_passable(feet + IVec3::new(0, height + k - 1, 0)) {
-            return None;
-        }
-        if valid_walker_position(world, agent, target + IVec3::new(0, k, 0)) {
-            return Some(k as u32);
-        }
-    }
-    None
-}
-
-/// No corner cutting: for a diagonal move `direction` from feet height `feet.y` to `to_y`,
-/// both side columns are passable at every height from `feet.y` to
-/// `max(feet.y, to_y) + height - 1`, and neither has a fence just below `feet.y` (a fence
-/// reaches half way into the cell above it, rule 6). Always true for straight moves.
-#[inline]
-#[must_use]
-pub fn corners_clear<W: VoxelWorld + ?Sized>(
-    world: &W,
-    height: u32,
-    feet: IVec3,
-    direction: IVec3,
-    to_y: i32,
-) -> bool {
-    let to = IVec3::new(feet.x, to_y, feet.z);
-    if !in_key_range(feet) || !in_key_range(to) || height > MAX_AGENT_SPAN || !is_step(direction) {
-        return false;
-    }
-    if direction.x == 0 || direction.z == 0 {
-        return true;
-    }
-    let side_a = feet + IVec3::new(direction.x, 0, 0);
-    let side_b = feet + IVec3::new(0, 0, direction.z);
-    let top = feet.y.max(to_y) + height as i32 - 1;
-    world.floor_top(side_a - IVec3::Y) <= FULL_BLOCK
-        && world.floor_top(side_b - IVec3::Y) <= FULL_BLOCK
-        && (feet.y..=top).all(|y| {
-            world.is_passable(IVec3::new(side_a.x, y, side_a.z))
-                && world.is_passable(IVec3::new(side_b.x, y, side_b.z))
-        })
-}
-
-/// The move from `feet` in `direction` (one of [`DIRECTIONS`]), if the walking rules allow
-/// one. `feet` is assumed to be a valid feet position.
-///
-/// This is the one cell-by-cell statement of rules 1-3, 6 and 7; [`neighbours`] applies
-/// rules 1-3 to whole columns at once where no partial floor or fence is near, and calls
-/// this function everywhere else.
-#[inline]
-#[must_use]
-pub fn move_in_direction<W: VoxelWorld + ?Sized>(
-    world: &W,
-    agent: &Agent,
-    costs: &MoveCosts,
-    feet: IVec3,
-    direction: IVec3,
-) -> Option<Move> {
-    if !in_rule_range(agent, feet) || !is_step(direction) {
-        return None;
-    }
-    let target = feet + direction;
-    let swims = agent.swims_at_surface();
-    let (kind, to) = if body_fits(world, target, agent.height) {
-        if level_walk(world, target) || (swims && is_swimming_position(world, target)) {
-            (MoveKind::Walk, target)
-        } else {
-            let k = if swims {
-                swimmer_drop_depth(world, target, agent.max_drop)?
-            } else {
-                drop_depth(world, target, agent.max_drop)?
-            };
-            (MoveKind::Drop(k), target - IVec3::new(0, k as i32, 0))
-        }
-    } else {
-        let k = step_up_height(world, agent, feet, target)?;
-        (MoveKind::StepUp(k), target + IVec3::new(0, k as i32, 0))
-    };
-    if !corners_clear(world, agent.height, feet, direction, to.y) {
-        return None;
-    }
-    let rise = floor_rise(world, feet, to);
-    let jump = if swims && rise < 0 && world.terrain(to).contains(TerrainFlags::IN_WATER) {
-        // Rule 8: water breaks a fall of any depth.
-        false
-    } else {
-        rise_allowed(agent, rise)?
-    };
-    priced_move(world, agent, costs, to, direction, kind, jump)
-}
-
-/// The move to `to` in `direction` with its full cost (the horizontal step, the climb or
-/// fall, the jump when `jump`, the terrain terms and the world's extra cost), or `None` when
-/// rule 7 forbids ending there, or the agent avoids water and `to` is in water.
-#[expect(
-    clippy::inline_always,
-    reason = "the end of every move of the hot loop; left to the compiler it became a call, \
-              about 6% more instructions per expansion (callgrind)"
-)]
-#[inline(always)]
-fn priced_move<W: VoxelWorld + ?Sized>(
-    world: &W,
-    agent: &Agent,
-    costs: &MoveCosts,
-    to: IVec3,
-    direction: IVec3,
-    kind: MoveKind,
-    jump: bool,
-) -> Option<Move> {
-    let terrain = position_terrain(world, to);
-    // Rule 7 and the agent's refusals concern water and doors: plain terrain passes both.
-    if !terrain.is_plain() && (!enterable(world, to, terrain) || !terrain_allowed(agent, terrain)) {
-        return None;
-    }
-    let horizontal = if direction.x != 0 && direction.z != 0 {
-        costs.diagonal
-    } else {
-        costs.straight
-    };
-    let vertical = match kind {
-        MoveKind::Walk => 0,
-        MoveKind::StepUp(k) => k.saturating_mul(costs.ascend),
-        MoveKind::Drop(k) => k.saturating_mul(costs.descend),
-    };
-    let jump_cost = if jump { costs.jump } else { 0 };
-    Some(Move {
-        feet: to,
-        direction,
-        kind,
-        jump,
-        cost: horizontal
-            .saturating_add(vertical)
-            .saturating_add(jump_cost)
-            .saturating_add(terrain_cost(terrain, costs))
-            .saturating_add(world.extra_cost(to)),
-    })
-}
-
-/// Whether an agent may end a move on terrain `terrain`: anything, unless it avoids water
-/// ([`WaterMode::Avoid`](agent::WaterMode::Avoid)) and the feet cell is water, or it does
-/// not open doors ([`Agent::opens_doors`]) and the feet cell is a door.
-#[inline]
-fn terrain_allowed(agent: &Agent, terrain: TerrainFlags) -> bool {
-    !(agent.avoids_water() && terrain.contains(TerrainFlags::IN_WATER))
-        && (agent.opens_doors || !terrain.contains(TerrainFlags::IN_DOOR))
-}
-
-/// Ladder climb: from the valid feet position `feet`, straight up (`up`) when the feet cell
-/// is a ladder, or straight down when the floor is a ladder, to a valid feet position. See
-/// rule 4 of the [module docs](self).
-#[inline]
-#[must_use]
-pub fn ladder_climb<W: VoxelWorld + ?Sized>(
-    world: &W,
-    agent: &Agent,
-    costs: &MoveCosts,
-    feet: IVec3,
-    up: bool,
-) -> Option<Move> {
-    if !in_rule_range(agent, feet) {
-        return None;
-    }
-    let here = world.terrain(feet);
-    let (needed, direction, vertical) = if up {
-        (TerrainFlags::IN_LADDER, IVec3::Y, costs.ascend)
-    } else {
-        (TerrainFlags::ON_LADDER, IVec3::NEG_Y, costs.descend)
-    };
-    if !here.contains(needed) {
-        return None;
-    }
-    let to = feet + direction;
-    if !valid_walker_position(world, agent, to) {
-        return None;
-    }
-    let terrain = position_terrain(world, to);
-    if !enterable(world, to, terrain) || !terrain_allowed(agent, terrain) {
-        return None;
-    }
-    Some(Move {
-        feet: to,
-        direction,
-        kind: if up {
-            MoveKind::StepUp(1)
-        } else {
-            MoveKind::Drop(1)
-        },
-        jump: false,
-        cost: vertical
-            .saturating_add(costs.climb)
-            .saturating_add(terrain_cost(terrain, costs))
-            .saturating_add(world.extra_cost(to)),
-    })
-}
-
 /// All moves from the valid feet position `feet`, written into `out` (cleared first, so one
 /// buffer can serve every call without allocating).
 ///
 /// Reads the agent's own column and the 8 neighbouring columns once each through
 /// [`VoxelWorld::column`] and applies the rules to the bitmasks; when any of those cells is a
-/// partial floor or a fence ([`ColumnBits::partial`]) it calls [`move_in_direction`] for each
+/// partial floor or a fence ([`ColumnBits::partial`](crate::world::ColumnBits::partial)) it calls [`move_in_direction`] for each
 /// direction instead. Either way the result is the same as calling [`move_in_direction`] for
 /// each direction.
 ///
@@ -792,283 +380,10 @@ impl Expansion for WalkingMoves {
     }
 }
 
-/// The walking rules' moves from the valid feet position `feet`.
-#[inline]
-fn for_each_walking_move<W: VoxelWorld + ?Sized>(
-    world: &W,
-    agent: &Agent,
-    costs: &MoveCosts,
-    feet: IVec3,
-    mut visit: impl FnMut(Move),
-) {
-    let directions = if agent.diagonals {
-        &DIRECTIONS[..]
-    } else {
-        &DIRECTIONS[..4]
-    };
-    let window = agent.max_drop + 1 + agent.height + agent.max_step_up;
-    let cell_by_cell = |visit: &mut dyn FnMut(Move)| {
-        for &direction in directions {
-            if let Some(step) = move_in_direction(world, agent, costs, feet, direction) {
-                visit(step);
-            }
-        }
-    };
-    if window > 64 {
-        cell_by_cell(&mut visit);
-        visit_ladder_climbs(world, agent, costs, feet, &mut visit);
-        return;
-    }
-    // Bit i of every column below describes the cell at height `base + i`; the feet are at
-    // bit `max_drop + 1`, so the lowest floor a drop can land on is bit 0.
-    let base = feet.y - agent.max_drop as i32 - 1;
-    let around = if agent.diagonals {
-        world.columns_around(feet.x, feet.z, base, window)
-    } else {
-        let mut around = [ColumnBits::default(); 9];
-        for (column, &(dx, dz)) in around.iter_mut().zip(&AROUND[..5]) {
-            *column = world.column(feet.x + dx, feet.z + dz, base, window);
-        }
-        around
-    };
-    if around.iter().any(|column| column.partial != 0) {
-        // Rule 6 needs real floor heights: take the cell-by-cell statement of the rules.
-        cell_by_cell(&mut visit);
-        visit_ladder_climbs(world, agent, costs, feet, &mut visit);
-        return;
-    }
-    let (own, columns) = (around[0], &around[1..]);
-    let rules = ColumnRules {
-        feet_bit: agent.max_drop + 1,
-        body: (1u64 << agent.height) - 1,
-        height: agent.height,
-        max_drop: agent.max_drop,
-        max_step_up: agent.max_step_up,
-        own,
-    };
-    let grid = ColumnGrid {
-        feet,
-        base,
-        directions,
-        columns,
-    };
-    // One copy of the loop per water mode, so that a walker that does not swim pays nothing
-    // for rule 8 in the hot loop.
-    if agent.swims_at_surface() {
-        visit_column_moves::<true, W>(world, agent, costs, &grid, &rules, &mut visit);
-    } else {
-        visit_column_moves::<false, W>(world, agent, costs, &grid, &rules, &mut visit);
-    }
-    visit_ladder_climbs(world, agent, costs, feet, &mut visit);
-}
-
-/// The column bits of one expansion: the feet, the height of bit 0, the directions tried
-/// and the 8 neighbouring columns in the order of [`DIRECTIONS`].
-struct ColumnGrid<'a> {
-    feet: IVec3,
-    base: i32,
-    directions: &'a [IVec3],
-    columns: &'a [ColumnBits],
-}
-
-/// Rules 1-3 over the column bits of `grid`, for a walker that swims at the surface when
-/// `SWIMS`: calls `visit` with the move in each direction.
-#[expect(
-    clippy::inline_always,
-    reason = "the hot loop of every expansion, called from one place per water mode"
-)]
-#[inline(always)]
-fn visit_column_moves<const SWIMS: bool, W: VoxelWorld + ?Sized>(
-    world: &W,
-    agent: &Agent,
-    costs: &MoveCosts,
-    grid: &ColumnGrid<'_>,
-    rules: &ColumnRules,
-    visit: &mut impl FnMut(Move),
-) {
-    let ColumnGrid {
-        feet,
-        base,
-        directions,
-        columns,
-    } = *grid;
-    // Swimming positions are not in the column bits, and falls into water reach below the
-    // window: an agent that swims takes the bits only where rule 8 cannot change the move,
-    // and the cell-by-cell statement for every other direction.
-    for (i, &direction) in directions.iter().enumerate() {
-        let target = columns[i];
-        if SWIMS && !rules.dry_for_swimmer(world, target, feet + direction) {
-            if let Some(step) = move_in_direction(world, agent, costs, feet, direction) {
-                visit(step);
-            }
-            continue;
-        }
-        let Some((bit, kind)) = rules.target(target) else {
-            continue;
-        };
-        if i >= 4 {
-            // The diagonal's side columns are the straight neighbours along x and along z.
-            let side_x = columns[usize::from(direction.x < 0)];
-            let side_z = columns[2 + usize::from(direction.z < 0)];
-            let top = rules.feet_bit.max(bit) + rules.height - 1;
-            let span = low_bits(top - rules.feet_bit + 1) << rules.feet_bit;
-            if side_x.passable & span != span || side_z.passable & span != span {
-                continue;
-            }
-        }
-        let to = IVec3::new(
-            feet.x + direction.x,
-            base + bit as i32,
-            feet.z + direction.z,
-        );
-        // Every floor here is a full block (no partial bit), so the rise is 16 per cell: a
-        // step up is a jump within rule 6's limits, a walk or drop needs no jump.
-        if let Some(step) = priced_move(
-            world,
-            agent,
-            costs,
-            to,
-            direction,
-            kind,
-            matches!(kind, MoveKind::StepUp(_)),
-        ) {
-            visit(step);
-        }
-    }
-}
-
-/// Rule 4: calls `visit` with the ladder climbs from `feet`.
-#[inline]
-fn visit_ladder_climbs<W: VoxelWorld + ?Sized>(
-    world: &W,
-    agent: &Agent,
-    costs: &MoveCosts,
-    feet: IVec3,
-    visit: &mut impl FnMut(Move),
-) {
-    let here = world.terrain(feet);
-    if here.contains(TerrainFlags::IN_LADDER) || here.contains(TerrainFlags::ON_LADDER) {
-        for up in [true, false] {
-            if let Some(step) = ladder_climb(world, agent, costs, feet, up) {
-                visit(step);
-            }
-        }
-    }
-}
-
-/// Whether the rules can be applied at `feet` for `agent` without leaving the `i32` range:
-/// `feet` lies in the key range and no span of the agent exceeds [`MAX_AGENT_SPAN`].
-#[inline]
-fn in_rule_range(agent: &Agent, feet: IVec3) -> bool {
-    in_key_range(feet)
-        && agent.height <= MAX_AGENT_SPAN
-        && agent.max_drop <= MAX_AGENT_SPAN
-        && agent.max_step_up <= MAX_AGENT_SPAN
-}
-
-/// Whether `direction` is a horizontal step of at most one column along x and along z.
-#[inline]
-fn is_step(direction: IVec3) -> bool {
-    direction.y == 0 && direction.x.unsigned_abs() <= 1 && direction.z.unsigned_abs() <= 1
-}
-
-/// `n` low bits set (`n <= 64`).
-#[inline]
-fn low_bits(n: u32) -> u64 {
-    if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
-}
-
-/// The walking rules over column bitmasks, for one expansion.
-struct ColumnRules {
-    feet_bit: u32,
-    body: u64,
-    height: u32,
-    max_drop: u32,
-    max_step_up: u32,
-    own: ColumnBits,
-}
-
-impl ColumnRules {
-    #[inline]
-    fn fits(&self, column: ColumnBits, bit: u32) -> bool {
-        (column.passable >> bit) & self.body == self.body
-    }
-
-    /// Whether rule 8 leaves the move into the column `target` (whose cell at the feet's
-    /// height is `level`) as the walking rules make it, so that the bits answer for an agent
-    /// that swims too: a level walk onto a floor; a drop within `max_drop` through no water
-    /// (a swimming position is a water cell with no floor under it, and only such cells lie
-    /// above the landing); a step up, or no move, with no cell on the way up where the body
-    /// fits over no floor (the only places a swimming position could end it sooner).
-    #[inline]
-    fn dry_for_swimmer<W: VoxelWorld + ?Sized>(
-        &self,
-        world: &W,
-        target: ColumnBits,
-        level: IVec3,
-    ) -> bool {
-        let f = self.feet_bit;
-        let standable = |bit: u32| (target.standable >> bit) & 1 != 0;
-        if self.fits(target, f) {
-            if standable(f - 1) {
-                return true;
-            }
-            return match self.target(target) {
-                Some((_, MoveKind::Drop(k))) => (0..k as i32).all(|j| {
-                    !world
-                        .terrain(level - IVec3::Y * j)
-                        .contains(TerrainFlags::IN_WATER)
-                }),
-                _ => false,
-            };
-        }
-        for k in 1..=self.max_step_up {
-            if (self.own.passable >> (f + self.height + k - 1)) & 1 == 0 {
-                return true;
-            }
-            if self.fits(target, f + k) {
-                return standable(f + k - 1);
-            }
-        }
-        true
-    }
-
-    /// The bit of the feet after a move into `target`, and the kind of move: rules 1 and 2
-    /// of the module docs.
-    #[inline]
-    fn target(&self, target: ColumnBits) -> Option<(u32, MoveKind)> {
-        let f = self.feet_bit;
-        if self.fits(target, f) {
-            if (target.standable >> (f - 1)) & 1 != 0 {
-                return Some((f, MoveKind::Walk));
-            }
-            for k in 1..=self.max_drop {
-                let bit = f - k;
-                if (target.passable >> bit) & 1 == 0 {
-                    return None;
-                }
-                if (target.standable >> (bit - 1)) & 1 != 0 {
-                    return Some((bit, MoveKind::Drop(k)));
-                }
-            }
-            return None;
-        }
-        for k in 1..=self.max_step_up {
-            if (self.own.passable >> (f + self.height + k - 1)) & 1 == 0 {
-                return None;
-            }
-            let bit = f + k;
-            if (target.standable >> (bit - 1)) & 1 != 0 && self.fits(target, bit) {
-                return Some((bit, MoveKind::StepUp(k)));
-            }
-        }
-        None
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::world::AROUND;
 
     #[test]
     fn around_lists_the_centre_then_the_directions_in_order() {
