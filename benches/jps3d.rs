@@ -1,16 +1,17 @@
-//! Jump point search for fliers ([`JumpSearch`]) against the flier A* on the flying sets:
-//! every Moving AI 3D `Simple` problem and 100 random pairs in a synthetic world of pillars
-//! and slabs. Both engines must agree on every cost; then each set prints, per engine, the
-//! expansions and the wall-clock time per query.
+//! Jump point search for fliers ([`voxnav::engine::JumpSearch`]) against the flier A* on the
+//! flying sets: every Moving AI 3D `Simple` problem, 100 random pairs in a synthetic world of
+//! pillars and slabs, and 40 far-apart pairs in a large one (256 x 128 x 256). Both engines
+//! must agree on every cost; then each set prints, per engine, the expansions and the
+//! wall-clock time per query.
 //!
 //! `cargo bench --bench jps3d`. `JPS3D_ENGINE=astar` or `JPS3D_ENGINE=jps` runs one engine
-//! alone (no cost check) and `JPS3D_SET=fly-simple` or `JPS3D_SET=fly-pillars` one set alone,
+//! alone (no cost check) and `JPS3D_SET=fly-simple`, `JPS3D_SET=fly-pillars` or
+//! `JPS3D_SET=fly-large-256` one set alone,
 //! for instruction counts that do not depend on the machine's load:
 //! `valgrind --tool=callgrind --toggle-collect='*run_astar*' --toggle-collect='*run_jps*'`
 //! on the bench binary counts the searches only, not the loading of the worlds.
 
-use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 // A bench without the test harness is checked with `cfg(test)` on but its `#[test]` functions
 // left out, so the support module's unit tests import what nothing then uses.
 #[cfg_attr(test, allow(unused_imports))]
@@ -18,9 +19,8 @@ use std::time::{Duration, Instant};
 mod support;
 use support::flying::{self, FlyingSet};
 
-use voxnav::engine::JumpSearch;
+use voxnav::IVec3;
 use voxnav::world::{parse_movingai_3dmap, parse_movingai_3dscen};
-use voxnav::{Agent, IVec3, MoveCosts, SearchOptions};
 
 /// Every problem of `Simple`, read from this crate's `tests/data/movingai3d/`.
 fn simple_set() -> FlyingSet {
@@ -53,6 +53,23 @@ fn pillars_set() -> FlyingSet {
     }
 }
 
+/// 40 random pairs at least 64 cells apart along some axis in a 256 x 128 x 256 world of
+/// the same pillars and slabs: the large synthetic world of issue 25's targets.
+fn large_set() -> FlyingSet {
+    let size = IVec3::new(256, 128, 256);
+    let world = flying::synthetic_world(size, 20, 7);
+    let queries = flying::random_pairs(&world, 40, 64, 13);
+    FlyingSet {
+        name: "fly-large-256",
+        about: "40 random pairs in a 256 x 128 x 256 world of pillars and slabs".into(),
+        world,
+        queries,
+    }
+}
+
+/// Builds one set (only the sets asked for are built: the large world takes a while).
+type SetBuilder = fn() -> FlyingSet;
+
 /// Costs, expansions and time of one engine over one set.
 struct Run {
     costs: Vec<Option<u64>>,
@@ -73,33 +90,28 @@ fn run_astar(set: &FlyingSet) -> Run {
 
 #[inline(never)]
 fn run_jps(set: &FlyingSet) -> Run {
-    let mut jps =
-        JumpSearch::new(Agent::flier(1), MoveCosts::octile()).unwrap_or_else(|e| panic!("{e}"));
-    let options = SearchOptions::default();
-    let started = Instant::now();
-    let mut run = Run {
-        costs: Vec::with_capacity(set.queries.len()),
-        expanded: 0,
-        elapsed: Duration::ZERO,
-    };
-    for &(start, goal) in &set.queries {
-        let result = jps
-            .find_path(&set.world, start, goal, &options)
-            .unwrap_or_else(|e| panic!("{start} -> {goal}: {e}"));
-        run.expanded += result.stats.expanded;
-        run.costs.push(black_box(result.cost));
+    let mut jump = flying::jump_flier();
+    let run = flying::run_jump(set, &mut jump).unwrap_or_else(|m| panic!("{m}"));
+    Run {
+        costs: run.costs,
+        expanded: run.expanded,
+        elapsed: run.elapsed,
     }
-    run.elapsed = started.elapsed();
-    run
 }
 
 fn main() {
     let only = std::env::var("JPS3D_ENGINE").ok();
     let set_filter = std::env::var("JPS3D_SET").ok();
-    for set in &[simple_set(), pillars_set()] {
-        if set_filter.as_deref().is_some_and(|name| name != set.name) {
+    let sets: [(&str, SetBuilder); 3] = [
+        ("fly-simple", simple_set),
+        ("fly-pillars", pillars_set),
+        ("fly-large-256", large_set),
+    ];
+    for (name, build) in sets {
+        if set_filter.as_deref().is_some_and(|wanted| wanted != name) {
             continue;
         }
+        let set = &build();
         let astar = (only.as_deref() != Some("jps")).then(|| run_astar(set));
         let jps = (only.as_deref() != Some("astar")).then(|| run_jps(set));
         if let (Some(a), Some(j)) = (&astar, &jps) {

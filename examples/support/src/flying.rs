@@ -7,13 +7,14 @@
 //! (`tests/data/movingai3d/`), and a synthetic world of random pillars and floating slabs
 //! ([`synthetic_world`]) built from a fixed seed, with random free start and goal pairs; and,
 //! for `examples/compare.rs`, a large synthetic world with pairs whose searches are as large
-//! as those of the benchmark's large maps ([`large_set`]).
+//! as those of the benchmark's large maps ([`large_set`]). Each set runs voxnav's flier A*,
+//! its jump point search ([`JumpSearch`]) and the naive baseline.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 use voxnav::IVec3;
-use voxnav::engine::Pathfinder;
+use voxnav::engine::{JumpSearch, Pathfinder};
 use voxnav::terrain::SplitMix64;
 use voxnav::world::{DenseWorld, VoxelScenario, parse_movingai_3dmap, parse_movingai_3dscen};
 use voxnav::{Agent, MoveCosts, SearchOptions, SearchResult, SearchStatus, VoxelWorld};
@@ -239,6 +240,17 @@ pub fn run_voxnav(set: &FlyingSet, pathfinder: &mut Pathfinder) -> Result<Flying
     })
 }
 
+/// Runs `set` with voxnav's jump point search for the flier ([`jump_flier`]).
+///
+/// # Errors
+/// The search's message when a query is invalid.
+pub fn run_jump(set: &FlyingSet, jump: &mut JumpSearch) -> Result<FlyingRun, String> {
+    let options = SearchOptions::default();
+    run_queries(set, |start, goal| {
+        jump.find_path(&set.world, start, goal, &options)
+    })
+}
+
 /// Runs `set` with the naive baseline under the flier's rules.
 ///
 /// # Errors
@@ -279,72 +291,127 @@ pub fn flier() -> Pathfinder {
     Pathfinder::new(Agent::flier(1), MoveCosts::octile()).expect("valid settings")
 }
 
+/// Jump point search for the flier of [`flier`]: height 1 at octile costs.
+///
+/// # Panics
+/// Never: the flier and octile costs are settings jump point search takes.
+pub fn jump_flier() -> JumpSearch {
+    JumpSearch::new(Agent::flier(1), MoveCosts::octile()).expect("valid settings")
+}
+
 /// The queries on which the two runs disagree, as messages.
 pub fn mismatches(set: &FlyingSet, voxnav: &FlyingRun, naive: &FlyingRun) -> Vec<String> {
+    named_mismatches(set, ("voxnav", voxnav), ("naive", naive))
+}
+
+/// The queries on which two named runs disagree, as messages.
+fn named_mismatches(
+    set: &FlyingSet,
+    (first, one): (&str, &FlyingRun),
+    (second, other): (&str, &FlyingRun),
+) -> Vec<String> {
     set.queries
         .iter()
-        .zip(voxnav.costs.iter().zip(&naive.costs))
+        .zip(one.costs.iter().zip(&other.costs))
         .filter(|(_, (a, b))| a != b)
         .map(|(&(start, goal), (a, b))| {
-            format!("{}: {start} -> {goal}: voxnav {a:?}, naive {b:?}", set.name)
+            format!(
+                "{}: {start} -> {goal}: {first} {a:?}, {second} {b:?}",
+                set.name
+            )
         })
         .collect()
 }
 
-/// Runs both engines on every set in `rounds` rounds over all the sets (each engine's time on
-/// a set is its fastest round), prints one table with the speed-up and each set's expansions per second
-/// against the first set's, and returns the cost mismatches (none expected: both solve the
-/// same problem).
+/// Runs the three engines (voxnav's flier A*, its jump point search and the naive baseline)
+/// on every set in `rounds` rounds over all the sets (each engine's time on a set is its
+/// fastest round), prints one table with each engine's time per query, the speed-ups over the
+/// naive A* and over voxnav's A*, and each set's expansions per second against the first
+/// set's, and returns the cost mismatches (none expected: all three solve the same problem).
 ///
 /// # Errors
-/// A message when a query is invalid for either engine.
+/// A message when a query is invalid for an engine.
 pub fn print_section(sets: &[FlyingSet], rounds: usize) -> Result<Vec<String>, String> {
     println!();
     println!(
-        "Flying: voxnav's flier (height 1) against the naive 26-neighbour A* under the same \
-         rules (no cut edges or corners, costs 1 / sqrt 2 / sqrt 3 at scale {}); each time is \
-         the fastest of {rounds} rounds",
+        "Flying: voxnav's flier (height 1) by A* and by jump point search against the naive \
+         26-neighbour A* under the same rules (no cut edges or corners, costs 1 / sqrt 2 / \
+         sqrt 3 at scale {}); each time is the fastest of {rounds} rounds",
         voxnav::engine::OCTILE_SCALE
     );
     println!(
-        "{:<12} {:>7} {:<8} {:>12} {:>11} {:>14} {:>9} {:>9}",
-        "set", "queries", "engine", "expansions", "time ms", "expansions/s", "speed-up", "vs first"
+        "{:<12} {:>7} {:<8} {:>12} {:>11} {:>11} {:>14} {:>9} {:>8} {:>9}",
+        "set",
+        "queries",
+        "engine",
+        "expansions",
+        "time ms",
+        "us/query",
+        "expansions/s",
+        "vs naive",
+        "vs A*",
+        "vs first"
     );
     // Round by round over all the sets, so that every set's fastest round is drawn from the
     // whole run: on a shared machine the speed of one stretch of time is not another's.
     let mut pathfinder = flier();
-    let mut best: Vec<(FlyingRun, FlyingRun)> = Vec::with_capacity(sets.len());
+    let mut jump = jump_flier();
+    let mut best: Vec<[FlyingRun; 3]> = Vec::with_capacity(sets.len());
     let mut mismatched = Vec::new();
     for round in 0..rounds {
         for (index, set) in sets.iter().enumerate() {
-            let (ours, naive) = (run_voxnav(set, &mut pathfinder)?, run_baseline(set)?);
+            let runs = [
+                run_voxnav(set, &mut pathfinder)?,
+                run_jump(set, &mut jump)?,
+                run_baseline(set)?,
+            ];
             if round == 0 {
-                mismatched.extend(mismatches(set, &ours, &naive));
-                best.push((ours, naive));
-            } else if let Some((best_ours, best_naive)) = best.get_mut(index) {
-                best_ours.elapsed = best_ours.elapsed.min(ours.elapsed);
-                best_naive.elapsed = best_naive.elapsed.min(naive.elapsed);
+                mismatched.extend(mismatches(set, &runs[0], &runs[2]));
+                mismatched.extend(named_mismatches(
+                    set,
+                    ("jump search", &runs[1]),
+                    ("naive", &runs[2]),
+                ));
+                best.push(runs);
+            } else if let Some(kept) = best.get_mut(index) {
+                for (kept, run) in kept.iter_mut().zip(&runs) {
+                    kept.elapsed = kept.elapsed.min(run.elapsed);
+                }
             }
         }
     }
     let mut first_rate = None;
-    for (set, (ours, naive)) in sets.iter().zip(&best) {
+    for (set, runs) in sets.iter().zip(&best) {
         println!("  {}: {}", set.name, set.about);
-        let speed_up = naive.elapsed.as_secs_f64() / ours.elapsed.as_secs_f64().max(1e-9);
-        let rate = ours.expanded as f64 / ours.elapsed.as_secs_f64().max(1e-9);
+        let seconds = |run: &FlyingRun| run.elapsed.as_secs_f64().max(1e-9);
+        let [astar, _, naive] = runs;
+        let rate = astar.expanded as f64 / seconds(astar);
         let first = *first_rate.get_or_insert(rate);
-        for (engine, run, ratio) in [("voxnav", ours, Some(speed_up)), ("naive26", naive, None)] {
-            let seconds = run.elapsed.as_secs_f64();
+        for (engine, run) in ["voxnav", "jps", "naive26"].iter().zip(runs) {
+            let is_naive = std::ptr::eq(run, naive);
+            let ratio = |base: &FlyingRun| {
+                if is_naive {
+                    String::new()
+                } else {
+                    format!("{:.2}x", seconds(base) / seconds(run))
+                }
+            };
             println!(
-                "{:<12} {:>7} {:<8} {:>12} {:>11.1} {:>14.0} {:>9} {:>9}",
+                "{:<12} {:>7} {:<8} {:>12} {:>11.1} {:>11.1} {:>14.0} {:>9} {:>8} {:>9}",
                 set.name,
                 set.queries.len(),
                 engine,
                 run.expanded,
-                seconds * 1e3,
-                run.expanded as f64 / seconds.max(1e-9),
-                ratio.map_or(String::new(), |r| format!("{r:.1}x")),
-                ratio.map_or(String::new(), |_| format!("{:.2}", rate / first)),
+                seconds(run) * 1e3,
+                seconds(run) * 1e6 / set.queries.len().max(1) as f64,
+                run.expanded as f64 / seconds(run),
+                ratio(naive),
+                ratio(astar),
+                if std::ptr::eq(run, astar) {
+                    format!("{:.2}", rate / first)
+                } else {
+                    String::new()
+                },
             );
         }
         // How much work an expansion is on this set: open terrain gives each expansion more
@@ -352,8 +419,8 @@ pub fn print_section(sets: &[FlyingSet], rounds: usize) -> Result<Vec<String>, S
         println!(
             "{:<12} voxnav: {:.2} nodes generated per expansion, {:.1} million generated per second",
             set.name,
-            ours.generated as f64 / ours.expanded.max(1) as f64,
-            ours.generated as f64 / ours.elapsed.as_secs_f64().max(1e-9) / 1e6
+            astar.generated as f64 / astar.expanded.max(1) as f64,
+            astar.generated as f64 / seconds(astar) / 1e6
         );
     }
     Ok(mismatched)
