@@ -5,7 +5,9 @@ mod support;
 use std::collections::BTreeMap;
 
 use support::rng::Rng;
-use voxnav::{Block, ChunkedWorld, Error, IVec3, VoxelWorld};
+use voxnav::graph::NavGraph;
+use voxnav::world::{InvalidFeet, is_valid_feet};
+use voxnav::{Agent, Block, ChunkedWorld, Error, IVec3, MoveCosts, VoxelWorld};
 
 /// The height of the worlds of these tests: two sections, y from -16 to 16.
 const MIN_Y: i32 = -16;
@@ -255,4 +257,98 @@ fn bad_columns_are_typed_errors() {
         .insert_column(0, 0, [(&[Block::Solid][..], &[][..])])
         .unwrap();
     assert!(world.is_standable(IVec3::new(3, -1, 3)) && world.is_passable(IVec3::new(3, 0, 3)));
+}
+
+/// Every node of `graph` by feet position with its moves (target, direction, cost), sorted:
+/// a picture that does not depend on node ids.
+type Picture = BTreeMap<[i32; 3], Vec<([i32; 3], [i32; 3], u32)>>;
+
+fn picture(graph: &NavGraph) -> Picture {
+    let costs = MoveCosts::default();
+    let mut moves = Vec::new();
+    graph
+        .nodes()
+        .map(|id| {
+            assert_eq!(graph.node(graph.feet(id)), Some(id));
+            graph.moves(id, &costs, &mut moves);
+            let mut list: Vec<_> = moves
+                .iter()
+                .map(|m| (m.feet.to_array(), m.direction.to_array(), m.cost))
+                .collect();
+            list.sort_unstable();
+            (graph.feet(id).to_array(), list)
+        })
+        .collect()
+}
+
+/// The walk graph follows loads, reloads, unloads and cell edits of a world of chunk
+/// columns (far from the origin, negative too) through `apply_changes`: after every step it
+/// equals a fresh compile move for move, the ids of positions that stay valid survive, and
+/// the removed ids are exactly the positions lost; a start in an unloaded column names it.
+#[test]
+fn the_graph_follows_column_loads_unloads_and_edits() {
+    let mut rng = Rng::new(0x21_0002);
+    let agent = Agent::default();
+    for base in [(-62_501, 3), (7, -40_000)] {
+        let mut world = ChunkedWorld::with_height(MIN_Y, MAX_Y).unwrap();
+        let area: Vec<(i32, i32)> = (0..4)
+            .flat_map(|dx| (0..3).map(move |dz| (base.0 + dx, base.1 + dz)))
+            .collect();
+        // The corners fix the bounds the graph is compiled for.
+        for &at in &[area[0], area[area.len() - 1]] {
+            insert(&mut world, at, &random_column(&mut rng));
+        }
+        let mut graph = NavGraph::compile(&world, &agent).unwrap();
+        world.track_changes(true);
+        for _ in 0..16 {
+            for _ in 0..=rng.below(2) {
+                let at = area[rng.index(area.len())];
+                match rng.below(3) {
+                    0 => {
+                        world.remove_column(at.0, at.1);
+                    }
+                    1 if world.is_column_loaded(at.0, at.1) => {
+                        let p = IVec3::new(
+                            at.0 * 16 + rng.coord(16),
+                            MIN_Y + rng.coord(MAX_Y - MIN_Y),
+                            at.1 * 16 + rng.coord(16),
+                        );
+                        world
+                            .set(p, rng.pick(&[Block::Air, Block::Solid, Block::Lava]))
+                            .unwrap();
+                    }
+                    _ => insert(&mut world, at, &random_column(&mut rng)),
+                }
+            }
+            let before: Vec<(u32, IVec3)> = graph.nodes().map(|id| (id, graph.feet(id))).collect();
+            let changes = world.take_changes();
+            let update = graph.apply_changes(&world, &changes).unwrap();
+            let fresh = NavGraph::compile(&world, &agent).unwrap();
+            assert_eq!(picture(&graph), picture(&fresh));
+            let mut lost = Vec::new();
+            for (id, feet) in before {
+                if is_valid_feet(&world, feet, agent.height) {
+                    assert_eq!(graph.node(feet), Some(id), "{feet}");
+                } else {
+                    lost.push(id);
+                }
+            }
+            let mut removed = update.removed.clone();
+            removed.sort_unstable();
+            assert_eq!(removed, lost);
+        }
+        let unloaded = area
+            .iter()
+            .find(|&&(cx, cz)| !world.is_column_loaded(cx, cz));
+        if let Some(&(cx, cz)) = unloaded {
+            let feet = IVec3::new(cx * 16 + 3, 0, cz * 16 + 3);
+            assert_eq!(
+                graph.node_or_reason(feet),
+                Err(InvalidFeet::Unloaded {
+                    chunk_x: cx,
+                    chunk_z: cz
+                })
+            );
+        }
+    }
 }
