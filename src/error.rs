@@ -39,6 +39,16 @@ pub enum Error {
         /// The world's bounds.
         bounds: crate::world::Bounds,
     },
+    /// A cell was written in a chunk column that a world of chunk columns
+    /// ([`ChunkedWorld::with_height`](crate::ChunkedWorld::with_height)) has not loaded:
+    /// nothing is known there to change.
+    #[error("chunk column {chunk_x},{chunk_z} is not loaded: load it before writing its cells")]
+    ChunkNotLoaded {
+        /// The column's x: the cell's x divided by 16, rounded down.
+        chunk_x: i32,
+        /// The column's z: the cell's z divided by 16, rounded down.
+        chunk_z: i32,
+    },
     /// A node budget of zero was given: the search could not even expand its start.
     #[error("the node budget is zero: allow at least one expansion")]
     ZeroBudget,

@@ -63,6 +63,7 @@ pub mod error;
 pub mod flat;
 pub mod follow;
 pub mod graph;
+pub mod hier;
 pub mod moves;
 pub mod prelude;
 pub mod reach;

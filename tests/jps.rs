@@ -318,6 +318,44 @@ fn a_goal_in_another_part_of_the_grid_is_unreachable_without_search() {
     }
 }
 
+/// The direct route (a diagonal run and a straight one, in either order) is taken without a
+/// search only when it is legal: a blocked side cell of one diagonal step (a corner it would
+/// cut) makes the jump point searches search, and still find the cheapest legal route.
+#[test]
+fn a_free_direct_route_needs_no_search_and_a_cut_corner_is_not_taken() {
+    let grid_of = |rows: &[&str]| {
+        let blocked = rows
+            .iter()
+            .flat_map(|r| r.chars().map(|c| c == '#'))
+            .collect();
+        Grid2d::from_blocked(rows[0].len() as u32, rows.len() as u32, blocked).expect("valid")
+    };
+    let costs = MoveCosts::octile();
+    let (start, goal) = (IVec2::new(0, 0), IVec2::new(6, 3));
+    // Free: diagonally to (3, 3), then straight on. (The other order is blocked at (4, 0).)
+    let open = grid_of(&["....#..", ".......", ".......", "......."]);
+    // Each order cuts a corner: the diagonal-first route at (2, 1) beside its second step,
+    // the straight-first one at (3, 1) beside its first diagonal step from (3, 0).
+    let cut = grid_of(&[".......", "..##...", ".......", "......."]);
+    for (grid, direct) in [(&open, true), (&cut, false)] {
+        let cheapest = dijkstra(
+            grid,
+            start,
+            u64::from(costs.straight),
+            u64::from(costs.diagonal),
+        )[(goal.y * grid.width() as i32 + goal.x) as usize];
+        for mut planner in planners(grid, costs) {
+            let route = planner.plan(start, goal).expect("free cells");
+            let name = planner.engine().name();
+            assert_eq!(route.cost, cheapest, "{name}, direct {direct}");
+            assert_legal(grid, &route, start, goal, &costs);
+            if planner.engine() != GridEngine::AStar {
+                assert_eq!(route.stats.expanded == 0, direct, "{name}, direct {direct}");
+            }
+        }
+    }
+}
+
 /// Every entry of two tables, compared through the public reader.
 fn assert_same_table(edited: &JumpTable, fresh: &JumpTable, context: &str) {
     for y in -1..=edited.height() as i32 {

@@ -129,6 +129,29 @@ impl BitGrid {
         );
     }
 
+    /// Whether the cells `from ..= to` (`from <= to`, all inside the grid) of row `line`
+    /// (`horizontal`) or column `line` are all free: 64 cells per word read.
+    #[inline]
+    pub(crate) fn line_is_free(&self, horizontal: bool, line: i32, from: i32, to: i32) -> bool {
+        let (lines, words) = if horizontal {
+            (&self.rows, self.row_words)
+        } else {
+            (&self.cols, self.col_words)
+        };
+        let start = (line + 1) as usize * words;
+        let cells = &lines[start..start + words];
+        let mut pos = from;
+        while pos <= to {
+            let count = (to - pos + 1).min(64) as u32;
+            let wanted = u64::MAX >> (64 - count);
+            if window(cells, (PAD + pos) as usize) & wanted != wanted {
+                return false;
+            }
+            pos += 64;
+        }
+        true
+    }
+
     /// The straight jump from the free cell `(x, y)` in direction `way`: the number of steps
     /// to the first cell that has a forced neighbour or is `goal`, or `None` when a blocked cell
     /// comes first.
@@ -253,6 +276,43 @@ mod tests {
                 if bits.is_free(ox, oy) && !bits.is_free(ox - dx, oy - dy) {
                     return Some(steps);
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn line_checks_match_cell_tests_on_random_grids() {
+        let mut next = xorshift(0x11e5_f4ee);
+        for _ in 0..60 {
+            let width = 1 + (next() % 200) as u32;
+            let height = 1 + (next() % 140) as u32;
+            let walls = next() % 8;
+            let blocked = (0..width * height).map(|_| next() % 100 < walls).collect();
+            let grid = Grid2d::from_blocked(width, height, blocked).expect("valid size");
+            let bits = BitGrid::new(&grid);
+            for _ in 0..200 {
+                let horizontal = next().is_multiple_of(2);
+                let (length, lines) = if horizontal {
+                    (width, height)
+                } else {
+                    (height, width)
+                };
+                let line = (next() % u64::from(lines)) as i32;
+                let a = (next() % u64::from(length)) as i32;
+                let b = (next() % u64::from(length)) as i32;
+                let (from, to) = (a.min(b), a.max(b));
+                let by_cells = (from..=to).all(|i| {
+                    if horizontal {
+                        bits.is_free(i, line)
+                    } else {
+                        bits.is_free(line, i)
+                    }
+                });
+                assert_eq!(
+                    bits.line_is_free(horizontal, line, from, to),
+                    by_cells,
+                    "{width}x{height}, line {line} ({horizontal}), {from} ..= {to}"
+                );
             }
         }
     }

@@ -83,6 +83,71 @@ pub(crate) fn forced(
     bits.is_free(x + sx, y + sy) && !bits.is_free(x - dx + sx, y - dy + sy)
 }
 
+/// Whether the `steps` steps `(dx, dy)` from the free cell `(x, y)` are all legal, every cell
+/// they touch inside the grid: a straight run reads its line 64 cells per word, a diagonal
+/// run tests its cells and the two beside each step.
+#[inline]
+fn run_is_free(bits: &BitGrid, (x, y): (i32, i32), (dx, dy): (i32, i32), steps: i32) -> bool {
+    if steps == 0 {
+        return true;
+    }
+    if dx == 0 || dy == 0 {
+        let (line, at, way) = if dy == 0 { (y, x, dx) } else { (x, y, dy) };
+        let (from, to) = if way > 0 {
+            (at + 1, at + steps)
+        } else {
+            (at - steps, at - 1)
+        };
+        return bits.line_is_free(dy == 0, line, from, to);
+    }
+    let (mut cx, mut cy) = (x, y);
+    for _ in 0..steps {
+        if !diagonal_step_free(bits, cx, cy, dx, dy) {
+            return false;
+        }
+        (cx, cy) = (cx + dx, cy + dy);
+    }
+    true
+}
+
+/// The turn of a free *direct* route from `start` to `goal`, when there is one: the diagonal
+/// run then the straight one, or the straight run then the diagonal one. A direct route
+/// costs the octile distance, which no route can beat (a diagonal step saves at most one
+/// straight step, and costs no more than two), so it is optimal and needs no search. Most
+/// short queries have one: 146 of the 160 `arena` problems.
+#[inline]
+fn direct_turn(bits: &BitGrid, start: (i32, i32), goal: (i32, i32)) -> Option<(i32, i32)> {
+    let (across, along) = (goal.0 - start.0, goal.1 - start.1);
+    let diagonal = (across.signum(), along.signum());
+    let diagonal_steps = across.abs().min(along.abs());
+    let straight = if across.abs() >= along.abs() {
+        (diagonal.0, 0)
+    } else {
+        (0, diagonal.1)
+    };
+    let straight_steps = across.abs().max(along.abs()) - diagonal_steps;
+    let turn = (
+        start.0 + diagonal.0 * diagonal_steps,
+        start.1 + diagonal.1 * diagonal_steps,
+    );
+    if run_is_free(bits, start, diagonal, diagonal_steps)
+        && run_is_free(bits, turn, straight, straight_steps)
+    {
+        return Some(turn);
+    }
+    if diagonal_steps == 0 || straight_steps == 0 {
+        // One run only: the other order is the same route.
+        return None;
+    }
+    let turn = (
+        start.0 + straight.0 * straight_steps,
+        start.1 + straight.1 * straight_steps,
+    );
+    (run_is_free(bits, start, straight, straight_steps)
+        && run_is_free(bits, turn, diagonal, diagonal_steps))
+    .then_some(turn)
+}
+
 /// Where the successors of a jump point come from: a jump from a free cell in one
 /// direction.
 pub(crate) trait JumpSource {
@@ -298,6 +363,24 @@ impl JumpSearch {
             let (low, high) = (u64::from(across.min(along)), u64::from(across.max(along)));
             low * diagonal + (high - low) * straight
         };
+        let start_index = index(start);
+        let goal_index = index(goal);
+        if let Some(turn) = direct_turn(source.bits(), start, goal) {
+            self.points.clear();
+            self.points.extend([goal_index, index(turn), start_index]);
+            let (cells, actions) = self.lay_out(width);
+            return JumpResult {
+                status: SearchStatus::Found,
+                cells,
+                actions,
+                cost: Some(estimate(start)),
+                stats: SearchStats {
+                    generated: 0,
+                    elapsed: started.elapsed(),
+                    ..stats
+                },
+            };
+        }
         let cells = source.bits().width() as usize * source.bits().height() as usize;
         if self.records.len() != cells || self.generation >= u32::MAX / 2 - 1 {
             self.records.clear();
@@ -308,7 +391,6 @@ impl JumpSearch {
         let open_stamp = self.generation << 1;
         let closed_stamp = open_stamp | 1;
         self.open.clear();
-        let start_index = index(start);
         self.records[start_index as usize] = Record {
             stamp: open_stamp,
             parent: start_index,
@@ -317,7 +399,6 @@ impl JumpSearch {
         self.open
             .push(Reverse(entry(estimate(start), 0, start_index)));
         stats.generated = 1;
-        let goal_index = index(goal);
         let mut jumps = std::mem::take(&mut self.successors);
         let mut found = None;
         while let Some(Reverse(key)) = self.open.pop() {
@@ -383,37 +464,44 @@ impl JumpSearch {
     }
 
     /// The route to `goal` cell by cell and its actions: the jump points walked back through
-    /// their parents, and the straight or diagonal line between each two filled in, one
-    /// action per line repeated.
+    /// their parents, laid out by [`JumpSearch::lay_out`].
     fn route(&mut self, width: i32, start: u32, goal: u32) -> (Vec<IVec2>, Vec<Action>) {
-        let cell =
-            |node: u32| IVec2::new((node % width as u32) as i32, (node / width as u32) as i32);
         self.points.clear();
         self.points.push(goal);
         let mut node = goal;
-        let mut steps = 0;
         while node != start {
-            let parent = self.records[node as usize].parent;
-            let (from, to) = (cell(parent), cell(node));
-            steps += (to - from).abs().max_element() as usize;
-            self.points.push(parent);
-            node = parent;
+            node = self.records[node as usize].parent;
+            self.points.push(node);
         }
+        self.lay_out(width)
+    }
+
+    /// The route through the turns in `points` (goal first, start last), cell by cell, and
+    /// its actions: the straight or diagonal line between each two turns filled in, one
+    /// action per line repeated.
+    fn lay_out(&self, width: i32) -> (Vec<IVec2>, Vec<Action>) {
+        let cell =
+            |node: u32| IVec2::new((node % width as u32) as i32, (node / width as u32) as i32);
+        let steps: usize = self
+            .points
+            .windows(2)
+            .map(|pair| (cell(pair[0]) - cell(pair[1])).abs().max_element() as usize)
+            .sum();
         let mut cells = Vec::with_capacity(steps + 1);
         let mut actions = Vec::with_capacity(steps);
-        cells.push(cell(start));
+        if let Some(&start) = self.points.last() {
+            cells.push(cell(start));
+        }
         for pair in self.points.windows(2).rev() {
             let (from, to) = (cell(pair[1]), cell(pair[0]));
             let step = (to - from).signum();
             let Some(action) = Action::between(from, from + step) else {
                 continue;
             };
-            let mut at = from;
-            while at != to {
-                at += step;
-                cells.push(at);
-                actions.push(action);
-            }
+            // Extending from exact-size iterators: no capacity check per cell.
+            let run = (to - from).abs().max_element();
+            cells.extend((1..=run).map(|i| from + step * i));
+            actions.extend(std::iter::repeat_n(action, run as usize));
         }
         (cells, actions)
     }

@@ -54,7 +54,23 @@
 //!   touches, never for the whole world.
 //!
 //! Today's graph is still compiled over one bounded world (below); its local updates already
-//! follow the locality these rules need.
+//! follow the locality these rules need, chunk column loads and unloads included:
+//! [`NavGraph::apply_changes`] re-derives a loaded or unloaded column
+//! ([`Changes::loaded_columns`](crate::Changes::loaded_columns),
+//! [`Changes::unloaded_columns`](crate::Changes::unloaded_columns)) and the ring of columns
+//! around it, inside the bounds the graph was compiled for; a world of chunk columns whose
+//! bounds grew past them ([`ChunkedWorld::with_height`](crate::ChunkedWorld::with_height))
+//! needs a new compile until the slot table above lands.
+//!
+//! On the id space of that table: arrays indexed by id (search records, labels) must stay
+//! dense, so a column's slot cannot own a fixed block of 65 536 ids (a column of 16 x 16
+//! columns holds a few hundred feet positions: almost all of such a block would be holes).
+//! The shape that keeps them dense: ids in pages of 256, a loaded chunk column taking one
+//! page for its home slots (one per column, reused through a free list of pages after an
+//! unload) and further nodes taking ids from shared pages of chained nodes, each remembering
+//! its home; a page table gives a home page's chunk coordinates and the pages of its 8
+//! neighbours, so a move across a seam is a table read, and only the search's expansion at a
+//! chunk's edge pays it.
 //!
 //! ## Local updates
 //!

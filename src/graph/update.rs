@@ -81,15 +81,27 @@ impl NavGraph {
         world: &W,
         changes: &Changes,
     ) -> Result<GraphUpdate> {
+        let columns: Vec<(i32, i32)> = changes
+            .loaded_columns
+            .iter()
+            .chain(&changes.unloaded_columns)
+            .copied()
+            .collect();
         let Some(span) = changes.span else {
+            // Tracking was off: no columns either.
             return self.update(world, changes.positions());
         };
         self.check_update(world)?;
         let Some(built) = self.world_version() else {
-            return self.update_cells(world, changes.positions(), None);
+            return self.update_cells(world, changes.positions(), &columns, None);
         };
         self.check_span(&span, built)?;
-        self.update_cells(world, changes.positions(), Some(built.max(span.until)))
+        self.update_cells(
+            world,
+            changes.positions(),
+            &columns,
+            Some(built.max(span.until)),
+        )
     }
 
     /// [`Error::OtherWorld`] for changes of another world than the graph's,
@@ -146,7 +158,7 @@ impl NavGraph {
         {
             return Err(Error::StaleGraph { built, now });
         }
-        self.update_cells(world, changed, now)
+        self.update_cells(world, changed, &[], now)
     }
 
     /// What every update checks before it changes anything: the graph is not broken, and
@@ -171,9 +183,10 @@ impl NavGraph {
         &mut self,
         world: &W,
         changed: impl Iterator<Item = IVec3>,
+        columns: &[(i32, i32)],
         version: Option<u64>,
     ) -> Result<GraphUpdate> {
-        match self.rederive(world, changed) {
+        match self.rederive(world, changed, columns) {
             Ok(update) => {
                 if let (Some(source), Some(version)) = (self.source.as_mut(), version) {
                     source.version = version;
@@ -187,11 +200,13 @@ impl NavGraph {
         }
     }
 
-    /// Re-derives what the cells `changed` can affect.
+    /// Re-derives what the cells `changed` and the chunk columns `columns` (loaded or
+    /// unloaded: every cell of theirs changed) can affect.
     fn rederive<W: VoxelWorld + ?Sized>(
         &mut self,
         world: &W,
         changed: impl Iterator<Item = IVec3>,
+        columns: &[(i32, i32)],
     ) -> Result<GraphUpdate> {
         let size = self.bounds.size();
         let agent = self.agent;
@@ -227,6 +242,35 @@ impl NavGraph {
                         (low - height - step + 1).min(low - 1),
                         (high + drop + 1).max(high + 1),
                     );
+                }
+            }
+        }
+
+        // A loaded or unloaded chunk column: every feet height of its columns is rescanned,
+        // and every node of the ring of columns around it (the seam) re-derived.
+        let whole = (-1, size.y);
+        for &(chunk_x, chunk_z) in columns {
+            let lo = IVec3::new(chunk_x * 16, self.bounds.min.y, chunk_z * 16);
+            let (bottom, top) = (self.bounds.min, self.bounds.max - IVec3::ONE);
+            if lo.x <= top.x && lo.z <= top.z && lo.x + 15 >= bottom.x && lo.z + 15 >= bottom.z {
+                for chunk_y in bottom.y.div_euclid(16)..=top.y.div_euclid(16) {
+                    // A cell of the chunk inside the bounds stands for the chunk.
+                    let cell = IVec3::new(lo.x, chunk_y * 16, lo.z).clamp(bottom, top);
+                    self.unloaded.mark(cell, world.is_unloaded(cell));
+                }
+            }
+            let local = lo - self.bounds.min;
+            for z in local.z - 1..=local.z + 16 {
+                for x in local.x - 1..=local.x + 16 {
+                    if x < 0 || z < 0 || x >= size.x || z >= size.z {
+                        continue;
+                    }
+                    let inner = (local.x..local.x + 16).contains(&x)
+                        && (local.z..local.z + 16).contains(&z);
+                    if inner {
+                        widen(&mut rescan, (x, z), whole.0, whole.1);
+                    }
+                    widen(&mut rederive, (x, z), whole.0, whole.1);
                 }
             }
         }

@@ -44,8 +44,9 @@
 //! a cell of the route has an extra cost, the search runs the flier A* instead and returns its
 //! answer. Reachability does not depend on costs, so "unreachable" needs no check.
 
-use std::cmp::Reverse;
+use std::cmp::{Ordering, Reverse};
 use std::collections::BinaryHeap;
+use std::collections::hash_map::Entry;
 
 use ahash::AHashMap;
 use std::time::Instant;
@@ -56,7 +57,7 @@ use crate::error::{Error, Result};
 use crate::moves::agent::{Agent, MoveCosts};
 use crate::moves::fly::{FREE_DIRECTIONS, free_moves_and_occupancy, occupancy_mask, step_cost};
 use crate::search::{Budget, Pathfinder, SearchOptions, SearchResult, SearchStats, SearchStatus};
-use crate::world::key::in_key_range;
+use crate::world::key::{in_key_range, pack, unpack};
 use crate::world::{VoxelWorld, block_column};
 
 /// The tallest body the jump search takes: its neighbourhood masks are read for bodies up to
@@ -65,11 +66,17 @@ pub const MAX_JUMP_HEIGHT: u32 = 3;
 
 /// The most positions one jump (with the jumps it spawns) reads before it stops and makes its
 /// current position explicit. It bounds the work of a jump through open space, where a corner
-/// jump would otherwise scan a volume per step, and makes jumps end on unbounded worlds. Small
-/// is fastest while every position is read through [`VoxelWorld::passable_block`]: on all 300
-/// `Simple` problems (`cargo bench --bench jps3d`) 4096 gives 42 expansions per query and 16
-/// gives 128, but 16 runs about 20 times faster.
-pub const JUMP_BUDGET: u32 = 16;
+/// jump would otherwise scan a volume per step, and makes jumps end on unbounded worlds.
+///
+/// In open space the jumps a diagonal jump spawns end only at walls, so any budget shorter
+/// than the way to a wall stops a diagonal jump after its first step: the search is then A*
+/// over the canonical (natural and forced) moves, with short straight runs. Reading fewer
+/// positions per jump pays more than the expansions a longer budget saves. Instructions over
+/// all 300 `Simple` problems (`cargo bench --bench jps3d`, callgrind on `run_jps`, before the
+/// records were reused): budget 1: 284 M (434 expansions per query), 2: 274 M (324), 4:
+/// 294 M (230), 8: 358 M (161), 16: 508 M (128), 64: 1 355 M (119); on the pillars set 2
+/// gives 485 M and 4 596 M.
+pub const JUMP_BUDGET: u32 = 2;
 
 /// The arrival code of the start: every direction is natural there.
 const START: usize = 26;
@@ -115,6 +122,11 @@ pub struct JumpSearch {
     agent: Agent,
     costs: MoveCosts,
     tables: Tables,
+    /// The records of the explicit positions by packed position ([`pack`]), and the open set
+    /// of `(f, h, packed position)`: emptied, not freed, between queries, so a query grows
+    /// neither (their growth was a tenth of a `Simple` query's instructions).
+    records: AHashMap<u64, Record>,
+    open: BinaryHeap<Reverse<(u64, u64, u64)>>,
 }
 
 /// What the search keeps per explicit position.
@@ -310,6 +322,8 @@ impl JumpSearch {
             agent,
             costs,
             tables: Tables::new(agent.height, &costs),
+            records: AHashMap::new(),
+            open: BinaryHeap::new(),
         })
     }
 
@@ -418,20 +432,45 @@ impl JumpSearch {
     }
 
     fn search<W: VoxelWorld + ?Sized>(
-        &self,
+        &mut self,
         world: &W,
         start: IVec3,
         goal: IVec3,
         options: &SearchOptions,
         started: Instant,
     ) -> SearchResult {
+        let mut records = std::mem::take(&mut self.records);
+        let mut open = std::mem::take(&mut self.open);
+        records.clear();
+        open.clear();
+        let result = self.search_with(
+            world,
+            (start, goal),
+            options,
+            started,
+            &mut records,
+            &mut open,
+        );
+        self.records = records;
+        self.open = open;
+        result
+    }
+
+    /// [`JumpSearch::search`] over emptied `records` and `open`.
+    fn search_with<W: VoxelWorld + ?Sized>(
+        &self,
+        world: &W,
+        (start, goal): (IVec3, IVec3),
+        options: &SearchOptions,
+        started: Instant,
+        records: &mut AHashMap<u64, Record>,
+        open: &mut BinaryHeap<Reverse<(u64, u64, u64)>>,
+    ) -> SearchResult {
         let budget = Budget::new(options, started);
         let tables = &self.tables;
-        let mut records: AHashMap<IVec3, Record> = AHashMap::new();
-        let mut open: BinaryHeap<Reverse<(u64, u64, [i32; 3])>> = BinaryHeap::new();
         let mut stats = SearchStats::default();
         records.insert(
-            start,
+            pack(start),
             Record {
                 g: 0,
                 parent: start,
@@ -440,21 +479,26 @@ impl JumpSearch {
             },
         );
         let h0 = tables.estimate(start, goal);
-        open.push(Reverse((h0, h0, start.to_array())));
+        open.push(Reverse((h0, h0, pack(start))));
         stats.generated = 1;
         let mut best = (h0, start);
         while let Some(Reverse((f, h, key))) = open.pop() {
-            let at = IVec3::from_array(key);
-            let record = records[&at];
+            let at = unpack(key);
+            let Some(entry) = records.get_mut(&key) else {
+                continue;
+            };
+            let record = *entry;
             if record.g + h != f || record.pending == 0 {
                 continue;
             }
             if at == goal {
-                return Self::finish(&records, at, SearchStatus::Found, stats);
+                return Self::finish(records, at, SearchStatus::Found, stats);
             }
             if budget.exhausted(stats.expanded) {
-                return Self::finish(&records, best.1, SearchStatus::Partial, stats);
+                return Self::finish(records, best.1, SearchStatus::Partial, stats);
             }
+            entry.done |= entry.pending;
+            entry.pending = 0;
             stats.expanded += 1;
             let (legal, occupancy) = self.read(world, at);
             let mut arrivals = record.pending;
@@ -480,10 +524,6 @@ impl JumpSearch {
                 }
             }
             dirs &= legal & !already;
-            if let Some(r) = records.get_mut(&at) {
-                r.done |= r.pending;
-                r.pending = 0;
-            }
             while dirs != 0 {
                 let dir = dirs.trailing_zeros() as usize;
                 dirs &= dirs - 1;
@@ -494,38 +534,37 @@ impl JumpSearch {
                 let steps = (to - at).abs().max_element() as u64;
                 let g = record.g + steps * tables.step[dir];
                 let bit = 1u32 << dir;
-                let push = match records.get_mut(&to) {
-                    Some(r) if g > r.g => false,
-                    Some(r) if g == r.g => {
-                        let new = (r.pending | r.done) & bit == 0;
-                        r.pending |= bit;
-                        new
+                let fresh = Record {
+                    g,
+                    parent: at,
+                    pending: bit,
+                    done: 0,
+                };
+                let to_key = pack(to);
+                let push = match records.entry(to_key) {
+                    Entry::Occupied(mut slot) => {
+                        let r = slot.get_mut();
+                        match g.cmp(&r.g) {
+                            Ordering::Greater => false,
+                            Ordering::Equal => {
+                                let new = (r.pending | r.done) & bit == 0;
+                                r.pending |= bit;
+                                new
+                            }
+                            Ordering::Less => {
+                                *r = fresh;
+                                true
+                            }
+                        }
                     }
-                    Some(r) => {
-                        *r = Record {
-                            g,
-                            parent: at,
-                            pending: bit,
-                            done: 0,
-                        };
-                        true
-                    }
-                    None => {
-                        records.insert(
-                            to,
-                            Record {
-                                g,
-                                parent: at,
-                                pending: bit,
-                                done: 0,
-                            },
-                        );
+                    Entry::Vacant(slot) => {
+                        slot.insert(fresh);
                         true
                     }
                 };
                 if push {
                     let h = tables.estimate(to, goal);
-                    open.push(Reverse((g + h, h, to.to_array())));
+                    open.push(Reverse((g + h, h, to_key)));
                     stats.generated += 1;
                     if h < best.0 {
                         best = (h, to);
@@ -539,14 +578,14 @@ impl JumpSearch {
     /// The result for a route ending at `end`: its explicit positions joined cell by cell
     /// (consecutive ones lie on one jump's line). The cost is filled in by the caller.
     fn finish(
-        records: &AHashMap<IVec3, Record>,
+        records: &AHashMap<u64, Record>,
         end: IVec3,
         status: SearchStatus,
         stats: SearchStats,
     ) -> SearchResult {
         let mut explicit = vec![end];
         let mut at = end;
-        while let Some(r) = records.get(&at)
+        while let Some(r) = records.get(&pack(at))
             && r.parent != at
         {
             at = r.parent;
@@ -565,7 +604,7 @@ impl JumpSearch {
         SearchResult {
             status,
             path,
-            cost: Some(records[&end].g),
+            cost: records.get(&pack(end)).map(|r| r.g),
             stats,
         }
     }

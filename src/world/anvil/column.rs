@@ -12,7 +12,8 @@ use super::{
     MAX_NBT_LIST, MIN_DATA_VERSION, MIN_SECTION, MIN_Y, SECTIONS, SkipReason, block_for_state,
     canonical_name, lookup_state,
 };
-use crate::world::chunked::Block;
+use crate::error::{Error, Result};
+use crate::world::chunked::{Block, ChunkedWorld};
 
 /// A chunk column of a 1.18+ world (16 x 384 x 16 blocks, y from [`MIN_Y`] to
 /// [`MAX_Y`](super::MAX_Y)) decoded from its NBT: where it lies, and each section's palette
@@ -235,6 +236,42 @@ impl ChunkColumn {
     #[must_use]
     pub fn defaulted_properties(&self) -> usize {
         self.defaulted_properties
+    }
+
+    /// Loads this column into `world`, a world of chunk columns
+    /// ([`ChunkedWorld::with_height`]), at its own chunk coordinates
+    /// ([`ChunkColumn::position`]), replacing the column there if one was loaded: the path
+    /// [`load_world`](super::load_world) runs for every chunk, and the one a server plugin
+    /// runs for each chunk the server loads. Sections below the world's lowest y are left
+    /// out (a nether or end world is `with_height(0, 256)`).
+    ///
+    /// # Errors
+    /// As [`ChunkedWorld::insert_column`]; [`Error::InvalidSetting`] when a section that is
+    /// not all air lies above the world's top (nothing is written then).
+    pub fn insert_into(&self, world: &mut ChunkedWorld) -> Result<()> {
+        let Some(height) = world.column_height() else {
+            return Err(Error::InvalidSetting(
+                "only a world made by ChunkedWorld::with_height loads chunk columns".to_owned(),
+            ));
+        };
+        let mut sections = Vec::with_capacity(SECTIONS);
+        for (i, (palette, indices)) in self.sections().enumerate() {
+            let bottom = MIN_Y + 16 * i as i32;
+            if bottom < height.start {
+                continue;
+            }
+            if bottom >= height.end {
+                if palette.iter().any(|&b| b != Block::Air) {
+                    return Err(Error::InvalidSetting(format!(
+                        "chunk column {},{} has blocks at y {bottom}, above the world's top {}",
+                        self.position.0, self.position.1, height.end
+                    )));
+                }
+                continue;
+            }
+            sections.push((palette, &indices[..]));
+        }
+        world.insert_column(self.position.0, self.position.1, sections)
     }
 
     /// Non-air sections outside y -64..320, which a column cannot hold.

@@ -43,6 +43,7 @@ impl ChunkedWorld {
             return Ok(());
         }
         for corner in [IVec3::new(x, ys.start, z), IVec3::new(x, ys.end - 1, z)] {
+            self.check_loaded(corner)?;
             if !self.inside(corner) || !in_key_range(corner) {
                 return Err(Error::OutOfWorld {
                     pos: corner,
@@ -90,6 +91,7 @@ impl ChunkedWorld {
         let lo = chunk * CHUNK_SIZE;
         let hi = lo + IVec3::splat(CHUNK_MASK);
         for corner in [lo, hi] {
+            self.check_loaded(corner)?;
             if !self.inside(corner) || !in_key_range(corner) {
                 return Err(Error::OutOfWorld {
                     pos: corner,
@@ -103,13 +105,12 @@ impl ChunkedWorld {
     /// Stores `data` as chunk `chunk`, replacing what was there.
     fn put_chunk(&mut self, chunk: IVec3, data: Chunk) {
         let slot = self.chunk_slot(chunk);
-        self.special_chunks += usize::from(data.extra.is_some());
         if slot != NO_CHUNK && !self.shared.contains(&slot) {
+            self.special_chunks += usize::from(data.extra.is_some());
             let old = std::mem::replace(&mut self.chunks[slot as usize], data);
             self.special_chunks -= usize::from(old.extra.is_some());
         } else {
-            let slot = self.chunks.len() as u32;
-            self.chunks.push(data);
+            let slot = self.store_chunk(data);
             self.point_slot(chunk, slot);
         }
         self.live.bump();
@@ -130,9 +131,8 @@ impl ChunkedWorld {
         Ok(())
     }
 
-    /// [`ChunkedWorld::fill_chunk`] without updating the danger margin (see
-    /// [`ChunkedWorld::set_chunk_palette_deferred`]).
-    pub(crate) fn fill_chunk_deferred(&mut self, chunk: IVec3, block: Block) -> Result<()> {
+    /// [`ChunkedWorld::fill_chunk`] without updating the danger margin.
+    fn fill_chunk_deferred(&mut self, chunk: IVec3, block: Block) -> Result<()> {
         block.check()?;
         self.check_whole_chunk(chunk)?;
         if self.changes.is_some() {
@@ -158,15 +158,14 @@ impl ChunkedWorld {
 
     /// The slot of the shared chunk filled with `block` (air, solid or barrier), created on
     /// first use.
-    fn shared_chunk(&mut self, block: Block) -> u32 {
+    pub(super) fn shared_chunk(&mut self, block: Block) -> u32 {
         let (passable, standable) = block.bits();
         let found = self.shared.iter().copied().find(|&slot| {
             let chunk = &self.chunks[slot as usize];
             (chunk.passable[0] & 1 != 0, chunk.standable[0] & 1 != 0) == (passable, standable)
         });
         found.unwrap_or_else(|| {
-            let slot = self.chunks.len() as u32;
-            self.chunks.push(Chunk::plain(block));
+            let slot = self.store_chunk(Chunk::plain(block));
             self.shared.push(slot);
             slot
         })
@@ -212,10 +211,9 @@ impl ChunkedWorld {
         Ok(())
     }
 
-    /// [`ChunkedWorld::set_chunk_palette`] without updating the danger margin: a loader
-    /// writing many chunks calls [`ChunkedWorld::rebuild_danger_around`] once at the end. The
-    /// caller has checked that every index lies inside the palette.
-    pub(crate) fn set_chunk_palette_deferred(
+    /// [`ChunkedWorld::set_chunk_palette`] without updating the danger margin. The caller
+    /// has checked that every index lies inside the palette.
+    fn set_chunk_palette_deferred(
         &mut self,
         chunk: IVec3,
         palette: &[Block],
@@ -289,58 +287,6 @@ mod tests {
         assert!(world.fill_chunk(IVec3::new(4, 0, 0), Block::Air).is_err());
     }
 
-    /// The loaders' path (chunks written without their margin, then one rebuild around the
-    /// dangerous ones) gives absent neighbour chunks the margin, as cell writes do.
-    #[test]
-    fn deferred_writes_give_absent_neighbours_the_margin() {
-        for absent in [Block::Air, Block::Barrier] {
-            let size = IVec3::new(48, 48, 48);
-            let mut by_cells = ChunkedWorld::with_size(size).unwrap();
-            let mut by_chunks = ChunkedWorld::with_size(size).unwrap();
-            by_cells.set_absent_block(absent).unwrap();
-            by_chunks.set_absent_block(absent).unwrap();
-            let chunk = IVec3::new(1, 1, 1);
-            let mut indices = [0u16; CELLS];
-            // Lava on a face, an edge and a corner of the middle chunk; every neighbour absent.
-            for local in [
-                IVec3::new(0, 7, 7),
-                IVec3::new(15, 15, 3),
-                IVec3::new(0, 0, 0),
-            ] {
-                indices[((local.y * 16 + local.z) * 16 + local.x) as usize] = 1;
-            }
-            let palette = [Block::Air, Block::Lava];
-            by_chunks
-                .set_chunk_palette_deferred(chunk, &palette, &indices)
-                .unwrap();
-            by_chunks.rebuild_danger_around(&[chunk]);
-            for (i, &index) in indices.iter().enumerate() {
-                let local = IVec3::new(
-                    i as i32 & CHUNK_MASK,
-                    i as i32 >> 8,
-                    (i as i32 >> 4) & CHUNK_MASK,
-                );
-                by_cells
-                    .set(chunk * CHUNK_SIZE + local, palette[usize::from(index)])
-                    .unwrap();
-            }
-            for y in 0..48 {
-                for z in 0..48 {
-                    for x in 0..48 {
-                        let p = IVec3::new(x, y, z);
-                        assert_eq!(by_cells.get(p), by_chunks.get(p), "{p}");
-                        assert_eq!(by_cells.terrain(p), by_chunks.terrain(p), "{absent:?} {p}");
-                    }
-                }
-            }
-            assert!(
-                by_chunks
-                    .terrain(IVec3::new(15, 23, 23))
-                    .contains(crate::world::TerrainFlags::NEAR_DANGER)
-            );
-        }
-    }
-
     /// The danger margin written chunk by chunk equals the one written cell by cell.
     #[test]
     fn whole_chunk_writes_agree_with_cell_writes() {
@@ -356,7 +302,6 @@ mod tests {
         let mut by_cells = ChunkedWorld::with_size(size).unwrap();
         let mut by_chunks = ChunkedWorld::with_size(size).unwrap();
         let mut rng = 0x2545_f491_4f6c_dd1d_u64;
-        let mut dangerous = Vec::new();
         for cy in 0..3 {
             for cz in 0..3 {
                 for cx in 0..3 {
@@ -385,18 +330,11 @@ mod tests {
                             .unwrap();
                     }
                     by_chunks
-                        .set_chunk_palette_deferred(chunk, &palette, &indices)
+                        .set_chunk_palette(chunk, &palette, &indices)
                         .unwrap();
-                    if indices
-                        .iter()
-                        .any(|&i| palette[usize::from(i)].is_dangerous())
-                    {
-                        dangerous.push(chunk);
-                    }
                 }
             }
         }
-        by_chunks.rebuild_danger_around(&dangerous);
         for z in 0..48 {
             for x in 0..48 {
                 assert_eq!(by_cells.column(x, z, 0, 48), by_chunks.column(x, z, 0, 48));

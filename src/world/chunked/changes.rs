@@ -5,7 +5,7 @@ use glam::IVec3;
 
 use super::ChunkedWorld;
 use super::block::Block;
-use super::chunk::chunk_of;
+use super::chunk::{CHUNK_SHIFT, chunk_of};
 use crate::world::WorldId;
 
 /// One cell's net change, as reported by [`ChunkedWorld::take_changes`].
@@ -19,15 +19,27 @@ pub struct BlockChange {
     pub new: Block,
 }
 
-/// What changed since the last [`ChunkedWorld::take_changes`]: the dirty cells and chunks.
+/// What changed since the last [`ChunkedWorld::take_changes`]: the dirty cells and chunks,
+/// and the chunk columns loaded or unloaded (a world made by
+/// [`ChunkedWorld::with_height`]). A structure derived from the world follows a load by
+/// deriving the column afresh (and its seams with the loaded neighbours), an unload by
+/// dropping it: the cells of such a column are not listed.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Changes {
     /// Every cell whose block differs from what it was at the last report, in the order of
-    /// their first write. A cell written and then restored is not listed.
+    /// their first write. A cell written and then restored is not listed, nor a cell of a
+    /// column in [`Changes::loaded_columns`] or [`Changes::unloaded_columns`].
     pub cells: Vec<BlockChange>,
     /// The chunks (chunk coordinates: cell coordinates divided by [`CHUNK_SIZE`](super::CHUNK_SIZE), rounded
     /// down) holding at least one changed cell, sorted by `(x, y, z)`, without repeats.
     pub chunks: Vec<IVec3>,
+    /// The chunk columns (chunk coordinates `(x, z)`) loaded now that were loaded since the
+    /// last report, a reload of a loaded column included: their contents are new. Sorted,
+    /// without repeats.
+    pub loaded_columns: Vec<(i32, i32)>,
+    /// The chunk columns loaded at the last report and not loaded now. Sorted, without
+    /// repeats. A column loaded and unloaded again between two reports is in neither list.
+    pub unloaded_columns: Vec<(i32, i32)>,
     /// Which world reported the changes and the versions they span, for an update to check
     /// that they cover everything since the version it describes; `None` when tracking was
     /// off.
@@ -47,7 +59,14 @@ impl Changes {
     /// Whether nothing changed.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.cells.is_empty()
+        self.cells.is_empty() && self.loaded_columns.is_empty() && self.unloaded_columns.is_empty()
+    }
+
+    /// Whether a chunk column was loaded or unloaded: a structure that follows cell changes
+    /// only must then be built again.
+    #[must_use]
+    pub fn has_column_changes(&self) -> bool {
+        !self.loaded_columns.is_empty() || !self.unloaded_columns.is_empty()
     }
 
     /// The changed cells' positions.
@@ -61,6 +80,8 @@ impl Changes {
 pub(super) struct ChangeLog {
     pub(super) first_old: AHashMap<IVec3, Block>,
     pub(super) order: Vec<IVec3>,
+    /// The columns loaded or unloaded, each with whether it was loaded at the last report.
+    pub(super) columns: AHashMap<(i32, i32), bool>,
     /// The world's version when the log started or was last taken.
     pub(super) since: u64,
 }
@@ -107,6 +128,7 @@ impl ChunkedWorld {
         };
         let order = std::mem::take(&mut log.order);
         let first_old = std::mem::take(&mut log.first_old);
+        let columns = std::mem::take(&mut log.columns);
         let span = ChangeSpan {
             world: self.live.id(),
             since: log.since,
@@ -115,6 +137,10 @@ impl ChunkedWorld {
         log.since = span.until;
         let mut cells = Vec::with_capacity(order.len());
         for pos in order {
+            let column = (pos.x >> CHUNK_SHIFT, pos.z >> CHUNK_SHIFT);
+            if columns.contains_key(&column) {
+                continue;
+            }
             let old = first_old[&pos];
             let new = self.get(pos).unwrap_or_default();
             if old != new {
@@ -124,10 +150,29 @@ impl ChunkedWorld {
         let mut chunks: Vec<IVec3> = cells.iter().map(|c| chunk_of(c.pos)).collect();
         chunks.sort_unstable_by_key(|c| (c.x, c.y, c.z));
         chunks.dedup();
+        let (mut loaded_columns, mut unloaded_columns) = (Vec::new(), Vec::new());
+        for (column, was_loaded) in columns {
+            if self.is_column_loaded(column.0, column.1) {
+                loaded_columns.push(column);
+            } else if was_loaded {
+                unloaded_columns.push(column);
+            }
+        }
+        loaded_columns.sort_unstable();
+        unloaded_columns.sort_unstable();
         Changes {
             cells,
             chunks,
+            loaded_columns,
+            unloaded_columns,
             span: Some(span),
+        }
+    }
+
+    /// Records that column `column` was loaded or unloaded, `was_loaded` before.
+    pub(super) fn note_column(&mut self, chunk_x: i32, chunk_z: i32, was_loaded: bool) {
+        if let Some(log) = self.changes.as_mut() {
+            log.columns.entry((chunk_x, chunk_z)).or_insert(was_loaded);
         }
     }
 }

@@ -14,7 +14,7 @@ impl ChunkedWorld {
             for dz in -1..=1 {
                 for dx in -1..=1 {
                     let q = p + IVec3::new(dx, dy, dz);
-                    if !self.inside(q) {
+                    if !self.inside(q) || !self.is_column_loaded(q.x >> 4, q.z >> 4) {
                         continue;
                     }
                     let near = cube(q).any(|r| is_dangerous_kind(self.kind_at(r)));
@@ -46,40 +46,24 @@ impl ChunkedWorld {
     /// Whether chunk `chunk` holds a cell of the world (a bounded world's chunks are the ones
     /// its bounds touch; an unbounded world's, every chunk).
     fn chunk_in_world(&self, chunk: IVec3) -> bool {
-        self.bounds.is_none_or(|bounds| {
-            let lo = chunk * CHUNK_SIZE;
-            let hi = lo + IVec3::splat(CHUNK_SIZE);
-            lo.cmplt(bounds.max).all() && hi.cmpgt(bounds.min).all()
-        })
-    }
-
-    /// Computes the danger margin around freshly written chunks that hold dangerous blocks
-    /// ([`Block::is_dangerous`]): every cell with one in the 3x3x3 cube around it. For a
-    /// loader that wrote whole chunks with [`ChunkedWorld::set_chunk_palette_deferred`] and
-    /// knows which of them hold lava or hazards; costs nothing for the others.
-    #[cfg_attr(
-        not(feature = "anvil"),
-        allow(dead_code, reason = "only the Anvil loader writes chunks in bulk")
-    )]
-    pub(crate) fn rebuild_danger_around(&mut self, dangerous_chunks: &[IVec3]) {
-        let mut targets: ahash::AHashSet<IVec3> = ahash::AHashSet::new();
-        for &chunk in dangerous_chunks {
-            for offset in CHUNK_CUBE {
-                if self.chunk_in_world(chunk + offset) {
-                    targets.insert(chunk + offset);
-                }
-            }
-        }
-        let sources: ahash::AHashSet<IVec3> = dangerous_chunks.iter().copied().collect();
-        for chunk in targets {
-            self.rebuild_danger_of(chunk, |c| sources.contains(&c));
-        }
+        // The margin of an unloaded column is of no use, and writing it would store a chunk
+        // there as if the column were loaded.
+        self.is_column_loaded(chunk.x, chunk.z)
+            && self.bounds.is_none_or(|bounds| {
+                let lo = chunk * CHUNK_SIZE;
+                let hi = lo + IVec3::splat(CHUNK_SIZE);
+                lo.cmplt(bounds.max).all() && hi.cmpgt(bounds.min).all()
+            })
     }
 
     /// Recomputes the danger bits of one chunk from the dangerous cells in it and in the
     /// one-cell shell around it, by dilating an 18 x 18 x 18 bit grid along each axis. Only
     /// the chunks for which `may_hold_danger` answers true are read.
-    fn rebuild_danger_of(&mut self, chunk: IVec3, may_hold_danger: impl Fn(IVec3) -> bool) {
+    pub(super) fn rebuild_danger_of(
+        &mut self,
+        chunk: IVec3,
+        may_hold_danger: impl Fn(IVec3) -> bool,
+    ) {
         // Bit y + 1 of hazard[x + 1][z + 1]: a dangerous cell at local (x, y, z), -1..=16.
         let mut hazard = [[0u32; 18]; 18];
         for offset in CHUNK_CUBE {

@@ -9,6 +9,7 @@
 //! | `bulk.rs` | bulk writers: columns, whole chunks, palettes |
 //! | `danger.rs` | the danger margin around lava and hazards |
 //! | `changes.rs` | the change log ([`Changes`]) |
+//! | `load.rs` | worlds of chunk columns that load and unload ([`ChunkedWorld::with_height`]) |
 
 mod block;
 mod bulk;
@@ -16,6 +17,7 @@ mod changes;
 mod chunk;
 mod columns;
 mod danger;
+mod load;
 
 use ahash::AHashMap;
 use glam::IVec3;
@@ -39,6 +41,7 @@ use chunk::{
     CHUNK_MASK, Chunk, ChunkExtra, DenseSlots, MAX_DENSE_CHUNKS, NO_CHUNK, bit, cell_index,
     chunk_of, set_bit,
 };
+use load::LoadedColumns;
 
 /// A world stored as 16x16x16 chunks of bitsets: a passability check is a chunk look-up, a
 /// shift and a mask.
@@ -81,13 +84,18 @@ pub struct ChunkedWorld {
     /// Slots of all-air, all-solid or all-barrier chunks shared by many chunk positions
     /// (see [`ChunkedWorld::fill_chunk`]); written to only after a copy.
     shared: Vec<u32>,
+    /// Slots of chunks of unloaded columns, reused by the next chunk stored.
+    free_chunks: Vec<u32>,
+    /// The loaded columns of a world made of them ([`ChunkedWorld::with_height`]).
+    loaded: Option<Box<LoadedColumns>>,
 }
 
 impl std::fmt::Debug for ChunkedWorld {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ChunkedWorld")
             .field("bounds", &self.bounds)
-            .field("chunks", &self.chunks.len())
+            .field("chunks", &self.chunk_count())
+            .field("loaded_columns", &self.loaded_column_count())
             .finish_non_exhaustive()
     }
 }
@@ -161,7 +169,22 @@ impl ChunkedWorld {
     /// The number of chunks that hold data.
     #[must_use]
     pub fn chunk_count(&self) -> usize {
-        self.chunks.len()
+        self.chunks.len() - self.free_chunks.len()
+    }
+
+    /// Stores `data` in a free slot, or a new one, and returns the slot.
+    fn store_chunk(&mut self, data: Chunk) -> u32 {
+        self.special_chunks += usize::from(data.extra.is_some());
+        match self.free_chunks.pop() {
+            Some(slot) => {
+                self.chunks[slot as usize] = data;
+                slot
+            }
+            None => {
+                self.chunks.push(data);
+                self.chunks.len() as u32 - 1
+            }
+        }
     }
 
     #[inline]
@@ -192,13 +215,13 @@ impl ChunkedWorld {
         if slot != NO_CHUNK && !self.shared.contains(&slot) {
             return slot;
         }
+        // A shared chunk is plain, so the copy counts no per-cell data.
         let chunk = if slot == NO_CHUNK {
             Chunk::plain(self.absent)
         } else {
             self.chunks[slot as usize].clone()
         };
-        let slot = self.chunks.len() as u32;
-        self.chunks.push(chunk);
+        let slot = self.store_chunk(chunk);
         self.point_slot(chunk_pos, slot);
         slot
     }
@@ -247,10 +270,13 @@ impl ChunkedWorld {
     /// Writes `block` at `p` and returns the block that was there.
     ///
     /// # Errors
-    /// [`Error::OutOfWorld`] when `p` is outside a bounded world, [`Error::InvalidSetting`] for
-    /// a [`Block::Floor`] whose top is not 1 to 15 (nothing is written).
+    /// [`Error::OutOfWorld`] when `p` is outside a bounded world, [`Error::ChunkNotLoaded`]
+    /// when it lies in a column a world of chunk columns has not loaded
+    /// ([`ChunkedWorld::with_height`]), [`Error::InvalidSetting`] for a [`Block::Floor`]
+    /// whose top is not 1 to 15 (nothing is written).
     pub fn set(&mut self, p: IVec3, block: Block) -> Result<Block> {
         block.check()?;
+        self.check_loaded(p)?;
         if !self.inside(p) {
             return Err(Error::OutOfWorld {
                 pos: p,
@@ -435,6 +461,10 @@ impl VoxelWorld for ChunkedWorld {
     }
 
     fn is_unloaded(&self, p: IVec3) -> bool {
+        if let Some(height) = self.column_height() {
+            // Above the top or below the bottom is outside the world's height, not unloaded.
+            return height.contains(&p.y) && !self.is_column_loaded(p.x >> 4, p.z >> 4);
+        }
         if self.absent != Block::Barrier {
             return false;
         }
@@ -513,6 +543,12 @@ impl ChunkedWorld {
         if block == self.absent {
             return Ok(());
         }
+        if self.loaded.is_some() {
+            return Err(Error::InvalidSetting(format!(
+                "a world of chunk columns reads the columns it has not loaded as barrier, not \
+                 {block:?}"
+            )));
+        }
         if !self.chunks.is_empty() {
             return Err(Error::InvalidSetting(format!(
                 "cannot make absent chunks read as {block:?} instead of {:?} after cells were \
@@ -589,6 +625,10 @@ impl ChunkedWorld {
             + self.dense.as_ref().map_or(0, |d| d.slots.capacity() * 4)
             + self.index.capacity() * (std::mem::size_of::<(IVec3, u32)>() + 1)
             + self.shared.capacity() * 4
+            + self.free_chunks.capacity() * 4
+            + self.loaded.as_ref().map_or(0, |loaded| {
+                loaded.columns.capacity() * (std::mem::size_of::<(i32, i32)>() + 1)
+            })
     }
 }
 

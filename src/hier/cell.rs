@@ -1,0 +1,293 @@
+//! One cell of the hierarchy: its portals, the exact costs between them, and the searches
+//! that stay inside one cell (the query's first and last legs, and the refinement of an
+//! overlay edge into walk moves).
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use ahash::AHashMap;
+use glam::IVec3;
+
+use crate::error::{Error, Result};
+use crate::graph::{NavGraph, NodeId};
+use crate::moves::agent::MoveCosts;
+use crate::search::heuristic::Estimator;
+
+/// The side of a cell in blocks: a chunk column.
+pub(super) const CELL_SIDE: i32 = 16;
+
+/// The cost in a cell's table of a portal that the other cannot reach inside the cell.
+pub(super) const UNREACHED: u32 = u32::MAX;
+
+/// A cell's name: the chunk coordinates of its column.
+pub(super) type Chunk = [i32; 2];
+
+/// The cell holding the feet position `feet` (a floor division by 16, negative coordinates
+/// included).
+#[inline]
+pub(super) fn chunk_of(feet: IVec3) -> Chunk {
+    [feet.x.div_euclid(CELL_SIDE), feet.z.div_euclid(CELL_SIDE)]
+}
+
+/// Whether the feet position `feet` lies in a column on the border of its cell, the only
+/// columns whose nodes can have a move to or from another cell (moves span one column).
+#[inline]
+pub(super) fn on_border(feet: IVec3) -> bool {
+    let (x, z) = (feet.x.rem_euclid(CELL_SIDE), feet.z.rem_euclid(CELL_SIDE));
+    x == 0 || z == 0 || x == CELL_SIDE - 1 || z == CELL_SIDE - 1
+}
+
+/// Whether node `id` of cell `chunk` has a move to or from another cell.
+pub(super) fn is_portal(graph: &NavGraph, costs: &MoveCosts, id: NodeId, chunk: Chunk) -> bool {
+    let mut crosses = false;
+    graph.for_each_move(id, costs, |step| crosses |= chunk_of(step.feet) != chunk);
+    if !crosses {
+        graph.for_each_incoming(id, costs, |step| crosses |= chunk_of(step.feet) != chunk);
+    }
+    crosses
+}
+
+/// The portals and table of one cell, as [`derive`] finds them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(super) struct Derived {
+    /// The portals, ordered by local x, local z, then feet y.
+    pub(super) portals: Vec<NodeId>,
+    /// `table[i * n + j]`: the cheapest route inside the cell from portal `i` to portal `j`,
+    /// [`UNREACHED`] when there is none.
+    pub(super) table: Vec<u32>,
+}
+
+/// Reusable buffers of [`derive`]: the cell's nodes reachable from its portals numbered
+/// locally, their moves inside the cell in one flat list, and one Dijkstra's state.
+#[derive(Debug, Default, Clone)]
+pub(super) struct DeriveScratch {
+    local: AHashMap<NodeId, u32>,
+    nodes: Vec<NodeId>,
+    first_edge: Vec<u32>,
+    edges: Vec<(u32, u32)>,
+    dist: Vec<u64>,
+    heap: BinaryHeap<Reverse<(u64, u32)>>,
+}
+
+impl DeriveScratch {
+    fn intern(&mut self, id: NodeId) -> u32 {
+        let next = self.nodes.len() as u32;
+        *self.local.entry(id).or_insert_with(|| {
+            self.nodes.push(id);
+            next
+        })
+    }
+}
+
+/// Sorts `portals` into the canonical order (local x, local z, feet y), so that a cell
+/// derived after an update lists them as a fresh build does.
+pub(super) fn sort_portals(graph: &NavGraph, portals: &mut [NodeId]) {
+    portals.sort_unstable_by_key(|&id| {
+        let feet = graph.feet(id);
+        (
+            feet.x.rem_euclid(CELL_SIDE),
+            feet.z.rem_euclid(CELL_SIDE),
+            feet.y,
+        )
+    });
+}
+
+/// The table of the cell `chunk` whose portals are `portals` (in canonical order): one
+/// Dijkstra per portal over the moves that stay inside the cell.
+///
+/// # Errors
+/// [`Error::GraphTooLarge`] when a cost inside the cell does not fit 32 bits (costs that
+/// large need a wider table than this one keeps).
+pub(super) fn derive(
+    graph: &NavGraph,
+    costs: &MoveCosts,
+    chunk: Chunk,
+    portals: Vec<NodeId>,
+    scratch: &mut DeriveScratch,
+) -> Result<Derived> {
+    scratch.local.clear();
+    scratch.nodes.clear();
+    scratch.first_edge.clear();
+    scratch.edges.clear();
+    for &portal in &portals {
+        scratch.intern(portal);
+    }
+    // Every route between two portals starts at a portal, so the nodes reachable from the
+    // portals are all the table needs.
+    let mut next = 0;
+    let mut targets = Vec::new();
+    while next < scratch.nodes.len() {
+        let id = scratch.nodes[next];
+        scratch.first_edge.push(scratch.edges.len() as u32);
+        targets.clear();
+        graph.for_each_move(id, costs, |step| {
+            if chunk_of(step.feet) == chunk {
+                targets.push((step.node, step.cost));
+            }
+        });
+        for &(target, cost) in &targets {
+            let local = scratch.intern(target);
+            scratch.edges.push((local, cost));
+        }
+        next += 1;
+    }
+    scratch.first_edge.push(scratch.edges.len() as u32);
+
+    let n = portals.len();
+    let mut table = vec![UNREACHED; n * n];
+    for from in 0..n {
+        scratch.dist.clear();
+        scratch.dist.resize(scratch.nodes.len(), u64::MAX);
+        scratch.dist[from] = 0;
+        scratch.heap.clear();
+        scratch.heap.push(Reverse((0, from as u32)));
+        let mut settled_portals = 0;
+        while let Some(Reverse((g, node))) = scratch.heap.pop() {
+            let node = node as usize;
+            if g > scratch.dist[node] {
+                continue;
+            }
+            if node < n {
+                table[from * n + node] = u32::try_from(g)
+                    .ok()
+                    .filter(|&cost| cost != UNREACHED)
+                    .ok_or_else(|| {
+                        Error::GraphTooLarge(format!(
+                            "a route inside the chunk column {chunk:?} costs {g}, more than the \
+                             hierarchy's 32-bit table holds"
+                        ))
+                    })?;
+                settled_portals += 1;
+                if settled_portals == n {
+                    break;
+                }
+            }
+            let edges = scratch.first_edge[node] as usize..scratch.first_edge[node + 1] as usize;
+            for &(target, cost) in &scratch.edges[edges] {
+                let next = g + u64::from(cost);
+                if next < scratch.dist[target as usize] {
+                    scratch.dist[target as usize] = next;
+                    scratch.heap.push(Reverse((next, target)));
+                }
+            }
+        }
+    }
+    Ok(Derived { portals, table })
+}
+
+/// A search that stays inside one cell, forwards over moves or backwards over incoming
+/// moves, exhaustive or toward one target: the legs of a query that the table does not
+/// cover.
+#[derive(Debug, Default, Clone)]
+pub(super) struct CellSearch {
+    /// Per reached node: its cost and the node it was reached from (for a backward search,
+    /// the node it leads to), [`crate::graph::NO_NODE`] for a source.
+    best: AHashMap<NodeId, (u64, NodeId)>,
+    heap: BinaryHeap<Reverse<(u64, u64, NodeId)>>,
+    /// Nodes expanded by the last run.
+    pub(super) expanded: u64,
+}
+
+/// Which way a [`CellSearch`] follows moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Direction {
+    Forward,
+    Backward,
+}
+
+impl CellSearch {
+    /// Runs from `source` over the moves inside `chunk` (backwards over incoming moves for
+    /// [`Direction::Backward`]). With a `target` (and the estimator toward its feet) this is
+    /// A* that stops there and returns its cost; without one it reaches the whole cell and
+    /// returns `None`.
+    pub(super) fn run(
+        &mut self,
+        graph: &NavGraph,
+        costs: &MoveCosts,
+        chunk: Chunk,
+        source: NodeId,
+        direction: Direction,
+        target: Option<(NodeId, IVec3, &Estimator)>,
+    ) -> Option<u64> {
+        self.best.clear();
+        self.heap.clear();
+        self.expanded = 0;
+        self.best.insert(source, (0, crate::graph::NO_NODE));
+        let estimate =
+            |feet: IVec3| target.map_or(0, |(_, goal, estimator)| estimator.between(feet, goal));
+        self.heap
+            .push(Reverse((estimate(graph.feet(source)), 0, source)));
+        let mut steps = Vec::new();
+        while let Some(Reverse((_, g, node))) = self.heap.pop() {
+            if self.best.get(&node).is_some_and(|&(known, _)| g > known) {
+                continue;
+            }
+            if target.is_some_and(|(goal, _, _)| goal == node) {
+                return Some(g);
+            }
+            self.expanded += 1;
+            steps.clear();
+            let mut keep = |step: crate::graph::GraphMove| {
+                if chunk_of(step.feet) == chunk {
+                    steps.push((step.node, step.feet, step.cost));
+                }
+            };
+            match direction {
+                Direction::Forward => graph.for_each_move(node, costs, &mut keep),
+                Direction::Backward => graph.for_each_incoming(node, costs, &mut keep),
+            }
+            for &(next, feet, cost) in &steps {
+                let reached = g + u64::from(cost);
+                if self
+                    .best
+                    .get(&next)
+                    .is_none_or(|&(known, _)| reached < known)
+                {
+                    self.best.insert(next, (reached, node));
+                    self.heap
+                        .push(Reverse((reached + estimate(feet), reached, next)));
+                }
+            }
+        }
+        None
+    }
+
+    /// The cost of the last run's route to `node`, if it reached it.
+    pub(super) fn cost(&self, node: NodeId) -> Option<u64> {
+        self.best.get(&node).map(|&(g, _)| g)
+    }
+
+    /// The nodes of the last run's route from its source to `node`: for a forward run, from
+    /// the source to `node`; for a backward run, from `node` to the source. Appended to `out`
+    /// without `node`'s end that is already there: a forward leg is appended without its
+    /// source, a backward leg without `node`.
+    pub(super) fn append_leg(
+        &self,
+        graph: &NavGraph,
+        node: NodeId,
+        direction: Direction,
+        out: &mut Vec<IVec3>,
+    ) {
+        let mut chain = Vec::new();
+        let mut at = node;
+        while let Some(&(_, parent)) = self.best.get(&at) {
+            if parent == crate::graph::NO_NODE {
+                break;
+            }
+            chain.push(at);
+            at = parent;
+        }
+        match direction {
+            // `chain` runs from `node` back to just after the source.
+            Direction::Forward => out.extend(chain.iter().rev().map(|&id| graph.feet(id))),
+            // `chain` runs from `node` toward the source, which it leaves out: the leg is
+            // every node after `node`, so drop `node` and add the source.
+            Direction::Backward => {
+                out.extend(chain.iter().skip(1).map(|&id| graph.feet(id)));
+                if at != node {
+                    out.push(graph.feet(at));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,444 @@
+//! A hierarchy of cells over the compiled walk graph, for long routes: the walk graph's nodes
+//! are grouped into cells (chunk columns), the nodes with a move across a cell's border are
+//! its **portals**, and each cell keeps the exact cost of the cheapest route inside it from
+//! every portal to every other. A long query then searches the **overlay** (portals joined by
+//! those in-cell costs and by the graph's moves across borders) instead of every feet
+//! position, and refines the overlay route into walk moves cell by cell.
+//!
+//! ## Design
+//!
+//! - **Cells are chunk columns** (16 x 16 columns, all heights), named by their chunk
+//!   coordinates `(x.div_euclid(16), z.div_euclid(16))` of a node's feet, so cells sit on the
+//!   columns the growing walk graph loads and unloads (see the [`graph`](crate::graph) module
+//!   docs), at any offset, negative too. A cell holds the nodes of its column at every height.
+//! - **Portals** are the nodes of a cell with a move to or from a node of another cell; only
+//!   the 60 border columns can hold them (a move spans one column; ladders stay in theirs).
+//! - **Tables**: per cell, a dense `n x n` table of 32-bit costs, entry `(i, j)` the cheapest
+//!   route from portal `i` to portal `j` using only moves inside the cell (one Dijkstra per
+//!   portal over the cell's moves, laid out once per cell as a flat edge list). Unreachable
+//!   pairs hold a sentinel, so a cell's components need no separate list.
+//! - **Built from the walk graph only** ([`NavGraph::for_each_move`],
+//!   [`NavGraph::for_each_incoming`], [`NavGraph::node`], [`NavGraph::feet`],
+//!   [`NavGraph::nodes`]): no second statement of the walking rules. Costs are priced at build
+//!   time for one [`MoveCosts`] (a [`Router`](crate::Router) routes with one), which the
+//!   queries then use.
+//!
+//! ## Queries are exact
+//!
+//! A query from `s` to `t` (see [`HierSearch::find_path`]):
+//!
+//! 1. searches `s`'s cell from `s` (Dijkstra inside the cell) for its cost to each portal of
+//!    that cell (and to `t` when both share a cell), and `t`'s cell backwards from `t` over
+//!    incoming moves for each portal's cost to `t`;
+//! 2. runs A* over the overlay with the same heuristic as every A* here (a consistent one
+//!    stays consistent: overlay edges are routes of moves). Each portal has two states:
+//!    *entered* (reached by a move across a border: the next step is a table row of its
+//!    cell, itself included at cost 0) and *leaving* (reached through the table or from
+//!    `s`: the next step is one of its moves across the border). Any route is a sequence of
+//!    in-cell legs and border moves, and each in-cell leg between portals costs at least the
+//!    table's entry, so the overlay's shortest route costs exactly the walk graph's;
+//! 3. refines each table step into walk moves by A* inside its cell (its cost equals the
+//!    table's entry), and the first and last legs from the searches of step 1.
+//!
+//! Status, budgets and partial routes follow [`GraphSearch`](crate::graph::GraphSearch):
+//! found (optimal under an admissible heuristic), unreachable (the overlay exhausted: exact,
+//! since every route crosses it), or partial when a node or time budget runs out (the route
+//! to the portal closest to the goal by the heuristic that the search expanded). Expansions
+//! count the overlay's states and the nodes the first and last legs expanded.
+//!
+//! ## Local updates
+//!
+//! [`Hierarchy::update`] takes the walk graph's [`GraphUpdate`] and derives again only the
+//! cells whose portals or in-cell moves can have changed: the cells of added and changed
+//! nodes, the cells across the border from such nodes in border columns (their moves across
+//! it may have appeared or vanished, which changes the other side's portals), and the cells
+//! of removed portals. A removed node that was no portal and that no move entered leaves no
+//! trace in any table. The property test in `tests/hier.rs` checks after random block
+//! changes that the updated hierarchy equals a fresh build, edge for edge.
+//!
+//! ## What it costs
+//!
+//! A table holds about `(4 x 16)^2` entries per cell on open terrain, 16 per column: exact
+//! tables cost memory quadratic in the portals per cell. See `examples/long.rs` for the
+//! build time, memory and query figures on the built-in terrain.
+
+mod cell;
+mod query;
+
+use ahash::{AHashMap, AHashSet};
+use glam::IVec3;
+
+use crate::error::{Error, Result};
+use crate::graph::{GraphUpdate, NavGraph, NodeId};
+use crate::moves::agent::MoveCosts;
+
+use cell::{CELL_SIDE, Chunk, DeriveScratch, UNREACHED, chunk_of, derive, is_portal, on_border};
+
+pub use query::{HierSearch, Reach};
+
+/// One cell: a chunk column's portals and their table.
+#[derive(Debug, Clone)]
+struct Cell {
+    chunk: Chunk,
+    /// The lowest and highest feet y any node of the cell has had: where to look for
+    /// portals when the cell is derived again.
+    y_low: i32,
+    y_high: i32,
+    /// The first of the overlay slots the cell owns, and how many it owns (at least its
+    /// portals).
+    base: u32,
+    capacity: u32,
+    /// The portals, ordered by local x, local z, then feet y.
+    portals: Vec<NodeId>,
+    /// `table[i * n + j]`, see [`cell::Derived`].
+    table: Vec<u32>,
+    /// Per portal, the smallest index of a portal in its weakly connected component inside
+    /// the cell (joined when the table has a route either way).
+    rep: Vec<u32>,
+}
+
+impl Cell {
+    /// The in-cell cost from portal `from` to portal `to`, `None` when there is no route
+    /// inside the cell.
+    #[inline]
+    fn cost(&self, from: usize, to: usize) -> Option<u32> {
+        let cost = self.table[from * self.portals.len() + to];
+        (cost != UNREACHED).then_some(cost)
+    }
+}
+
+/// Where a portal sits: its cell and its index among the cell's portals.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct PortalRef {
+    cell: u32,
+    local: u32,
+}
+
+/// The hierarchy of cells over one [`NavGraph`], for one [`MoveCosts`]. See the
+/// [module docs](self).
+///
+/// Queries go through a [`HierSearch`] (reusable search state; the hierarchy itself is only
+/// read, so one hierarchy serves many searches, on many threads when shared).
+#[derive(Debug, Clone)]
+pub struct Hierarchy {
+    costs: MoveCosts,
+    /// The world version of the graph the hierarchy describes, when its world has one.
+    version: Option<u64>,
+    cells: Vec<Cell>,
+    by_chunk: AHashMap<Chunk, u32>,
+    portal_of: AHashMap<NodeId, PortalRef>,
+    /// The cell owning each overlay slot.
+    slot_cell: Vec<u32>,
+    /// Slots owned by cells' portals (the rest of `slot_cell` is room left by cells that
+    /// grew): when they fall below half, the slots are laid out again.
+    used_slots: usize,
+    components: components::Components,
+}
+
+mod components;
+
+impl Hierarchy {
+    /// Builds the hierarchy of `graph` with moves priced at `costs`: finds every cell's
+    /// portals and derives its table.
+    ///
+    /// # Errors
+    /// [`Error::InvalidSetting`] for costs out of range; [`Error::GraphBroken`] /
+    /// [`Error::StaleGraph`] as [`NavGraph::check_current`]; [`Error::GraphTooLarge`] when a
+    /// route inside one cell costs more than 32 bits hold.
+    pub fn build(graph: &NavGraph, costs: &MoveCosts) -> Result<Self> {
+        costs.validate()?;
+        graph.check_current()?;
+        let mut hierarchy = Self {
+            costs: *costs,
+            version: graph.world_version(),
+            cells: Vec::new(),
+            by_chunk: AHashMap::new(),
+            portal_of: AHashMap::new(),
+            slot_cell: Vec::new(),
+            used_slots: 0,
+            components: components::Components::default(),
+        };
+        let mut candidates: Vec<Vec<NodeId>> = Vec::new();
+        for id in graph.nodes() {
+            let feet = graph.feet(id);
+            let cell = hierarchy.cell_for(feet);
+            if candidates.len() <= cell {
+                candidates.resize_with(cell + 1, Vec::new);
+            }
+            let chunk = hierarchy.cells[cell].chunk;
+            if on_border(feet) && is_portal(graph, costs, id, chunk) {
+                candidates[cell].push(id);
+            }
+        }
+        let mut scratch = DeriveScratch::default();
+        for (cell, mut portals) in candidates.into_iter().enumerate() {
+            cell::sort_portals(graph, &mut portals);
+            let chunk = hierarchy.cells[cell].chunk;
+            let derived = derive(graph, costs, chunk, portals, &mut scratch)?;
+            hierarchy.install(cell, derived);
+        }
+        hierarchy.refresh_components(graph);
+        Ok(hierarchy)
+    }
+
+    /// The costs the hierarchy prices moves at.
+    #[must_use]
+    pub fn costs(&self) -> &MoveCosts {
+        &self.costs
+    }
+
+    /// The index of the cell of `feet`, made (empty) if there is none yet, its height range
+    /// widened to `feet`.
+    fn cell_for(&mut self, feet: IVec3) -> usize {
+        let chunk = chunk_of(feet);
+        let cells = &mut self.cells;
+        let index = *self.by_chunk.entry(chunk).or_insert_with(|| {
+            cells.push(Cell {
+                chunk,
+                y_low: feet.y,
+                y_high: feet.y,
+                base: 0,
+                capacity: 0,
+                portals: Vec::new(),
+                table: Vec::new(),
+                rep: Vec::new(),
+            });
+            (cells.len() - 1) as u32
+        }) as usize;
+        let cell = &mut self.cells[index];
+        cell.y_low = cell.y_low.min(feet.y);
+        cell.y_high = cell.y_high.max(feet.y);
+        index
+    }
+
+    /// Gives cell `index` its derived portals and table, with overlay slots for them.
+    fn install(&mut self, index: usize, derived: cell::Derived) {
+        let count = derived.portals.len() as u32;
+        let cell = &mut self.cells[index];
+        for &portal in &cell.portals {
+            self.portal_of.remove(&portal);
+        }
+        self.used_slots -= cell.portals.len();
+        self.used_slots += count as usize;
+        if count > cell.capacity {
+            // Room to grow by a quarter before the next move.
+            let capacity = count + count / 4;
+            cell.base = self.slot_cell.len() as u32;
+            cell.capacity = capacity;
+            self.slot_cell
+                .extend(std::iter::repeat_n(index as u32, capacity as usize));
+        }
+        for (local, &portal) in derived.portals.iter().enumerate() {
+            self.portal_of.insert(
+                portal,
+                PortalRef {
+                    cell: index as u32,
+                    local: local as u32,
+                },
+            );
+        }
+        let n = derived.portals.len();
+        let mut local = components::UnionFind::default();
+        local.reset(n);
+        for i in 0..n {
+            for j in i + 1..n {
+                if derived.table[i * n + j] != UNREACHED || derived.table[j * n + i] != UNREACHED {
+                    local.union(i as u32, j as u32);
+                }
+            }
+        }
+        cell.rep = (0..n as u32).map(|i| local.find(i)).collect();
+        cell.portals = derived.portals;
+        cell.table = derived.table;
+        self.components.mark_stale();
+    }
+
+    /// Labels the overlay's components again (a union-find over the portals, joined inside
+    /// cells and across borders), after updates left them stale: until then
+    /// [`HierSearch::reachability`] answers [`Reach::Maybe`] for every pair. Reads the
+    /// portals and their moves across borders, not the whole walk graph.
+    pub fn refresh_components(&mut self, graph: &NavGraph) {
+        if !self.components.is_stale() && self.components.labels.len() == self.slot_cell.len() {
+            return;
+        }
+        let mut union_find = components::UnionFind::default();
+        union_find.reset(self.slot_cell.len());
+        for (index, cell) in self.cells.iter().enumerate() {
+            for (local, &portal) in cell.portals.iter().enumerate() {
+                let slot = cell.base + local as u32;
+                union_find.union(slot, cell.base + cell.rep[local]);
+                graph.for_each_move(portal, &self.costs, |step| {
+                    if let Some(other) = self.portal_of.get(&step.node)
+                        && other.cell != index as u32
+                    {
+                        let target = &self.cells[other.cell as usize];
+                        union_find.union(slot, target.base + other.local);
+                    }
+                });
+            }
+        }
+        self.components.set(&mut union_find, self.slot_cell.len());
+    }
+
+    /// Whether the component labels describe the overlay (see
+    /// [`Hierarchy::refresh_components`]).
+    #[must_use]
+    pub fn components_current(&self) -> bool {
+        !self.components.is_stale()
+    }
+
+    /// Lays the overlay slots out again, each cell's right after the previous one's, when
+    /// cells that grew have left more than half of them unused.
+    fn compact_slots(&mut self) {
+        if self.used_slots * 2 >= self.slot_cell.len() {
+            return;
+        }
+        self.slot_cell.clear();
+        for (index, cell) in self.cells.iter_mut().enumerate() {
+            let count = cell.portals.len() as u32;
+            cell.base = self.slot_cell.len() as u32;
+            cell.capacity = count;
+            self.slot_cell
+                .extend(std::iter::repeat_n(index as u32, count as usize));
+        }
+        self.slot_cell.shrink_to_fit();
+    }
+
+    /// Follows the walk graph after [`NavGraph::update`] or [`NavGraph::apply_changes`]
+    /// returned `changes`: derives again only the cells those changes can affect (see
+    /// [local updates](self#local-updates)). `graph` is the updated graph.
+    ///
+    /// Pass every update's changes, in order: a hierarchy that missed one describes a graph
+    /// that no longer exists.
+    ///
+    /// # Errors
+    /// As [`NavGraph::check_current`]; [`Error::GraphTooLarge`] as [`Hierarchy::build`].
+    pub fn update(&mut self, graph: &NavGraph, changes: &GraphUpdate) -> Result<()> {
+        graph.check_current()?;
+        let mut dirty: AHashSet<Chunk> = AHashSet::new();
+        for &id in changes.added.iter().chain(&changes.changed) {
+            if !graph.is_live(id) {
+                continue;
+            }
+            let feet = graph.feet(id);
+            self.cell_for(feet);
+            dirty.insert(chunk_of(feet));
+            if on_border(feet) {
+                for dx in -1..=1 {
+                    for dz in -1..=1 {
+                        dirty.insert(chunk_of(feet + IVec3::new(dx, 0, dz)));
+                    }
+                }
+            }
+        }
+        for id in &changes.removed {
+            if let Some(portal) = self.portal_of.get(id) {
+                dirty.insert(self.cells[portal.cell as usize].chunk);
+            }
+        }
+        let mut dirty: Vec<Chunk> = dirty.into_iter().collect();
+        dirty.sort_unstable();
+        let mut scratch = DeriveScratch::default();
+        for chunk in dirty {
+            // A chunk with no cell never had a node: nothing to derive.
+            let Some(&index) = self.by_chunk.get(&chunk) else {
+                continue;
+            };
+            let portals = self.find_portals(graph, index as usize);
+            let derived = derive(graph, &self.costs, chunk, portals, &mut scratch)?;
+            self.install(index as usize, derived);
+        }
+        self.compact_slots();
+        self.version = graph.world_version();
+        Ok(())
+    }
+
+    /// The portals of cell `index` in `graph`, in canonical order, found by looking at every
+    /// feet height the cell has had in its border columns.
+    fn find_portals(&self, graph: &NavGraph, index: usize) -> Vec<NodeId> {
+        let cell = &self.cells[index];
+        let origin = IVec3::new(cell.chunk[0] * CELL_SIDE, 0, cell.chunk[1] * CELL_SIDE);
+        let mut portals = Vec::new();
+        for x in 0..CELL_SIDE {
+            for z in 0..CELL_SIDE {
+                if !on_border(IVec3::new(x, 0, z)) {
+                    continue;
+                }
+                for y in cell.y_low..=cell.y_high {
+                    let feet = origin + IVec3::new(x, y, z);
+                    if let Some(id) = graph.node(feet)
+                        && is_portal(graph, &self.costs, id, cell.chunk)
+                    {
+                        portals.push(id);
+                    }
+                }
+            }
+        }
+        portals
+    }
+
+    /// [`Error::StaleGraph`] when `graph` describes another version of its world than the
+    /// hierarchy was built or last updated for.
+    fn check_graph(&self, graph: &NavGraph) -> Result<()> {
+        graph.check_current()?;
+        match (self.version, graph.world_version()) {
+            (Some(built), Some(now)) if built != now => Err(Error::StaleGraph { built, now }),
+            _ => Ok(()),
+        }
+    }
+
+    /// The number of portals over all cells.
+    #[must_use]
+    pub fn portal_count(&self) -> usize {
+        self.portal_of.len()
+    }
+
+    /// The number of cells (chunk columns that have had a node).
+    #[must_use]
+    pub fn cell_count(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// Every overlay edge inside a cell, by feet positions: `(from, to, cost)` for each pair
+    /// of portals of one cell with a route inside it (a portal to itself included, at 0).
+    /// For inspection and tests: two hierarchies of the same graph list the same edges.
+    pub fn cell_edges<'a>(
+        &'a self,
+        graph: &'a NavGraph,
+    ) -> impl Iterator<Item = (IVec3, IVec3, u32)> + 'a {
+        self.cells.iter().flat_map(move |cell| {
+            let n = cell.portals.len();
+            (0..n * n).filter_map(move |k| {
+                let (i, j) = (k / n, k % n);
+                cell.cost(i, j).map(|cost| {
+                    (
+                        graph.feet(cell.portals[i]),
+                        graph.feet(cell.portals[j]),
+                        cost,
+                    )
+                })
+            })
+        })
+    }
+
+    /// The memory the hierarchy holds, in bytes (its arrays' and maps' capacities; a hash map
+    /// entry counted at its key and value plus one control byte).
+    #[must_use]
+    pub fn memory_bytes(&self) -> usize {
+        let cells: usize = self
+            .cells
+            .iter()
+            .map(|cell| {
+                std::mem::size_of::<Cell>()
+                    + (cell.portals.capacity() + cell.table.capacity() + cell.rep.capacity()) * 4
+            })
+            .sum();
+        let entry = |key: usize, value: usize| key + value + 1;
+        cells
+            + self.cells.capacity().saturating_sub(self.cells.len()) * std::mem::size_of::<Cell>()
+            + self.by_chunk.capacity() * entry(8, 4)
+            + self.portal_of.capacity() * entry(4, 8)
+            + self.slot_cell.capacity() * 4
+            + self.components.memory_bytes()
+    }
+}

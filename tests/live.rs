@@ -1,0 +1,354 @@
+//! Live worlds (issue 21): chunk columns that load and unload, and what follows them.
+
+mod support;
+
+use std::collections::BTreeMap;
+
+use support::rng::Rng;
+use voxnav::graph::NavGraph;
+use voxnav::world::{InvalidFeet, is_valid_feet};
+use voxnav::{Agent, Block, ChunkedWorld, Error, IVec3, MoveCosts, VoxelWorld};
+
+/// The height of the worlds of these tests: two sections, y from -16 to 16.
+const MIN_Y: i32 = -16;
+const MAX_Y: i32 = 16;
+const SECTIONS: usize = 2;
+
+/// One column's sections: a palette and 4096 indices each.
+type Sections = Vec<(Vec<Block>, Vec<u16>)>;
+
+/// A random column: hilly ground of solid with a little of every kind of block on and under
+/// it, lava at the edges now and then (so seams carry the danger margin); a section may be
+/// uniform (a palette of one block, or none: air).
+fn random_column(rng: &mut Rng) -> Sections {
+    let palette = vec![
+        Block::Air,
+        Block::Solid,
+        Block::Lava,
+        Block::Water,
+        Block::Floor(8),
+        Block::Ladder,
+    ];
+    let mut cells = vec![0u16; 4096 * SECTIONS];
+    let ground = rng.coord(6) + 12;
+    for x in 0..16 {
+        for z in 0..16 {
+            let top = ground + i32::from(rng.chance(30)) - i32::from(rng.chance(20));
+            for y in 0..(16 * SECTIONS as i32) {
+                let kind = if y < top {
+                    if rng.chance(3) {
+                        rng.pick(&[2u16, 3, 4, 5])
+                    } else {
+                        1
+                    }
+                } else if rng.chance(2) {
+                    rng.pick(&[1u16, 4, 5])
+                } else {
+                    0
+                };
+                cells[((y * 16 + z) * 16 + x) as usize] = kind;
+            }
+        }
+    }
+    (0..SECTIONS)
+        .map(|s| {
+            let indices = cells[s * 4096..(s + 1) * 4096].to_vec();
+            if s == 1 && rng.chance(30) {
+                (Vec::new(), Vec::new())
+            } else {
+                (palette.clone(), indices)
+            }
+        })
+        .collect()
+}
+
+/// The block of cell `local` (0..16, y from the bottom) of a column.
+fn block_of(sections: &Sections, local: IVec3) -> Block {
+    let (palette, indices) = &sections[(local.y / 16) as usize];
+    match palette.as_slice() {
+        [] => Block::Air,
+        [block] => *block,
+        _ => {
+            palette[usize::from(indices[(((local.y % 16) * 16 + local.z) * 16 + local.x) as usize])]
+        }
+    }
+}
+
+fn insert(world: &mut ChunkedWorld, (cx, cz): (i32, i32), sections: &Sections) {
+    world
+        .insert_column(
+            cx,
+            cz,
+            sections.iter().map(|(p, i)| (p.as_slice(), i.as_slice())),
+        )
+        .unwrap();
+}
+
+/// The reference: a world written cell by cell with what the loaded columns hold, and
+/// barrier everywhere else.
+fn reference(columns: &BTreeMap<(i32, i32), Sections>) -> ChunkedWorld {
+    let mut world = ChunkedWorld::new();
+    world.set_absent_block(Block::Barrier).unwrap();
+    for (&(cx, cz), sections) in columns {
+        for y in 0..(16 * SECTIONS as i32) {
+            for z in 0..16 {
+                for x in 0..16 {
+                    let local = IVec3::new(x, y, z);
+                    let p = IVec3::new(cx * 16 + x, MIN_Y + y, cz * 16 + z);
+                    world.set(p, block_of(sections, local)).unwrap();
+                }
+            }
+        }
+    }
+    world
+}
+
+/// Every cell of the columns around the loaded ones reads the same in the live world and in
+/// the reference, the danger margin included; cells of unloaded columns are unloaded.
+fn assert_same_cells(
+    live: &ChunkedWorld,
+    columns: &BTreeMap<(i32, i32), Sections>,
+    near: &[(i32, i32)],
+) {
+    let reference = reference(columns);
+    for &(cx, cz) in near {
+        let loaded = columns.contains_key(&(cx, cz));
+        assert_eq!(live.is_column_loaded(cx, cz), loaded);
+        for y in MIN_Y - 1..=MAX_Y {
+            for z in 0..16 {
+                for x in 0..16 {
+                    let p = IVec3::new(cx * 16 + x, y, cz * 16 + z);
+                    let inside = (MIN_Y..MAX_Y).contains(&y);
+                    if !inside || !loaded {
+                        assert!(!live.is_passable(p) && !live.is_standable(p), "{p}");
+                        assert_eq!(live.is_unloaded(p), inside, "{p}");
+                        continue;
+                    }
+                    assert!(!live.is_unloaded(p), "{p}");
+                    assert_eq!(live.get(p), reference.get(p), "{p}");
+                    assert_eq!(live.terrain(p), reference.terrain(p), "{p}");
+                    assert_eq!(live.floor_top(p), reference.floor_top(p), "{p}");
+                }
+            }
+            let (c0, c1) = (
+                live.column(cx * 16, cz * 16, y, 8),
+                reference.column(cx * 16, cz * 16, y, 8),
+            );
+            if loaded && (MIN_Y..MAX_Y - 8).contains(&y) {
+                assert_eq!(c0, c1, "column bits at {cx},{cz} y {y}");
+            }
+        }
+    }
+}
+
+/// Random loads, reloads and unloads of columns near a base far from the origin (negative
+/// too): every cell reads as a world written cell by cell with the loaded columns' blocks,
+/// the danger margin across seams included; unloaded columns are unloaded.
+#[test]
+fn columns_load_and_unload_anywhere_and_read_as_written() {
+    let mut rng = Rng::new(21);
+    for base in [(0, 0), (-1_000_003, 77), (2_000_000, -2_000_001)] {
+        let mut live = ChunkedWorld::with_height(MIN_Y, MAX_Y).unwrap();
+        let mut columns = BTreeMap::new();
+        let near: Vec<(i32, i32)> = (-1..=2)
+            .flat_map(|dx| (-1..=1).map(move |dz| (base.0 + dx, base.1 + dz)))
+            .collect();
+        for step in 0..12 {
+            let at = near[rng.index(near.len())];
+            if columns.contains_key(&at) && rng.chance(40) {
+                assert!(live.remove_column(at.0, at.1));
+                columns.remove(&at);
+            } else {
+                let sections = random_column(&mut rng);
+                insert(&mut live, at, &sections);
+                columns.insert(at, sections);
+            }
+            if step % 4 == 3 {
+                assert_same_cells(&live, &columns, &near);
+            }
+        }
+        assert_same_cells(&live, &columns, &near);
+        assert_eq!(live.loaded_column_count(), columns.len());
+        let mut listed: Vec<(i32, i32)> = live.loaded_columns().collect();
+        listed.sort_unstable();
+        assert_eq!(listed, columns.keys().copied().collect::<Vec<_>>());
+    }
+}
+
+/// Writes into a column that is not loaded are refused, naming the column; a load, a cell
+/// edit and an unload are reported by the change log, a load or unload as one column and
+/// not cell by cell.
+#[test]
+fn edits_need_a_loaded_column_and_the_change_log_reports_loads_and_unloads() {
+    let mut rng = Rng::new(5);
+    let mut world = ChunkedWorld::with_height(MIN_Y, MAX_Y).unwrap();
+    let column = random_column(&mut rng);
+    match world.set(IVec3::new(-17, 0, 5), Block::Solid) {
+        Err(Error::ChunkNotLoaded { chunk_x, chunk_z }) => assert_eq!((chunk_x, chunk_z), (-2, 0)),
+        other => panic!("expected ChunkNotLoaded, got {other:?}"),
+    }
+    assert!(world.fill_chunk(IVec3::new(-2, 0, 0), Block::Air).is_err());
+    assert!(world.set_column(-17, 5, 0..3, Block::Air).is_err());
+    assert!(!world.remove_column(-2, 0), "not loaded");
+    insert(&mut world, (0, 0), &column);
+    world.track_changes(true);
+    let version = world.version();
+    insert(&mut world, (-2, 0), &column);
+    assert!(world.version() > version);
+    world.set(IVec3::new(-17, 0, 5), Block::Solid).unwrap();
+    world.set(IVec3::new(3, 0, 3), Block::Lava).unwrap();
+    let changes = world.take_changes();
+    assert_eq!(changes.loaded_columns, [(-2, 0)]);
+    assert!(changes.unloaded_columns.is_empty());
+    assert_eq!(
+        changes.positions().collect::<Vec<_>>(),
+        [IVec3::new(3, 0, 3)]
+    );
+    assert!(changes.has_column_changes() && !changes.is_empty());
+
+    // Unloaded, loaded again and unloaded: net, an unload. Loaded and unloaded again: nothing.
+    world.remove_column(-2, 0);
+    insert(&mut world, (-2, 0), &column);
+    world.remove_column(-2, 0);
+    insert(&mut world, (9, 9), &column);
+    world.remove_column(9, 9);
+    let changes = world.take_changes();
+    assert_eq!(changes.unloaded_columns, [(-2, 0)]);
+    assert!(changes.loaded_columns.is_empty() && changes.cells.is_empty());
+    // A reload of a loaded column is a load: its contents are new.
+    insert(&mut world, (0, 0), &random_column(&mut rng));
+    assert_eq!(world.take_changes().loaded_columns, [(0, 0)]);
+    assert!(world.take_changes().is_empty());
+}
+
+/// Bad columns are refused before anything is written.
+#[test]
+fn bad_columns_are_typed_errors() {
+    let mut world = ChunkedWorld::with_height(MIN_Y, MAX_Y).unwrap();
+    let air: (&[Block], &[u16]) = (&[], &[]);
+    let too_tall = [air, air, air];
+    assert!(matches!(
+        world.insert_column(0, 0, too_tall),
+        Err(Error::InvalidSetting(_))
+    ));
+    let two = [Block::Air, Block::Solid];
+    let past = [(&two[..], &[2u16; 4096][..])];
+    assert!(matches!(
+        world.insert_column(0, 0, past),
+        Err(Error::InvalidSetting(_))
+    ));
+    let short = [(&two[..], &[0u16; 10][..])];
+    assert!(matches!(
+        world.insert_column(0, 0, short),
+        Err(Error::InvalidSetting(_))
+    ));
+    assert!(matches!(
+        world.insert_column(1 << 22, 0, [air]),
+        Err(Error::OutOfWorld { .. })
+    ));
+    assert_eq!(world.loaded_column_count(), 0);
+    assert!(ChunkedWorld::with_height(0, 10).is_err());
+    assert!(ChunkedWorld::with_height(16, 16).is_err());
+    assert!(ChunkedWorld::with_height(0, 4096).is_err());
+    let mut bounded = ChunkedWorld::with_size(IVec3::splat(16)).unwrap();
+    assert!(bounded.insert_column(0, 0, [air]).is_err());
+    // Uniform sections need no indices; sections missing at the top are air.
+    world
+        .insert_column(0, 0, [(&[Block::Solid][..], &[][..])])
+        .unwrap();
+    assert!(world.is_standable(IVec3::new(3, -1, 3)) && world.is_passable(IVec3::new(3, 0, 3)));
+}
+
+/// Every node of `graph` by feet position with its moves (target, direction, cost), sorted:
+/// a picture that does not depend on node ids.
+type Picture = BTreeMap<[i32; 3], Vec<([i32; 3], [i32; 3], u32)>>;
+
+fn picture(graph: &NavGraph) -> Picture {
+    let costs = MoveCosts::default();
+    let mut moves = Vec::new();
+    graph
+        .nodes()
+        .map(|id| {
+            assert_eq!(graph.node(graph.feet(id)), Some(id));
+            graph.moves(id, &costs, &mut moves);
+            let mut list: Vec<_> = moves
+                .iter()
+                .map(|m| (m.feet.to_array(), m.direction.to_array(), m.cost))
+                .collect();
+            list.sort_unstable();
+            (graph.feet(id).to_array(), list)
+        })
+        .collect()
+}
+
+/// The walk graph follows loads, reloads, unloads and cell edits of a world of chunk
+/// columns (far from the origin, negative too) through `apply_changes`: after every step it
+/// equals a fresh compile move for move, the ids of positions that stay valid survive, and
+/// the removed ids are exactly the positions lost; a start in an unloaded column names it.
+#[test]
+fn the_graph_follows_column_loads_unloads_and_edits() {
+    let mut rng = Rng::new(0x21_0002);
+    let agent = Agent::default();
+    for base in [(-62_501, 3), (7, -40_000)] {
+        let mut world = ChunkedWorld::with_height(MIN_Y, MAX_Y).unwrap();
+        let area: Vec<(i32, i32)> = (0..4)
+            .flat_map(|dx| (0..3).map(move |dz| (base.0 + dx, base.1 + dz)))
+            .collect();
+        // The corners fix the bounds the graph is compiled for.
+        for &at in &[area[0], area[area.len() - 1]] {
+            insert(&mut world, at, &random_column(&mut rng));
+        }
+        let mut graph = NavGraph::compile(&world, &agent).unwrap();
+        world.track_changes(true);
+        for _ in 0..16 {
+            for _ in 0..=rng.below(2) {
+                let at = area[rng.index(area.len())];
+                match rng.below(3) {
+                    0 => {
+                        world.remove_column(at.0, at.1);
+                    }
+                    1 if world.is_column_loaded(at.0, at.1) => {
+                        let p = IVec3::new(
+                            at.0 * 16 + rng.coord(16),
+                            MIN_Y + rng.coord(MAX_Y - MIN_Y),
+                            at.1 * 16 + rng.coord(16),
+                        );
+                        world
+                            .set(p, rng.pick(&[Block::Air, Block::Solid, Block::Lava]))
+                            .unwrap();
+                    }
+                    _ => insert(&mut world, at, &random_column(&mut rng)),
+                }
+            }
+            let before: Vec<(u32, IVec3)> = graph.nodes().map(|id| (id, graph.feet(id))).collect();
+            let changes = world.take_changes();
+            let update = graph.apply_changes(&world, &changes).unwrap();
+            let fresh = NavGraph::compile(&world, &agent).unwrap();
+            assert_eq!(picture(&graph), picture(&fresh));
+            let mut lost = Vec::new();
+            for (id, feet) in before {
+                if is_valid_feet(&world, feet, agent.height) {
+                    assert_eq!(graph.node(feet), Some(id), "{feet}");
+                } else {
+                    lost.push(id);
+                }
+            }
+            let mut removed = update.removed.clone();
+            removed.sort_unstable();
+            assert_eq!(removed, lost);
+        }
+        let unloaded = area
+            .iter()
+            .find(|&&(cx, cz)| !world.is_column_loaded(cx, cz));
+        if let Some(&(cx, cz)) = unloaded {
+            let feet = IVec3::new(cx * 16 + 3, 0, cz * 16 + 3);
+            assert_eq!(
+                graph.node_or_reason(feet),
+                Err(InvalidFeet::Unloaded {
+                    chunk_x: cx,
+                    chunk_z: cz
+                })
+            );
+        }
+    }
+}
