@@ -5,7 +5,7 @@ mod support;
 use std::collections::BTreeMap;
 
 use support::rng::Rng;
-use voxnav::engine::Pathfinder;
+use voxnav::engine::{IndexedRouter, Navigator, Pathfinder};
 use voxnav::graph::NavGraph;
 use voxnav::world::{InvalidFeet, VersionedWorld, is_valid_feet};
 use voxnav::{Agent, Block, ChunkedWorld, Error, IVec3, MoveCosts, SearchOptions, VoxelWorld};
@@ -409,4 +409,56 @@ fn a_search_on_a_snapshot_sees_the_version_it_was_taken_at() {
         "goal unloaded now"
     );
     assert!(snapshot.heap_bytes() > 0 && world.chunk_count() > 0);
+}
+
+/// A navigator with an index and a graph never rebuilds the whole world on a column load or
+/// unload: the graph follows loads inside its bounds, the index is dropped (its answers are
+/// "maybe": the search decides), and a load past the graph's bounds drops the graph; the
+/// answers stay those of a search of the world.
+#[test]
+fn a_navigator_follows_column_loads_without_rebuilding_the_world() {
+    let mut rng = Rng::new(66);
+    let mut world = ChunkedWorld::with_height(MIN_Y, MAX_Y).unwrap();
+    for cx in 0..3 {
+        for cz in 0..2 {
+            insert(&mut world, (cx, cz), &random_column(&mut rng));
+        }
+    }
+    let mut navigator = Navigator::new(Agent::default(), MoveCosts::default()).unwrap();
+    navigator.build_index(&world).unwrap();
+    navigator.build_graph(&world).unwrap();
+    world.track_changes(true);
+    let graph_version = |n: &Navigator| n.graph().and_then(NavGraph::world_version);
+
+    world.remove_column(1, 1);
+    let changes = world.take_changes();
+    assert!(navigator.apply_changes(&world, &changes).unwrap());
+    assert!(navigator.index().is_none(), "dropped, not rebuilt");
+    assert_eq!(
+        graph_version(&navigator),
+        Some(world.version()),
+        "updated in place"
+    );
+
+    insert(&mut world, (5, -3), &random_column(&mut rng));
+    let changes = world.take_changes();
+    assert!(!navigator.apply_changes(&world, &changes).unwrap());
+    assert!(
+        navigator.graph().is_none(),
+        "past its bounds: dropped, not compiled"
+    );
+
+    let mut pathfinder = Pathfinder::new(Agent::default(), MoveCosts::default()).unwrap();
+    let feet = support::oracle::all_feet(&world, &Agent::default());
+    let options = SearchOptions::default();
+    for _ in 0..20 {
+        let (start, goal) = (feet[rng.index(feet.len())], feet[rng.index(feet.len())]);
+        let ours = navigator.find_path(&world, start, goal, &options).unwrap();
+        let reference = pathfinder.find_path(&world, start, goal, &options).unwrap();
+        assert_eq!((ours.status, ours.cost), (reference.status, reference.cost));
+    }
+    assert!(
+        navigator.index().is_none() && navigator.graph().is_none(),
+        "no lazy rebuild either"
+    );
 }
