@@ -297,20 +297,21 @@ struct Record {
     g: u64,
 }
 
-/// What a jump point search found.
+/// What a jump point search found (the route itself goes into the caller's vectors).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct JumpResult {
     /// [`SearchStatus::Found`] or [`SearchStatus::Unreachable`].
     pub status: SearchStatus,
-    /// The route, cell by cell, start and goal included; empty when unreachable.
-    pub cells: Vec<IVec2>,
-    /// The step from each cell of the route to the next.
-    pub actions: Vec<Action>,
     /// The route's cost.
     pub cost: Option<u64>,
-    /// Jump points expanded and pushed, and the time taken.
+    /// Jump points expanded and pushed; `elapsed` is not measured (zero): a short query
+    /// reads no clock.
     pub stats: SearchStats,
 }
+
+/// The vectors a route is written into, cell by cell and action by action, emptied first and
+/// reused across queries.
+pub(crate) type RouteBuffers<'a> = (&'a mut Vec<IVec2>, &'a mut Vec<Action>);
 
 /// The search state of jump point search, reused across queries: one record per cell found
 /// through a generation stamp (no clearing between queries) and a binary heap of `(f, node)`.
@@ -340,20 +341,17 @@ impl JumpSearch {
         labels: &[u32],
         (start, goal): ((i32, i32), (i32, i32)),
         (straight, diagonal): (u64, u64),
+        (cells, actions): RouteBuffers<'_>,
     ) -> JumpResult {
-        let started = std::time::Instant::now();
+        cells.clear();
+        actions.clear();
         let width = source.bits().width();
         let index = |(x, y): (i32, i32)| (y * width + x) as u32;
         let mut stats = SearchStats::default();
         let unreachable = |stats: SearchStats| JumpResult {
             status: SearchStatus::Unreachable,
-            cells: Vec::new(),
-            actions: Vec::new(),
             cost: None,
-            stats: SearchStats {
-                elapsed: started.elapsed(),
-                ..stats
-            },
+            stats,
         };
         if labels[index(start) as usize] != labels[index(goal) as usize] {
             return unreachable(stats);
@@ -368,23 +366,17 @@ impl JumpSearch {
         if let Some(turn) = direct_turn(source.bits(), start, goal) {
             self.points.clear();
             self.points.extend([goal_index, index(turn), start_index]);
-            let (cells, actions) = self.lay_out(width);
+            self.lay_out(width, cells, actions);
             return JumpResult {
                 status: SearchStatus::Found,
-                cells,
-                actions,
                 cost: Some(estimate(start)),
-                stats: SearchStats {
-                    generated: 0,
-                    elapsed: started.elapsed(),
-                    ..stats
-                },
+                stats,
             };
         }
-        let cells = source.bits().width() as usize * source.bits().height() as usize;
-        if self.records.len() != cells || self.generation >= u32::MAX / 2 - 1 {
+        let grid_cells = source.bits().width() as usize * source.bits().height() as usize;
+        if self.records.len() != grid_cells || self.generation >= u32::MAX / 2 - 1 {
             self.records.clear();
-            self.records.resize(cells, Record::default());
+            self.records.resize(grid_cells, Record::default());
             self.generation = 0;
         }
         self.generation += 1;
@@ -450,22 +442,17 @@ impl JumpSearch {
         let Some(cost) = found else {
             return unreachable(stats);
         };
-        let (cells, actions) = self.route(width, start_index, goal_index);
+        self.route(width, start_index, goal_index, (cells, actions));
         JumpResult {
             status: SearchStatus::Found,
-            cells,
-            actions,
             cost: Some(cost),
-            stats: SearchStats {
-                elapsed: started.elapsed(),
-                ..stats
-            },
+            stats,
         }
     }
 
     /// The route to `goal` cell by cell and its actions: the jump points walked back through
     /// their parents, laid out by [`JumpSearch::lay_out`].
-    fn route(&mut self, width: i32, start: u32, goal: u32) -> (Vec<IVec2>, Vec<Action>) {
+    fn route(&mut self, width: i32, start: u32, goal: u32, (cells, actions): RouteBuffers<'_>) {
         self.points.clear();
         self.points.push(goal);
         let mut node = goal;
@@ -473,13 +460,13 @@ impl JumpSearch {
             node = self.records[node as usize].parent;
             self.points.push(node);
         }
-        self.lay_out(width)
+        self.lay_out(width, cells, actions);
     }
 
     /// The route through the turns in `points` (goal first, start last), cell by cell, and
-    /// its actions: the straight or diagonal line between each two turns filled in, one
-    /// action per line repeated.
-    fn lay_out(&self, width: i32) -> (Vec<IVec2>, Vec<Action>) {
+    /// its actions, into the emptied `cells` and `actions`: the straight or diagonal line
+    /// between each two turns filled in, one action per line repeated.
+    fn lay_out(&self, width: i32, cells: &mut Vec<IVec2>, actions: &mut Vec<Action>) {
         let cell =
             |node: u32| IVec2::new((node % width as u32) as i32, (node / width as u32) as i32);
         let steps: usize = self
@@ -487,8 +474,8 @@ impl JumpSearch {
             .windows(2)
             .map(|pair| (cell(pair[0]) - cell(pair[1])).abs().max_element() as usize)
             .sum();
-        let mut cells = Vec::with_capacity(steps + 1);
-        let mut actions = Vec::with_capacity(steps);
+        cells.reserve(steps + 1);
+        actions.reserve(steps);
         if let Some(&start) = self.points.last() {
             cells.push(cell(start));
         }
@@ -503,6 +490,5 @@ impl JumpSearch {
             cells.extend((1..=run).map(|i| from + step * i));
             actions.extend(std::iter::repeat_n(action, run as usize));
         }
-        (cells, actions)
     }
 }
