@@ -83,14 +83,25 @@ pub(crate) fn forced(
     bits.is_free(x + sx, y + sy) && !bits.is_free(x - dx + sx, y - dy + sy)
 }
 
-/// Whether the `steps` steps `(dx, dy)` from the free cell `(x, y)` are all legal, every cell
-/// they touch inside the grid: a straight run reads its line 64 cells per word, a diagonal
-/// run tests its cells and the two beside each step.
+/// Lays the run of `steps` steps `(dx, dy)` from the free cell `(x, y)` onto the route
+/// (`cells`, ending at `(x, y)`, and `actions`) when every step is legal, every cell it
+/// touches inside the grid: a straight run reads its line 64 cells per word, a diagonal run
+/// tests its cells and the two beside each step as it lays them. `false` (with some of the
+/// run's cells laid) when a step is not legal.
 #[inline]
-fn run_is_free(bits: &BitGrid, (x, y): (i32, i32), (dx, dy): (i32, i32), steps: i32) -> bool {
+fn lay_run(
+    bits: &BitGrid,
+    (x, y): (i32, i32),
+    (dx, dy): (i32, i32),
+    steps: i32,
+    (cells, actions): RouteBuffers<'_>,
+) -> bool {
     if steps == 0 {
         return true;
     }
+    let Some(action) = Action::between(IVec2::ZERO, IVec2::new(dx, dy)) else {
+        return false;
+    };
     if dx == 0 || dy == 0 {
         let (line, at, way) = if dy == 0 { (y, x, dx) } else { (x, y, dy) };
         let (from, to) = if way > 0 {
@@ -98,25 +109,38 @@ fn run_is_free(bits: &BitGrid, (x, y): (i32, i32), (dx, dy): (i32, i32), steps: 
         } else {
             (at - steps, at - 1)
         };
-        return bits.line_is_free(dy == 0, line, from, to);
-    }
-    let (mut cx, mut cy) = (x, y);
-    for _ in 0..steps {
-        if !diagonal_step_free(bits, cx, cy, dx, dy) {
+        if !bits.line_is_free(dy == 0, line, from, to) {
             return false;
         }
-        (cx, cy) = (cx + dx, cy + dy);
+        let (origin, step) = (IVec2::new(x, y), IVec2::new(dx, dy));
+        cells.extend((0..steps).map(|i| origin + step * (i + 1)));
+    } else {
+        let (mut cx, mut cy) = (x, y);
+        for _ in 0..steps {
+            if !diagonal_step_free(bits, cx, cy, dx, dy) {
+                return false;
+            }
+            (cx, cy) = (cx + dx, cy + dy);
+            cells.push(IVec2::new(cx, cy));
+        }
     }
+    actions.resize(actions.len() + steps as usize, action);
     true
 }
 
-/// The turn of a free *direct* route from `start` to `goal`, when there is one: the diagonal
-/// run then the straight one, or the straight run then the diagonal one. A direct route
-/// costs the octile distance, which no route can beat (a diagonal step saves at most one
-/// straight step, and costs no more than two), so it is optimal and needs no search. Most
-/// short queries have one: 146 of the 160 `arena` problems.
+/// Lays a free *direct* route from `start` to `goal` into the emptied `cells` and `actions`,
+/// when there is one: the diagonal run then the straight one, or the straight run then the
+/// diagonal one. A direct route costs the octile distance, which no route can beat (a
+/// diagonal step saves at most one straight step, and costs no more than two), so it is
+/// optimal and needs no search. Most short queries have one: 135 of the 160 `arena`
+/// problems. `false`, with the vectors emptied, when neither is free.
 #[inline]
-fn direct_turn(bits: &BitGrid, start: (i32, i32), goal: (i32, i32)) -> Option<(i32, i32)> {
+fn lay_direct_route(
+    bits: &BitGrid,
+    start: (i32, i32),
+    goal: (i32, i32),
+    (cells, actions): RouteBuffers<'_>,
+) -> bool {
     let (across, along) = (goal.0 - start.0, goal.1 - start.1);
     let diagonal = (across.signum(), along.signum());
     let diagonal_steps = across.abs().min(along.abs());
@@ -126,26 +150,33 @@ fn direct_turn(bits: &BitGrid, start: (i32, i32), goal: (i32, i32)) -> Option<(i
         (0, diagonal.1)
     };
     let straight_steps = across.abs().max(along.abs()) - diagonal_steps;
-    let turn = (
-        start.0 + diagonal.0 * diagonal_steps,
-        start.1 + diagonal.1 * diagonal_steps,
-    );
-    if run_is_free(bits, start, diagonal, diagonal_steps)
-        && run_is_free(bits, turn, straight, straight_steps)
-    {
-        return Some(turn);
-    }
-    if diagonal_steps == 0 || straight_steps == 0 {
+    let both_orders: &[_] = if diagonal_steps == 0 || straight_steps == 0 {
         // One run only: the other order is the same route.
-        return None;
+        &[(diagonal, diagonal_steps, straight, straight_steps)]
+    } else {
+        &[
+            (diagonal, diagonal_steps, straight, straight_steps),
+            (straight, straight_steps, diagonal, diagonal_steps),
+        ]
+    };
+    for &(first, first_steps, second, second_steps) in both_orders {
+        cells.clear();
+        actions.clear();
+        cells.reserve(across.abs().max(along.abs()) as usize + 1);
+        cells.push(IVec2::new(start.0, start.1));
+        let turn = (
+            start.0 + first.0 * first_steps,
+            start.1 + first.1 * first_steps,
+        );
+        if lay_run(bits, start, first, first_steps, (cells, actions))
+            && lay_run(bits, turn, second, second_steps, (cells, actions))
+        {
+            return true;
+        }
     }
-    let turn = (
-        start.0 + straight.0 * straight_steps,
-        start.1 + straight.1 * straight_steps,
-    );
-    (run_is_free(bits, start, straight, straight_steps)
-        && run_is_free(bits, turn, diagonal, diagonal_steps))
-    .then_some(turn)
+    cells.clear();
+    actions.clear();
+    false
 }
 
 /// Where the successors of a jump point come from: a jump from a free cell in one
@@ -363,10 +394,7 @@ impl JumpSearch {
         };
         let start_index = index(start);
         let goal_index = index(goal);
-        if let Some(turn) = direct_turn(source.bits(), start, goal) {
-            self.points.clear();
-            self.points.extend([goal_index, index(turn), start_index]);
-            self.lay_out(width, cells, actions);
+        if lay_direct_route(source.bits(), start, goal, (cells, actions)) {
             return JumpResult {
                 status: SearchStatus::Found,
                 cost: Some(estimate(start)),
@@ -485,10 +513,11 @@ impl JumpSearch {
             let Some(action) = Action::between(from, from + step) else {
                 continue;
             };
-            // Extending from exact-size iterators: no capacity check per cell.
+            // Extended from an exclusive range, whose length is exact: no capacity check per
+            // cell. (An inclusive range's iterator cost twice as much as the cells.)
             let run = (to - from).abs().max_element();
-            cells.extend((1..=run).map(|i| from + step * i));
-            actions.extend(std::iter::repeat_n(action, run as usize));
+            cells.extend((0..run).map(|i| from + step * (i + 1)));
+            actions.resize(actions.len() + run as usize, action);
         }
     }
 }
