@@ -42,7 +42,6 @@ use clap::Parser;
 
 use voxnav::anvil::load_world;
 use voxnav::moves::profile::{MobMovement, mob_profile};
-use voxnav::world::check_feet;
 use voxnav::{IVec3, MoveCosts, Router, SearchOptions, SearchResult, SearchStatus};
 #[path = "support/src/mod.rs"]
 mod support;
@@ -162,7 +161,7 @@ fn run(args: &Args) -> Result<(), String> {
         ));
     }
     let profile = mob_profile(&args.mob).map_err(|e| e.to_string())?;
-    let agent = profile.agent();
+    let agent = profile.agent().map_err(|e| e.to_string())?;
     if args.route.is_none() && profile.movement == MobMovement::SwimOnly {
         return Err(format!(
             "{} swims only: the pairs are picked on dry ground, so give --route with two \
@@ -173,7 +172,7 @@ fn run(args: &Args) -> Result<(), String> {
     // Bad positions are reported before anything else is printed: one line on stderr.
     if let Some((start, goal)) = args.route {
         for (role, p) in [("start", start), ("goal", goal)] {
-            check_feet(&loaded.world, p, agent.height).map_err(|reason| {
+            agent.check_position(&loaded.world, p).map_err(|reason| {
                 format!(
                     "{role} {},{},{} is not a valid feet position: {reason}",
                     p.x, p.y, p.z
@@ -183,7 +182,7 @@ fn run(args: &Args) -> Result<(), String> {
     }
     eprintln!("{report}");
     eprintln!(
-        "routing for {}: body {} x {} blocks (hitbox {} x {}; the width is not routed yet), \
+        "routing for {}: body {} x {} blocks (hitbox {} x {}), \
          moves: {:?}, water: {}, opens doors: {}",
         profile.name,
         profile.width,

@@ -356,6 +356,47 @@ fn a_free_direct_route_needs_no_search_and_a_cut_corner_is_not_taken() {
     }
 }
 
+/// A route reused across queries ([`GridPlanner::plan_into`]) holds each answer exactly as a
+/// fresh [`GridPlanner::plan`] gives it: a long route, then a short one, an unreachable goal
+/// and a refused cell leave nothing of the one before.
+#[test]
+fn a_reused_route_holds_each_answer_as_a_fresh_one() {
+    let rows = ["......#...", "..##..#...", "......#...", ".#....#..."];
+    let blocked = rows
+        .iter()
+        .flat_map(|r| r.chars().map(|c| c == '#'))
+        .collect();
+    let grid = Grid2d::from_blocked(10, 4, blocked).expect("valid");
+    let queries = [
+        (IVec2::new(0, 3), IVec2::new(5, 0)),
+        (IVec2::new(2, 0), IVec2::new(3, 0)),
+        (IVec2::new(0, 0), IVec2::new(9, 3)),
+        (IVec2::new(5, 3), IVec2::new(0, 2)),
+    ];
+    for mut planner in planners(&grid, MoveCosts::octile()) {
+        let mut reused = GridRoute::unreachable();
+        for (start, goal) in queries {
+            planner
+                .plan_into(start, goal, &mut reused)
+                .expect("free cells");
+            let fresh = planner.plan(start, goal).expect("free cells");
+            assert_eq!(
+                (&reused.cells, &reused.actions, reused.cost, reused.status),
+                (&fresh.cells, &fresh.actions, fresh.cost, fresh.status),
+                "{} {start} -> {goal}",
+                planner.engine().name()
+            );
+        }
+        let error = planner.plan_into(IVec2::new(6, 0), IVec2::new(0, 0), &mut reused);
+        assert!(matches!(error, Err(Error::InvalidCell { .. })), "{error:?}");
+        assert!(reused.cells.is_empty() && reused.actions.is_empty());
+        assert_eq!(
+            (reused.status, reused.cost),
+            (SearchStatus::Unreachable, None)
+        );
+    }
+}
+
 /// Every entry of two tables, compared through the public reader.
 fn assert_same_table(edited: &JumpTable, fresh: &JumpTable, context: &str) {
     for y in -1..=edited.height() as i32 {

@@ -5,9 +5,10 @@ mod support;
 use std::collections::BTreeMap;
 
 use support::rng::Rng;
+use voxnav::engine::{IndexedRouter, Navigator, Pathfinder};
 use voxnav::graph::NavGraph;
-use voxnav::world::{InvalidFeet, is_valid_feet};
-use voxnav::{Agent, Block, ChunkedWorld, Error, IVec3, MoveCosts, VoxelWorld};
+use voxnav::world::{InvalidFeet, VersionedWorld, is_valid_feet};
+use voxnav::{Agent, Block, ChunkedWorld, Error, IVec3, MoveCosts, SearchOptions, VoxelWorld};
 
 /// The height of the worlds of these tests: two sections, y from -16 to 16.
 const MIN_Y: i32 = -16;
@@ -351,4 +352,113 @@ fn the_graph_follows_column_loads_unloads_and_edits() {
             );
         }
     }
+}
+
+/// A search on a snapshot, on a worker thread, while the tick thread walls the route off and
+/// unloads a column: the worker sees the world as it was at the snapshot's version (the same
+/// route and cost as before the edits), the snapshot's cells never change, and the live world
+/// gives the new answer.
+#[test]
+fn a_search_on_a_snapshot_sees_the_version_it_was_taken_at() {
+    let mut rng = Rng::new(44);
+    let mut world = ChunkedWorld::with_height(MIN_Y, MAX_Y).unwrap();
+    // A flat floor over three columns in a row, y = 0 the feet height.
+    let floor = [Block::Solid];
+    let flat: [(&[Block], &[u16]); 2] = [(&floor, &[]), (&[], &[])];
+    for cx in -2..=0 {
+        world.insert_column(cx, 5, flat).unwrap();
+    }
+    let (start, goal) = (IVec3::new(-30, 0, 85), IVec3::new(12, 0, 85));
+    let agent = Agent::default();
+    let options = SearchOptions::default();
+    let mut pathfinder = Pathfinder::new(agent, MoveCosts::default()).unwrap();
+    let before = pathfinder.find_path(&world, start, goal, &options).unwrap();
+    assert!(before.is_found());
+
+    let snapshot = world.snapshot();
+    let (id, seen) = (snapshot.world_id(), VersionedWorld::version(&snapshot));
+    assert_eq!((id, seen), (world.world_id(), world.version()));
+    let worker_snapshot = snapshot.clone();
+    let worker = std::thread::spawn(move || {
+        let mut pathfinder = Pathfinder::new(Agent::default(), MoveCosts::default()).unwrap();
+        let result = pathfinder
+            .find_path(&worker_snapshot, start, goal, &SearchOptions::default())
+            .unwrap();
+        (result, VersionedWorld::version(&worker_snapshot))
+    });
+    // The tick thread: a wall across the floor, a changed column, an unloaded one.
+    world
+        .fill(IVec3::new(-20, 0, 80), IVec3::new(-20, 1, 95), Block::Solid)
+        .unwrap();
+    insert(&mut world, (-1, 5), &random_column(&mut rng));
+    world.remove_column(0, 5);
+    let (result, version) = worker.join().unwrap();
+    assert_eq!(version, seen);
+    assert_eq!(
+        (result.path, result.cost),
+        (before.path.clone(), before.cost)
+    );
+    assert!(world.version() > seen);
+    // The snapshot still reads the old cells; the world the new ones.
+    assert!(
+        snapshot.is_passable(IVec3::new(-20, 0, 85)) && !world.is_passable(IVec3::new(-20, 0, 85))
+    );
+    assert!(!snapshot.is_unloaded(goal) && world.is_unloaded(goal));
+    assert!(
+        pathfinder.find_path(&world, start, goal, &options).is_err(),
+        "goal unloaded now"
+    );
+    assert!(snapshot.heap_bytes() > 0 && world.chunk_count() > 0);
+}
+
+/// A navigator with an index and a graph never rebuilds the whole world on a column load or
+/// unload: the graph follows loads inside its bounds, the index is dropped (its answers are
+/// "maybe": the search decides), and a load past the graph's bounds drops the graph; the
+/// answers stay those of a search of the world.
+#[test]
+fn a_navigator_follows_column_loads_without_rebuilding_the_world() {
+    let mut rng = Rng::new(66);
+    let mut world = ChunkedWorld::with_height(MIN_Y, MAX_Y).unwrap();
+    for cx in 0..3 {
+        for cz in 0..2 {
+            insert(&mut world, (cx, cz), &random_column(&mut rng));
+        }
+    }
+    let mut navigator = Navigator::new(Agent::default(), MoveCosts::default()).unwrap();
+    navigator.build_index(&world).unwrap();
+    navigator.build_graph(&world).unwrap();
+    world.track_changes(true);
+    let graph_version = |n: &Navigator| n.graph().and_then(NavGraph::world_version);
+
+    world.remove_column(1, 1);
+    let changes = world.take_changes();
+    assert!(navigator.apply_changes(&world, &changes).unwrap());
+    assert!(navigator.index().is_none(), "dropped, not rebuilt");
+    assert_eq!(
+        graph_version(&navigator),
+        Some(world.version()),
+        "updated in place"
+    );
+
+    insert(&mut world, (5, -3), &random_column(&mut rng));
+    let changes = world.take_changes();
+    assert!(!navigator.apply_changes(&world, &changes).unwrap());
+    assert!(
+        navigator.graph().is_none(),
+        "past its bounds: dropped, not compiled"
+    );
+
+    let mut pathfinder = Pathfinder::new(Agent::default(), MoveCosts::default()).unwrap();
+    let feet = support::oracle::all_feet(&world, &Agent::default());
+    let options = SearchOptions::default();
+    for _ in 0..20 {
+        let (start, goal) = (feet[rng.index(feet.len())], feet[rng.index(feet.len())]);
+        let ours = navigator.find_path(&world, start, goal, &options).unwrap();
+        let reference = pathfinder.find_path(&world, start, goal, &options).unwrap();
+        assert_eq!((ours.status, ours.cost), (reference.status, reference.cost));
+    }
+    assert!(
+        navigator.index().is_none() && navigator.graph().is_none(),
+        "no lazy rebuild either"
+    );
 }

@@ -83,14 +83,25 @@ pub(crate) fn forced(
     bits.is_free(x + sx, y + sy) && !bits.is_free(x - dx + sx, y - dy + sy)
 }
 
-/// Whether the `steps` steps `(dx, dy)` from the free cell `(x, y)` are all legal, every cell
-/// they touch inside the grid: a straight run reads its line 64 cells per word, a diagonal
-/// run tests its cells and the two beside each step.
+/// Lays the run of `steps` steps `(dx, dy)` from the free cell `(x, y)` onto the route
+/// (`cells`, ending at `(x, y)`, and `actions`) when every step is legal, every cell it
+/// touches inside the grid: a straight run reads its line 64 cells per word, a diagonal run
+/// tests its cells and the two beside each step as it lays them. `false` (with some of the
+/// run's cells laid) when a step is not legal.
 #[inline]
-fn run_is_free(bits: &BitGrid, (x, y): (i32, i32), (dx, dy): (i32, i32), steps: i32) -> bool {
+fn lay_run(
+    bits: &BitGrid,
+    (x, y): (i32, i32),
+    (dx, dy): (i32, i32),
+    steps: i32,
+    (cells, actions): RouteBuffers<'_>,
+) -> bool {
     if steps == 0 {
         return true;
     }
+    let Some(action) = Action::between(IVec2::ZERO, IVec2::new(dx, dy)) else {
+        return false;
+    };
     if dx == 0 || dy == 0 {
         let (line, at, way) = if dy == 0 { (y, x, dx) } else { (x, y, dy) };
         let (from, to) = if way > 0 {
@@ -98,25 +109,38 @@ fn run_is_free(bits: &BitGrid, (x, y): (i32, i32), (dx, dy): (i32, i32), steps: 
         } else {
             (at - steps, at - 1)
         };
-        return bits.line_is_free(dy == 0, line, from, to);
-    }
-    let (mut cx, mut cy) = (x, y);
-    for _ in 0..steps {
-        if !diagonal_step_free(bits, cx, cy, dx, dy) {
+        if !bits.line_is_free(dy == 0, line, from, to) {
             return false;
         }
-        (cx, cy) = (cx + dx, cy + dy);
+        let (origin, step) = (IVec2::new(x, y), IVec2::new(dx, dy));
+        cells.extend((0..steps).map(|i| origin + step * (i + 1)));
+    } else {
+        let (mut cx, mut cy) = (x, y);
+        for _ in 0..steps {
+            if !diagonal_step_free(bits, cx, cy, dx, dy) {
+                return false;
+            }
+            (cx, cy) = (cx + dx, cy + dy);
+            cells.push(IVec2::new(cx, cy));
+        }
     }
+    actions.resize(actions.len() + steps as usize, action);
     true
 }
 
-/// The turn of a free *direct* route from `start` to `goal`, when there is one: the diagonal
-/// run then the straight one, or the straight run then the diagonal one. A direct route
-/// costs the octile distance, which no route can beat (a diagonal step saves at most one
-/// straight step, and costs no more than two), so it is optimal and needs no search. Most
-/// short queries have one: 146 of the 160 `arena` problems.
+/// Lays a free *direct* route from `start` to `goal` into the emptied `cells` and `actions`,
+/// when there is one: the diagonal run then the straight one, or the straight run then the
+/// diagonal one. A direct route costs the octile distance, which no route can beat (a
+/// diagonal step saves at most one straight step, and costs no more than two), so it is
+/// optimal and needs no search. Most short queries have one: 135 of the 160 `arena`
+/// problems. `false`, with the vectors emptied, when neither is free.
 #[inline]
-fn direct_turn(bits: &BitGrid, start: (i32, i32), goal: (i32, i32)) -> Option<(i32, i32)> {
+fn lay_direct_route(
+    bits: &BitGrid,
+    start: (i32, i32),
+    goal: (i32, i32),
+    (cells, actions): RouteBuffers<'_>,
+) -> bool {
     let (across, along) = (goal.0 - start.0, goal.1 - start.1);
     let diagonal = (across.signum(), along.signum());
     let diagonal_steps = across.abs().min(along.abs());
@@ -126,26 +150,33 @@ fn direct_turn(bits: &BitGrid, start: (i32, i32), goal: (i32, i32)) -> Option<(i
         (0, diagonal.1)
     };
     let straight_steps = across.abs().max(along.abs()) - diagonal_steps;
-    let turn = (
-        start.0 + diagonal.0 * diagonal_steps,
-        start.1 + diagonal.1 * diagonal_steps,
-    );
-    if run_is_free(bits, start, diagonal, diagonal_steps)
-        && run_is_free(bits, turn, straight, straight_steps)
-    {
-        return Some(turn);
-    }
-    if diagonal_steps == 0 || straight_steps == 0 {
+    let both_orders: &[_] = if diagonal_steps == 0 || straight_steps == 0 {
         // One run only: the other order is the same route.
-        return None;
+        &[(diagonal, diagonal_steps, straight, straight_steps)]
+    } else {
+        &[
+            (diagonal, diagonal_steps, straight, straight_steps),
+            (straight, straight_steps, diagonal, diagonal_steps),
+        ]
+    };
+    for &(first, first_steps, second, second_steps) in both_orders {
+        cells.clear();
+        actions.clear();
+        cells.reserve(across.abs().max(along.abs()) as usize + 1);
+        cells.push(IVec2::new(start.0, start.1));
+        let turn = (
+            start.0 + first.0 * first_steps,
+            start.1 + first.1 * first_steps,
+        );
+        if lay_run(bits, start, first, first_steps, (cells, actions))
+            && lay_run(bits, turn, second, second_steps, (cells, actions))
+        {
+            return true;
+        }
     }
-    let turn = (
-        start.0 + straight.0 * straight_steps,
-        start.1 + straight.1 * straight_steps,
-    );
-    (run_is_free(bits, start, straight, straight_steps)
-        && run_is_free(bits, turn, diagonal, diagonal_steps))
-    .then_some(turn)
+    cells.clear();
+    actions.clear();
+    false
 }
 
 /// Where the successors of a jump point come from: a jump from a free cell in one
@@ -297,20 +328,21 @@ struct Record {
     g: u64,
 }
 
-/// What a jump point search found.
+/// What a jump point search found (the route itself goes into the caller's vectors).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct JumpResult {
     /// [`SearchStatus::Found`] or [`SearchStatus::Unreachable`].
     pub status: SearchStatus,
-    /// The route, cell by cell, start and goal included; empty when unreachable.
-    pub cells: Vec<IVec2>,
-    /// The step from each cell of the route to the next.
-    pub actions: Vec<Action>,
     /// The route's cost.
     pub cost: Option<u64>,
-    /// Jump points expanded and pushed, and the time taken.
+    /// Jump points expanded and pushed; `elapsed` is not measured (zero): a short query
+    /// reads no clock.
     pub stats: SearchStats,
 }
+
+/// The vectors a route is written into, cell by cell and action by action, emptied first and
+/// reused across queries.
+pub(crate) type RouteBuffers<'a> = (&'a mut Vec<IVec2>, &'a mut Vec<Action>);
 
 /// The search state of jump point search, reused across queries: one record per cell found
 /// through a generation stamp (no clearing between queries) and a binary heap of `(f, node)`.
@@ -340,20 +372,17 @@ impl JumpSearch {
         labels: &[u32],
         (start, goal): ((i32, i32), (i32, i32)),
         (straight, diagonal): (u64, u64),
+        (cells, actions): RouteBuffers<'_>,
     ) -> JumpResult {
-        let started = std::time::Instant::now();
+        cells.clear();
+        actions.clear();
         let width = source.bits().width();
         let index = |(x, y): (i32, i32)| (y * width + x) as u32;
         let mut stats = SearchStats::default();
         let unreachable = |stats: SearchStats| JumpResult {
             status: SearchStatus::Unreachable,
-            cells: Vec::new(),
-            actions: Vec::new(),
             cost: None,
-            stats: SearchStats {
-                elapsed: started.elapsed(),
-                ..stats
-            },
+            stats,
         };
         if labels[index(start) as usize] != labels[index(goal) as usize] {
             return unreachable(stats);
@@ -365,26 +394,17 @@ impl JumpSearch {
         };
         let start_index = index(start);
         let goal_index = index(goal);
-        if let Some(turn) = direct_turn(source.bits(), start, goal) {
-            self.points.clear();
-            self.points.extend([goal_index, index(turn), start_index]);
-            let (cells, actions) = self.lay_out(width);
+        if lay_direct_route(source.bits(), start, goal, (cells, actions)) {
             return JumpResult {
                 status: SearchStatus::Found,
-                cells,
-                actions,
                 cost: Some(estimate(start)),
-                stats: SearchStats {
-                    generated: 0,
-                    elapsed: started.elapsed(),
-                    ..stats
-                },
+                stats,
             };
         }
-        let cells = source.bits().width() as usize * source.bits().height() as usize;
-        if self.records.len() != cells || self.generation >= u32::MAX / 2 - 1 {
+        let grid_cells = source.bits().width() as usize * source.bits().height() as usize;
+        if self.records.len() != grid_cells || self.generation >= u32::MAX / 2 - 1 {
             self.records.clear();
-            self.records.resize(cells, Record::default());
+            self.records.resize(grid_cells, Record::default());
             self.generation = 0;
         }
         self.generation += 1;
@@ -450,22 +470,17 @@ impl JumpSearch {
         let Some(cost) = found else {
             return unreachable(stats);
         };
-        let (cells, actions) = self.route(width, start_index, goal_index);
+        self.route(width, start_index, goal_index, (cells, actions));
         JumpResult {
             status: SearchStatus::Found,
-            cells,
-            actions,
             cost: Some(cost),
-            stats: SearchStats {
-                elapsed: started.elapsed(),
-                ..stats
-            },
+            stats,
         }
     }
 
     /// The route to `goal` cell by cell and its actions: the jump points walked back through
     /// their parents, laid out by [`JumpSearch::lay_out`].
-    fn route(&mut self, width: i32, start: u32, goal: u32) -> (Vec<IVec2>, Vec<Action>) {
+    fn route(&mut self, width: i32, start: u32, goal: u32, (cells, actions): RouteBuffers<'_>) {
         self.points.clear();
         self.points.push(goal);
         let mut node = goal;
@@ -473,13 +488,13 @@ impl JumpSearch {
             node = self.records[node as usize].parent;
             self.points.push(node);
         }
-        self.lay_out(width)
+        self.lay_out(width, cells, actions);
     }
 
     /// The route through the turns in `points` (goal first, start last), cell by cell, and
-    /// its actions: the straight or diagonal line between each two turns filled in, one
-    /// action per line repeated.
-    fn lay_out(&self, width: i32) -> (Vec<IVec2>, Vec<Action>) {
+    /// its actions, into the emptied `cells` and `actions`: the straight or diagonal line
+    /// between each two turns filled in, one action per line repeated.
+    fn lay_out(&self, width: i32, cells: &mut Vec<IVec2>, actions: &mut Vec<Action>) {
         let cell =
             |node: u32| IVec2::new((node % width as u32) as i32, (node / width as u32) as i32);
         let steps: usize = self
@@ -487,8 +502,8 @@ impl JumpSearch {
             .windows(2)
             .map(|pair| (cell(pair[0]) - cell(pair[1])).abs().max_element() as usize)
             .sum();
-        let mut cells = Vec::with_capacity(steps + 1);
-        let mut actions = Vec::with_capacity(steps);
+        cells.reserve(steps + 1);
+        actions.reserve(steps);
         if let Some(&start) = self.points.last() {
             cells.push(cell(start));
         }
@@ -498,11 +513,11 @@ impl JumpSearch {
             let Some(action) = Action::between(from, from + step) else {
                 continue;
             };
-            // Extending from exact-size iterators: no capacity check per cell.
+            // Extended from an exclusive range, whose length is exact: no capacity check per
+            // cell. (An inclusive range's iterator cost twice as much as the cells.)
             let run = (to - from).abs().max_element();
-            cells.extend((1..=run).map(|i| from + step * i));
-            actions.extend(std::iter::repeat_n(action, run as usize));
+            cells.extend((0..run).map(|i| from + step * (i + 1)));
+            actions.resize(actions.len() + run as usize, action);
         }
-        (cells, actions)
     }
 }

@@ -171,11 +171,24 @@ pub struct GridRoute {
     pub actions: Vec<Action>,
     /// The route's cost in the planner's [`MoveCosts`]; `None` when unreachable.
     pub cost: Option<u64>,
-    /// The search's counters.
+    /// The search's counters. The jump point engines do not measure `elapsed` (zero); a
+    /// direct route (see [`GridEngine::Jps`]) expands nothing.
     pub stats: SearchStats,
 }
 
 impl GridRoute {
+    /// An empty, unreachable route: what [`GridPlanner::plan_into`] fills.
+    #[must_use]
+    pub fn unreachable() -> Self {
+        Self {
+            status: SearchStatus::Unreachable,
+            cells: Vec::new(),
+            actions: Vec::new(),
+            cost: None,
+            stats: SearchStats::default(),
+        }
+    }
+
     /// Whether the goal was reached.
     #[must_use]
     pub fn is_found(&self) -> bool {
@@ -196,7 +209,9 @@ pub enum GridEngine {
     /// 8-connected.
     AStar,
     /// Jump point search over bit rows, without preprocessing: the same costs as A*, far
-    /// fewer nodes. 8-connected only, with `straight <= diagonal <= 2 * straight`.
+    /// fewer nodes. 8-connected only, with `straight <= diagonal <= 2 * straight`. A query
+    /// whose direct route (one diagonal run and one straight run, in either order) is free
+    /// is answered with it and no search: it costs the octile distance, which no route beats.
     Jps,
     /// Jump point search reading precomputed jump distances ([`JumpTable`], 32 bytes per
     /// cell, built when the engine is chosen): the same costs again, with no scanning at query
@@ -352,9 +367,30 @@ impl GridPlanner {
 
     /// The best route from `start` to `goal`.
     ///
+    /// The jump point engines read no clock: their routes' `stats.elapsed` is zero (a clock
+    /// read costs a tenth of a short query); time the call from outside. A* measures it.
+    ///
     /// # Errors
     /// [`Error::InvalidCell`] when `start` or `goal` is outside the grid or blocked.
     pub fn plan(&mut self, start: IVec2, goal: IVec2) -> Result<GridRoute> {
+        let mut route = GridRoute::unreachable();
+        self.plan_into(start, goal, &mut route)?;
+        Ok(route)
+    }
+
+    /// [`GridPlanner::plan`] into `route`, whose vectors are emptied and reused: a caller
+    /// planning many routes one after another allocates nothing per route once the vectors
+    /// have grown (the two allocations of a new route are a tenth of a short jump point
+    /// query).
+    ///
+    /// # Errors
+    /// As [`GridPlanner::plan`]; `route` is left unreachable and empty.
+    pub fn plan_into(&mut self, start: IVec2, goal: IVec2, route: &mut GridRoute) -> Result<()> {
+        route.cells.clear();
+        route.actions.clear();
+        route.status = SearchStatus::Unreachable;
+        route.cost = None;
+        route.stats = SearchStats::default();
         let bits = &self.jumps.bits;
         // The bit test first: the full check builds its error and is out of line, a tenth of a
         // short jump point query when called for every valid pair.
@@ -368,28 +404,30 @@ impl GridPlanner {
             u64::from(self.costs.diagonal),
         );
         let jumps = &mut self.jumps;
+        let buffers = (&mut route.cells, &mut route.actions);
         let found = match (self.engine, &jumps.table) {
             (GridEngine::AStar, _) => None,
             (GridEngine::JpsPlus, Some(table)) => {
-                Some(jumps.search.find(table, &jumps.labels, pair, steps))
+                Some(
+                    jumps
+                        .search
+                        .find(table, &jumps.labels, pair, steps, buffers),
+                )
             }
-            _ => Some(jumps.search.find(&jumps.bits, &jumps.labels, pair, steps)),
+            _ => Some(
+                jumps
+                    .search
+                    .find(&jumps.bits, &jumps.labels, pair, steps, buffers),
+            ),
         };
         if let Some(JumpResult {
             status,
-            cells,
-            actions,
             cost,
             stats,
         }) = found
         {
-            return Ok(GridRoute {
-                status,
-                cells,
-                actions,
-                cost,
-                stats,
-            });
+            (route.status, route.cost, route.stats) = (status, cost, stats);
+            return Ok(());
         }
         let result = self.search.find_path(
             &self.graph,
@@ -397,34 +435,26 @@ impl GridPlanner {
             FlatWorld::feet(goal),
             &SearchOptions::default(),
         )?;
-        let cells: Vec<IVec2> = result
-            .path
-            .iter()
-            .map(|&feet| FlatWorld::cell(feet))
-            .collect();
-        let actions = actions_between(&cells);
-        Ok(GridRoute {
-            status: result.status,
-            cells,
-            actions,
-            cost: result.cost,
-            stats: result.stats,
-        })
+        route
+            .cells
+            .extend(result.path.iter().map(|&feet| FlatWorld::cell(feet)));
+        actions_between(&route.cells, &mut route.actions);
+        (route.status, route.cost, route.stats) = (result.status, result.cost, result.stats);
+        Ok(())
     }
 }
 
 /// The actions between consecutive cells of an A* route. Every move of the walking rules goes
 /// to a neighbouring cell.
-fn actions_between(cells: &[IVec2]) -> Vec<Action> {
+fn actions_between(cells: &[IVec2], actions: &mut Vec<Action>) {
     // Sized once: collecting a filtered iterator grew the vector step by step, a quarter of
     // the instructions of a short jump point query.
-    let mut actions = Vec::with_capacity(cells.len().saturating_sub(1));
+    actions.reserve(cells.len().saturating_sub(1));
     for pair in cells.windows(2) {
         if let Some(action) = Action::between(pair[0], pair[1]) {
             actions.push(action);
         }
     }
-    actions
 }
 
 /// Whether jump point search finds routes as cheap as A* for these moves. It keeps, of all

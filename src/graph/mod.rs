@@ -145,9 +145,7 @@ use glam::IVec3;
 
 use crate::error::{Error, Result};
 use crate::moves::agent::{Agent, MoveCosts};
-use crate::moves::{
-    DIRECTIONS, Move, MoveKind, for_each_neighbour, position_terrain, terrain_cost,
-};
+use crate::moves::{DIRECTIONS, Move, MoveKind, body_terrain, for_each_neighbour, terrain_cost};
 use crate::world::{Bounds, TerrainFlags, VoxelWorld, WorldWatch};
 
 pub use astar::GraphSearch;
@@ -1046,9 +1044,9 @@ impl NavGraph {
         let height = self.agent.height;
         let min = self.bounds.min;
         let (wx, wz) = (min.x + x, min.z + z);
-        // Swimming positions are not in the column bits: an agent that swims is scanned cell
-        // by cell.
-        if height > 32 || self.agent.swims_at_surface() {
+        // Swimming positions are not in the column bits, nor are a wide body's boxes: an agent
+        // that swims or is wider than a block is scanned cell by cell.
+        if height > 32 || self.agent.swims_at_surface() || self.agent.width > 1 {
             for y in y_low..=y_high {
                 if self
                     .agent
@@ -1143,7 +1141,7 @@ impl NavGraph {
         }
         let slot = &mut self.slots[id as usize];
         slot.out = word;
-        slot.terrain = position_terrain(world, feet);
+        slot.terrain = body_terrain(world, &agent, feet);
         self.terrain_seen = self.terrain_seen | slot.terrain;
         // After the terrain: this also decides `plain`.
         self.set_extra(id, world.extra_cost(feet));
@@ -1170,7 +1168,7 @@ impl NavGraph {
             kind: step.kind,
             jump: false,
         };
-        let entry = terrain_cost(position_terrain(world, step.feet), reference)
+        let entry = terrain_cost(body_terrain(world, &self.agent, step.feet), reference)
             .saturating_add(world.extra_cost(step.feet));
         let without_jump = base_cost(slot, walked, reference).saturating_add(entry);
         let shape = match step.cost.checked_sub(without_jump) {

@@ -210,8 +210,9 @@ impl NavGraph {
     ) -> Result<GraphUpdate> {
         let size = self.bounds.size();
         let agent = self.agent;
-        let (height, step, drop) = (
+        let (height, width, step, drop) = (
             agent.height as i32,
+            agent.width as i32,
             agent.max_step_up as i32,
             agent.fall_reach() as i32,
         );
@@ -229,9 +230,18 @@ impl NavGraph {
             // A block may decide more than its own cell (a fence blocks the cell above it
             // too), so each change counts as a change of the cells just below and above.
             let (low, high) = (p.y - 1, p.y + 1);
-            widen(&mut rescan, (p.x, p.z), low - height + 1, high + 1);
-            for dz in -1..=1 {
-                for dx in -1..=1 {
+            // A body `width` wide at feet column (x, z) covers the columns up to x + width - 1
+            // and z + width - 1, and its moves read one column beyond on each side.
+            for dz in 1 - width..=0 {
+                for dx in 1 - width..=0 {
+                    let (x, z) = (p.x + dx, p.z + dz);
+                    if x >= 0 && z >= 0 && x < size.x && z < size.z {
+                        widen(&mut rescan, (x, z), low - height + 1, high + 1);
+                    }
+                }
+            }
+            for dz in -width..=1 {
+                for dx in -width..=1 {
                     let (x, z) = (p.x + dx, p.z + dz);
                     if x < 0 || z < 0 || x >= size.x || z >= size.z {
                         continue;

@@ -101,6 +101,11 @@ impl std::fmt::Display for Movement {
 pub struct Agent {
     /// Cells the body occupies above and including the feet. Defaults to 2.
     pub height: u32,
+    /// Blocks the body spans along x and along z, 1 to
+    /// [`MAX_AGENT_WIDTH`]: the feet cell is the min-x,
+    /// min-z corner of a `width x height x width` box (see [`crate::moves::wide`]). Defaults
+    /// to 1.
+    pub width: u32,
     /// The highest step the agent can climb in one move. Defaults to 1.
     pub max_step_up: u32,
     /// The deepest drop the agent takes in one move. Defaults to 3, the largest fall that
@@ -128,10 +133,16 @@ pub struct Agent {
 /// key range in one step.
 pub const MAX_AGENT_SPAN: u32 = 64;
 
+/// The widest agent the rules serve, in blocks ([`Agent::width`]): an iron golem (1.4), a
+/// spider (1.4) or a ravager (1.95) rounds up to 2; only the ghasts and the giant (4) are
+/// wider than 3.
+pub const MAX_AGENT_WIDTH: u32 = 3;
+
 impl Default for Agent {
     fn default() -> Self {
         Self {
             height: 2,
+            width: 1,
             max_step_up: 1,
             max_drop: 3,
             diagonals: true,
@@ -148,6 +159,7 @@ impl Agent {
     pub const fn flier(height: u32) -> Self {
         Self {
             height,
+            width: 1,
             max_step_up: 1,
             max_drop: 3,
             diagonals: true,
@@ -163,6 +175,7 @@ impl Agent {
     pub const fn swimmer(height: u32) -> Self {
         Self {
             height,
+            width: 1,
             max_step_up: 1,
             max_drop: 3,
             diagonals: true,
@@ -229,6 +242,23 @@ impl Agent {
         self
     }
 
+    /// Sets [`Agent::width`].
+    #[must_use]
+    pub const fn with_width(mut self, width: u32) -> Self {
+        self.width = width;
+        self
+    }
+
+    /// This agent one block wide: the agent whose rules a wide agent follows in the
+    /// [`BoxView`](crate::moves::wide::BoxView) of the world.
+    #[inline]
+    #[must_use]
+    pub(crate) const fn narrow(&self) -> Self {
+        let mut narrow = *self;
+        narrow.width = 1;
+        narrow
+    }
+
     /// Sets [`Agent::max_step_up`].
     #[must_use]
     pub const fn with_max_step_up(mut self, max_step_up: u32) -> Self {
@@ -253,8 +283,16 @@ impl Agent {
     /// Checks the settings.
     ///
     /// # Errors
-    /// [`Error::InvalidSetting`] when `height` is 0 or any span exceeds [`MAX_AGENT_SPAN`].
+    /// [`Error::InvalidSetting`] when `height` is 0, any span exceeds [`MAX_AGENT_SPAN`], or
+    /// `width` is not 1 to [`MAX_AGENT_WIDTH`].
     pub fn validate(&self) -> Result<()> {
+        let max_width = MAX_AGENT_WIDTH;
+        if !(1..=max_width).contains(&self.width) {
+            return Err(Error::InvalidSetting(format!(
+                "agent width is {}, but agents are 1 to {max_width} blocks wide",
+                self.width
+            )));
+        }
         if self.height == 0 {
             return Err(Error::InvalidSetting(
                 "agent height must be at least 1".into(),

@@ -5,7 +5,7 @@
 use glam::IVec3;
 
 use crate::moves::agent::{Agent, MoveCosts};
-use crate::moves::walk::{ladder_climb, move_in_direction, priced_move};
+use crate::moves::walk::{ladder_climb_narrow, move_in_direction_narrow, priced_move};
 use crate::moves::{DIRECTIONS, Move, MoveKind};
 use crate::world::{AROUND, ColumnBits, TerrainFlags, VoxelWorld};
 
@@ -26,7 +26,7 @@ pub(super) fn for_each_walking_move<W: VoxelWorld + ?Sized>(
     let window = agent.max_drop + 1 + agent.height + agent.max_step_up;
     let cell_by_cell = |visit: &mut dyn FnMut(Move)| {
         for &direction in directions {
-            if let Some(step) = move_in_direction(world, agent, costs, feet, direction) {
+            if let Some(step) = move_in_direction_narrow(world, agent, costs, feet, direction) {
                 visit(step);
             }
         }
@@ -115,7 +115,7 @@ fn visit_column_moves<const SWIMS: bool, W: VoxelWorld + ?Sized>(
     for (i, &direction) in directions.iter().enumerate() {
         let target = columns[i];
         if SWIMS && !rules.dry_for_swimmer(world, target, feet + direction) {
-            if let Some(step) = move_in_direction(world, agent, costs, feet, direction) {
+            if let Some(step) = move_in_direction_narrow(world, agent, costs, feet, direction) {
                 visit(step);
             }
             continue;
@@ -166,7 +166,7 @@ fn visit_ladder_climbs<W: VoxelWorld + ?Sized>(
     let here = world.terrain(feet);
     if here.contains(TerrainFlags::IN_LADDER) || here.contains(TerrainFlags::ON_LADDER) {
         for up in [true, false] {
-            if let Some(step) = ladder_climb(world, agent, costs, feet, up) {
+            if let Some(step) = ladder_climb_narrow(world, agent, costs, feet, up) {
                 visit(step);
             }
         }

@@ -121,6 +121,19 @@
 //! Every added term is non-negative and a rung up costs at least `ascend`, a rung down at
 //! least `descend`, so the default heuristic stays admissible and consistent.
 //!
+//! ## Bodies wider than one block
+//!
+//! An agent [`Agent::width`] blocks wide (1 to [`agent::MAX_AGENT_WIDTH`]) has its feet cell
+//! at the min-x, min-z corner of its `width x height x width` box, and follows rules 1-8 (or
+//! the flying rules) unchanged in the [`BoxView`] of the world, where each cell stands for
+//! the horizontal layer of the box there: a layer is passable when all its cells are and no
+//! fence under it reaches in, standable when any of its cells is (the box stands when any
+//! block under it holds it up), its floor top the highest of those floors, in water when
+//! all its cells are, slow, dangerous, a door or a cobweb when any is, and never a ladder
+//! (no climbing for wide bodies). A diagonal therefore needs the boxes at both side
+//! positions clear: the union of both ends' boxes and the two corner columns. The
+//! [`wide`] module states the rule in full; an agent one block wide reads the world itself.
+//!
 //! ## How real blocks map onto these rules, and why
 //!
 //! The Minecraft loader maps block states onto [`Block`](crate::Block) kinds; the rules above
@@ -158,6 +171,30 @@
 //! costs saturate at `u32::MAX` instead of overflowing (settings that [`MoveCosts::validate`]
 //! accepts never get near it).
 
+/// Runs `$body` with `$w` and `$a` bound to the world and the agent whose rules the agent
+/// `$agent` follows in `$world`: the two themselves for an agent one block wide, the
+/// [`wide::BoxView`] of the world and the agent one block wide for a wider one (see
+/// [`wide`]); `$none` for a width the rules do not serve. The body must call only the
+/// one-wide ("narrow") statements of the rules, which never dispatch again.
+macro_rules! by_width {
+    ($world:expr, $agent:expr, $none:expr, |$w:ident, $a:ident| $body:expr) => {
+        match $agent.width {
+            1 => {
+                let ($w, $a) = ($world, $agent);
+                $body
+            }
+            width if width <= $crate::moves::agent::MAX_AGENT_WIDTH => {
+                let view = $crate::moves::wide::BoxView::new($world, width);
+                let narrow = $agent.narrow();
+                let $w = &view;
+                let $a = &narrow;
+                $body
+            }
+            _ => $none,
+        }
+    };
+}
+
 pub mod agent;
 mod columns;
 pub mod fly;
@@ -167,6 +204,7 @@ mod position;
 pub mod profile;
 mod walk;
 mod water;
+pub mod wide;
 
 use glam::IVec3;
 
@@ -180,8 +218,10 @@ pub use walk::{
     move_in_direction, rise_allowed, step_up_height, terrain_cost,
 };
 pub use water::{
-    MAX_WATER_DROP, enterable, is_swimming_position, position_terrain, swimmer_drop_depth,
+    MAX_WATER_DROP, body_terrain, enterable, is_swimming_position, position_terrain,
+    swimmer_drop_depth,
 };
+pub use wide::BoxView;
 
 /// The 8 horizontal directions: the 4 straight ones first, then the 4 diagonals.
 pub const DIRECTIONS: [IVec3; 8] = [
@@ -279,11 +319,13 @@ pub(crate) fn for_each_neighbour<W: VoxelWorld + ?Sized>(
     feet: IVec3,
     visit: impl FnMut(Move),
 ) {
-    if agent.movement.is_free() {
-        fly::for_each_free_move(world, agent, costs, feet, visit);
-    } else {
-        WalkingMoves.for_each(world, agent, costs, feet, visit);
-    }
+    by_width!(world, agent, (), |world, agent| {
+        if agent.movement.is_free() {
+            fly::for_each_free_move(world, agent, costs, feet, visit);
+        } else {
+            for_each_walking_move(world, agent, costs, feet, visit);
+        }
+    });
 }
 
 /// The neighbour generator of one movement mode. An engine that takes it as a type parameter
@@ -376,7 +418,9 @@ impl Expansion for WalkingMoves {
         feet: IVec3,
         visit: impl FnMut(Move),
     ) {
-        for_each_walking_move(world, agent, costs, feet, visit);
+        by_width!(world, agent, (), |world, agent| for_each_walking_move(
+            world, agent, costs, feet, visit
+        ));
     }
 }
 

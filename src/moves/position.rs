@@ -5,8 +5,11 @@
 use glam::IVec3;
 
 use crate::moves::agent::Agent;
+use crate::moves::wide::BoxView;
 use crate::moves::{MAX_WATER_DROP, fly, is_swimming_position};
-use crate::world::{InvalidFeet, VoxelWorld, body_fits, check_feet, is_valid_feet};
+use crate::world::{
+    FULL_BLOCK, InvalidFeet, TerrainFlags, VoxelWorld, body_fits, check_feet, is_valid_feet,
+};
 
 impl Agent {
     /// The deepest fall one walking move may take: `max_drop`, or for an agent that swims at
@@ -22,14 +25,26 @@ impl Agent {
     }
 
     /// Whether `feet` is a valid position for this agent: a valid feet position for a walker
-    /// ([`crate::world::is_valid_feet`]), or a swimming position with room for the body for a walker
-    /// that swims ([`crate::moves::is_swimming_position`]); every body cell passable for a
-    /// flier, or water for a swimmer ([`fly::body_allowed`]).
+    /// ([`crate::world::is_valid_feet`]), or a swimming position with room for the body for a
+    /// walker that swims ([`crate::moves::is_swimming_position`]); every body cell passable for
+    /// a flier, or water for a swimmer ([`fly::body_allowed`]). For an agent wider than one
+    /// block, the same in the [`BoxView`] of the world (see [`crate::moves::wide`]).
     #[inline]
     #[must_use]
     pub fn is_valid_position<W: VoxelWorld + ?Sized>(&self, world: &W, feet: IVec3) -> bool {
+        by_width!(world, self, false, |world, agent| agent
+            .is_valid_position_narrow(world, feet))
+    }
+
+    /// [`Agent::is_valid_position`] for an agent one block wide.
+    #[inline]
+    pub(crate) fn is_valid_position_narrow<W: VoxelWorld + ?Sized>(
+        &self,
+        world: &W,
+        feet: IVec3,
+    ) -> bool {
         if self.movement.is_free() {
-            fly::body_allowed(world, self, feet)
+            fly::body_allowed_narrow(world, self, feet)
         } else {
             is_valid_feet(world, feet, self.height)
                 || (self.swims_at_surface() && self.is_afloat(world, feet))
@@ -49,8 +64,54 @@ impl Agent {
     /// valid). For a flier or swimmer, the first reason found in this
     /// order: out of the searchable key range, outside the world's bounds, a blocked body cell
     /// ([`InvalidFeet::NoHeadRoom`]), a body cell that is not water
-    /// ([`InvalidFeet::NotInWater`], swimmers only).
+    /// ([`InvalidFeet::NotInWater`], swimmers only). For an agent wider than one block, the
+    /// same reasons in the [`BoxView`] of the world, with a blocked cell or a cell out of the
+    /// water named as the world's cell of the box that is so (or the fence under the box
+    /// that reaches into it); a width the rules do not serve is read as the nearest one.
     pub fn check_position<W: VoxelWorld + ?Sized>(
+        &self,
+        world: &W,
+        feet: IVec3,
+    ) -> Result<(), InvalidFeet> {
+        if self.width == 1 {
+            return self.check_position_narrow(world, feet);
+        }
+        let view = BoxView::new(world, self.width);
+        let width = view.width() as i32;
+        let cells = |layer: IVec3| {
+            (0..width).flat_map(move |b| {
+                (0..width).filter_map(move |a| {
+                    Some(IVec3::new(
+                        layer.x.checked_add(a)?,
+                        layer.y,
+                        layer.z.checked_add(b)?,
+                    ))
+                })
+            })
+        };
+        self.narrow()
+            .check_position_narrow(&view, feet)
+            .map_err(|reason| match reason {
+                InvalidFeet::NoHeadRoom { blocked } => {
+                    let blocked = cells(blocked)
+                        .find(|&c| !world.is_passable(c))
+                        .or_else(|| {
+                            cells(blocked - IVec3::Y).find(|&c| world.floor_top(c) > FULL_BLOCK)
+                        })
+                        .unwrap_or(blocked);
+                    InvalidFeet::NoHeadRoom { blocked }
+                }
+                InvalidFeet::NotInWater { cell } => InvalidFeet::NotInWater {
+                    cell: cells(cell)
+                        .find(|&c| !world.terrain(c).contains(TerrainFlags::IN_WATER))
+                        .unwrap_or(cell),
+                },
+                other => other,
+            })
+    }
+
+    /// [`Agent::check_position`] for an agent one block wide.
+    fn check_position_narrow<W: VoxelWorld + ?Sized>(
         &self,
         world: &W,
         feet: IVec3,

@@ -14,8 +14,12 @@
 //! - **Body** (from the data): the hitbox width and height in blocks, and both rounded up to
 //!   whole blocks ([`MobProfile::width`], [`MobProfile::height`]). An agent's height is the
 //!   rounded height: a zombie (1.95) is 2 cells tall, an enderman (2.9) 3, a chicken (0.7) 1.
-//!   Widths are recorded for the wider bodies still to come; today every agent is one cell
-//!   wide.
+//!   The agent's width is the rounded width ([`Agent::width`], see [`crate::moves::wide`]): an
+//!   iron golem (1.4), a spider (1.4), a horse (1.3965) or a ravager (1.95) is 2 blocks wide,
+//!   a zombie (0.6) 1. The four mob types wider than [`MAX_AGENT_WIDTH`] (ghast and happy
+//!   ghast 4, giant 4, ender dragon 16) get no agent: [`Agent::mob`] refuses them with
+//!   [`Error::InvalidSetting`] rather than route a narrower body than the mob has through
+//!   gaps it cannot take.
 //! - **Movement** (by hand, since the data does not say): fliers (allay, bat, bee, blaze,
 //!   ender dragon, ghast, happy ghast, parrot, phantom, vex, wither: the mobs the game gives
 //!   a flying move control) fly ([`Movement::Fly`](crate::Movement::Fly)); aquatic mobs (cod, salmon, tropical
@@ -32,7 +36,7 @@
 //!   break doors only on hard difficulty, which is not opening them.
 
 use crate::error::{Error, Result};
-use crate::moves::agent::{Agent, WaterMode};
+use crate::moves::agent::{Agent, MAX_AGENT_WIDTH, WaterMode};
 
 use super::mob_table::{GAME_VERSION, MOBS, PACKAGE_VERSION};
 
@@ -76,10 +80,19 @@ pub struct MobProfile {
 }
 
 impl MobProfile {
-    /// The agent that routes for this mob type: its rounded height, its movement and its
-    /// abilities; the other settings are [`Agent::default`]'s.
-    #[must_use]
-    pub fn agent(&self) -> Agent {
+    /// The agent that routes for this mob type: its rounded width and height, its movement
+    /// and its abilities; the other settings are [`Agent::default`]'s.
+    ///
+    /// # Errors
+    /// [`Error::InvalidSetting`] when the mob is wider than [`MAX_AGENT_WIDTH`] blocks.
+    pub fn agent(&self) -> Result<Agent> {
+        if self.width > MAX_AGENT_WIDTH {
+            return Err(Error::InvalidSetting(format!(
+                "the {} is {} blocks wide ({} rounded up), but agents are 1 to {MAX_AGENT_WIDTH} \
+                 blocks wide",
+                self.name, self.width, self.hitbox_width
+            )));
+        }
         let agent = match self.movement {
             MobMovement::Fly => Agent::flier(self.height),
             MobMovement::SwimOnly => Agent::swimmer(self.height),
@@ -93,7 +106,9 @@ impl MobProfile {
         } else {
             agent
         };
-        agent.with_opens_doors(self.opens_doors)
+        Ok(agent
+            .with_opens_doors(self.opens_doors)
+            .with_width(self.width))
     }
 }
 
@@ -139,13 +154,16 @@ impl Agent {
     /// assert_eq!(Agent::mob("enderman")?.water, WaterMode::Avoid);
     /// assert_eq!(Agent::mob("bee")?.movement, Movement::Fly);
     /// assert!(Agent::mob("creeper_king").is_err());
+    /// assert_eq!(Agent::mob("iron_golem")?.width, 2);
+    /// assert!(Agent::mob("ghast").is_err());
     /// # Ok::<(), voxnav::Error>(())
     /// ```
     ///
     /// # Errors
-    /// [`Error::UnknownMob`] when no mob type has that name.
+    /// [`Error::UnknownMob`] when no mob type has that name, [`Error::InvalidSetting`] when
+    /// the mob is wider than [`MAX_AGENT_WIDTH`] blocks (see [`MobProfile::agent`]).
     pub fn mob(name: &str) -> Result<Self> {
-        Ok(mob_profile(name)?.agent())
+        mob_profile(name)?.agent()
     }
 }
 
@@ -165,7 +183,16 @@ mod tests {
                 assert!(blocks >= 1 && blocks as f32 >= size, "{}", mob.name);
                 assert!((blocks as f32) < size + 1.0 || size < 1.0, "{}", mob.name);
             }
-            assert!(mob.agent().validate().is_ok(), "{}", mob.name);
+            match mob.agent() {
+                Ok(agent) => {
+                    assert!(agent.validate().is_ok(), "{}", mob.name);
+                    assert_eq!((agent.width, agent.height), (mob.width, mob.height));
+                }
+                Err(error) => {
+                    assert!(mob.width > MAX_AGENT_WIDTH, "{}", mob.name);
+                    assert!(error.to_string().contains(mob.name), "{error}");
+                }
+            }
         }
     }
 }

@@ -121,7 +121,7 @@ pub(super) fn valid_walker_position<W: VoxelWorld + ?Sized>(
     feet: IVec3,
 ) -> bool {
     if agent.swims_at_surface() {
-        agent.is_valid_position(world, feet)
+        agent.is_valid_position_narrow(world, feet)
     } else {
         is_valid_feet(world, feet, agent.height)
     }
@@ -134,6 +134,19 @@ pub(super) fn valid_walker_position<W: VoxelWorld + ?Sized>(
 #[inline]
 #[must_use]
 pub fn step_up_height<W: VoxelWorld + ?Sized>(
+    world: &W,
+    agent: &Agent,
+    feet: IVec3,
+    target: IVec3,
+) -> Option<u32> {
+    by_width!(world, agent, None, |world, agent| step_up_height_narrow(
+        world, agent, feet, target
+    ))
+}
+
+/// [`step_up_height`] for an agent one block wide.
+#[inline]
+pub(super) fn step_up_height_narrow<W: VoxelWorld + ?Sized>(
     world: &W,
     agent: &Agent,
     feet: IVec3,
@@ -200,6 +213,20 @@ pub fn move_in_direction<W: VoxelWorld + ?Sized>(
     feet: IVec3,
     direction: IVec3,
 ) -> Option<Move> {
+    by_width!(world, agent, None, |world, agent| move_in_direction_narrow(
+        world, agent, costs, feet, direction
+    ))
+}
+
+/// [`move_in_direction`] for an agent one block wide.
+#[inline]
+pub(super) fn move_in_direction_narrow<W: VoxelWorld + ?Sized>(
+    world: &W,
+    agent: &Agent,
+    costs: &MoveCosts,
+    feet: IVec3,
+    direction: IVec3,
+) -> Option<Move> {
     if !in_rule_range(agent, feet) || !is_step(direction) {
         return None;
     }
@@ -217,7 +244,7 @@ pub fn move_in_direction<W: VoxelWorld + ?Sized>(
             (MoveKind::Drop(k), target - IVec3::new(0, k as i32, 0))
         }
     } else {
-        let k = step_up_height(world, agent, feet, target)?;
+        let k = step_up_height_narrow(world, agent, feet, target)?;
         (MoveKind::StepUp(k), target + IVec3::new(0, k as i32, 0))
     };
     if !corners_clear(world, agent.height, feet, direction, to.y) {
@@ -295,6 +322,20 @@ pub(super) fn terrain_allowed(agent: &Agent, terrain: TerrainFlags) -> bool {
 #[inline]
 #[must_use]
 pub fn ladder_climb<W: VoxelWorld + ?Sized>(
+    world: &W,
+    agent: &Agent,
+    costs: &MoveCosts,
+    feet: IVec3,
+    up: bool,
+) -> Option<Move> {
+    by_width!(world, agent, None, |world, agent| ladder_climb_narrow(
+        world, agent, costs, feet, up
+    ))
+}
+
+/// [`ladder_climb`] for an agent one block wide.
+#[inline]
+pub(super) fn ladder_climb_narrow<W: VoxelWorld + ?Sized>(
     world: &W,
     agent: &Agent,
     costs: &MoveCosts,

@@ -2,7 +2,7 @@
 
 use glam::IVec3;
 
-use crate::moves::agent::MAX_AGENT_SPAN;
+use crate::moves::agent::{Agent, MAX_AGENT_SPAN};
 use crate::world::key::in_key_range;
 use crate::world::{TerrainFlags, VoxelWorld};
 
@@ -50,6 +50,21 @@ pub fn position_terrain<W: VoxelWorld + ?Sized>(world: &W, feet: IVec3) -> Terra
     } else {
         terrain
     }
+}
+
+/// The terrain of the position `feet` of `agent` as the rules price it: [`position_terrain`]
+/// of the world for an agent one block wide, of its [`BoxView`](crate::moves::BoxView) for a
+/// wider one (see [`crate::moves::wide`]). What the terrain terms of a move into `feet` are
+/// computed from.
+#[inline]
+#[must_use]
+pub fn body_terrain<W: VoxelWorld + ?Sized>(world: &W, agent: &Agent, feet: IVec3) -> TerrainFlags {
+    by_width!(
+        world,
+        agent,
+        position_terrain(world, feet),
+        |world, _narrow| position_terrain(world, feet)
+    )
 }
 
 /// [`position_terrain`] of a feet cell in water, whose terrain is `terrain`. Out of line, so

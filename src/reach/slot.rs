@@ -118,7 +118,10 @@ impl IndexSlot {
     /// update ([`NavGraph::apply_changes`]) when the graph was built from `world` and
     /// `changes` holds every change since (as [`ChunkedWorld::take_changes`] reports them
     /// when taken after each graph update), a new compile for another world. A held index is
-    /// relabelled from the updated graph. Returns whether there is a graph.
+    /// relabelled from the updated graph. A chunk column loaded or unloaded
+    /// ([`Changes::has_column_changes`]) never costs a rebuild of the whole world: the index
+    /// is dropped (queries search, as without one), and so is a graph whose world grew past
+    /// its bounds. Returns whether there is a graph.
     ///
     /// [`ChunkedWorld::take_changes`]: crate::ChunkedWorld::take_changes
     ///
@@ -130,9 +133,25 @@ impl IndexSlot {
         world: &W,
         changes: &Changes,
     ) -> Result<bool> {
+        if changes.has_column_changes() {
+            // The index labels the whole world: following a column load or unload would be
+            // a rebuild of all of it. Dropped instead, its answers become "maybe": queries
+            // search until the next `build`.
+            self.index = None;
+        }
         let Some(kept) = &mut self.graph else {
             return Ok(false);
         };
+        if kept.world == world.world_id()
+            && world.bounds() != Some(kept.graph.bounds())
+            && changes.has_column_changes()
+        {
+            // A column loaded past the bounds the graph was compiled for: the graph cannot
+            // follow it without a whole compile, so it is dropped and queries search the
+            // world until the next `build_graph`.
+            self.graph = None;
+            return Ok(false);
+        }
         if kept.world == world.world_id() && world.bounds() == Some(kept.graph.bounds()) {
             if let Err(error) = kept.graph.apply_changes(world, changes) {
                 // A graph the changes cannot bring up to date (changes missed, or an update

@@ -15,7 +15,7 @@ pub mod pick;
 pub mod versioned;
 
 pub use bounds::Bounds;
-pub use chunked::{Block, BlockChange, CHUNK_SIZE, Changes, ChunkedWorld};
+pub use chunked::{Block, BlockChange, CHUNK_SIZE, Changes, ChunkedWorld, WorldSnapshot};
 pub use dense::DenseWorld;
 pub use flat::FlatWorld;
 pub use formats::movingai::{
@@ -395,8 +395,17 @@ pub const FULL_BLOCK: u8 = 16;
 pub const FENCE_TOP: u8 = 24;
 
 macro_rules! forward_world {
+    (concrete $ty:ty) => {
+        impl VoxelWorld for $ty {
+            forward_world!(@methods);
+        }
+    };
     ($($ty:ty),*) => {$(
         impl<W: VoxelWorld + ?Sized> VoxelWorld for $ty {
+            forward_world!(@methods);
+        }
+    )*};
+    (@methods) => {
             #[inline]
             fn is_passable(&self, p: IVec3) -> bool {
                 (**self).is_passable(p)
@@ -442,11 +451,11 @@ macro_rules! forward_world {
             fn is_unloaded(&self, p: IVec3) -> bool {
                 (**self).is_unloaded(p)
             }
-        }
-    )*};
+    };
 }
 
 forward_world!(&W, &mut W, Box<W>, std::rc::Rc<W>, std::sync::Arc<W>);
+forward_world!(concrete chunked::WorldSnapshot);
 
 /// Whether the body of an agent `height` cells tall fits with its feet at `feet`: every cell
 /// `feet, feet + Y, ..., feet + (height - 1) * Y` is passable. A body reaching above

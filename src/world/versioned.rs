@@ -177,6 +177,16 @@ impl LiveVersion {
     pub fn watch(&self) -> WorldWatch {
         self.0.clone()
     }
+
+    /// The same world's identity at its version now, counted apart from then on: what a
+    /// read-only snapshot of the world keeps, so that it is known as the world it was taken
+    /// of, at the version it was taken at, while the world moves on.
+    pub(crate) fn frozen(&self) -> Self {
+        Self(WorldWatch(Arc::new(Watched {
+            id: self.id(),
+            version: AtomicU64::new(self.get()),
+        })))
+    }
 }
 
 impl Default for LiveVersion {

@@ -1,6 +1,12 @@
 //! THE oracle: the walking rules written out again, independently of `voxnav::moves`, and
 //! exhaustive Dijkstra over them.
 //!
+//! Agents wider than one block (`Agent::width`) are restated too ([`Footprints`]): their feet
+//! cell is the min-x, min-z corner of a `width x width` box, and every rule applies to the box
+//! layer by layer: a layer is clear when all its cells are (and no fence under it pokes in),
+//! holds the agent up when any cell under it does (the highest floor counts), is in water
+//! when all its cells are, has the other terrain flags when any cell has, and never a ladder.
+//!
 //! The rules are the ones the docs of `voxnav::moves` state (rules 1 to 7: level walk, drop,
 //! step up, no corner cutting, ladder climbs, terrain terms, floor heights, deep water). The
 //! code here asks the world only the questions of the `VoxelWorld` contract (`is_passable`,
@@ -111,8 +117,37 @@ pub fn legal_step<W: VoxelWorld + ?Sized>(
     from: IVec3,
     to: IVec3,
 ) -> Option<u32> {
+    if agent.width > 1 {
+        let narrow = Agent { width: 1, ..*agent };
+        return legal_step_narrow(
+            &Footprints::new(world, agent.width),
+            &narrow,
+            costs,
+            from,
+            to,
+        );
+    }
+    legal_step_narrow(world, agent, costs, from, to)
+}
+
+/// [`legal_step`] of a one-wide agent.
+fn legal_step_narrow<W: VoxelWorld + ?Sized>(
+    world: &W,
+    agent: &Agent,
+    costs: &MoveCosts,
+    from: IVec3,
+    to: IVec3,
+) -> Option<u32> {
     let h = agent.height;
     if !valid(world, from, h) || !valid(world, to, h) {
+        return None;
+    }
+    // Rule 5's refusals: an agent that avoids water ends no move in it, one that does not
+    // open doors none in a door.
+    let flags = world.terrain(to);
+    if (agent.water == voxnav::WaterMode::Avoid && flags.contains(TerrainFlags::IN_WATER))
+        || (!agent.opens_doors && flags.contains(TerrainFlags::IN_DOOR))
+    {
         return None;
     }
     let (dx, dz) = (to.x - from.x, to.z - from.z);
@@ -354,7 +389,12 @@ pub fn all_feet<W: VoxelWorld + ?Sized>(world: &W, agent: &Agent) -> Vec<IVec3> 
         for y in bounds.min.y..bounds.max.y {
             for z in bounds.min.z..bounds.max.z {
                 let p = IVec3::new(x, y, z);
-                if valid(world, p, agent.height) {
+                let fine = if agent.width > 1 {
+                    valid(&Footprints::new(world, agent.width), p, agent.height)
+                } else {
+                    valid(world, p, agent.height)
+                };
+                if fine {
                     feet.push(p);
                 }
             }
@@ -492,4 +532,87 @@ pub fn terrain_by_cells(world: &voxnav::ChunkedWorld, feet: IVec3) -> TerrainFla
         add(TerrainFlags::NEAR_DANGER);
     }
     flags
+}
+
+/// The world as layers of a box `width` wide: cell `p` stands for the cells
+/// `p + (a, 0, b)`, `a` and `b` below `width` (see the module docs).
+pub struct Footprints<'a, W: ?Sized> {
+    world: &'a W,
+    width: i32,
+}
+
+impl<'a, W: VoxelWorld + ?Sized> Footprints<'a, W> {
+    pub fn new(world: &'a W, width: u32) -> Self {
+        Self {
+            world,
+            width: width as i32,
+        }
+    }
+
+    fn cells(&self, p: IVec3) -> Vec<IVec3> {
+        let mut out = Vec::new();
+        for a in 0..self.width {
+            for b in 0..self.width {
+                out.push(p + IVec3::new(a, 0, b));
+            }
+        }
+        out
+    }
+}
+
+impl<W: VoxelWorld + ?Sized> VoxelWorld for Footprints<'_, W> {
+    fn is_passable(&self, p: IVec3) -> bool {
+        self.cells(p)
+            .into_iter()
+            .all(|c| self.world.is_passable(c) && self.world.floor_top(c - IVec3::Y) <= 16)
+    }
+
+    fn is_standable(&self, p: IVec3) -> bool {
+        self.cells(p)
+            .into_iter()
+            .any(|c| self.world.is_standable(c))
+    }
+
+    fn extra_cost(&self, feet: IVec3) -> u32 {
+        self.world.extra_cost(feet)
+    }
+
+    fn terrain(&self, feet: IVec3) -> TerrainFlags {
+        let flags: Vec<TerrainFlags> = self
+            .cells(feet)
+            .into_iter()
+            .map(|c| self.world.terrain(c))
+            .collect();
+        let mut out = TerrainFlags::PLAIN;
+        if flags.iter().all(|f| f.contains(TerrainFlags::IN_WATER)) {
+            out = out | TerrainFlags::IN_WATER;
+        }
+        for flag in [
+            TerrainFlags::ON_SLOW_FLOOR,
+            TerrainFlags::NEAR_DANGER,
+            TerrainFlags::IN_DOOR,
+            TerrainFlags::IN_COBWEB,
+        ] {
+            if flags.iter().any(|f| f.contains(flag)) {
+                out = out | flag;
+            }
+        }
+        out
+    }
+
+    fn floor_top(&self, p: IVec3) -> u8 {
+        self.cells(p)
+            .into_iter()
+            .filter(|&c| self.world.is_standable(c) || self.world.floor_top(c) > 16)
+            .map(|c| self.world.floor_top(c))
+            .max()
+            .unwrap_or(16)
+    }
+
+    fn bounds(&self) -> Option<voxnav::world::Bounds> {
+        self.world.bounds().map(|b| {
+            let inset = IVec3::new(self.width - 1, 0, self.width - 1);
+            voxnav::world::Bounds::new(b.min, (b.max - inset).max(b.min))
+        })
+    }
 }

@@ -7,7 +7,6 @@ use std::collections::HashSet;
 use std::fmt::Write as _;
 
 use voxnav::anvil::{LoadedWorld, MAX_Y, MIN_Y};
-use voxnav::world::is_valid_feet;
 use voxnav::world::pick::is_natural_ground;
 use voxnav::{Agent, Block, ChunkedWorld, IVec3, VoxelWorld};
 
@@ -49,7 +48,7 @@ pub fn surface_feet(world: &ChunkedWorld, agent: &Agent, x: i32, z: i32) -> Opti
         if blocked != 0 {
             let y = y0 + 63 - blocked.leading_zeros() as i32;
             let feet = IVec3::new(x, y + 1, z);
-            return (is_valid_feet(world, feet, agent.height) && is_natural_ground(world, feet))
+            return (agent.is_valid_position(world, feet) && is_natural_ground(world, feet))
                 .then_some(feet);
         }
         top = y0;

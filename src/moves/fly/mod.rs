@@ -97,10 +97,23 @@ pub fn cell_allowed<W: VoxelWorld + ?Sized>(world: &W, movement: Movement, p: IV
         && (movement != Movement::Swim || world.terrain(p).contains(TerrainFlags::IN_WATER))
 }
 
-/// Rule 1: whether a free mover `agent.height` cells tall fits with its lowest cell at `feet`.
+/// Rule 1: whether a free mover `agent.height` cells tall (and `agent.width` wide, see
+/// [`crate::moves::wide`]) fits with its lowest cell at `feet`.
 #[inline]
 #[must_use]
 pub fn body_allowed<W: VoxelWorld + ?Sized>(world: &W, agent: &Agent, feet: IVec3) -> bool {
+    by_width!(world, agent, false, |world, agent| body_allowed_narrow(
+        world, agent, feet
+    ))
+}
+
+/// [`body_allowed`] for an agent one block wide.
+#[inline]
+pub(crate) fn body_allowed_narrow<W: VoxelWorld + ?Sized>(
+    world: &W,
+    agent: &Agent,
+    feet: IVec3,
+) -> bool {
     // Positions outside the key range are never valid (as for walkers), and a body reaching
     // above i32::MAX does not fit: those cells do not exist.
     in_key_range(feet)
@@ -117,8 +130,23 @@ pub fn body_allowed<W: VoxelWorld + ?Sized>(world: &W, agent: &Agent, feet: IVec
 /// Rule 2, cell by cell: the move from the valid position `feet` by the offset `direction`
 /// (one of [`FREE_DIRECTIONS`]) with its cost, when every cell of the box spanned by the body
 /// at both ends is allowed. `None` for an illegal move or an offset that is not a neighbour.
+/// A body wider than one block takes the box rule in the world's
+/// [`BoxView`](crate::moves::BoxView).
 #[must_use]
 pub fn free_move<W: VoxelWorld + ?Sized>(
+    world: &W,
+    agent: &Agent,
+    costs: &MoveCosts,
+    feet: IVec3,
+    direction: IVec3,
+) -> Option<Move> {
+    by_width!(world, agent, None, |world, agent| free_move_narrow(
+        world, agent, costs, feet, direction
+    ))
+}
+
+/// [`free_move`] for an agent one block wide.
+fn free_move_narrow<W: VoxelWorld + ?Sized>(
     world: &W,
     agent: &Agent,
     costs: &MoveCosts,
@@ -229,15 +257,28 @@ pub(crate) fn legal_free_moves<W: VoxelWorld + ?Sized>(
     agent: &Agent,
     feet: IVec3,
 ) -> u32 {
-    free_moves_and_occupancy(world, agent, feet).0
+    free_moves_and_occupancy_narrow(world, agent, feet).0
 }
 
 /// The legal moves of the free mover `agent` from the valid position `feet` (bit `i` set
 /// when the move [`FREE_DIRECTIONS`]`[i]` is legal, rule 2) and the occupancy mask they were
 /// read from (see [`REQUIREMENTS`]). Bodies up to [`MASK_HEIGHT`] cells tall are read as one
-/// occupancy bitmask of the neighbourhood; taller ones cell by cell, with a zero mask.
+/// occupancy bitmask of the neighbourhood; taller ones cell by cell, with a zero mask. A
+/// body wider than one block reads the world's [`BoxView`](crate::moves::BoxView).
 #[inline]
 pub(crate) fn free_moves_and_occupancy<W: VoxelWorld + ?Sized>(
+    world: &W,
+    agent: &Agent,
+    feet: IVec3,
+) -> (u32, u64) {
+    by_width!(world, agent, (0, 0), |world, agent| {
+        free_moves_and_occupancy_narrow(world, agent, feet)
+    })
+}
+
+/// [`free_moves_and_occupancy`] for an agent one block wide.
+#[inline]
+fn free_moves_and_occupancy_narrow<W: VoxelWorld + ?Sized>(
     world: &W,
     agent: &Agent,
     feet: IVec3,
@@ -250,7 +291,7 @@ pub(crate) fn free_moves_and_occupancy<W: VoxelWorld + ?Sized>(
         }
         return (legal, 0);
     }
-    let occupancy = occupancy_mask(world, agent, feet);
+    let occupancy = occupancy_mask_narrow(world, agent, feet);
     // All 26 moves without a branch.
     let mut legal = 0u32;
     for (i, &required) in REQUIREMENTS[(height - 1) as usize].iter().enumerate() {
@@ -261,13 +302,29 @@ pub(crate) fn free_moves_and_occupancy<W: VoxelWorld + ?Sized>(
 
 /// The occupancy mask of the neighbourhood of `feet` for the free mover `agent` at most
 /// [`MASK_HEIGHT`] cells tall (see [`REQUIREMENTS`]): bit set when the cell may hold part of
-/// its body.
+/// its body. A body wider than one block reads the world's
+/// [`BoxView`](crate::moves::BoxView).
 #[expect(
     clippy::inline_always,
     reason = "once per free mover's expansion, in the search loop"
 )]
 #[inline(always)]
 pub(crate) fn occupancy_mask<W: VoxelWorld + ?Sized>(world: &W, agent: &Agent, feet: IVec3) -> u64 {
+    if agent.width == 1 {
+        return occupancy_mask_narrow(world, agent, feet);
+    }
+    by_width!(world, agent, 0, |world, agent| occupancy_mask_narrow(
+        world, agent, feet
+    ))
+}
+
+/// [`occupancy_mask`] for an agent one block wide.
+#[expect(
+    clippy::inline_always,
+    reason = "once per free mover's expansion, in the search loop"
+)]
+#[inline(always)]
+fn occupancy_mask_narrow<W: VoxelWorld + ?Sized>(world: &W, agent: &Agent, feet: IVec3) -> u64 {
     let span = agent.height + 2;
     let passable = world.passable_block(feet.x, feet.z, feet.y - 1, span);
     if agent.movement == Movement::Swim {

@@ -69,7 +69,7 @@ impl ChunkedWorld {
                 continue;
             }
             let slot = self.ensure_chunk(IVec3::new(x, y, z));
-            let chunk = &mut self.chunks[slot as usize];
+            let chunk = std::sync::Arc::make_mut(&mut self.chunks[slot as usize]);
             for cell_y in y..chunk_end {
                 let (word, mask) = bit(IVec3::new(x, cell_y, z));
                 let before = (chunk.passable[word], chunk.standable[word]);
@@ -107,7 +107,7 @@ impl ChunkedWorld {
         let slot = self.chunk_slot(chunk);
         if slot != NO_CHUNK && !self.shared.contains(&slot) {
             self.special_chunks += usize::from(data.extra.is_some());
-            let old = std::mem::replace(&mut self.chunks[slot as usize], data);
+            let old = std::mem::replace(&mut self.chunks[slot as usize], std::sync::Arc::new(data));
             self.special_chunks -= usize::from(old.extra.is_some());
         } else {
             let slot = self.store_chunk(data);

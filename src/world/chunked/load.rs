@@ -299,8 +299,11 @@ impl ChunkedWorld {
             if self.shared.contains(&slot) {
                 continue;
             }
-            let old = std::mem::replace(&mut self.chunks[slot as usize], Chunk::plain(Block::Air));
-            if let Some(extra) = old.extra {
+            let old = std::mem::replace(
+                &mut self.chunks[slot as usize],
+                std::sync::Arc::new(Chunk::plain(Block::Air)),
+            );
+            if let Some(extra) = &old.extra {
                 self.special_chunks -= 1;
                 if extra.kinds.iter().any(|&kind| is_dangerous_kind(kind)) {
                     dangerous.push(chunk);

@@ -10,6 +10,7 @@
 //! | `danger.rs` | the danger margin around lava and hazards |
 //! | `changes.rs` | the change log ([`Changes`]) |
 //! | `load.rs` | worlds of chunk columns that load and unload ([`ChunkedWorld::with_height`]) |
+//! | `snapshot.rs` | read-only snapshots for searches off the writer's thread ([`WorldSnapshot`]) |
 
 mod block;
 mod bulk;
@@ -18,6 +19,9 @@ mod chunk;
 mod columns;
 mod danger;
 mod load;
+mod snapshot;
+
+use std::sync::Arc;
 
 use ahash::AHashMap;
 use glam::IVec3;
@@ -42,6 +46,7 @@ use chunk::{
     chunk_of, set_bit,
 };
 use load::LoadedColumns;
+pub use snapshot::WorldSnapshot;
 
 /// A world stored as 16x16x16 chunks of bitsets: a passability check is a chunk look-up, a
 /// shift and a mask.
@@ -69,7 +74,9 @@ use load::LoadedColumns;
 /// ```
 #[derive(Clone, Default)]
 pub struct ChunkedWorld {
-    chunks: Vec<Chunk>,
+    /// The stored chunks, each behind an [`Arc`] so that a [`WorldSnapshot`] shares them; a
+    /// write copies a chunk a snapshot still holds before changing it.
+    chunks: Vec<Arc<Chunk>>,
     index: AHashMap<IVec3, u32>,
     bounds: Option<Bounds>,
     dense: Option<DenseSlots>,
@@ -177,11 +184,11 @@ impl ChunkedWorld {
         self.special_chunks += usize::from(data.extra.is_some());
         match self.free_chunks.pop() {
             Some(slot) => {
-                self.chunks[slot as usize] = data;
+                self.chunks[slot as usize] = Arc::new(data);
                 slot
             }
             None => {
-                self.chunks.push(data);
+                self.chunks.push(Arc::new(data));
                 self.chunks.len() as u32 - 1
             }
         }
@@ -219,7 +226,7 @@ impl ChunkedWorld {
         let chunk = if slot == NO_CHUNK {
             Chunk::plain(self.absent)
         } else {
-            self.chunks[slot as usize].clone()
+            Chunk::clone(&self.chunks[slot as usize])
         };
         let slot = self.store_chunk(chunk);
         self.point_slot(chunk_pos, slot);
@@ -228,7 +235,7 @@ impl ChunkedWorld {
 
     /// The per-cell data of chunk `slot`, allocated on first use.
     fn extra_mut(&mut self, slot: u32) -> &mut ChunkExtra {
-        let chunk = &mut self.chunks[slot as usize];
+        let chunk = Arc::make_mut(&mut self.chunks[slot as usize]);
         if chunk.extra.is_none() {
             self.special_chunks += 1;
         }
@@ -305,7 +312,7 @@ impl ChunkedWorld {
             let partial = floor_top_of_kind(code) != FULL_BLOCK;
             set_bit(&mut extra.partial[word], mask, partial);
         }
-        let chunk = &mut self.chunks[slot as usize];
+        let chunk = Arc::make_mut(&mut self.chunks[slot as usize]);
         let (passable, standable) = block.bits();
         set_bit(&mut chunk.passable[word], mask, passable);
         set_bit(&mut chunk.standable[word], mask, standable);
@@ -620,7 +627,8 @@ impl ChunkedWorld {
             .iter()
             .filter(|chunk| chunk.extra.is_some())
             .count();
-        self.chunks.capacity() * std::mem::size_of::<Chunk>()
+        self.chunks.capacity() * std::mem::size_of::<Arc<Chunk>>()
+            + self.chunks.len() * std::mem::size_of::<Chunk>()
             + extras * std::mem::size_of::<ChunkExtra>()
             + self.dense.as_ref().map_or(0, |d| d.slots.capacity() * 4)
             + self.index.capacity() * (std::mem::size_of::<(IVec3, u32)>() + 1)

@@ -1,0 +1,289 @@
+//! Bodies wider than one block: the world as a `w x w` box sees it ([`BoxView`]).
+//!
+//! An agent [`width`](crate::Agent::width) `w` wide has its feet cell at the **min-x, min-z
+//! corner** of its box: at feet `f` its body is the cells `(f.x + a, f.y + dy, f.z + b)` for
+//! `a, b` in `0..w` and `dy` in `0..height`. A route of such an agent is a route of that
+//! corner; the entity's centre is at `f + (w / 2, 0, w / 2)` in block coordinates.
+//!
+//! Every rule of [`crate::moves`] and [`crate::moves::fly`] applies to a wide agent as it
+//! stands, read in the [`BoxView`] of the world: a world in which each cell `p` stands for
+//! the footprint `p + (a, 0, b)`, `a, b` in `0..w`, the horizontal layer of the box at the
+//! height of `p`. In that view:
+//!
+//! - a cell is **passable** when every cell of its footprint is passable and no cell just
+//!   under the footprint is a fence (a fence reaches half way into the cell above it, so a
+//!   box never overlaps one: the game's "fits where every cell its box overlaps is
+//!   passable");
+//! - a cell is **standable** when any cell of its footprint is ("stands when any block under
+//!   it holds it up"), and its **floor top** is the highest floor top among those (rule 6
+//!   measures rises from the highest floor under the box);
+//! - the **terrain** of a position is in water when every feet cell of the footprint is
+//!   water; it is on a slow floor, near danger, in a door or in a cobweb when any feet cell
+//!   is; a wide body never climbs ladders (the ladder flags are dropped: a ladder is one
+//!   block wide, and mobs wider than a block do not climb in the game), but ladder blocks
+//!   stay floors to stand on;
+//! - the **extra cost** of a position is the world's extra cost of its feet (corner) cell.
+//!
+//! So a level walk needs the box's layer at the target clear and any floor under it; a drop
+//! sweeps the whole box down; a step up needs room above the whole box; and a diagonal needs
+//! the box at both side positions clear, which makes the swept area the union of the boxes
+//! at both ends and the two corner columns `(f.x + w, f.z)` and `(f.x, f.z + w)` (for a
+//! diagonal toward `+x`, `+z`; mirrored for the others). Deep water (rule 7) is the box's
+//! feet and head layers all water; a swimming position (rule 8) is the feet layer all water,
+//! the layer above not all water and no floor under any of it. Fliers and swimmers take the
+//! box rule over the `w x height x w` body: a swimmer needs every cell of it in water.
+//!
+//! A width of 1 is the world itself: agents one block wide read the world directly, and
+//! every answer they had stays.
+
+use glam::IVec3;
+
+use crate::moves::agent::MAX_AGENT_WIDTH;
+use crate::world::{AROUND, Bounds, ColumnBits, FULL_BLOCK, TerrainFlags, VoxelWorld, WorldWatch};
+
+/// The world as a body `width` blocks wide sees it: each cell stands for the `width x width`
+/// footprint whose min-x, min-z corner it is (see the [module docs](self) for what each
+/// question answers). A walker, flier or swimmer of width `w` in a world follows the rules
+/// of a one-wide agent in the view of width `w` of that world.
+///
+/// ```
+/// use voxnav::{Block, ChunkedWorld, IVec3, VoxelWorld};
+/// use voxnav::moves::BoxView;
+///
+/// let mut world = ChunkedWorld::new();
+/// world.set(IVec3::new(1, 0, 0), Block::Solid)?;
+/// let view = BoxView::new(&world, 2);
+/// // The 2 x 2 footprint at (0, 0, 0) holds the block at x = 1: not passable.
+/// assert!(!view.is_passable(IVec3::ZERO));
+/// // The footprint above it is clear and has that block under it: a floor.
+/// assert!(view.is_passable(IVec3::Y) && view.is_standable(IVec3::ZERO));
+/// # Ok::<(), voxnav::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct BoxView<'a, W: ?Sized> {
+    world: &'a W,
+    width: i32,
+}
+
+impl<'a, W: VoxelWorld + ?Sized> BoxView<'a, W> {
+    /// The view of `world` for a body `width` blocks wide, `width` clamped to
+    /// `1..=`[`MAX_AGENT_WIDTH`] ([`crate::Agent::validate`] refuses other widths).
+    #[must_use]
+    pub fn new(world: &'a W, width: u32) -> Self {
+        Self {
+            world,
+            width: width.clamp(1, MAX_AGENT_WIDTH) as i32,
+        }
+    }
+
+    /// The width of the body, in blocks.
+    #[must_use]
+    pub fn width(&self) -> u32 {
+        self.width as u32
+    }
+
+    /// The cells of the footprint of `p`; `None` for those beyond the ends of `i32`, which
+    /// do not exist.
+    #[inline]
+    fn footprint(&self, p: IVec3) -> impl Iterator<Item = Option<IVec3>> + use<'_, W> {
+        (0..self.width).flat_map(move |b| {
+            (0..self.width)
+                .map(move |a| Some(IVec3::new(p.x.checked_add(a)?, p.y, p.z.checked_add(b)?)))
+        })
+    }
+
+    /// Whether the cell `c` of the world is a fence (its top above a full block).
+    #[inline]
+    fn is_fence(&self, c: IVec3) -> bool {
+        self.world.floor_top(c) > FULL_BLOCK
+    }
+
+    /// The world's column at `x`, `z` from `y0`, `count <= 64` cells, with its `passable`
+    /// bits cleared where the cell below is a fence.
+    #[inline]
+    fn column_without_fences(&self, x: i32, z: i32, y0: i32, count: u32) -> ColumnBits {
+        let count = count.min(64);
+        let mut bits = self.world.column(x, z, y0, count);
+        let window = low_bits(count);
+        // Fences are partial cells; most columns have none.
+        let mut partial = bits.partial & window;
+        let mut fenced = 0u64;
+        while partial != 0 {
+            let i = partial.trailing_zeros();
+            partial &= partial - 1;
+            if self.is_fence(IVec3::new(x, y0 + i as i32, z)) {
+                fenced |= 1u64 << i << 1;
+            }
+        }
+        if y0
+            .checked_sub(1)
+            .is_some_and(|below| self.is_fence(IVec3::new(x, below, z)))
+        {
+            fenced |= 1;
+        }
+        bits.passable &= !fenced;
+        bits
+    }
+}
+
+/// `n` low bits set (`n <= 64`).
+#[inline]
+fn low_bits(n: u32) -> u64 {
+    if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
+}
+
+/// The flags a wide body takes from any cell of its footprint; [`TerrainFlags::IN_WATER`]
+/// needs every cell, and the ladder flags none.
+const ANY_CELL: [TerrainFlags; 5] = [
+    TerrainFlags::ON_SLOW_FLOOR,
+    TerrainFlags::NEAR_DANGER,
+    TerrainFlags::IN_DOOR,
+    TerrainFlags::IN_COBWEB,
+    TerrainFlags::SWIMMING,
+];
+
+/// Combines the columns of one footprint: passable where all are, standable and partial where
+/// any is. `partial` is thus set wherever a footprint cell is partial, more often than where
+/// the view's floor top differs from a full block: that only sends the neighbour generator
+/// to its cell-by-cell statement of the rules, which gives the same moves.
+#[inline]
+fn combine(into: &mut ColumnBits, column: ColumnBits) {
+    into.passable &= column.passable;
+    into.standable |= column.standable;
+    into.partial |= column.partial;
+}
+
+impl<W: VoxelWorld + ?Sized> VoxelWorld for BoxView<'_, W> {
+    #[inline]
+    fn is_passable(&self, p: IVec3) -> bool {
+        self.footprint(p).all(|c| {
+            c.is_some_and(|c| {
+                self.world.is_passable(c)
+                    && c.y
+                        .checked_sub(1)
+                        .is_none_or(|below| !self.is_fence(IVec3::new(c.x, below, c.z)))
+            })
+        })
+    }
+
+    #[inline]
+    fn is_standable(&self, p: IVec3) -> bool {
+        self.footprint(p)
+            .any(|c| c.is_some_and(|c| self.world.is_standable(c)))
+    }
+
+    #[inline]
+    fn extra_cost(&self, feet: IVec3) -> u32 {
+        self.world.extra_cost(feet)
+    }
+
+    fn terrain(&self, feet: IVec3) -> TerrainFlags {
+        let mut any = TerrainFlags::PLAIN;
+        let mut all_water = true;
+        for c in self.footprint(feet) {
+            let terrain = c.map_or(TerrainFlags::PLAIN, |c| self.world.terrain(c));
+            any = any | terrain;
+            all_water &= terrain.contains(TerrainFlags::IN_WATER);
+        }
+        let mut out = if all_water {
+            TerrainFlags::IN_WATER
+        } else {
+            TerrainFlags::PLAIN
+        };
+        for flag in ANY_CELL {
+            if any.contains(flag) {
+                out = out | flag;
+            }
+        }
+        out
+    }
+
+    fn floor_top(&self, p: IVec3) -> u8 {
+        self.footprint(p)
+            .flatten()
+            .filter(|&c| self.world.is_standable(c) || self.is_fence(c))
+            .map(|c| self.world.floor_top(c))
+            .max()
+            .unwrap_or(FULL_BLOCK)
+    }
+
+    fn bounds(&self) -> Option<Bounds> {
+        // The box lies inside the world when its corner lies `width - 1` inside the high
+        // ends of x and z.
+        self.world.bounds().map(|b| {
+            let inset = IVec3::new(self.width - 1, 0, self.width - 1);
+            Bounds::new(b.min, (b.max - inset).max(b.min))
+        })
+    }
+
+    fn column(&self, x: i32, z: i32, y0: i32, count: u32) -> ColumnBits {
+        let mut out = ColumnBits {
+            passable: u64::MAX,
+            ..ColumnBits::default()
+        };
+        for b in 0..self.width {
+            for a in 0..self.width {
+                match (x.checked_add(a), z.checked_add(b)) {
+                    (Some(x), Some(z)) => {
+                        combine(&mut out, self.column_without_fences(x, z, y0, count));
+                    }
+                    _ => out.passable = 0,
+                }
+            }
+        }
+        out.passable &= low_bits(count.min(64));
+        out
+    }
+
+    fn columns_around(&self, x: i32, z: i32, y0: i32, count: u32) -> [ColumnBits; 9] {
+        // The footprints of the 9 columns cover the world's columns x - 1 ..= x + w,
+        // z - 1 ..= z + w: read each once, then combine.
+        let w = self.width;
+        let side = (w + 2) as usize;
+        let safe = x > i32::MIN && z > i32::MIN && x < i32::MAX - w && z < i32::MAX - w;
+        if !safe {
+            // Columns beyond the ends of i32 do not exist; `column` handles those.
+            return std::array::from_fn(|i| {
+                match (x.checked_add(AROUND[i].0), z.checked_add(AROUND[i].1)) {
+                    (Some(x), Some(z)) => self.column(x, z, y0, count),
+                    _ => ColumnBits::default(),
+                }
+            });
+        }
+        let count = count.min(64);
+        let mut grid = [[ColumnBits::default(); 5]; 5];
+        for (gx, row) in grid.iter_mut().enumerate().take(side) {
+            for (gz, cell) in row.iter_mut().enumerate().take(side) {
+                let (cx, cz) = (x - 1 + gx as i32, z - 1 + gz as i32);
+                *cell = self.column_without_fences(cx, cz, y0, count);
+            }
+        }
+        std::array::from_fn(|i| {
+            let (dx, dz) = AROUND[i];
+            let mut out = ColumnBits {
+                passable: low_bits(count),
+                ..ColumnBits::default()
+            };
+            for a in 0..w {
+                for b in 0..w {
+                    let cell = grid[(dx + 1 + a) as usize][(dz + 1 + b) as usize];
+                    combine(&mut out, cell);
+                }
+            }
+            out
+        })
+    }
+
+    fn block(&self, p: IVec3) -> Option<crate::world::Block> {
+        self.world.block(p)
+    }
+
+    fn watch(&self) -> Option<WorldWatch> {
+        self.world.watch()
+    }
+
+    fn is_unloaded(&self, p: IVec3) -> bool {
+        self.footprint(p)
+            .any(|c| c.is_some_and(|c| self.world.is_unloaded(c)))
+    }
+}
