@@ -22,6 +22,7 @@ use std::time::Instant;
 
 use clap::Parser;
 use voxnav::engine::Pathfinder;
+use voxnav::graph::{GraphSearch, NavGraph};
 use voxnav::{Agent, ChunkedWorld, IVec3, MoveCosts, SearchOptions, SearchStatus};
 
 /// Routes walkers of one width across the default terrain and counts their expansions.
@@ -42,6 +43,10 @@ struct Args {
     /// count of the searching run is taken from.
     #[arg(long)]
     no_search: bool,
+    /// Also compile the walk graph for this width, and route the pairs on it: its nodes,
+    /// memory and compile time (one graph per width; see the report in the module docs).
+    #[arg(long)]
+    graph: bool,
 }
 
 /// A small deterministic generator (xorshift64*), the same draws for every width.
@@ -115,6 +120,30 @@ fn run(args: &Args) -> Result<(), String> {
         pairs.len(),
         elapsed.as_secs_f64() * 1e9 / expanded.max(1) as f64
     );
+    if args.graph {
+        let clock = Instant::now();
+        let graph = NavGraph::compile(&world, &agent).map_err(|e| e.to_string())?;
+        let compiled = clock.elapsed();
+        let mut search = GraphSearch::new(MoveCosts::default()).map_err(|e| e.to_string())?;
+        let mut same = 0;
+        for &(start, goal) in &pairs {
+            let on_graph = search
+                .find_path(&graph, start, goal, &options)
+                .map_err(|e| e.to_string())?;
+            let on_the_fly = pathfinder
+                .find_path(&world, start, goal, &options)
+                .map_err(|e| e.to_string())?;
+            same += usize::from(on_graph.cost == on_the_fly.cost);
+        }
+        println!(
+            "graph: {} nodes, {:.1} MiB, compiled in {:.0} ms; {same} of {} costs equal the \
+             on-the-fly search's",
+            graph.node_count(),
+            graph.memory_bytes() as f64 / (1 << 20) as f64,
+            compiled.as_secs_f64() * 1e3,
+            pairs.len()
+        );
+    }
     Ok(())
 }
 
