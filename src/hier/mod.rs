@@ -13,7 +13,8 @@
 //!   docs), at any offset, negative too. A cell holds the nodes of its column at every height.
 //! - **Portals** are the nodes of a cell with a move to or from a node of another cell; only
 //!   the 60 border columns can hold them (a move spans one column; ladders stay in theirs).
-//! - **Tables**: per cell, a dense `n x n` table of 32-bit costs, entry `(i, j)` the cheapest
+//! - **Tables**: per cell, a dense `n x n` table of costs (16 bits each when every cost in
+//!   the cell fits, else 32), entry `(i, j)` the cheapest
 //!   route from portal `i` to portal `j` using only moves inside the cell (one Dijkstra per
 //!   portal over the cell's moves, laid out once per cell as a flat edge list). Unreachable
 //!   pairs hold a sentinel, so a cell's components need no separate list.
@@ -124,7 +125,7 @@ struct Cell {
     /// The portals, ordered by local x, local z, then feet y.
     portals: Vec<NodeId>,
     /// `table[i * n + j]`, see [`cell::Derived`].
-    table: Vec<u32>,
+    table: Table,
     /// Per portal, the smallest index of a portal in its weakly connected component inside
     /// the cell (joined when the table has a route either way).
     rep: Vec<u32>,
@@ -135,8 +136,57 @@ impl Cell {
     /// inside the cell.
     #[inline]
     fn cost(&self, from: usize, to: usize) -> Option<u32> {
-        let cost = self.table[from * self.portals.len() + to];
-        (cost != UNREACHED).then_some(cost)
+        self.table.get(from * self.portals.len() + to)
+    }
+}
+
+/// A cell's table: 16-bit costs when every cost inside the cell fits (the common case: a
+/// route inside one chunk column rarely costs 65 535 at the default costs), else 32-bit.
+/// Half the bytes for the structure's largest part.
+#[derive(Debug, Clone)]
+enum Table {
+    /// Costs below [`u16::MAX`], which marks an unreachable pair.
+    Narrow(Vec<u16>),
+    /// Costs below [`UNREACHED`], which marks an unreachable pair.
+    Wide(Vec<u32>),
+}
+
+impl Table {
+    /// The narrowest table holding `costs` ([`UNREACHED`] for no route).
+    fn new(costs: Vec<u32>) -> Self {
+        let narrow = u32::from(u16::MAX);
+        if costs.iter().all(|&cost| cost == UNREACHED || cost < narrow) {
+            Self::Narrow(
+                costs
+                    .iter()
+                    .map(|&cost| u16::try_from(cost).unwrap_or(u16::MAX))
+                    .collect(),
+            )
+        } else {
+            Self::Wide(costs)
+        }
+    }
+
+    /// Entry `k`, `None` for an unreachable pair.
+    #[inline]
+    fn get(&self, k: usize) -> Option<u32> {
+        match self {
+            Self::Narrow(costs) => {
+                let cost = costs[k];
+                (cost != u16::MAX).then_some(u32::from(cost))
+            }
+            Self::Wide(costs) => {
+                let cost = costs[k];
+                (cost != UNREACHED).then_some(cost)
+            }
+        }
+    }
+
+    fn memory_bytes(&self) -> usize {
+        match self {
+            Self::Narrow(costs) => costs.capacity() * 2,
+            Self::Wide(costs) => costs.capacity() * 4,
+        }
     }
 }
 
@@ -233,7 +283,7 @@ impl Hierarchy {
                 base: 0,
                 capacity: 0,
                 portals: Vec::new(),
-                table: Vec::new(),
+                table: Table::Narrow(Vec::new()),
                 rep: Vec::new(),
             });
             (cells.len() - 1) as u32
@@ -282,7 +332,7 @@ impl Hierarchy {
         }
         cell.rep = (0..n as u32).map(|i| local.find(i)).collect();
         cell.portals = derived.portals;
-        cell.table = derived.table;
+        cell.table = Table::new(derived.table);
         self.components.mark_stale();
     }
 
@@ -463,7 +513,8 @@ impl Hierarchy {
             .iter()
             .map(|cell| {
                 std::mem::size_of::<Cell>()
-                    + (cell.portals.capacity() + cell.table.capacity() + cell.rep.capacity()) * 4
+                    + (cell.portals.capacity() + cell.rep.capacity()) * 4
+                    + cell.table.memory_bytes()
             })
             .sum();
         let entry = |key: usize, value: usize| key + value + 1;
