@@ -21,8 +21,10 @@
 //!
 //! A `.3dscen` file (the Moving AI 3D voxel benchmark) is routed with a flier of height 1
 //! (26 neighbours, no cut edges or corners, [`MoveCosts::octile`] face, edge and corner
-//! costs); each route's length, summed from its steps (1, sqrt 2, sqrt 3), must be within
-//! 0.01 of the optimal cost. `--synthetic SIDE` builds a SIDE x SIDE/2 x SIDE world of random
+//! costs) by the flier's A* and by its jump point search (`JPS`,
+//! [`voxnav::engine::JumpSearch`]); each route's length, summed from its steps (1, sqrt 2,
+//! sqrt 3), must be within 0.01 of the optimal cost, and a table gives per engine the mean
+//! search time per query, expansions per query, the pass count and the speed-up over A*. `--synthetic SIDE` builds a SIDE x SIDE/2 x SIDE world of random
 //! pillars and floating slabs instead (fixed seeds, `support::flying`), routes
 //! `--queries` random pairs (default 200) and checks the first `--verify` of them (default 5)
 //! against the naive 26-neighbour A* under the same rules; it also prints the memory the
@@ -133,7 +135,8 @@ struct Args {
     #[arg(long, value_name = "N", default_value_t = 3,
           value_parser = clap::value_parser!(u32).range(1..=100))]
     rounds: u32,
-    /// 2D: run only this engine (repeat the option for several), for a profile of one.
+    /// Run only this engine (repeat the option for several), for a profile of one; a 3D
+    /// file runs `A*` (the flier's) and `JPS` (its jump point search).
     #[arg(long = "engine", value_name = "NAME",
           value_parser = PossibleValuesParser::new(FLAT_ENGINES))]
     engines: Vec<String>,
@@ -192,7 +195,7 @@ fn run(args: &Args) -> Result<(), String> {
     };
 
     if voxel {
-        return run_voxel(&scen_path, &map_path, limit);
+        return run_voxel(&scen_path, &map_path, limit, &args.engines);
     }
     let grid = parse_movingai_map(&read(&map_path)?)
         .map_err(|e| format!("{}: {e}", map_path.display()))?;
@@ -344,7 +347,15 @@ impl Totals {
     }
 }
 
-fn run_voxel(scen_path: &Path, map_path: &Path, limit: usize) -> Result<(), String> {
+/// The 3D engines `--engine` picks from: the flier's A* and its jump point search.
+const VOXEL_ENGINES: [&str; 2] = ["A*", "JPS"];
+
+fn run_voxel(
+    scen_path: &Path,
+    map_path: &Path,
+    limit: usize,
+    engines: &[String],
+) -> Result<(), String> {
     let world = parse_movingai_3dmap(&read(map_path)?)
         .map_err(|e| format!("{}: {e}", map_path.display()))?;
     let mut file = parse_movingai_3dscen(&read(scen_path)?)
@@ -364,41 +375,81 @@ fn run_voxel(scen_path: &Path, map_path: &Path, limit: usize) -> Result<(), Stri
         file.scenarios.len()
     );
     let mut pathfinder = flying::flier();
+    let mut jump = flying::jump_flier();
     let options = SearchOptions::default();
-    let mut totals = Totals::default();
-    let (mut worst, mut worst_line) = (0.0f64, None);
-    for scenario in &file.scenarios {
-        let result = pathfinder
-            .find_path(&world, scenario.start, scenario.goal, &options)
-            .map_err(|e| format!("{}: line {}: {e}", scen_path.display(), scenario.line))?;
-        let length = if result.status == SearchStatus::Found {
-            voxel_route_length(&result.path).unwrap_or(f64::INFINITY)
-        } else {
-            f64::INFINITY
-        };
-        let difference = (length - scenario.optimal).abs();
-        if difference <= TOLERANCE_3D {
-            totals.passed += 1;
-        } else {
-            totals.failed += 1;
-            if totals.failed <= 10 {
-                println!(
-                    "line {}: {} -> {}: {} with length {length:.6}, optimal {:.6}",
-                    scenario.line, scenario.start, scenario.goal, result.status, scenario.optimal
-                );
+    if let Some(other) = engines
+        .iter()
+        .find(|e| !VOXEL_ENGINES.contains(&e.as_str()))
+    {
+        return Err(format!(
+            "--engine {other} runs on 2D maps only; a 3D file runs {}",
+            VOXEL_ENGINES.join(" and ")
+        ));
+    }
+    let wanted = |name: &str| engines.is_empty() || engines.iter().any(|e| e == name);
+    let mut runs = Vec::new();
+    for name in VOXEL_ENGINES.iter().filter(|name| wanted(name)) {
+        println!("engine {name}:");
+        let mut totals = Totals::default();
+        let (mut worst, mut worst_line) = (0.0f64, None);
+        for scenario in &file.scenarios {
+            let (start, goal) = (scenario.start, scenario.goal);
+            let result = if *name == "A*" {
+                pathfinder.find_path(&world, start, goal, &options)
+            } else {
+                jump.find_path(&world, start, goal, &options)
             }
+            .map_err(|e| format!("{}: line {}: {e}", scen_path.display(), scenario.line))?;
+            let length = if result.status == SearchStatus::Found {
+                voxel_route_length(&result.path).unwrap_or(f64::INFINITY)
+            } else {
+                f64::INFINITY
+            };
+            let difference = (length - scenario.optimal).abs();
+            if difference <= TOLERANCE_3D {
+                totals.passed += 1;
+            } else {
+                totals.failed += 1;
+                if totals.failed <= 10 {
+                    println!(
+                        "line {}: {start} -> {goal}: {} with length {length:.6}, optimal {:.6}",
+                        scenario.line, result.status, scenario.optimal
+                    );
+                }
+            }
+            if worst_line.is_none() || difference > worst {
+                (worst, worst_line) = (difference, Some(scenario.line));
+            }
+            totals.add(&result.stats);
         }
-        if worst_line.is_none() || difference > worst {
-            (worst, worst_line) = (difference, Some(scenario.line));
+        match worst_line {
+            Some(line) => println!("worst difference: {worst:.6} (scenario on line {line})"),
+            None => println!("worst difference: none (no scenarios)"),
         }
-        totals.add(&result.stats);
+        totals.print();
+        runs.push((*name, totals));
     }
-    match worst_line {
-        Some(line) => println!("worst difference: {worst:.6} (scenario on line {line})"),
-        None => println!("worst difference: none (no scenarios)"),
+    let micros =
+        |totals: &Totals| totals.search_time.as_secs_f64() * 1e6 / totals.queries.max(1) as f64;
+    let astar_micros = runs
+        .iter()
+        .find(|(name, _)| *name == "A*")
+        .map(|(_, totals)| micros(totals));
+    println!("| engine | us per query | expansions per query | passed | failed | A* / engine |");
+    println!("|---|---|---|---|---|---|");
+    for (name, totals) in &runs {
+        let us = micros(totals);
+        println!(
+            "| {name} | {us:.1} | {:.1} | {} | {} | {} |",
+            totals.expanded as f64 / totals.queries.max(1) as f64,
+            totals.passed,
+            totals.failed,
+            astar_micros.map_or(String::new(), |a| format!("{:.2}", a / us.max(1e-9)))
+        );
     }
-    totals.print();
-    println!("{} passed, {} failed", totals.passed, totals.failed);
+    let passed = runs.iter().map(|(_, t)| t.passed).min().unwrap_or(0);
+    let failed = runs.iter().map(|(_, t)| t.failed).max().unwrap_or(0);
+    println!("{passed} passed, {failed} failed");
     Ok(())
 }
 

@@ -9,8 +9,9 @@
 //! built again around it ([`ChaseField::retarget`]), at most once per target move and never
 //! per chaser; ticks in between cost only the chasers' steps.
 //!
-//! Memory: 12 bytes per graph id (the cost to go and a generation stamp), allocated once and
-//! reused; a rebuild touches only the nodes within the radius.
+//! Memory: 16 bytes per graph id (the cost to go, the next node toward the target and a search
+//! stamp: the records of the one search loop), allocated once and reused; a rebuild touches
+//! only the nodes within the radius.
 //!
 //! ```
 //! use voxnav::{Agent, Block, ChunkedWorld, IVec3, MoveCosts, Router};
@@ -30,14 +31,13 @@
 //! # Ok::<(), voxnav::Error>(())
 //! ```
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-
 use glam::IVec3;
 
 use crate::error::{Error, Result};
-use crate::graph::{NavGraph, NodeId};
+use crate::graph::{GraphSearch, NavGraph, NodeId};
 use crate::moves::agent::MoveCosts;
+use crate::search::Goal;
+use crate::search::heuristic::{Estimator, Heuristic, HeuristicKind};
 use crate::world::InvalidFeet;
 
 /// The cost to the target of every graph node within a radius of it, rebuilt when the target
@@ -48,11 +48,11 @@ pub struct ChaseField {
     radius: u64,
     /// The target's node, when there is a field.
     target: Option<NodeId>,
-    /// Cost to the target per node id, valid where `stamp` equals `generation`.
-    cost: Vec<u64>,
-    stamp: Vec<u32>,
-    generation: u32,
-    open: BinaryHeap<Reverse<(u64, NodeId)>>,
+    /// The graph's id bound when the field was built.
+    bound: usize,
+    /// The backward Dijkstra, whose records are the field: a cost to the target and the next
+    /// node toward it per node id.
+    search: GraphSearch,
     /// Nodes settled by the last rebuild.
     settled: usize,
 }
@@ -63,8 +63,23 @@ impl std::fmt::Debug for ChaseField {
             .field("radius", &self.radius)
             .field("target", &self.target)
             .field("settled", &self.settled)
-            .field("bytes", &(self.cost.len() * 12))
+            .field("search", &self.search)
             .finish_non_exhaustive()
+    }
+}
+
+/// The goal of a chase field's Dijkstra: none, so that it settles every node within the
+/// radius.
+struct Everywhere;
+
+impl Goal for Everywhere {
+    #[inline]
+    fn is_reached(&self, _: IVec3) -> bool {
+        false
+    }
+    #[inline]
+    fn estimate(&self, _: IVec3, _: &Estimator) -> u64 {
+        0
     }
 }
 
@@ -78,10 +93,8 @@ impl ChaseField {
             costs,
             radius,
             target: None,
-            cost: Vec::new(),
-            stamp: Vec::new(),
-            generation: 0,
-            open: BinaryHeap::new(),
+            bound: 0,
+            search: GraphSearch::pricing_through_graph(costs),
             settled: 0,
         }
     }
@@ -113,7 +126,7 @@ impl ChaseField {
                 reason: InvalidFeet::NotInGraph,
             });
         };
-        if self.target == Some(node) && self.cost.len() == graph.id_bound() {
+        if self.target == Some(node) && self.bound == graph.id_bound() {
             return Ok(false);
         }
         self.build(graph, node);
@@ -125,52 +138,25 @@ impl ChaseField {
         self.target = None;
     }
 
-    /// The backward Dijkstra from `target` over incoming moves, out to the radius.
+    /// The backward Dijkstra from `target` over incoming moves, out to the radius: the one
+    /// search loop over the graph read backwards, with no goal and no estimate.
     fn build(&mut self, graph: &NavGraph, target: NodeId) {
-        let bound = graph.id_bound();
-        if self.cost.len() != bound {
-            self.cost = vec![0; bound];
-            self.stamp = vec![0; bound];
-            self.generation = 0;
-        }
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            self.stamp.fill(0);
-            self.generation = 1;
-        }
-        let generation = self.generation;
-        self.open.clear();
-        self.settled = 0;
+        let zero = Heuristic::new(HeuristicKind::Zero).estimator(graph.agent(), &self.costs);
+        let (_, stats) =
+            self.search
+                .search_backward(graph, target, &Everywhere, &zero, self.radius, None);
+        self.settled = stats.expanded as usize;
         self.target = Some(target);
-        self.cost[target as usize] = 0;
-        self.stamp[target as usize] = generation;
-        self.open.push(Reverse((0, target)));
-        while let Some(Reverse((cost, node))) = self.open.pop() {
-            if cost > self.cost[node as usize] {
-                continue;
-            }
-            self.settled += 1;
-            let (costs, radius) = (&self.costs, self.radius);
-            let (cost_of, stamp, open) = (&mut self.cost, &mut self.stamp, &mut self.open);
-            graph.for_each_incoming(node, costs, |step| {
-                let through = cost + u64::from(step.cost);
-                let source = step.node as usize;
-                if through <= radius && (stamp[source] != generation || through < cost_of[source]) {
-                    stamp[source] = generation;
-                    cost_of[source] = through;
-                    open.push(Reverse((through, step.node)));
-                }
-            });
-        }
+        self.bound = graph.id_bound();
     }
 
     /// The cost of the cheapest route from the feet position `from` to the target, when
     /// `from` lies within the radius.
     #[must_use]
     pub fn cost_to_target(&self, graph: &NavGraph, from: IVec3) -> Option<u64> {
-        let node = graph.node(from)? as usize;
-        (self.target.is_some() && self.stamp.get(node) == Some(&self.generation))
-            .then(|| self.cost[node])
+        let node = graph.node(from)?;
+        self.target?;
+        self.search.cost_to_target(node)
     }
 
     /// The next feet position on a cheapest route from `from` to the target: the neighbour
@@ -179,14 +165,15 @@ impl ChaseField {
     #[must_use]
     pub fn next_step(&self, graph: &NavGraph, from: IVec3) -> Option<IVec3> {
         let node = graph.node(from)?;
-        if self.target == Some(node) || self.stamp.get(node as usize) != Some(&self.generation) {
+        if self.target.is_none_or(|target| target == node)
+            || self.search.cost_to_target(node).is_none()
+        {
             return None;
         }
         let mut best: Option<(u64, IVec3)> = None;
         graph.for_each_move(node, &self.costs, |step| {
-            let id = step.node as usize;
-            if self.stamp[id] == self.generation {
-                let total = u64::from(step.cost) + self.cost[id];
+            if let Some(to_go) = self.search.cost_to_target(step.node) {
+                let total = u64::from(step.cost) + to_go;
                 if best.is_none_or(|(cost, _)| total < cost) {
                     best = Some((total, step.feet));
                 }

@@ -915,3 +915,50 @@ fn leaves_are_a_solid_floor_but_not_natural_ground() {
     assert!(!is_natural_ground(&world, IVec3::new(1, 1, 1)));
     assert!(is_natural_ground(&world, IVec3::new(2, 1, 1)));
 }
+
+/// The plugin's path, one chunk at a time: a chunk decoded on its own and inserted into a
+/// world of chunk columns reads exactly as `load_region` loads it (the loader runs the same
+/// path), loads at any chunk coordinates (its own), into a nether-height world too, and
+/// unloads again.
+#[test]
+fn a_decoded_chunk_inserted_on_its_own_reads_as_the_loader_loads_it() {
+    let mut floor = vec![0i64; 256];
+    for long in &mut floor[..16] {
+        *long = 0x1111_1111_1111_1111;
+    }
+    let nbt = chunk_nbt(
+        -7,
+        40_000,
+        4671,
+        "minecraft:full",
+        &["air", "stone"],
+        Some(floor),
+    );
+    let column = voxnav::anvil::decode_chunk(&nbt).unwrap();
+    assert_eq!(column.position(), (-7, 40_000));
+    let loaded = load_region(&region_of(&[(25, UNCOMPRESSED, &nbt)]), -1, 1250).unwrap();
+    for (min_y, max_y) in [(-64, 320), (0, 256)] {
+        let mut world = voxnav::ChunkedWorld::with_height(min_y, max_y).unwrap();
+        column.insert_into(&mut world).unwrap();
+        assert!(world.is_column_loaded(-7, 40_000));
+        for y in min_y..max_y {
+            for (x, z) in [(0, 0), (5, 9), (15, 15)] {
+                let p = IVec3::new(-7 * 16 + x, y, 40_000 * 16 + z);
+                if min_y == -64 {
+                    assert_eq!(world.get(p), loaded.world.get(p), "{p}");
+                }
+                assert_eq!(
+                    world.get(p),
+                    Some(if y == 0 { Block::Solid } else { Block::Air }),
+                    "{p}"
+                );
+            }
+        }
+        assert!(world.remove_column(-7, 40_000));
+        assert!(world.is_unloaded(IVec3::new(-7 * 16, 0, 40_000 * 16)));
+    }
+    // A world too low for the chunk's blocks refuses it whole.
+    let mut low = voxnav::ChunkedWorld::with_height(-64, -16).unwrap();
+    assert!(column.insert_into(&mut low).is_err());
+    assert_eq!(low.loaded_column_count(), 0);
+}

@@ -501,3 +501,40 @@ fn every_unreachable_answer_is_confirmed_by_exhaustive_search_after_random_edits
     assert!(unreachable > 20, "{unreachable} unreachable answers");
     assert!(reachable > 5, "{reachable} answers found inside one cell");
 }
+
+#[test]
+fn costs_too_large_for_sixteen_bits_stay_exact() {
+    // Octile costs at scale 100 000: every route across a cell costs far more than 65 535, so
+    // the cells keep 32-bit tables.
+    let mut rng = Rng::new(0x0c71);
+    let costs = MoveCosts::octile();
+    let mut found = 0;
+    for round in 0..6 {
+        let world = random_world(&mut rng);
+        let agent = Agent::default();
+        let graph = NavGraph::compile(&world, &agent).expect("compiles");
+        let hier = Hierarchy::build(&graph, &costs).expect("builds");
+        assert!(
+            hier.cell_edges(&graph).any(|(_, _, cost)| cost > 65_535),
+            "round {round}: no wide cost"
+        );
+        let mut search = HierSearch::new();
+        let feet = all_feet(&world, &agent);
+        for query in 0..6 {
+            let (start, goal) = (rng.pick(&feet), rng.pick(&feet));
+            let result = search
+                .find_path(&hier, &graph, start, goal, &SearchOptions::default())
+                .expect("valid query");
+            let context = format!("round {round} query {query}: {start} -> {goal}");
+            found += usize::from(check_answer(
+                &world,
+                &agent,
+                &costs,
+                (start, goal),
+                &result,
+                &context,
+            ));
+        }
+    }
+    assert!(found > 10, "{found} found");
+}

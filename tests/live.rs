@@ -232,6 +232,10 @@ fn bad_columns_are_typed_errors() {
         world.insert_column(0, 0, too_tall),
         Err(Error::InvalidSetting(_))
     ));
+    assert!(matches!(
+        world.insert_column(0, 0, std::iter::repeat(air)),
+        Err(Error::InvalidSetting(_))
+    ));
     let two = [Block::Air, Block::Solid];
     let past = [(&two[..], &[2u16; 4096][..])];
     assert!(matches!(

@@ -266,28 +266,28 @@ fn the_default_agent_wades() {
 // ladders, lava or partial blocks), written from the `voxnav::moves` docs (rules 1-3, 5, 7
 // and 8) and deciding each candidate move by itself.
 
-fn water(world: &ChunkedWorld, p: IVec3) -> bool {
+fn water<W: VoxelWorld + ?Sized>(world: &W, p: IVec3) -> bool {
     world.terrain(p).contains(TerrainFlags::IN_WATER)
 }
 
-fn fits(world: &ChunkedWorld, feet: IVec3, height: u32) -> bool {
+fn fits<W: VoxelWorld + ?Sized>(world: &W, feet: IVec3, height: u32) -> bool {
     (0..height as i32).all(|i| world.is_passable(feet + IVec3::Y * i))
 }
 
 /// Water at the feet, no water above, no floor below.
-fn afloat(world: &ChunkedWorld, feet: IVec3) -> bool {
+fn afloat<W: VoxelWorld + ?Sized>(world: &W, feet: IVec3) -> bool {
     water(world, feet) && !water(world, feet + IVec3::Y) && !world.is_standable(feet - IVec3::Y)
 }
 
 /// A valid position of a walker that swims (`swims`) or not.
-fn valid(world: &ChunkedWorld, agent: &Agent, swims: bool, feet: IVec3) -> bool {
+fn valid<W: VoxelWorld + ?Sized>(world: &W, agent: &Agent, swims: bool, feet: IVec3) -> bool {
     fits(world, feet, agent.height)
         && (world.is_standable(feet - IVec3::Y) || (swims && afloat(world, feet)))
 }
 
 /// The cost of the move from `from` to `to` if the rules allow it.
-fn oracle_move(
-    world: &ChunkedWorld,
+fn oracle_move<W: VoxelWorld + ?Sized>(
+    world: &W,
     agent: &Agent,
     costs: &MoveCosts,
     from: IVec3,
@@ -386,8 +386,8 @@ fn oracle_move(
 }
 
 /// Every move from `from`, by trying every cell of the 8 neighbouring columns.
-fn oracle_moves(
-    world: &ChunkedWorld,
+fn oracle_moves<W: VoxelWorld + ?Sized>(
+    world: &W,
     agent: &Agent,
     costs: &MoveCosts,
     from: IVec3,
@@ -408,8 +408,8 @@ fn oracle_moves(
 }
 
 /// Exhaustive Dijkstra from `start`: the cost of every position reached.
-fn oracle_costs(
-    world: &ChunkedWorld,
+fn oracle_costs<W: VoxelWorld + ?Sized>(
+    world: &W,
     agent: &Agent,
     costs: &MoveCosts,
     start: IVec3,
@@ -949,4 +949,118 @@ fn mob_pairs_on_the_shipped_save() {
             .collect();
         println!("{name}: {}", counts.join(", "));
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// Wide bodies that swim: the oracle above read through the box restatement of
+// tests/support/oracle.rs (`Footprints`), against every position, move and route.
+
+#[test]
+fn wide_swimmers_match_exhaustive_dijkstra_over_the_box_rules() {
+    use support::oracle::Footprints;
+
+    let mut rng = Rng::new(0x3_71DE);
+    let (mut found, mut afloat_routes, mut afloat_positions) = (0, 0, 0);
+    for round in 0..100 {
+        let mut world = random_water_world(&mut rng);
+        // A pool wide enough for the box to float: a rectangle of water three deep or more,
+        // from just over the bottom layer up to a random surface.
+        let b = world.bounds().unwrap();
+        let size = b.size();
+        let (x0, z0) = (rng.coord(size.x - 3), rng.coord(size.z - 3));
+        let (x1, z1) = (
+            x0 + 3 + rng.coord(size.x - x0 - 3),
+            z0 + 3 + rng.coord(size.z - z0 - 3),
+        );
+        let surface = 3 + rng.coord(size.y - 5);
+        world
+            .fill(
+                b.min + IVec3::new(x0, 1, z0),
+                b.min + IVec3::new(x1 - 1, surface, z1 - 1),
+                Block::Water,
+            )
+            .unwrap();
+        let agent = swimmer()
+            .with_width(2 + rng.below(2) as u32)
+            .with_height(1 + rng.below(4) as u32)
+            .with_max_drop(1 + rng.below(3) as u32)
+            .with_diagonals(rng.below(4) != 0);
+        let narrow = agent.with_width(1);
+        let boxes = Footprints::new(&world, agent.width);
+        let costs = MoveCosts::default();
+        let all = positions(&world, &agent);
+        let bounds = world.bounds().unwrap();
+        for y in bounds.min.y..bounds.max.y {
+            for z in bounds.min.z..bounds.max.z {
+                for x in bounds.min.x..bounds.max.x {
+                    let p = IVec3::new(x, y, z);
+                    let inside = boxes.bounds().unwrap().contains(p);
+                    assert_eq!(
+                        agent.is_valid_position(&world, p),
+                        inside && valid(&boxes, &narrow, true, p),
+                        "round {round}, {agent:?}: validity of {p}"
+                    );
+                }
+            }
+        }
+        let mut moves = Vec::new();
+        for &from in &all {
+            neighbours(&world, &agent, &costs, from, &mut moves);
+            let mut mine: Vec<_> = moves
+                .iter()
+                .map(|m| (m.feet.to_array(), u64::from(m.cost)))
+                .collect();
+            let mut theirs: Vec<_> = oracle_moves(&boxes, &narrow, &costs, from)
+                .into_iter()
+                .map(|(p, c)| (p.to_array(), c))
+                .collect();
+            mine.sort_unstable();
+            theirs.sort_unstable();
+            assert_eq!(mine, theirs, "round {round}, {agent:?}: moves from {from}");
+        }
+        if all.is_empty() {
+            continue;
+        }
+        let mut pathfinder = Pathfinder::new(agent, costs).unwrap();
+        // Start afloat where the world allows it, so that routes swim.
+        let afloat_starts: Vec<IVec3> =
+            all.iter().copied().filter(|&p| afloat(&boxes, p)).collect();
+        afloat_positions += afloat_starts.len();
+        let start = if afloat_starts.is_empty() {
+            all[rng.index(all.len())]
+        } else {
+            afloat_starts[rng.index(afloat_starts.len())]
+        };
+        let truth = oracle_costs(&boxes, &narrow, &costs, start);
+        for _ in 0..4 {
+            let goal = all[rng.index(all.len())];
+            let result = pathfinder
+                .find_path(&world, start, goal, &SearchOptions::default())
+                .unwrap();
+            let what = format!("round {round}, {agent:?}: {start} -> {goal}");
+            assert_eq!(result.cost, truth.get(&goal).copied(), "{what}");
+            if result.status != SearchStatus::Found {
+                continue;
+            }
+            found += 1;
+            let total: u64 = result
+                .path
+                .windows(2)
+                .map(|pair| {
+                    oracle_move(&boxes, &narrow, &costs, pair[0], pair[1])
+                        .unwrap_or_else(|| panic!("{what}: {} -> {} is no move", pair[0], pair[1]))
+                })
+                .sum();
+            assert_eq!(Some(total), result.cost, "{what}");
+            if result.path.iter().any(|&p| afloat(&boxes, p)) {
+                afloat_routes += 1;
+            }
+        }
+    }
+    // Every afloat position's moves were compared above, whether or not a route used it.
+    assert!(found > 40, "found {found}");
+    assert!(
+        afloat_positions > 100 && afloat_routes > 2,
+        "{afloat_positions} positions afloat, {afloat_routes} routes swam"
+    );
 }

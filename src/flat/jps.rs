@@ -86,11 +86,11 @@ pub(crate) fn forced(
 /// Lays the run of `steps` steps `(dx, dy)` from the free cell `(x, y)` onto the route
 /// (`cells`, ending at `(x, y)`, and `actions`) when every step is legal, every cell it
 /// touches inside the grid: a straight run reads its line 64 cells per word, a diagonal run
-/// tests its cells and the two beside each step as it lays them. `false` (with some of the
-/// run's cells laid) when a step is not legal.
+/// asks [`JumpSource::diagonal_run_is_free`]. `false`, laying nothing, when a step is not
+/// legal.
 #[inline]
-fn lay_run(
-    bits: &BitGrid,
+fn lay_run<S: JumpSource>(
+    source: &S,
     (x, y): (i32, i32),
     (dx, dy): (i32, i32),
     steps: i32,
@@ -109,21 +109,14 @@ fn lay_run(
         } else {
             (at - steps, at - 1)
         };
-        if !bits.line_is_free(dy == 0, line, from, to) {
+        if !source.bits().line_is_free(dy == 0, line, from, to) {
             return false;
         }
-        let (origin, step) = (IVec2::new(x, y), IVec2::new(dx, dy));
-        cells.extend((0..steps).map(|i| origin + step * (i + 1)));
-    } else {
-        let (mut cx, mut cy) = (x, y);
-        for _ in 0..steps {
-            if !diagonal_step_free(bits, cx, cy, dx, dy) {
-                return false;
-            }
-            (cx, cy) = (cx + dx, cy + dy);
-            cells.push(IVec2::new(cx, cy));
-        }
+    } else if !source.diagonal_run_is_free((x, y), (dx, dy), steps) {
+        return false;
     }
+    let (origin, step) = (IVec2::new(x, y), IVec2::new(dx, dy));
+    cells.extend((0..steps).map(|i| origin + step * (i + 1)));
     actions.resize(actions.len() + steps as usize, action);
     true
 }
@@ -135,8 +128,8 @@ fn lay_run(
 /// optimal and needs no search. Most short queries have one: 135 of the 160 `arena`
 /// problems. `false`, with the vectors emptied, when neither is free.
 #[inline]
-fn lay_direct_route(
-    bits: &BitGrid,
+fn lay_direct_route<S: JumpSource>(
+    source: &S,
     start: (i32, i32),
     goal: (i32, i32),
     (cells, actions): RouteBuffers<'_>,
@@ -168,8 +161,8 @@ fn lay_direct_route(
             start.0 + first.0 * first_steps,
             start.1 + first.1 * first_steps,
         );
-        if lay_run(bits, start, first, first_steps, (cells, actions))
-            && lay_run(bits, turn, second, second_steps, (cells, actions))
+        if lay_run(source, start, first, first_steps, (cells, actions))
+            && lay_run(source, turn, second, second_steps, (cells, actions))
         {
             return true;
         }
@@ -189,6 +182,22 @@ pub(crate) trait JumpSource {
     /// the next jump point (or to `goal`, or to a cell of a diagonal run in line with `goal`),
     /// or `None` when the line ends at a wall first.
     fn jump(&self, x: i32, y: i32, dx: i32, dy: i32, goal: (i32, i32)) -> Option<u32>;
+
+    /// Whether the `steps` diagonal steps `(dx, dy)` from the free cell `(x, y)` are all
+    /// legal (no corner cutting), every cell they touch inside the grid. The default tests
+    /// each step's cells.
+    #[inline]
+    fn diagonal_run_is_free(&self, (x, y): (i32, i32), (dx, dy): (i32, i32), steps: i32) -> bool {
+        let bits = self.bits();
+        let (mut cx, mut cy) = (x, y);
+        for _ in 0..steps {
+            if !diagonal_step_free(bits, cx, cy, dx, dy) {
+                return false;
+            }
+            (cx, cy) = (cx + dx, cy + dy);
+        }
+        true
+    }
 }
 
 impl JumpSource for BitGrid {
@@ -394,7 +403,7 @@ impl JumpSearch {
         };
         let start_index = index(start);
         let goal_index = index(goal);
-        if lay_direct_route(source.bits(), start, goal, (cells, actions)) {
+        if lay_direct_route(source, start, goal, (cells, actions)) {
             return JumpResult {
                 status: SearchStatus::Found,
                 cost: Some(estimate(start)),

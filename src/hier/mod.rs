@@ -13,7 +13,8 @@
 //!   docs), at any offset, negative too. A cell holds the nodes of its column at every height.
 //! - **Portals** are the nodes of a cell with a move to or from a node of another cell; only
 //!   the 60 border columns can hold them (a move spans one column; ladders stay in theirs).
-//! - **Tables**: per cell, a dense `n x n` table of 32-bit costs, entry `(i, j)` the cheapest
+//! - **Tables**: per cell, a dense `n x n` table of costs (16 bits each when every cost in
+//!   the cell fits, else 32), entry `(i, j)` the cheapest
 //!   route from portal `i` to portal `j` using only moves inside the cell (one Dijkstra per
 //!   portal over the cell's moves, laid out once per cell as a flat edge list). Unreachable
 //!   pairs hold a sentinel, so a cell's components need no separate list.
@@ -56,11 +57,44 @@
 //! trace in any table. The property test in `tests/hier.rs` checks after random block
 //! changes that the updated hierarchy equals a fresh build, edge for edge.
 //!
-//! ## What it costs
+//! ## What it costs, and why it is not faster than A* (measured)
 //!
-//! A table holds about `(4 x 16)^2` entries per cell on open terrain, 16 per column: exact
-//! tables cost memory quadratic in the portals per cell. See `examples/long.rs` for the
-//! build time, memory and query figures on the built-in terrain.
+//! `cargo run --release --example long` (2048 x 128 x 2048 terrain, seed 1337, 5.38 M feet
+//! positions, 200 connected pairs 500 to 1 843 blocks apart; the machine was shared, the
+//! process got 31% of a core, so absolute times are inflated, ratios less so):
+//!
+//! | | graph A* | hierarchy |
+//! |---|---|---|
+//! | mean / p99 per query | 91.6 / 464 ms | 673 / 3 276 ms |
+//! | expansions per query | 360 875 | 164 992 (overlay states and both legs) |
+//! | cost ratio | 1 | 1.0000 (exact, every answer equal) |
+//! | build | compile 3.56 s | 14.96 s (4.2x the compile) |
+//! | memory | 92.7 MB | 381 MB (411% on top of the graph; 16 384 cells, 69.3 portals each) |
+//! | per block edit, p50 / p99 | 8 / 35 us | 627 us / 10.4 ms |
+//!
+//! Instruction counts (`valgrind --tool=callgrind --toggle-collect='*HierSearch*find_path*'`,
+//! and `'*GraphSearch*find_path*'` with `HIER_ENGINE=graph`, `long --quick --weight 1`, the
+//! same searches): graph A* 1.37 G, hierarchy 3.65 G instructions (2.7x more).
+//!
+//! What limits it: on this hilly terrain the octile heuristic underestimates by far, so any
+//! A* expands everything with `f` below the optimum, a wide region around the route; the
+//! overlay search expands the same region. Per column of that region A* relaxes about
+//! 8 moves of 1.3 nodes, while the overlay keeps about `4 x 16 = 64` portals per 256 columns,
+//! each entered state relaxing a 64-entry table row: about 16 relaxations per column, twice
+//! A*'s, through a slower open set. A weight of 1.05 changed little (5% fewer expansions):
+//! the region is set by the weak heuristic, not by ties. The table's memory grows the same
+//! way: `(4 s)^2` entries per `s^2` columns, 16 per column whatever the cell size `s`, so a
+//! second level of exact tables would not shrink it either. Waypoints (an overlay search
+//! over the portals at fixed positions along each side only, a third of them) were tried:
+//! in one `long --quick` run (wall clock, busy machine) 17.9 ms mean against the full
+//! overlay's 44.2 ms and A*'s 9.4 ms, with costs 14% above optimal on average and 60% at
+//! worst, so they were left out.
+//!
+//! What stays useful: the structure is exact, local and small per edit, and its components
+//! answer "unreachable" without a search (see [`HierSearch::reachability`]). Speed on long
+//! routes needs a stronger heuristic (landmarks over the portals, whose distances this
+//! overlay gives exactly) or an abstraction that gives up exactness (few waypoints per cell
+//! with a corridor search to repair the route), measured against this exact baseline.
 
 mod cell;
 mod query;
@@ -91,7 +125,7 @@ struct Cell {
     /// The portals, ordered by local x, local z, then feet y.
     portals: Vec<NodeId>,
     /// `table[i * n + j]`, see [`cell::Derived`].
-    table: Vec<u32>,
+    table: Table,
     /// Per portal, the smallest index of a portal in its weakly connected component inside
     /// the cell (joined when the table has a route either way).
     rep: Vec<u32>,
@@ -102,8 +136,57 @@ impl Cell {
     /// inside the cell.
     #[inline]
     fn cost(&self, from: usize, to: usize) -> Option<u32> {
-        let cost = self.table[from * self.portals.len() + to];
-        (cost != UNREACHED).then_some(cost)
+        self.table.get(from * self.portals.len() + to)
+    }
+}
+
+/// A cell's table: 16-bit costs when every cost inside the cell fits (the common case: a
+/// route inside one chunk column rarely costs 65 535 at the default costs), else 32-bit.
+/// Half the bytes for the structure's largest part.
+#[derive(Debug, Clone)]
+enum Table {
+    /// Costs below [`u16::MAX`], which marks an unreachable pair.
+    Narrow(Vec<u16>),
+    /// Costs below [`UNREACHED`], which marks an unreachable pair.
+    Wide(Vec<u32>),
+}
+
+impl Table {
+    /// The narrowest table holding `costs` ([`UNREACHED`] for no route).
+    fn new(costs: Vec<u32>) -> Self {
+        let narrow = u32::from(u16::MAX);
+        if costs.iter().all(|&cost| cost == UNREACHED || cost < narrow) {
+            Self::Narrow(
+                costs
+                    .iter()
+                    .map(|&cost| u16::try_from(cost).unwrap_or(u16::MAX))
+                    .collect(),
+            )
+        } else {
+            Self::Wide(costs)
+        }
+    }
+
+    /// Entry `k`, `None` for an unreachable pair.
+    #[inline]
+    fn get(&self, k: usize) -> Option<u32> {
+        match self {
+            Self::Narrow(costs) => {
+                let cost = costs[k];
+                (cost != u16::MAX).then_some(u32::from(cost))
+            }
+            Self::Wide(costs) => {
+                let cost = costs[k];
+                (cost != UNREACHED).then_some(cost)
+            }
+        }
+    }
+
+    fn memory_bytes(&self) -> usize {
+        match self {
+            Self::Narrow(costs) => costs.capacity() * 2,
+            Self::Wide(costs) => costs.capacity() * 4,
+        }
     }
 }
 
@@ -200,7 +283,7 @@ impl Hierarchy {
                 base: 0,
                 capacity: 0,
                 portals: Vec::new(),
-                table: Vec::new(),
+                table: Table::Narrow(Vec::new()),
                 rep: Vec::new(),
             });
             (cells.len() - 1) as u32
@@ -249,7 +332,7 @@ impl Hierarchy {
         }
         cell.rep = (0..n as u32).map(|i| local.find(i)).collect();
         cell.portals = derived.portals;
-        cell.table = derived.table;
+        cell.table = Table::new(derived.table);
         self.components.mark_stale();
     }
 
@@ -430,7 +513,8 @@ impl Hierarchy {
             .iter()
             .map(|cell| {
                 std::mem::size_of::<Cell>()
-                    + (cell.portals.capacity() + cell.table.capacity() + cell.rep.capacity()) * 4
+                    + (cell.portals.capacity() + cell.rep.capacity()) * 4
+                    + cell.table.memory_bytes()
             })
             .sum();
         let entry = |key: usize, value: usize| key + value + 1;

@@ -80,12 +80,14 @@ impl Overlay {
         (record.stamp == self.stamp).then_some(record.g)
     }
 
-    /// Reaches `state` at cost `g` from `parent`, with estimate `h` to the goal.
+    /// Reaches `state` at cost `g` from `parent`, with the estimate `h()` to the goal (asked
+    /// only when `g` improves on what the search knows).
     #[inline]
-    fn relax(&mut self, state: u32, g: u64, h: u64, parent: u32) {
+    fn relax(&mut self, state: u32, g: u64, h: impl FnOnce() -> u64, parent: u32) {
         if self.known(state).is_some_and(|known| known <= g) {
             return;
         }
+        let h = h();
         self.records[state as usize] = Record {
             g,
             parent,
@@ -197,7 +199,7 @@ impl HierSearch {
         let cell = &hier.cells[start_cell];
         for (local, &portal) in cell.portals.iter().enumerate() {
             if let Some(g) = self.first.cost(portal) {
-                let h = estimator.between(graph.feet(portal), goal);
+                let h = || estimator.between(graph.feet(portal), goal);
                 overlay.relax(leaving(cell.base + local as u32), g, h, FROM_START);
             }
         }
@@ -247,7 +249,7 @@ impl HierSearch {
                 }
                 for (other, &target) in cell.portals.iter().enumerate() {
                     if let Some(cost) = cell.cost(local, other) {
-                        let h = estimator.between(graph.feet(target), goal);
+                        let h = || estimator.between(graph.feet(target), goal);
                         overlay.relax(
                             leaving(cell.base + other as u32),
                             g + u64::from(cost),
@@ -264,7 +266,7 @@ impl HierSearch {
                     }
                     if let Some(other) = hier.portal_of.get(&step.node) {
                         let base = hier.cells[other.cell as usize].base;
-                        let h = estimator.between(step.feet, goal);
+                        let h = || estimator.between(step.feet, goal);
                         overlay.relax(
                             entered(base + other.local),
                             g + u64::from(step.cost),

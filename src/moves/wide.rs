@@ -36,6 +36,8 @@
 //! A width of 1 is the world itself: agents one block wide read the world directly, and
 //! every answer they had stays.
 
+use std::cell::Cell;
+
 use glam::IVec3;
 
 use crate::moves::agent::MAX_AGENT_WIDTH;
@@ -59,11 +61,19 @@ use crate::world::{AROUND, Bounds, ColumnBits, FULL_BLOCK, TerrainFlags, VoxelWo
 /// assert!(view.is_passable(IVec3::Y) && view.is_standable(IVec3::ZERO));
 /// # Ok::<(), voxnav::Error>(())
 /// ```
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct BoxView<'a, W: ?Sized> {
     world: &'a W,
     width: i32,
+    /// The world's terrain of recently asked cells, slot `4 * (x & 3) + (z & 3)`: the moves
+    /// of one expansion ask for the footprints of neighbouring targets, which share most of
+    /// their cells, and a view lives for one expansion.
+    memo: [Cell<Memo>; 16],
 }
+
+/// A remembered answer of the world's terrain: the cell, its terrain, and whether the slot
+/// holds one at all.
+type Memo = (IVec3, TerrainFlags, bool);
 
 impl<'a, W: VoxelWorld + ?Sized> BoxView<'a, W> {
     /// The view of `world` for a body `width` blocks wide, `width` clamped to
@@ -73,6 +83,7 @@ impl<'a, W: VoxelWorld + ?Sized> BoxView<'a, W> {
         Self {
             world,
             width: width.clamp(1, MAX_AGENT_WIDTH) as i32,
+            memo: Default::default(),
         }
     }
 
@@ -90,6 +101,19 @@ impl<'a, W: VoxelWorld + ?Sized> BoxView<'a, W> {
             (0..self.width)
                 .map(move |a| Some(IVec3::new(p.x.checked_add(a)?, p.y, p.z.checked_add(b)?)))
         })
+    }
+
+    /// The world's terrain of the cell `c`, remembered.
+    #[inline]
+    fn cell_terrain(&self, c: IVec3) -> TerrainFlags {
+        let slot = &self.memo[((c.x & 3) << 2 | (c.z & 3)) as usize];
+        let (cell, terrain, known) = slot.get();
+        if known && cell == c {
+            return terrain;
+        }
+        let terrain = self.world.terrain(c);
+        slot.set((c, terrain, true));
+        terrain
     }
 
     /// Whether the cell `c` of the world is a fence (its top above a full block).
@@ -123,6 +147,47 @@ impl<'a, W: VoxelWorld + ?Sized> BoxView<'a, W> {
         }
         bits.passable &= !fenced;
         bits
+    }
+
+    /// The bits of a column read from `low` (`count + 1` cells, `count < 64`) as the column
+    /// from `low + 1` (`count` cells), its passable bits cleared over fences.
+    #[inline]
+    fn lift(&self, x: i32, z: i32, low: i32, count: u32, raw: ColumnBits) -> ColumnBits {
+        let window = low_bits(count + 1);
+        let mut partial = raw.partial & window;
+        let mut fenced = 0u64;
+        while partial != 0 {
+            let i = partial.trailing_zeros();
+            partial &= partial - 1;
+            if self.is_fence(IVec3::new(x, low + i as i32, z)) {
+                fenced |= 1u64 << i;
+            }
+        }
+        ColumnBits {
+            passable: ((raw.passable & window) >> 1) & !fenced,
+            standable: (raw.standable & window) >> 1,
+            partial: (raw.partial & window) >> 1,
+        }
+    }
+
+    /// The 9 columns of the view around the grid's centre, from the world's columns `grid`
+    /// (`grid[gx][gz]` at `x - 1 + gx`, `z - 1 + gz`).
+    #[inline]
+    fn combine_grid(&self, grid: &[[ColumnBits; 5]; 5], count: u32) -> [ColumnBits; 9] {
+        let w = self.width;
+        std::array::from_fn(|i| {
+            let (dx, dz) = AROUND[i];
+            let mut out = ColumnBits {
+                passable: low_bits(count),
+                ..ColumnBits::default()
+            };
+            for a in 0..w {
+                for b in 0..w {
+                    combine(&mut out, grid[(dx + 1 + a) as usize][(dz + 1 + b) as usize]);
+                }
+            }
+            out
+        })
     }
 }
 
@@ -180,10 +245,26 @@ impl<W: VoxelWorld + ?Sized> VoxelWorld for BoxView<'_, W> {
     fn terrain(&self, feet: IVec3) -> TerrainFlags {
         let mut any = TerrainFlags::PLAIN;
         let mut all_water = true;
-        for c in self.footprint(feet) {
-            let terrain = c.map_or(TerrainFlags::PLAIN, |c| self.world.terrain(c));
-            any = any | terrain;
-            all_water &= terrain.contains(TerrainFlags::IN_WATER);
+        for b in 0..self.width {
+            for a in 0..self.width {
+                let Some(c) = feet
+                    .x
+                    .checked_add(a)
+                    .zip(feet.z.checked_add(b))
+                    .map(|(x, z)| IVec3::new(x, feet.y, z))
+                else {
+                    // Cells beyond the ends of i32 do not exist: plain, and not water.
+                    all_water = false;
+                    continue;
+                };
+                let terrain = self.cell_terrain(c);
+                any = any | terrain;
+                all_water &= terrain.contains(TerrainFlags::IN_WATER);
+            }
+        }
+        if any.is_plain() {
+            // The common case: nothing special under, in or next to the box.
+            return any;
         }
         let mut out = if all_water {
             TerrainFlags::IN_WATER
@@ -252,26 +333,45 @@ impl<W: VoxelWorld + ?Sized> VoxelWorld for BoxView<'_, W> {
         }
         let count = count.min(64);
         let mut grid = [[ColumnBits::default(); 5]; 5];
+        // Read one cell lower than asked when there is room, so that a fence under the
+        // lowest cell shows in the bits rather than costing a look-up per column.
+        let Some(low) = y0.checked_sub(1).filter(|_| count < 64) else {
+            for (gx, row) in grid.iter_mut().enumerate().take(side) {
+                for (gz, cell) in row.iter_mut().enumerate().take(side) {
+                    let (cx, cz) = (x - 1 + gx as i32, z - 1 + gz as i32);
+                    *cell = self.column_without_fences(cx, cz, y0, count);
+                }
+            }
+            return self.combine_grid(&grid, count);
+        };
+        // The world's own bulk reads, 3 x 3 columns each: two cover all but two corners of a
+        // 2-wide body's 4 x 4 columns, four the 5 x 5 of a 3-wide one.
+        let centres: &[(i32, i32)] = if w == 2 {
+            &[(0, 0), (1, 1)]
+        } else {
+            &[(0, 0), (2, 0), (0, 2), (2, 2)]
+        };
+        let mut read = [[false; 5]; 5];
+        for &(cx, cz) in centres {
+            let columns = self.world.columns_around(x + cx, z + cz, low, count + 1);
+            for (column, &(dx, dz)) in columns.iter().zip(&AROUND) {
+                let (gx, gz) = ((cx + dx + 1) as usize, (cz + dz + 1) as usize);
+                if !read[gx][gz] {
+                    read[gx][gz] = true;
+                    grid[gx][gz] = *column;
+                }
+            }
+        }
         for (gx, row) in grid.iter_mut().enumerate().take(side) {
             for (gz, cell) in row.iter_mut().enumerate().take(side) {
                 let (cx, cz) = (x - 1 + gx as i32, z - 1 + gz as i32);
-                *cell = self.column_without_fences(cx, cz, y0, count);
+                if !read[gx][gz] {
+                    *cell = self.world.column(cx, cz, low, count + 1);
+                }
+                *cell = self.lift(cx, cz, low, count, *cell);
             }
         }
-        std::array::from_fn(|i| {
-            let (dx, dz) = AROUND[i];
-            let mut out = ColumnBits {
-                passable: low_bits(count),
-                ..ColumnBits::default()
-            };
-            for a in 0..w {
-                for b in 0..w {
-                    let cell = grid[(dx + 1 + a) as usize][(dz + 1 + b) as usize];
-                    combine(&mut out, cell);
-                }
-            }
-            out
-        })
+        self.combine_grid(&grid, count)
     }
 
     fn block(&self, p: IVec3) -> Option<crate::world::Block> {

@@ -15,6 +15,7 @@
 //! with the bounds. A search is never guided worse than by the plain estimate, which the
 //! bounds never fall below.
 
+use std::cell::Cell;
 use std::time::Instant;
 
 use glam::IVec3;
@@ -24,33 +25,53 @@ use crate::error::Result;
 use crate::graph::{GraphSearch, NO_NODE, NavGraph, NodeId};
 use crate::moves::agent::{Agent, MoveCosts};
 use crate::search::heuristic::{Estimator, Heuristic};
-use crate::search::open::OpenSet;
-use crate::search::{Goal, SearchOptions, SearchResult, SearchStats, SearchStatus};
-
-/// What a search knows of one node: its cost from the search's start, the node it was
-/// reached from, and the search stamp (open, or one more when closed).
-#[derive(Debug, Clone, Copy, Default)]
-struct Record {
-    g: u64,
-    parent: NodeId,
-    stamp: u32,
-}
+use crate::search::{Goal, SearchOptions, SearchResult, SearchStatus};
 
 /// A* toward one goal over a [`NavGraph`], with the bounds it learns; see the
 /// [module docs](self).
 #[derive(Debug, Clone)]
 pub(super) struct AdaptedSearch {
-    costs: MoveCosts,
     estimator: Estimator,
-    records: Vec<Record>,
-    /// The open stamp of the last search; always even.
-    stamp: u32,
-    open: OpenSet,
-    /// The nodes the last search expanded, to learn from.
+    /// The first plans: backward from the goal, on the one search loop. Its records keep each
+    /// planned node's cost to the goal.
+    planner: GraphSearch,
+    /// The nodes the last plan expanded, to learn from.
     expanded: Vec<NodeId>,
     pub(super) bounds: Bounds,
     /// The forward searches.
     astar: GraphSearch,
+}
+
+/// The end of a first plan: it searches backward toward the agent's position `start` and goes
+/// on past it for half as many expansions again (see the module docs), then stops at the
+/// next node it would expand. Asked once per expansion (the loop asks the goal of each node it
+/// pops before expanding it), so it counts them.
+struct PastStart {
+    start: IVec3,
+    /// Nodes asked about so far: the expansions before the current one.
+    asked: Cell<usize>,
+    /// The expansions made before the start was reached.
+    reached: Cell<Option<usize>>,
+}
+
+impl Goal for PastStart {
+    fn is_reached(&self, feet: IVec3) -> bool {
+        let asked = self.asked.get();
+        self.asked.set(asked + 1);
+        if let Some(at) = self.reached.get() {
+            return asked >= at + at / 2;
+        }
+        if feet == self.start {
+            self.reached.set(Some(asked));
+        }
+        false
+    }
+
+    /// The estimate of a backward search: from the start to `feet`.
+    #[inline]
+    fn estimate(&self, feet: IVec3, estimator: &Estimator) -> u64 {
+        estimator.between(self.start, feet)
+    }
 }
 
 impl AdaptedSearch {
@@ -61,32 +82,12 @@ impl AdaptedSearch {
     pub(super) fn new(agent: &Agent, costs: MoveCosts) -> Result<Self> {
         let estimator = Heuristic::default().estimator(agent, &costs);
         Ok(Self {
-            costs,
             estimator,
-            records: Vec::new(),
-            stamp: 0,
-            open: OpenSet::default(),
+            planner: GraphSearch::new(costs)?,
             expanded: Vec::new(),
             bounds: Bounds::new(estimator),
             astar: GraphSearch::new(costs)?,
         })
-    }
-
-    /// A fresh open stamp, with records for every node of `graph`.
-    fn next_stamp(&mut self, graph: &NavGraph) -> u32 {
-        if self.records.len() < graph.id_bound() {
-            // Stamp 0 is never a search's.
-            self.records.resize(graph.id_bound(), Record::default());
-        }
-        if self.stamp >= u32::MAX - 3 {
-            for record in &mut self.records {
-                record.stamp = 0;
-            }
-            self.stamp = 0;
-        }
-        self.stamp += 2;
-        self.expanded.clear();
-        self.stamp
     }
 
     /// Plans from node `start` to node `goal` by an A* backward from the goal, and learns
@@ -99,73 +100,38 @@ impl AdaptedSearch {
         goal: NodeId,
         started: Instant,
     ) -> SearchResult {
-        let stamp = self.next_stamp(graph);
         let start_feet = graph.feet(start);
-        let goal_feet = graph.feet(goal);
-        self.bounds.reset(graph, goal_feet);
-        let mut stats = SearchStats::default();
-        let Self {
-            costs,
-            estimator,
-            records,
-            open,
-            expanded,
-            ..
-        } = self;
-        records[goal as usize] = Record {
-            g: 0,
-            parent: NO_NODE,
-            stamp,
+        self.bounds.reset(graph, graph.feet(goal));
+        let past = PastStart {
+            start: start_feet,
+            asked: Cell::new(0),
+            reached: Cell::new(None),
         };
-        let estimate = estimator.between(start_feet, goal_feet);
-        open.reset(estimate);
-        open.push(estimate, 0, goal);
-        stats.generated = 1;
-        // The search goes on past the start for half as many expansions again (see the
-        // module docs), then the smallest key left bounds every node not expanded.
-        let mut reached = None;
-        let mut frontier = u64::MAX;
-        while let Some((key, node)) = open.pop() {
-            if let Some(at) = reached
-                && expanded.len() >= at + at / 2
-            {
-                frontier = key;
-                break;
-            }
-            let current = records[node as usize];
-            if current.stamp != stamp {
-                continue;
-            }
-            if node == start && reached.is_none() {
-                reached = Some(expanded.len());
-            }
-            records[node as usize].stamp = stamp + 1;
-            expanded.push(node);
-            graph.for_each_incoming(node, costs, |step| {
-                let g = current.g + u64::from(step.cost);
-                let record = &mut records[step.node as usize];
-                if record.stamp >> 1 == stamp >> 1 && g >= record.g {
-                    return;
-                }
-                *record = Record {
-                    g,
-                    parent: node,
-                    stamp,
-                };
-                open.push(g + estimator.between(start_feet, step.feet), g, step.node);
-                stats.generated += 1;
-            });
-        }
-        stats.expanded = expanded.len() as u64;
-        if reached.is_none() {
+        self.expanded.clear();
+        let (stopped_at, mut stats) = self.planner.search_backward(
+            graph,
+            goal,
+            &past,
+            &self.estimator,
+            u64::MAX,
+            Some(&mut self.expanded),
+        );
+        if past.reached.get().is_none() {
             // Nodes that cannot reach the goal have no finite cost: the plain estimate is
             // the only bound consistent with them.
             stats.elapsed = started.elapsed();
             return SearchResult::unreachable(stats);
         }
-        let cost = records[start as usize].g;
-        for &node in expanded.iter() {
-            self.bounds.learn(node, records[node as usize].g);
+        // The node the plan stopped at has the smallest key left, which bounds every node not
+        // expanded; a plan that ran out of nodes bounds nothing.
+        let frontier = stopped_at.map_or(u64::MAX, |node| {
+            self.planner.cost_to_target(node).unwrap_or(u64::MAX)
+                + past.estimate(graph.feet(node), &self.estimator)
+        });
+        let planned = |node| self.planner.cost_to_target(node).unwrap_or(u64::MAX);
+        let cost = planned(start);
+        for &node in &self.expanded {
+            self.bounds.learn(node, planned(node));
         }
         self.bounds.learn(start, cost);
         self.bounds.learn_base(start_feet, frontier);
@@ -173,7 +139,7 @@ impl AdaptedSearch {
         let mut node = start;
         while node != NO_NODE {
             path.push(graph.feet(node));
-            node = records[node as usize].parent;
+            node = self.planner.toward_target(graph, node);
         }
         stats.elapsed = started.elapsed();
         SearchResult {
@@ -208,9 +174,9 @@ impl AdaptedSearch {
         for &feet in path {
             match graph
                 .node(feet)
-                .and_then(|id| self.records.get(id as usize))
+                .and_then(|id| self.planner.cost_to_target(id))
             {
-                Some(record) => remaining.push(record.g),
+                Some(cost) => remaining.push(cost),
                 None => return false,
             }
         }

@@ -31,11 +31,13 @@
 
 mod astar;
 pub(crate) mod cells;
+pub(crate) mod core;
 mod goal;
 pub mod heuristic;
 pub mod jps3d;
 pub(crate) mod nodes;
 pub(crate) mod open;
+mod rules;
 
 use std::time::{Duration, Instant};
 

@@ -186,7 +186,10 @@ impl ChunkedWorld {
                 bounds: self.bounds.unwrap_or(Bounds::new(corner, corner)),
             });
         }
-        let sections: Vec<(&[Block], &[u16])> = sections.into_iter().collect();
+        // One past the most the world holds, so that a caller's endless iterator is refused
+        // rather than collected.
+        let sections: Vec<(&[Block], &[u16])> =
+            sections.into_iter().take(count as usize + 1).collect();
         if sections.len() > count as usize {
             return Err(Error::InvalidSetting(format!(
                 "chunk column {chunk_x},{chunk_z} has {} sections, the world holds {count}",
