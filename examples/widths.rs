@@ -139,7 +139,7 @@ fn run(args: &Args) -> Result<(), String> {
             "graph: {} nodes, {:.1} MiB, compiled in {:.0} ms; {same} of {} costs equal the \
              on-the-fly search's",
             graph.node_count(),
-            graph.memory_bytes() as f64 / (1 << 20) as f64,
+            graph.memory_bytes() as f64 / f64::from(1 << 20),
             compiled.as_secs_f64() * 1e3,
             pairs.len()
         );
