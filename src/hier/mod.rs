@@ -69,8 +69,12 @@
 //! | expansions per query | 360 875 | 164 992 (overlay states and both legs) |
 //! | cost ratio | 1 | 1.0000 (exact, every answer equal) |
 //! | build | compile 3.56 s | 14.96 s (4.2x the compile) |
-//! | memory | 92.7 MB | 381 MB (411% on top of the graph; 16 384 cells, 69.3 portals each) |
+//! | memory | 92.7 MB | 216 MB (233% on top of the graph; 16 384 cells, 69.3 portals each; 381 MB with 32-bit tables) |
 //! | per block edit, p50 / p99 | 8 / 35 us | 627 us / 10.4 ms |
+//!
+//! Relabelling the components after the edits took 3.7 s of wall clock at 14% of a core
+//! (`long --pairs 20 --weight 1`, 1.14 M portals): it reads every portal's moves, so it is
+//! done on demand ([`Hierarchy::refresh_components`]), not per edit.
 //!
 //! Instruction counts (`valgrind --tool=callgrind --toggle-collect='*HierSearch*find_path*'`,
 //! and `'*GraphSearch*find_path*'` with `HIER_ENGINE=graph`, `long --quick --weight 1`, the
