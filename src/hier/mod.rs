@@ -206,7 +206,9 @@ struct PortalRef {
 ///
 /// Queries go through a [`HierSearch`] (reusable search state; the hierarchy itself is only
 /// read, so one hierarchy serves many searches, on many threads when shared).
-#[derive(Debug, Clone)]
+///
+/// Its `Debug` output is a summary (counts, bytes, version), not its tables.
+#[derive(Clone)]
 pub struct Hierarchy {
     costs: MoveCosts,
     /// The world version of the graph the hierarchy describes, when its world has one.
@@ -223,6 +225,18 @@ pub struct Hierarchy {
 }
 
 mod components;
+
+impl std::fmt::Debug for Hierarchy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Hierarchy")
+            .field("cells", &self.cells.len())
+            .field("portals", &self.portal_of.len())
+            .field("memory_bytes", &self.memory_bytes())
+            .field("version", &self.version)
+            .field("components_current", &self.components_current())
+            .finish_non_exhaustive()
+    }
+}
 
 impl Hierarchy {
     /// Builds the hierarchy of `graph` with moves priced at `costs`: finds every cell's

@@ -108,9 +108,10 @@ impl Overlay {
     }
 }
 
-/// Reusable state for queries over a [`Hierarchy`]: the overlay search's records and the
-/// searches inside cells. Keep one per thread and reuse it, so queries do not allocate.
-#[derive(Debug, Clone, Default)]
+/// Reusable state for queries over a [`Hierarchy`]: the overlay search's
+/// records and the searches inside cells. Keep one per thread and reuse it, so queries do not
+/// allocate. Its `Debug` output is a summary, not its buffers.
+#[derive(Clone, Default)]
 pub struct HierSearch {
     overlay: Overlay,
     /// The first leg: forwards from the start inside its cell.
@@ -121,6 +122,14 @@ pub struct HierSearch {
     refine: CellSearch,
     /// The cost from each portal of the goal's cell to the goal, inside the cell.
     to_goal: Vec<Option<u64>>,
+}
+
+impl std::fmt::Debug for HierSearch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HierSearch")
+            .field("overlay_states", &self.overlay.records.len())
+            .finish_non_exhaustive()
+    }
 }
 
 impl HierSearch {
