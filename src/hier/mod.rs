@@ -45,7 +45,9 @@
 //! found (optimal under an admissible heuristic), unreachable (the overlay exhausted: exact,
 //! since every route crosses it), or partial when a node or time budget runs out (the route
 //! to the portal closest to the goal by the heuristic that the search expanded). Expansions
-//! count the overlay's states and the nodes the first and last legs expanded.
+//! count the overlay's states and the nodes the first and last legs expanded; the legs (one
+//! cell each, a few hundred nodes) are searched whatever the budget, so a search may expand
+//! a little more than a tiny node budget before it stops.
 //!
 //! ## Local updates
 //!
