@@ -33,30 +33,38 @@
 //! On the public Moving AI maps `arena`, `den312d` (both in `tests/data/`) and `arena2`
 //! (Dragon Age: Origins), every engine passes every scenario. Instructions are counted by
 //! callgrind over each engine's whole run (`valgrind --tool=callgrind
-//! --toggle-collect='movingai::support::movingai::run_*' ... --rounds 1 --engine E`), which no
-//! neighbour's load disturbs; the times are the fastest of `--rounds 10` on a shared 2-core
-//! machine at a load average of 8.5 to 10 (25 November 2026), so only their order is firm:
+//! --toggle-collect='*run_scenarios*' --toggle-collect='*run_crate_scenarios*' ... --rounds 1
+//! --engine E`: each query's call and the runner's own work per query, its length check
+//! included), which no neighbour's load disturbs (26 November 2026; the machine's load
+//! average was 10 to 12, so no times are given):
 //!
-//! | map | scenarios | engine | expansions per query | instructions | crate / engine (instructions) | us per query |
-//! |---|---|---|---|---|---|---|
-//! | arena, 49 x 49 | 160 | A* | 31.6 | 5.29 M | 2.0 | 1.76 |
-//! | | | JPS | 6.0 | 2.01 M | 5.4 | 0.70 |
-//! | | | JPS+ | 6.0 | 0.99 M | 10.9 | 0.41 |
-//! | | | pathfinding | 31.1 | 10.81 M | 1 | 4.27 |
-//! | den312d, 65 x 81 | 320 | A* | 574.8 | 121.9 M | 2.2 | 37.86 |
-//! | | | JPS | 32.8 | 12.70 M | 21.0 | 2.64 |
-//! | | | JPS+ | 33.1 | 6.63 M | 40.2 | 1.86 |
-//! | | | pathfinding | 572.1 | 266.6 M | 1 | 82.15 |
-//! | arena2, 281 x 209 | 929 | A* | 5 601.1 | 3 492 M | 2.5 | 346.59 |
-//! | | | JPS | 96.8 | 162.1 M | 54.4 | 11.28 |
-//! | | | JPS+ | 98.5 | 55.7 M | 158 | 6.13 |
-//! | | | pathfinding | 5 590.9 | 8 824 M | 1 | 1 184.60 |
+//! | map | scenarios | engine | expansions per query | instructions | crate / engine |
+//! |---|---|---|---|---|---|
+//! | arena, 49 x 49 | 160 | A* | 31.6 | 5.28 M | 2.4 |
+//! | | | JPS | 1.1 | 0.637 M | 20.2 |
+//! | | | JPS+ | 1.2 | 0.369 M | 34.9 |
+//! | | | pathfinding | 31.1 | 12.88 M | 1 |
+//! | den312d, 65 x 81 | 320 | A* | 574.8 | 121.3 M | 2.6 |
+//! | | | JPS | 32.6 | 12.66 M | 25.3 |
+//! | | | JPS+ | 32.8 | 6.40 M | 50.0 |
+//! | | | pathfinding | 572.1 | 320.3 M | 1 |
+//! | arena2, 281 x 209 | 929 | A* | 5 601.1 | 3 492 M | 2.6 |
+//! | | | JPS | 96.2 | 161.1 M | 56.8 |
+//! | | | JPS+ | 97.9 | 53.6 M | 171 |
+//! | | | pathfinding | 5 590.9 | 9 148 M | 1 |
 //!
-//! What limits the speed-up is the work every query does whatever its length: on `arena`
-//! most routes are a few cells long, and a JPS+ query's 6 200 instructions go to the start's 8
-//! directions, two timer reads, two vectors for the route's cells and actions, and the heap;
-//! the crate's A* needs only 67 000 for its 31 expansions. The longer the route, the more the
-//! jumps save: 40x on `den312d`, 158x on `arena2`; the times show the same order.
+//! Counting the engines' calls alone (`--toggle-collect='*GridPlanner::plan*'`, and
+//! `'*pathfinding::directed::astar::astar*'` for the crate), `arena` gives JPS 0.555 M and
+//! JPS+ 0.286 M instructions against the crate's 12.80 M: 23.1x and 44.7x. The runner's own
+//! work, about 500 instructions a query (the route's length recomputed from its actions, the
+//! clock read around the call), weighs on answers this short.
+//!
+//! What limits the speed-up on `arena` is the work every query does whatever its length: its
+//! routes are 32 cells long on average, and 135 of its 160 problems have a free *direct*
+//! route (one diagonal run and one straight run), which costs the octile distance and so is
+//! returned without a search; such a query's cost is checking the route and writing its 32
+//! cells and actions. The longer the route, the more the jumps save: 50x on `den312d`, 171x
+//! on `arena2`.
 //!
 //! The 3D runs (three runs each of the same binary on the same shared machine, which varies
 //! by a third from one process to the next; 23 November 2026):
@@ -65,6 +73,11 @@
 //! |---|---|---|---|---|
 //! | Simple, 105 x 132 x 105 | 10 000 | 10000 passed, 0 failed | 5 901 353 | 4.6 to 5.2 million |
 //! | `--synthetic 512 --queries 40` | 40 | 2 of 2 checked against the baseline | 6 518 271 | 3.2 to 3.4 million |
+//!
+//! Jump point search (`JPS`) on the 300 `Simple` problems of `tests/data/movingai3d/` expands
+//! 324.5 nodes per query against the A*'s 726.1 and runs 233 M instructions against 307 M
+//! (1.32x; `cargo bench --bench jps3d`, which also has the synthetic worlds, where it is
+//! slower than the A*: see `src/search/jps3d.rs`).
 //!
 //! The synthetic run's searches by size (nodes generated), in million expansions per second:
 //! 10 000 to 100 000 nodes 3.6 to 5.2, 100 000 to 1 million 3.9 to 4.8, over 1 million 3.1 to

@@ -2,7 +2,8 @@
 //! record layouts (8 bytes while every cost fits 32 bits, 16 bytes beyond) give the same routes
 //! as `Pathfinder`, costs just below and past 2^32 stay exact, one search reused on graphs whose move shapes are numbered differently
 //! prices each by its own, and a column's home slot keeps its chain and its ids through
-//! updates that empty and refill it, and a block goal searched by node id answers as the same goal asked.
+//! updates that empty and refill it, a block goal searched by node id answers as the same goal asked,
+//! and goals of every kind answer as `Pathfinder`'s in a graph far from the origin.
 
 mod support;
 
@@ -382,4 +383,78 @@ fn costs_just_inside_and_past_32_bits_stay_exact() {
         assert_eq!(mine.cost, theirs.cost, "toll {toll}");
         assert_eq!(mine.path.len(), 24);
     }
+}
+
+/// A graph search runs in the graph's own coordinates (relative to its lowest corner) and asks
+/// goals about world positions: in a world at negative coordinates across chunk borders, every
+/// kind of goal gets the route cost `Pathfinder` finds, and a block goal searched by node id
+/// answers as the same goal asked position by position, expansions included.
+#[test]
+fn goals_of_every_kind_answer_alike_in_a_graph_far_from_the_origin() {
+    let agent = Agent::default();
+    let costs = MoveCosts::default();
+    let size = IVec3::new(22, 9, 22);
+    let source = hills(29, size.x, size.z);
+    let offset = IVec3::new(-37, -21, -7);
+    let mut world =
+        ChunkedWorld::with_bounds(voxnav::world::Bounds::new(offset, offset + size)).unwrap();
+    for x in 0..size.x {
+        for y in 0..size.y {
+            for z in 0..size.z {
+                let p = IVec3::new(x, y, z);
+                if let Some(block) = source.block(p) {
+                    world.set(p + offset, block).unwrap();
+                }
+            }
+        }
+    }
+    let graph = NavGraph::compile(&world, &agent).unwrap();
+    let mut search = GraphSearch::new(costs).unwrap();
+    let mut asked = GraphSearch::new(costs).unwrap();
+    let mut pathfinder = Pathfinder::new(agent, costs).unwrap();
+    let feet: Vec<IVec3> = surface(&source, &agent, size)
+        .into_iter()
+        .map(|p| p + offset)
+        .collect();
+    let options = SearchOptions::default();
+    let mut compared = 0;
+    for i in 0..40 {
+        let start = feet[(i * 41) % feet.len()];
+        let goal = feet[(i * 89 + 5) % feet.len()];
+        let by_id = search
+            .search(&graph, start, &BlockGoal(goal), &options)
+            .unwrap();
+        let by_feet = asked
+            .search(&graph, start, &Undeclared(BlockGoal(goal)), &options)
+            .unwrap();
+        assert_eq!(by_id.cost, by_feet.cost, "{start} -> {goal}");
+        assert_eq!(
+            by_id.stats.expanded, by_feet.stats.expanded,
+            "{start} -> {goal}"
+        );
+        let goals: [&dyn Goal; 4] = [
+            &BlockGoal(goal),
+            &voxnav::RadiusGoal {
+                center: goal,
+                radius: 3,
+            },
+            &voxnav::engine::ColumnGoal {
+                x: goal.x,
+                z: goal.z,
+            },
+            &voxnav::engine::AwayFromGoal::horizontal(start, 6),
+        ];
+        for kind in goals {
+            let graphed = search.search(&graph, start, kind, &options).unwrap();
+            let walked = pathfinder.search(&world, start, kind, &options).unwrap();
+            assert_eq!(graphed.status, walked.status, "{start} -> {goal}");
+            assert_eq!(graphed.cost, walked.cost, "{start} -> {goal}");
+            if let Some(&end) = graphed.path.last() {
+                assert!(kind.is_reached(end), "{start} -> {goal}: ends at {end}");
+                assert_eq!(graphed.path[0], start);
+            }
+            compared += 1;
+        }
+    }
+    assert_eq!(compared, 160);
 }

@@ -538,3 +538,27 @@ fn costs_too_large_for_sixteen_bits_stay_exact() {
     }
     assert!(found > 10, "{found} found");
 }
+
+#[test]
+fn debug_output_is_a_summary() {
+    let world = rooms();
+    let graph = NavGraph::compile(&world, &Agent::default()).expect("compiles");
+    let hier = Hierarchy::build(&graph, &MoveCosts::default()).expect("builds");
+    let text = format!("{hier:?}");
+    assert!(
+        text.starts_with("Hierarchy { cells: 6, portals: "),
+        "{text}"
+    );
+    assert!(text.len() < 200, "{text}");
+    let mut search = HierSearch::new();
+    search
+        .find_path(
+            &hier,
+            &graph,
+            IVec3::new(2, 1, 18),
+            IVec3::new(30, 1, 18),
+            &SearchOptions::default(),
+        )
+        .expect("valid query");
+    assert!(format!("{search:?}").len() < 100);
+}

@@ -5,8 +5,10 @@ mod support;
 use std::collections::BTreeMap;
 
 use support::rng::Rng;
+use voxnav::check_path;
 use voxnav::engine::{IndexedRouter, Navigator, Pathfinder};
 use voxnav::graph::NavGraph;
+use voxnav::reach::route_toward;
 use voxnav::world::{InvalidFeet, VersionedWorld, is_valid_feet};
 use voxnav::{Agent, Block, ChunkedWorld, Error, IVec3, MoveCosts, SearchOptions, VoxelWorld};
 
@@ -465,4 +467,70 @@ fn a_navigator_follows_column_loads_without_rebuilding_the_world() {
         navigator.index().is_none() && navigator.graph().is_none(),
         "no lazy rebuild either"
     );
+}
+
+/// A route toward a goal beyond the loaded area ends at the edge, flagged, and is the best
+/// edge: two loaded columns of floor with an unloaded one between them; a goal across the gap
+/// (loaded, unreachable through loaded ground) and a goal in an unloaded column both give a
+/// legal partial route to the column next to the gap, while a goal on the same side is found
+/// as usual and a goal walled off in a world without an edge stays unreachable.
+#[test]
+fn a_route_toward_a_goal_beyond_the_loaded_area_ends_at_the_edge() {
+    let mut world = ChunkedWorld::with_height(MIN_Y, MAX_Y).unwrap();
+    let floor = [Block::Solid];
+    let flat: [(&[Block], &[u16]); 2] = [(&floor, &[]), (&[], &[])];
+    for cx in [-4, -3, -1] {
+        world.insert_column(cx, -2, flat).unwrap();
+    }
+    let agent = Agent::default();
+    let costs = MoveCosts::default();
+    let mut pathfinder = Pathfinder::new(agent, costs).unwrap();
+    let options = SearchOptions::default();
+    let start = IVec3::new(-60, 0, -25);
+    for goal in [IVec3::new(-10, 0, -25), IVec3::new(40, 0, -25)] {
+        if goal.x < 0 {
+            let direct = pathfinder.find_path(&world, start, goal, &options).unwrap();
+            assert_eq!(direct.status, voxnav::SearchStatus::Unreachable);
+        } else {
+            assert!(pathfinder.find_path(&world, start, goal, &options).is_err());
+        }
+        let route = route_toward(&mut pathfinder, &world, start, goal, &options).unwrap();
+        assert!(route.at_edge, "{goal}");
+        assert_eq!(route.result.status, voxnav::SearchStatus::Partial);
+        let end = *route.result.path.last().unwrap();
+        // The best edge: x = -33 (next to the unloaded column -2), straight along z = -25.
+        assert_eq!(end, IVec3::new(-33, 0, -25), "{goal}");
+        assert_eq!(route.result.cost, Some(27 * 10));
+        let check = check_path(&world, &agent, &costs, &route.result.path);
+        assert_eq!(check.first_broken, None);
+        assert_eq!(check.cost, route.result.cost);
+    }
+    let near = route_toward(
+        &mut pathfinder,
+        &world,
+        start,
+        IVec3::new(-40, 0, -20),
+        &options,
+    )
+    .unwrap();
+    assert!(!near.at_edge && near.result.is_found());
+
+    // A fully loaded world has no edge: a walled-off goal stays unreachable.
+    let mut closed = ChunkedWorld::with_size(IVec3::new(8, 3, 8)).unwrap();
+    closed
+        .fill(IVec3::ZERO, IVec3::new(7, 0, 7), Block::Solid)
+        .unwrap();
+    closed
+        .fill(IVec3::new(4, 1, 0), IVec3::new(4, 2, 7), Block::Solid)
+        .unwrap();
+    let walled = route_toward(
+        &mut pathfinder,
+        &closed,
+        IVec3::new(1, 1, 1),
+        IVec3::new(6, 1, 1),
+        &options,
+    )
+    .unwrap();
+    assert!(!walled.at_edge);
+    assert_eq!(walled.result.status, voxnav::SearchStatus::Unreachable);
 }

@@ -108,9 +108,10 @@ impl Overlay {
     }
 }
 
-/// Reusable state for queries over a [`Hierarchy`]: the overlay search's records and the
-/// searches inside cells. Keep one per thread and reuse it, so queries do not allocate.
-#[derive(Debug, Clone, Default)]
+/// Reusable state for queries over a [`Hierarchy`]: the overlay search's
+/// records and the searches inside cells. Keep one per thread and reuse it, so queries do not
+/// allocate. Its `Debug` output is a summary, not its buffers.
+#[derive(Clone, Default)]
 pub struct HierSearch {
     overlay: Overlay,
     /// The first leg: forwards from the start inside its cell.
@@ -121,6 +122,14 @@ pub struct HierSearch {
     refine: CellSearch,
     /// The cost from each portal of the goal's cell to the goal, inside the cell.
     to_goal: Vec<Option<u64>>,
+}
+
+impl std::fmt::Debug for HierSearch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HierSearch")
+            .field("overlay_states", &self.overlay.records.len())
+            .finish_non_exhaustive()
+    }
 }
 
 impl HierSearch {
@@ -207,7 +216,7 @@ impl HierSearch {
         let max_nodes = options.max_nodes.unwrap_or(u64::MAX);
         let deadline = options.deadline(started);
         // The expanded state closest to the goal by the heuristic, for a partial route.
-        let mut closest = (estimator.between(start, goal), 0, FROM_START);
+        let mut closest = (estimator.between(start, goal), FROM_START);
         let mut status = SearchStatus::Unreachable;
         while let Some(Reverse((_, deep, state))) = overlay.open.pop() {
             let g = u64::MAX - deep;
@@ -238,7 +247,7 @@ impl HierSearch {
             let feet = graph.feet(portal);
             let h = estimator.between(feet, goal);
             if h < closest.0 {
-                closest = (h, g, state);
+                closest = (h, state);
             }
             if state & 1 == 0 {
                 // Entered: on to the goal when this is its cell, or across the cell.
@@ -281,13 +290,15 @@ impl HierSearch {
         let generated = overlay.generated + 1;
         let (path, cost) = match status {
             SearchStatus::Found => {
-                let (cost, parent) = overlay.goal.unwrap_or((0, DIRECT));
-                let path = self.route(hier, graph, start, Some((goal_id, parent)), parent)?;
+                let (_, parent) = overlay.goal.unwrap_or((0, DIRECT));
+                let (path, cost) =
+                    self.route(hier, graph, start, Some((goal_id, parent)), parent)?;
                 (path, Some(cost))
             }
             SearchStatus::Partial => {
-                let (_, g, state) = closest;
-                (self.route(hier, graph, start, None, state)?, Some(g))
+                let (_, state) = closest;
+                let (path, cost) = self.route(hier, graph, start, None, state)?;
+                (path, Some(cost))
             }
             SearchStatus::Unreachable => (Vec::new(), None),
         };
@@ -309,7 +320,9 @@ impl HierSearch {
 
     /// The route of the last overlay search from `start` to the state `end` (its portal's
     /// feet last), and on to the goal `goal` when given (`end` then being the state the goal
-    /// was reached from, or [`DIRECT`]).
+    /// was reached from, or [`DIRECT`]), with its cost: the sum of its legs' costs, so that it
+    /// is the route's even where a weighted heuristic improved a state after its children
+    /// were reached.
     fn route(
         &mut self,
         hier: &Hierarchy,
@@ -317,14 +330,16 @@ impl HierSearch {
         start: IVec3,
         goal: Option<(NodeId, u32)>,
         end: u32,
-    ) -> Result<Vec<IVec3>> {
+    ) -> Result<(Vec<IVec3>, u64)> {
         let mut path = vec![start];
+        let mut cost = 0;
         if end == DIRECT {
             if let Some((goal_id, _)) = goal {
                 self.first
                     .append_leg(graph, goal_id, Direction::Forward, &mut path);
+                cost = self.first.cost(goal_id).unwrap_or(0);
             }
-            return Ok(path);
+            return Ok((path, cost));
         }
         let mut chain = Vec::new();
         let mut state = end;
@@ -340,26 +355,37 @@ impl HierSearch {
         };
         let refine_estimator = refine_estimator(graph, hier);
         if let Some(&first) = chain.first() {
+            let node = portal(first).0;
             self.first
-                .append_leg(graph, portal(first).0, Direction::Forward, &mut path);
+                .append_leg(graph, node, Direction::Forward, &mut path);
+            cost += self.first.cost(node).unwrap_or(0);
         }
         for pair in chain.windows(2) {
             let ((from, chunk), (to, _)) = (portal(pair[0]), portal(pair[1]));
             if pair[0] & 1 == 1 {
-                // A move across the border.
+                // A move across the border (one per target: a slot holds one move).
                 path.push(graph.feet(to));
+                graph.for_each_move(from, &hier.costs, |step| {
+                    if step.node == to {
+                        cost += u64::from(step.cost);
+                    }
+                });
             } else if from != to {
-                self.refine_step(graph, hier, chunk, (from, to), &refine_estimator, &mut path)?;
+                cost +=
+                    self.refine_step(graph, hier, chunk, (from, to), &refine_estimator, &mut path)?;
             }
         }
         if let (Some(&last), Some(_)) = (chain.last(), goal) {
+            let node = portal(last).0;
             self.last
-                .append_leg(graph, portal(last).0, Direction::Backward, &mut path);
+                .append_leg(graph, node, Direction::Backward, &mut path);
+            cost += self.last.cost(node).unwrap_or(0);
         }
-        Ok(path)
+        Ok((path, cost))
     }
 
-    /// Appends the walk moves of the overlay step `from -> to` inside the cell `chunk`.
+    /// Appends the walk moves of the overlay step `from -> to` inside the cell `chunk`;
+    /// returns their cost.
     fn refine_step(
         &mut self,
         graph: &NavGraph,
@@ -368,29 +394,25 @@ impl HierSearch {
         (from, to): (NodeId, NodeId),
         estimator: &Estimator,
         path: &mut Vec<IVec3>,
-    ) -> Result<()> {
+    ) -> Result<u64> {
         let target = (to, graph.feet(to), estimator);
-        if self
-            .refine
-            .run(
-                graph,
-                &hier.costs,
-                chunk,
-                from,
-                Direction::Forward,
-                Some(target),
-            )
-            .is_none()
-        {
+        let Some(cost) = self.refine.run(
+            graph,
+            &hier.costs,
+            chunk,
+            from,
+            Direction::Forward,
+            Some(target),
+        ) else {
             return Err(Error::GraphBroken(format!(
                 "the hierarchy's cell {chunk:?} has a route from {} to {} that the graph does \
                  not: update the hierarchy with every change of the graph",
                 graph.feet(from),
                 graph.feet(to)
             )));
-        }
+        };
         self.refine.append_leg(graph, to, Direction::Forward, path);
-        Ok(())
+        Ok(cost)
     }
 
     /// What the overlay's components say about a route from `start` to `goal` (feet

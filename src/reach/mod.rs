@@ -44,10 +44,12 @@
 //! # Ok::<(), voxnav::Error>(())
 //! ```
 
+mod edge;
 mod index;
 mod navigator;
 mod slot;
 
+pub use edge::{EdgeRoute, route_toward};
 pub use index::{Reach, ReachIndex};
 pub use navigator::Navigator;
 pub use slot::{IndexSlot, IndexedRouter};

@@ -5,7 +5,8 @@ use std::time::Instant;
 
 use glam::IVec3;
 
-use super::cells::{CellRecords, CellTable, Narrow, Record, Wide};
+use super::cell_records::CellRecords;
+use super::cells::{CellTable, Narrow, Record, Wide};
 use super::core::{Ended, run};
 use super::goal::{BlockGoal, Goal};
 use super::heuristic::Estimator;

@@ -1,35 +1,42 @@
 //! The A* search: options, results, goals and the reusable [`Pathfinder`].
 //!
-//! ## The one search core (the shape every engine is being moved onto)
+//! ## The one search core
 //!
-//! Every A* in the crate is one loop, generic over two things and sharing everything else:
+//! Every A* in the crate is one loop, `search::core::run`, generic over two things and sharing
+//! everything else:
 //!
-//! - a **move source** says where a node's successors come from: the walking rules read from
-//!   the world on the fly, the flying and swimming rules (26 neighbours, box rule), the compiled
-//!   walk graph ([`crate::graph::NavGraph`]: moves decoded from per-node codes), the same graph
-//!   read backwards over incoming moves (chase fields, goal-to-start searches), jump points on
-//!   uniform-cost grids (a source that returns jump targets with their exact costs), and the
-//!   portals of a hierarchy of cells. A source hands each successor to the loop as
-//!   `(node key, feet, move cost)`; it owns whatever it caches per node (the arrival direction
-//!   a flier's dominance pruning reads, a jump direction).
-//! - a **record table** says where node state lives (best cost, parent, closed bit): records
-//!   kept where their cells lie (`search::cells`, fliers), a table of packed positions (walkers on
-//!   unbounded worlds), or flat arrays indexed by graph node id with generation stamps (every
-//!   engine over the compiled graph). The key type is the table's: a packed position or a
-//!   `NodeId`.
+//! - a **move source** (`MoveSource`) says where a node's successors come from, chosen once
+//!   per search: the walking rules read from the world on the fly and the flying and swimming
+//!   rules (26 neighbours, box rule), both in `search::rules`; the compiled walk graph
+//!   ([`crate::graph::NavGraph`]: moves decoded from per-node codes, less the detours the
+//!   parent dominates); and the same graph read backwards over incoming moves (the chase
+//!   field's Dijkstra and the replanner's first plan, `GraphSearch::search_backward`). A source
+//!   hands each successor to the loop as its place in the table, how it lands (`Landing`: the
+//!   loop works the position out only for a successor it keeps), the move's cost and what
+//!   its record keeps of the move; it owns whatever it caches per node (a flier's arrival
+//!   code lives in its record, the nodes a backward plan expanded in its list).
+//! - a **record table** (`RecordTable`) says where node state lives (best cost, how the node
+//!   was reached, closed or open) and decides whether an offered route is taken: records kept
+//!   where their cells lie (`search::cells`, fliers and swimmers), a table of packed positions
+//!   (`search::nodes`, walkers, unbounded worlds included), or flat arrays indexed by graph
+//!   node id with generation stamps (every engine over the compiled graph). Nodes are `u32`
+//!   numbers the table gives out.
 //!
-//! Shared by all: one [`Goal`] trait (with [`Goal::block_target`] so a source that knows ids can
-//! test an exact goal by id), one [`Estimator`](heuristic::Estimator) built once per search from
-//! the [`SearchOptions`]' heuristic, one `Budget` check before each expansion, one open set
-//! (the monotone integer queue of `search::open`), and one place that builds a [`SearchResult`]
-//! (`finish`: found, partial with the best node by the heuristic, or unreachable). A new
-//! engine is a new source or a new table, not a new loop.
+//! Shared by all: one [`Goal`] trait (a graph search turns a goal whose
+//! [`Goal::block_target`] is set into a goal in the graph's own coordinates), one
+//! [`Estimator`](heuristic::Estimator) built once per search from the [`SearchOptions`]'
+//! heuristic, with one octile formula (`heuristic::Octile`), one `Budget` check before each
+//! expansion, one open set (the monotone integer queue of `search::open`), and one place that
+//! builds a [`SearchResult`] (`Ended::finish`: found, partial with the best node by the
+//! heuristic, or unreachable). A new engine is a new source or a new table, not a new loop.
 //!
-//! Today the walker's and the flier's loops ([`Pathfinder`]) already share `finish`, the
-//! budget and the open set; the graph's A*, the replanner's adapted A* and the baseline still
-//! keep loops of their own and are next to move.
+//! Outside the loop on purpose: the naive baseline of the benchmarks (`examples/support`), the
+//! reference the speed figures compare against; D* Lite (`replan::dstar`), whose queue keys
+//! and `rhs` values are another algorithm, not A*; and the jump point searches, whose move
+//! source is still to be written.
 
 mod astar;
+mod cell_records;
 pub(crate) mod cells;
 pub(crate) mod core;
 mod goal;

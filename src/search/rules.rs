@@ -4,7 +4,8 @@
 
 use glam::IVec3;
 
-use super::cells::{ARRIVAL_MASK, CellRecords, Neighbourhood, Record};
+use super::cell_records::CellRecords;
+use super::cells::{ARRIVAL_MASK, Neighbourhood, Record};
 use super::core::{Landing, MoveSource, Successor};
 use super::nodes::PositionTable;
 use crate::moves::agent::{Agent, MoveCosts};
