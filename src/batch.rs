@@ -278,6 +278,22 @@ impl BatchRouter {
         )
     }
 
+    /// A route from `start` toward `goal` for the router's agent, ending at the edge of the
+    /// loaded area when `goal` lies beyond it: [`route_toward`](crate::reach::route_toward)
+    /// on a worker from the pool.
+    pub(crate) fn toward_one<W: VoxelWorld + ?Sized>(
+        &self,
+        world: &W,
+        start: IVec3,
+        goal: IVec3,
+        options: &SearchOptions,
+    ) -> Result<crate::reach::EdgeRoute> {
+        let mut lease = self.lease();
+        let worker = lease.worker();
+        self.use_agent(worker, None)?;
+        crate::reach::route_toward(&mut worker.pathfinder, world, start, goal, options)
+    }
+
     /// One query of [`BatchRouter::search_many`]: always a search.
     fn search_one<W, G>(
         &self,

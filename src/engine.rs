@@ -27,7 +27,7 @@ pub use crate::moves::pathcheck::{PathCheck, move_between};
 pub use crate::moves::{
     DIRECTIONS, Move, MoveKind, ladder_climb, move_in_direction, neighbours, terrain_cost,
 };
-pub use crate::reach::{IndexSlot, IndexedRouter, Navigator, Reach, ReachIndex};
+pub use crate::reach::{EdgeRoute, IndexSlot, IndexedRouter, Navigator, Reach, ReachIndex};
 pub use crate::replan::{DStarLite, Replan, ReplanMethod};
 pub use crate::search::heuristic::{Estimator, Heuristic, HeuristicKind};
 pub use crate::search::jps3d::JumpSearch;

@@ -160,6 +160,44 @@ impl Router {
             .answer_one(&Tracked::new(world), start, goal, options)
     }
 
+    /// A route from `start` toward `goal` in a world that loads chunks as players move: the
+    /// route to `goal` when it is loaded and reachable through the loaded area; otherwise the
+    /// best partial route to the edge of the loaded area, flagged
+    /// [`EdgeRoute::at_edge`](crate::reach::EdgeRoute::at_edge), so an NPC walks toward its
+    /// target while the chunks in between load (route again once they have). Searched on the
+    /// fly under the router's options.
+    ///
+    /// ```
+    /// use voxnav::{Agent, Block, ChunkedWorld, IVec3, MoveCosts, Router, SearchStatus};
+    ///
+    /// // Two loaded chunk columns with a floor at y = 0 (Minecraft's section order: y, z, x);
+    /// // the goal lies in column (3, 0), not loaded yet.
+    /// let mut world = ChunkedWorld::with_height(0, 16)?;
+    /// let ground: Vec<u16> = (0..4096).map(|i| u16::from(i < 256)).collect();
+    /// let palette = [Block::Air, Block::Solid];
+    /// for cx in 0..2 {
+    ///     world.insert_column(cx, 0, [(&palette[..], &ground[..])])?;
+    /// }
+    /// let router = Router::new(Agent::default(), MoveCosts::default())?;
+    /// let toward = router.route_toward(&world, IVec3::new(1, 1, 1), IVec3::new(50, 1, 1))?;
+    /// assert!(toward.at_edge);
+    /// assert_eq!(toward.result.status, SearchStatus::Partial);
+    /// assert_eq!(toward.result.path.last().map(|p| p.x), Some(31));
+    /// # Ok::<(), voxnav::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Router::route`], except that a goal in an unloaded chunk is not an error when
+    /// some edge of the loaded area can be reached.
+    pub fn route_toward<W: VoxelWorld + ?Sized>(
+        &self,
+        world: &W,
+        start: IVec3,
+        goal: IVec3,
+    ) -> Result<crate::reach::EdgeRoute> {
+        self.batch.toward_one(world, start, goal, self.options())
+    }
+
     /// Answers `queries` under the router's options, in their order: on rayon's current
     /// thread pool with the `rayon` feature (run it inside `rayon::ThreadPool::install` to
     /// choose the threads), one after the other without it. Each answer is the one
