@@ -184,3 +184,47 @@ fn route_many_answers_as_route_does_in_the_queries_order() {
         SearchStatus::Found
     );
 }
+
+/// The README's "A live server" example, verbatim: loads columns, edits, unloads, applies the
+/// changes to a prepared router and routes toward a goal beyond the loaded area on a snapshot
+/// from another thread.
+#[test]
+fn the_readme_live_server_example_runs() -> voxnav::Result<()> {
+    use voxnav::{Agent, Block, ChunkedWorld, IVec3, MoveCosts, Router};
+
+    let mut world = ChunkedWorld::with_height(-64, 320)?; // the overworld's y range
+    world.track_changes(true);
+    // Chunk columns as the server loads them: sections from the bottom up, palette + indices in
+    // Minecraft's order (y, z, x); with the anvil feature, `decode_chunk(nbt)?.insert_into(&mut world)`.
+    let ground: Vec<u16> = (0..4096).map(|i| u16::from(i < 256)).collect();
+    let air_and_stone = [Block::Air, Block::Solid];
+    for cx in -2..2 {
+        for cz in -2..2 {
+            world.insert_column(
+                cx,
+                cz,
+                [(&[Block::Solid][..], &[][..]); 4]
+                    .into_iter()
+                    .chain([(&air_and_stone[..], &ground[..])]),
+            )?;
+        }
+    }
+    let mut router = Router::new(Agent::mob("zombie")?, MoveCosts::default())?;
+    router.prepare(&world)?; // graph and reachability over the loaded columns (optional)
+
+    // Every tick: block edits and unloads, then one call keeps what the router prepared current.
+    world.set(IVec3::new(3, 1, 3), Block::Solid)?;
+    world.remove_column(1, 1);
+    let changes = world.take_changes();
+    router.apply_changes(&world, &changes)?;
+
+    // Off the tick thread: route on a snapshot; the goal may lie beyond the loaded area.
+    let snapshot = world.snapshot();
+    let toward = std::thread::scope(|s| {
+        s.spawn(|| router.route_toward(&snapshot, IVec3::new(-20, 1, -20), IVec3::new(100, 1, 0)))
+            .join()
+            .unwrap()
+    })?;
+    assert!(toward.at_edge); // walk this partial route; route again when more chunks load
+    Ok(())
+}
