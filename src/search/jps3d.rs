@@ -43,6 +43,17 @@
 //! cost less than that with extra costs added (they are never negative), so it is optimal. When
 //! a cell of the route has an extra cost, the search runs the flier A* instead and returns its
 //! answer. Reachability does not depend on costs, so "unreachable" needs no check.
+//!
+//! ## Speed
+//!
+//! In open space a diagonal jump's sub-jumps end only at walls, so a jump is cut short by its
+//! budget ([`JUMP_BUDGET`]) and the search is close to A* over the canonical moves: fewer
+//! expansions, each dearer. Instructions against the flier A* on the same queries (`cargo
+//! bench --bench jps3d`, callgrind on `run_astar` / `run_jps`): the 300 `Simple` problems
+//! 233 M against 307 M (324 expansions per query against 726, 1.32x faster); 100 pairs in a
+//! 96 x 48 x 96 world of pillars and slabs 425 M against 366 M (0.86x); 40 pairs in a
+//! 256 x 128 x 256 one 2 276 M against 1 512 M (0.66x). So it pays on `Simple`'s open rooms
+//! only.
 
 use std::cmp::{Ordering, Reverse};
 use std::collections::BinaryHeap;
