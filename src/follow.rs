@@ -166,7 +166,7 @@ impl PathFollower {
                 floor: if free {
                     f64::from(feet.y)
                 } else {
-                    floor_height(world, feet)
+                    body_floor(world, agent, feet)
                 },
                 door: world.terrain(feet).contains(TerrainFlags::IN_DOOR),
             })
@@ -201,14 +201,16 @@ impl PathFollower {
         self.aim
     }
 
-    /// The point of waypoint `index` an entity steers to: the centre of its cell at the height
-    /// of its floor.
+    /// The point of waypoint `index` an entity steers to: the centre of the body's cells (the
+    /// feet cell's centre for a one-wide agent; a wider body's feet cell is the corner of its
+    /// `width x width` columns, see [`crate::moves::wide`]) at the height of its floor.
     fn point(&self, index: usize) -> DVec3 {
         let w = &self.waypoints[index];
+        let half = f64::from(self.agent.width) / 2.0;
         DVec3::new(
-            f64::from(w.feet.x) + 0.5,
+            f64::from(w.feet.x) + half,
             w.floor,
-            f64::from(w.feet.z) + 0.5,
+            f64::from(w.feet.z) + half,
         )
     }
 
@@ -371,7 +373,11 @@ impl PathFollower {
             }) {
                 break;
             }
-            let clear = if self.agent.movement.is_free() {
+            // A body wider than a block steers from waypoint to waypoint: the swept test below
+            // checks one-wide feet positions, which says nothing of a wider box.
+            let clear = if self.agent.width > 1 {
+                false
+            } else if self.agent.movement.is_free() {
                 self.free_line_clear(world, position, self.point(candidate))
             } else {
                 waypoint.feet.y == previous.feet.y
@@ -461,6 +467,16 @@ impl PathFollower {
 /// The height, in blocks, of the floor a walker with its feet in cell `feet` stands on: the top
 /// of the cell below's collision box ([`VoxelWorld::floor_top`]), or of the feet cell itself
 /// when that is a thin floor the rules walk through (a carpet, thin snow).
+/// The height of the floor under `agent`'s body at `feet`: the highest floor under its box
+/// (the floor that holds a wide body up, as the walking rules read it).
+fn body_floor<W: VoxelWorld + ?Sized>(world: &W, agent: &Agent, feet: IVec3) -> f64 {
+    if agent.width > 1 {
+        floor_height(&crate::moves::BoxView::new(world, agent.width), feet)
+    } else {
+        floor_height(world, feet)
+    }
+}
+
 fn floor_height<W: VoxelWorld + ?Sized>(world: &W, feet: IVec3) -> f64 {
     let own = world.floor_top(feet);
     if own > 0 && own < FULL_BLOCK && world.is_passable(feet) {
@@ -557,6 +573,10 @@ pub fn snap_feet<W: VoxelWorld + ?Sized>(
     if !position.is_finite() || position.abs().max_element() > f64::from(i32::MAX / 2) {
         return None;
     }
+    // A wider body's feet cell is the corner of its columns: look for it around the point
+    // where a one-wide body's centre would stand in that corner cell.
+    let shift = f64::from(agent.width.max(1) - 1) / 2.0;
+    let position = DVec3::new(position.x - shift, position.y, position.z - shift);
     let centre = (position.x.floor() as i32, position.z.floor() as i32);
     let mut columns = vec![centre];
     for dx in [-HALF_WIDTH, HALF_WIDTH] {
@@ -593,10 +613,10 @@ pub fn snap_feet<W: VoxelWorld + ?Sized>(
             let feet = IVec3::new(x, y, z);
             (in_key_range(feet)
                 && agent.is_valid_position(world, feet)
-                && floor_height(world, feet) <= position.y + 0.9)
+                && body_floor(world, agent, feet) <= position.y + 0.9)
                 .then_some(feet)
         });
-        if index == 0 && found.is_some_and(|f| floor_height(world, f) >= position.y - 0.6) {
+        if index == 0 && found.is_some_and(|f| body_floor(world, agent, f) >= position.y - 0.6) {
             return found;
         }
         if let Some(feet) = found

@@ -14,6 +14,20 @@ use voxnav::{
 /// A zombie's or player's box: 0.6 wide, 1.8 tall.
 const HALF_WIDTH: f64 = 0.3;
 const BOX_HEIGHT: f64 = 1.8;
+
+thread_local! {
+    /// The simulated entity's half width and height on this thread (each test walks one kind
+    /// of entity): a zombie's by default, set by [`walk_as`].
+    static BOX: std::cell::Cell<(f64, f64)> = const { std::cell::Cell::new((HALF_WIDTH, BOX_HEIGHT)) };
+}
+
+fn half_width() -> f64 {
+    BOX.with(|b| b.get().0)
+}
+
+fn box_height() -> f64 {
+    BOX.with(|b| b.get().1)
+}
 /// Blocks per tick at walking speed (4.317 m/s at 20 ticks per second).
 const WALK_SPEED: f64 = 0.2159;
 /// Vertical velocity at take-off of a jump, gravity per tick and vertical drag.
@@ -54,8 +68,8 @@ fn boxes<W: VoxelWorld>(world: &W, min: DVec3, max: DVec3) -> Vec<(DVec3, DVec3)
 
 fn body_box(position: DVec3) -> (DVec3, DVec3) {
     (
-        position - DVec3::new(HALF_WIDTH, 0.0, HALF_WIDTH),
-        position + DVec3::new(HALF_WIDTH, BOX_HEIGHT, HALF_WIDTH),
+        position - DVec3::new(half_width(), 0.0, half_width()),
+        position + DVec3::new(half_width(), box_height(), half_width()),
     )
 }
 
@@ -89,7 +103,7 @@ fn move_horizontal<W: VoxelWorld>(world: &W, body: &mut Body, dx: f64, dz: f64) 
     let near = boxes(
         world,
         body.position - reach,
-        body.position + reach + DVec3::Y * BOX_HEIGHT,
+        body.position + reach + DVec3::Y * box_height(),
     );
     let (flat, blocked) = slide(&near, body.position, dx, dz);
     if blocked && body.on_ground {
@@ -165,8 +179,14 @@ enum Failure {
 /// Walks `path` with the follower; `Ok(ticks)` when the entity arrived.
 fn walk<W: VoxelWorld>(world: &W, agent: &Agent, path: &[IVec3]) -> Result<u32, Failure> {
     let start = path[0];
+    // A body's centre: a wider body's feet cell is the corner of its columns.
+    let centre = f64::from(agent.width) / 2.0;
     let mut body = Body {
-        position: DVec3::new(f64::from(start.x) + 0.5, 0.0, f64::from(start.z) + 0.5),
+        position: DVec3::new(
+            f64::from(start.x) + centre,
+            0.0,
+            f64::from(start.z) + centre,
+        ),
         vertical: 0.0,
         on_ground: true,
         takeoff: 0.0,
@@ -198,7 +218,7 @@ fn walk<W: VoxelWorld>(world: &W, agent: &Agent, path: &[IVec3]) -> Result<u32, 
     let limit = (1.5 * walking_ticks).ceil() as u32 + 10;
     let centres: Vec<DVec3> = path
         .iter()
-        .map(|p| DVec3::new(f64::from(p.x) + 0.5, 0.0, f64::from(p.z) + 0.5))
+        .map(|p| DVec3::new(f64::from(p.x) + centre, 0.0, f64::from(p.z) + centre))
         .collect();
     let mut follower = PathFollower::new(world, agent, path.to_vec());
     for tick in 0..limit {
@@ -243,7 +263,7 @@ fn walk<W: VoxelWorld>(world: &W, agent: &Agent, path: &[IVec3]) -> Result<u32, 
         let near = boxes(
             world,
             body.position - reach,
-            body.position + reach + DVec3::Y * BOX_HEIGHT,
+            body.position + reach + DVec3::Y * box_height(),
         );
         let before = body.position.y;
         let (moved, stopped) = move_axis(&near, body.position, 1, dy);
@@ -275,7 +295,15 @@ fn walk_pairs<W: VoxelWorld + Sync>(
     world: &W,
     pairs: &[(IVec3, IVec3)],
 ) -> (usize, usize, Vec<(Failure, usize)>) {
-    let agent = Agent::default();
+    walk_pairs_as(world, Agent::default(), pairs)
+}
+
+/// As [`walk_pairs`], for `agent` (whose body the simulation must have been given).
+fn walk_pairs_as<W: VoxelWorld + Sync>(
+    world: &W,
+    agent: Agent,
+    pairs: &[(IVec3, IVec3)],
+) -> (usize, usize, Vec<(Failure, usize)>) {
     let router = Router::new(agent, MoveCosts::default()).unwrap();
     let mut found = 0;
     let mut arrived = 0;
@@ -470,4 +498,22 @@ fn a_swimmer_afloat_snaps_to_its_swimming_position() {
         snap_feet(&world, &Agent::default(), DVec3::new(3.5, 3.6, 3.5)),
         Some(IVec3::new(3, 1, 3))
     );
+}
+
+/// An iron golem (1.4 x 2.7, so 2 wide and 3 tall in whole blocks) walks its routes on the
+/// generated terrain: the follower steers a wide body to the centre of its columns, waypoint
+/// by waypoint, and `snap_feet` finds the corner cell from the entity's centre.
+#[test]
+fn routes_of_a_two_wide_iron_golem_can_be_walked() {
+    BOX.with(|b| b.set((0.7, 2.7)));
+    let config = TerrainConfig {
+        size_x: 128,
+        size_z: 128,
+        ..TerrainConfig::default()
+    };
+    let world = generate_terrain(&config).unwrap();
+    let golem = Agent::mob("iron_golem").unwrap();
+    assert_eq!((golem.width, golem.height), (2, 3));
+    let pairs = pick_pairs(&world, &golem, 5, 120, 8.0..=60.0);
+    assert_rate("iron golem", walk_pairs_as(&world, golem, &pairs));
 }

@@ -45,7 +45,8 @@ pub const MAX_PAIRS: usize = 1 << 20;
 /// Scans the column from the top of the world's bounds down (for a world without bounds,
 /// from y = 319 down to -64, see [`UNBOUNDED_SCAN`]). The highest position may be a tree
 /// top or a cave floor under an opening; it is always a valid feet position (see
-/// [`is_valid_feet`]).
+/// [`is_valid_feet`]; for an agent wider than a block, one where its box fits and stands,
+/// [`Agent::is_valid_position`], with `(x, z)` the corner column of its box).
 ///
 /// ```
 /// use voxnav::IVec3;
@@ -88,7 +89,15 @@ pub fn surface_feet<W: VoxelWorld + ?Sized>(
     (low..=high)
         .rev()
         .map(|y| IVec3::new(x, y, z))
-        .find(|&feet| is_valid_feet(world, feet, agent.height))
+        // A wider body stands where any floor under its box holds it up, which the corner
+        // column alone does not tell.
+        .find(|&feet| {
+            if agent.width > 1 {
+                agent.is_valid_position(world, feet)
+            } else {
+                is_valid_feet(world, feet, agent.height)
+            }
+        })
 }
 
 /// `count` deterministic `(start, goal)` pairs of surface feet positions (see
