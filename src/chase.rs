@@ -144,7 +144,7 @@ impl ChaseField {
         let zero = Heuristic::new(HeuristicKind::Zero).estimator(graph.agent(), &self.costs);
         let (_, stats) =
             self.search
-                .search_backward(graph, target, &Everywhere, &zero, self.radius, None);
+                .search_backward(graph, target, &Everywhere, &zero, Some(self.radius), None);
         self.settled = stats.expanded as usize;
         self.target = Some(target);
         self.bound = graph.id_bound();

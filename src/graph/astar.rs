@@ -210,7 +210,7 @@ impl GraphSearch {
     /// expands learns its exact cost *to* `target` ([`GraphSearch::cost_to_target`]), and its
     /// record's parent is the next node of a cheapest route there
     /// ([`GraphSearch::toward_target`]). It stops at the first node `goal` reaches (not
-    /// expanded), or once no node whose cost is at most `radius` is left. `goal` is asked
+    /// expanded), or once no node is left whose cost is at most `radius` (when given). `goal` is asked
     /// about world feet positions and estimates with `estimator`; the nodes expanded are
     /// appended to `expanded` in order. Returns the node `goal` reached, if any, and the
     /// counters.
@@ -220,29 +220,52 @@ impl GraphSearch {
         target: NodeId,
         goal: &G,
         estimator: &Estimator,
-        radius: u64,
+        radius: Option<u64>,
         expanded: Option<&mut Vec<NodeId>>,
     ) -> (Option<NodeId>, SearchStats) {
         let started = Instant::now();
         // The parents of wide records are node ids, whichever way the moves go.
         self.last_narrow = false;
         let mut records = self.wide.start(graph, target);
-        let mut source = Backward {
-            graph,
-            costs: &self.core.costs,
-            radius,
-            expanded,
-        };
+        let (costs, open) = (&self.core.costs, &mut self.core.open);
         let budget = Budget::new(&SearchOptions::default(), started);
-        let ended = run::<_, _, _, false>(
-            &mut records,
-            &mut source,
-            &mut self.core.open,
-            target,
-            goal,
-            estimator,
-            &budget,
-        )
+        // A search with no radius tests none per move.
+        let ended = match radius {
+            Some(radius) => {
+                let mut source = Backward::<true> {
+                    graph,
+                    costs,
+                    radius,
+                    expanded,
+                };
+                run::<_, _, _, false>(
+                    &mut records,
+                    &mut source,
+                    open,
+                    target,
+                    goal,
+                    estimator,
+                    &budget,
+                )
+            }
+            None => {
+                let mut source = Backward::<false> {
+                    graph,
+                    costs,
+                    radius: u64::MAX,
+                    expanded,
+                };
+                run::<_, _, _, false>(
+                    &mut records,
+                    &mut source,
+                    open,
+                    target,
+                    goal,
+                    estimator,
+                    &budget,
+                )
+            }
+        }
         .expect("wide records hold every cost");
         let mut stats = ended.stats;
         stats.elapsed = started.elapsed();

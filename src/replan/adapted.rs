@@ -113,7 +113,7 @@ impl AdaptedSearch {
             goal,
             &past,
             &self.estimator,
-            u64::MAX,
+            None,
             Some(&mut self.expanded),
         );
         if past.reached.get().is_none() {

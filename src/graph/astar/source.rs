@@ -128,16 +128,16 @@ impl<'r, R: Record> MoveSource<GraphRecords<'r, R>> for Forward<'_> {
 /// every node's cost *to* the target (the chase field, the replanner's first plan). Positions
 /// are world feet positions. Searched with [`Wide`](super::records::Wide) records: their
 /// parent is the next node toward the target.
-pub(super) struct Backward<'a> {
+pub(super) struct Backward<'a, const CUT: bool> {
     pub(super) graph: &'a NavGraph,
     pub(super) costs: &'a MoveCosts,
-    /// Moves whose route to the target would cost more are left out.
+    /// Moves whose route to the target would cost more are left out (`CUT`).
     pub(super) radius: u64,
     /// The nodes expanded, in order, when kept.
     pub(super) expanded: Option<&'a mut Vec<NodeId>>,
 }
 
-impl<'r, R: Record> MoveSource<GraphRecords<'r, R>> for Backward<'_> {
+impl<'r, R: Record, const CUT: bool> MoveSource<GraphRecords<'r, R>> for Backward<'_, CUT> {
     /// The move's source, in world coordinates.
     type Landing = IVec3;
 
@@ -164,7 +164,7 @@ impl<'r, R: Record> MoveSource<GraphRecords<'r, R>> for Backward<'_> {
         let (g, radius) = (record.g(), self.radius);
         let mut going = true;
         self.graph.for_each_incoming(node, self.costs, |step| {
-            if going && g + u64::from(step.cost) <= radius {
+            if going && (!CUT || g + u64::from(step.cost) <= radius) {
                 going = relax(
                     table,
                     Successor {
