@@ -95,7 +95,8 @@ pub fn millis(d: Duration) -> f64 {
 }
 
 /// Changes 1 to 10 cells near the route ahead of `position_index`; returns false (and
-/// changes nothing) when the change would leave the NPC or the goal without footing.
+/// undoes its writes, which stay in the world's change log) when the change would leave the
+/// NPC or the goal without footing.
 /// Bounded worlds only (the generated worlds are).
 fn disturb(
     world: &mut ChunkedWorld,
@@ -111,6 +112,7 @@ fn disturb(
     // head) each get a block different from theirs.
     let count = 1 + rng.below(10) as usize;
     let mut changed: Vec<IVec3> = Vec::with_capacity(count);
+    let mut olds = std::collections::HashMap::with_capacity(count);
     for _ in 0..1000 {
         if changed.len() == count {
             break;
@@ -135,16 +137,18 @@ fn disturb(
         };
         if world.set(cell, block).is_ok() {
             changed.push(cell);
+            olds.insert(cell, old);
         }
     }
     let position = path[position_index];
     if is_valid_feet(world, position, 2) && is_valid_feet(world, goal, 2) {
         return true;
     }
-    for change in world.take_changes().cells.iter().rev() {
-        let _ = world.set(change.pos, change.old);
+    // Undo, leaving the writes and their undoing in the change log: the caller's graphs
+    // follow the world's version through them.
+    for &cell in changed.iter().rev() {
+        let _ = world.set(cell, olds[&cell]);
     }
-    world.take_changes();
     false
 }
 
@@ -223,7 +227,7 @@ pub fn bench(seed: u64, queries: usize) -> Result<(), String> {
     // (the world is restored after each query), and the fresh searches run over a copy
     // updated with the query's changes, as a server keeping one graph up to date would.
     let t = Instant::now();
-    let graph = NavGraph::compile(&world, &agent).map_err(|e| e.to_string())?;
+    let mut graph = NavGraph::compile(&world, &agent).map_err(|e| e.to_string())?;
     let mut spares: Vec<NavGraph> = Vec::new();
     println!(
         "walk graph: compiled in {:.0} ms, {} feet positions, {:.1} bytes each",
@@ -263,6 +267,17 @@ pub fn bench(seed: u64, queries: usize) -> Result<(), String> {
         plan_times.2 += millis(t.elapsed());
         world.take_changes();
         if !disturb(&mut world, &mut rng, &route.path, position_index) {
+            // Nothing changed but the world's version: every graph follows it.
+            let undone = world.take_changes();
+            graph
+                .apply_changes(&world, &undone)
+                .map_err(|e| e.to_string())?;
+            for own in [dstar.take_graph(), replanner.take_graph()] {
+                let Some(mut own) = own else { continue };
+                own.apply_changes(&world, &undone)
+                    .map_err(|e| e.to_string())?;
+                spares.push(own);
+            }
             continue;
         }
         let changes = world.take_changes();
@@ -362,6 +377,12 @@ pub fn bench(seed: u64, queries: usize) -> Result<(), String> {
                 .map_err(|e| e.to_string())?;
         }
         let restored = world.take_changes();
+        // The unchanged world's graph follows the version (its moves come out as they were).
+        for step in [&changes, &restored] {
+            graph
+                .apply_changes(&world, step)
+                .map_err(|e| e.to_string())?;
+        }
         for own in [dstar.take_graph(), replanner.take_graph()] {
             let Some(mut own) = own else { continue };
             own.apply_changes(&world, &restored)
