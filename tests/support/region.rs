@@ -1,5 +1,21 @@
 //! Region files built in memory for the Anvil loader's tests: chunks stored with any
-//! compression type, and compression bombs (small deflate streams of a huge run of zeros).
+//! compression type, compression bombs (small deflate streams of a huge run of zeros), and
+//! the region the tests ship ([`REGION`]).
+
+/// The region the tests ship, `r.1.1.mca` of a real world (block x and z 512..1024).
+pub const REGION: &str = "tests/data/minecraft/r.1.1.mca";
+
+/// The bytes of [`REGION`].
+pub fn region_bytes() -> Vec<u8> {
+    std::fs::read(REGION).expect("the test region is shipped in tests/data/minecraft")
+}
+
+/// [`REGION`], loaded once per test binary.
+#[cfg(feature = "anvil")]
+pub fn loaded() -> &'static voxnav::anvil::LoadedWorld {
+    static LOADED: std::sync::OnceLock<voxnav::anvil::LoadedWorld> = std::sync::OnceLock::new();
+    LOADED.get_or_init(|| voxnav::anvil::load_world(REGION).expect("the shipped region loads"))
+}
 
 /// The compression types of a region file's chunk header.
 pub const GZIP: u8 = 1;
