@@ -65,15 +65,29 @@ use crate::world::{AROUND, Bounds, ColumnBits, FULL_BLOCK, TerrainFlags, VoxelWo
 pub struct BoxView<'a, W: ?Sized> {
     world: &'a W,
     width: i32,
-    /// The world's terrain of recently asked cells, slot `4 * (x & 3) + (z & 3)`: the moves
-    /// of one expansion ask for the footprints of neighbouring targets, which share most of
-    /// their cells, and a view lives for one expansion.
-    memo: [Cell<Memo>; 16],
+    /// The lowest corner of the block of world cells whose terrain [`BoxView::memo`]
+    /// remembers: [`MEMO_SIDE`] columns along x and z, [`MEMO_LAYERS`] cells tall. Set by
+    /// [`VoxelWorld::columns_around`], the first read of an expansion, to the columns its
+    /// footprints cover; `None` before, when nothing is remembered.
+    anchor: Cell<Option<IVec3>>,
+    /// The world's terrain of the cells around the anchor, once asked, at index
+    /// `(MEMO_SIDE * dx + dz) * MEMO_LAYERS + dy`: the moves of one expansion ask for the
+    /// footprints of neighbouring targets and of the feet, which share most of their cells,
+    /// and a view lives for one expansion.
+    memo: [Cell<Option<TerrainFlags>>; MEMO_CELLS],
 }
 
-/// A remembered answer of the world's terrain: the cell, its terrain, and whether the slot
-/// holds one at all.
-type Memo = (IVec3, TerrainFlags, bool);
+/// The columns along x and along z of the block of cells whose terrain a view remembers: the
+/// `w + 2` columns that the footprints around a position cover, for `w` up to 3.
+const MEMO_SIDE: usize = MAX_AGENT_WIDTH as usize + 2;
+
+/// The layers of the block of cells whose terrain a view remembers: the highest 8 of the
+/// window a walker reads, which hold its feet, a step up and the first cells of a drop with
+/// the default reach.
+const MEMO_LAYERS: usize = 8;
+
+/// The cells of the block whose terrain a view remembers.
+const MEMO_CELLS: usize = MEMO_SIDE * MEMO_SIDE * MEMO_LAYERS;
 
 impl<'a, W: VoxelWorld + ?Sized> BoxView<'a, W> {
     /// The view of `world` for a body `width` blocks wide, `width` clamped to
@@ -83,7 +97,8 @@ impl<'a, W: VoxelWorld + ?Sized> BoxView<'a, W> {
         Self {
             world,
             width: width.clamp(1, MAX_AGENT_WIDTH) as i32,
-            memo: Default::default(),
+            anchor: Cell::new(None),
+            memo: [const { Cell::new(None) }; MEMO_CELLS],
         }
     }
 
@@ -103,17 +118,86 @@ impl<'a, W: VoxelWorld + ?Sized> BoxView<'a, W> {
         })
     }
 
-    /// The world's terrain of the cell `c`, remembered.
-    #[inline]
-    fn cell_terrain(&self, c: IVec3) -> TerrainFlags {
-        let slot = &self.memo[((c.x & 3) << 2 | (c.z & 3)) as usize];
-        let (cell, terrain, known) = slot.get();
-        if known && cell == c {
-            return terrain;
+    /// The flags of the world's terrain of any cell of the footprint of `feet`, `SIDE` wide, and
+    /// whether every cell is water; remembered for the cells of the block around the anchor.
+    /// A width known at compile time lets the loops unroll.
+    #[expect(
+        clippy::inline_always,
+        reason = "the terrain of every move's target, called from one place per width"
+    )]
+    #[inline(always)]
+    fn footprint_terrain<const SIDE: i32>(&self, feet: IVec3) -> (TerrainFlags, bool) {
+        if feet.x > i32::MAX - (SIDE - 1) || feet.z > i32::MAX - (SIDE - 1) {
+            return self.edge_terrain(feet);
         }
-        let terrain = self.world.terrain(c);
-        slot.set((c, terrain, true));
-        terrain
+        let mut any = TerrainFlags::PLAIN;
+        let mut all_water = true;
+        let mut add = |terrain: TerrainFlags| {
+            any = any | terrain;
+            all_water &= terrain.contains(TerrainFlags::IN_WATER);
+        };
+        if let Some(anchor) = self.anchor.get() {
+            // The anchor is set only where the whole block lies inside i32, so a wrapped
+            // difference below the block's size is the footprint's offset in it.
+            let dx = feet.x.wrapping_sub(anchor.x) as u32 as usize;
+            let dy = feet.y.wrapping_sub(anchor.y) as u32 as usize;
+            let dz = feet.z.wrapping_sub(anchor.z) as u32 as usize;
+            let span = SIDE as usize;
+            if dx + span <= MEMO_SIDE && dz + span <= MEMO_SIDE && dy < MEMO_LAYERS {
+                for a in 0..span {
+                    for b in 0..span {
+                        let slot = &self.memo[(MEMO_SIDE * (dx + a) + dz + b) * MEMO_LAYERS + dy];
+                        let terrain = slot.get().unwrap_or_else(|| {
+                            let cell = IVec3::new(feet.x + a as i32, feet.y, feet.z + b as i32);
+                            let terrain = self.world.terrain(cell);
+                            slot.set(Some(terrain));
+                            terrain
+                        });
+                        add(terrain);
+                    }
+                }
+                return (any, all_water);
+            }
+        }
+        for a in 0..SIDE {
+            for b in 0..SIDE {
+                add(self
+                    .world
+                    .terrain(IVec3::new(feet.x + a, feet.y, feet.z + b)));
+            }
+        }
+        (any, all_water)
+    }
+
+    /// [`BoxView::footprint_terrain`] of a footprint that reaches beyond the ends of i32,
+    /// whose cells there do not exist: plain, and not water.
+    #[cold]
+    #[inline(never)]
+    fn edge_terrain(&self, feet: IVec3) -> (TerrainFlags, bool) {
+        let mut any = TerrainFlags::PLAIN;
+        let mut all_water = true;
+        for cell in self.footprint(feet) {
+            let Some(cell) = cell else {
+                all_water = false;
+                continue;
+            };
+            let terrain = self.world.terrain(cell);
+            any = any | terrain;
+            all_water &= terrain.contains(TerrainFlags::IN_WATER);
+        }
+        (any, all_water)
+    }
+
+    /// Remembers the terrain of the block of cells from `anchor` from now on, forgetting what
+    /// was remembered around another anchor. The block must lie inside i32.
+    #[inline]
+    fn remember_around(&self, anchor: IVec3) {
+        if self.anchor.get() != Some(anchor) {
+            for slot in &self.memo {
+                slot.set(None);
+            }
+            self.anchor.set(Some(anchor));
+        }
     }
 
     /// Whether the cell `c` of the world is a fence (its top above a full block).
@@ -174,21 +258,43 @@ impl<'a, W: VoxelWorld + ?Sized> BoxView<'a, W> {
     /// (`grid[gx][gz]` at `x - 1 + gx`, `z - 1 + gz`).
     #[inline]
     fn combine_grid(&self, grid: &[[ColumnBits; 5]; 5], count: u32) -> [ColumnBits; 9] {
-        let w = self.width;
-        std::array::from_fn(|i| {
-            let (dx, dz) = AROUND[i];
-            let mut out = ColumnBits {
-                passable: low_bits(count),
-                ..ColumnBits::default()
-            };
-            for a in 0..w {
-                for b in 0..w {
-                    combine(&mut out, grid[(dx + 1 + a) as usize][(dz + 1 + b) as usize]);
-                }
-            }
-            out
-        })
+        let mut out = match self.width {
+            1 => combine_footprints::<1>(grid),
+            2 => combine_footprints::<2>(grid),
+            _ => combine_footprints::<3>(grid),
+        };
+        for column in &mut out {
+            column.passable &= low_bits(count);
+        }
+        out
     }
+}
+
+/// The 9 footprints of width `W` around the centre of `grid` combined (`grid[gx][gz]` at
+/// `x - 1 + gx`, `z - 1 + gz`). The combination is separable: each column of the grid is
+/// first combined with the `W - 1` after it along z, then those strips along x, which takes
+/// `3 * (W + 2) + 9` combinations where combining each footprint whole takes `9 * W * W`.
+/// A width known at compile time lets every loop unroll.
+#[inline]
+fn combine_footprints<const W: usize>(grid: &[[ColumnBits; 5]; 5]) -> [ColumnBits; 9] {
+    let mut strips = [[ColumnBits::default(); 3]; 5];
+    for gx in 0..W + 2 {
+        for gz in 0..3 {
+            let mut out = grid[gx][gz];
+            for b in 1..W {
+                combine(&mut out, grid[gx][gz + b]);
+            }
+            strips[gx][gz] = out;
+        }
+    }
+    std::array::from_fn(|i| {
+        let (gx, gz) = ((AROUND[i].0 + 1) as usize, (AROUND[i].1 + 1) as usize);
+        let mut out = strips[gx][gz];
+        for a in 1..W {
+            combine(&mut out, strips[gx + a][gz]);
+        }
+        out
+    })
 }
 
 /// `n` low bits set (`n <= 64`).
@@ -243,25 +349,11 @@ impl<W: VoxelWorld + ?Sized> VoxelWorld for BoxView<'_, W> {
     }
 
     fn terrain(&self, feet: IVec3) -> TerrainFlags {
-        let mut any = TerrainFlags::PLAIN;
-        let mut all_water = true;
-        for b in 0..self.width {
-            for a in 0..self.width {
-                let Some(c) = feet
-                    .x
-                    .checked_add(a)
-                    .zip(feet.z.checked_add(b))
-                    .map(|(x, z)| IVec3::new(x, feet.y, z))
-                else {
-                    // Cells beyond the ends of i32 do not exist: plain, and not water.
-                    all_water = false;
-                    continue;
-                };
-                let terrain = self.cell_terrain(c);
-                any = any | terrain;
-                all_water &= terrain.contains(TerrainFlags::IN_WATER);
-            }
-        }
+        let (any, all_water) = match self.width {
+            2 => self.footprint_terrain::<2>(feet),
+            3 => self.footprint_terrain::<3>(feet),
+            _ => self.footprint_terrain::<1>(feet),
+        };
         if any.is_plain() {
             // The common case: nothing special under, in or next to the box.
             return any;
@@ -344,31 +436,39 @@ impl<W: VoxelWorld + ?Sized> VoxelWorld for BoxView<'_, W> {
             }
             return self.combine_grid(&grid, count);
         };
-        // The world's own bulk reads, 3 x 3 columns each: two cover all but two corners of a
-        // 2-wide body's 4 x 4 columns, four the 5 x 5 of a 3-wide one.
-        let centres: &[(i32, i32)] = if w == 2 {
-            &[(0, 0), (1, 1)]
-        } else {
-            &[(0, 0), (2, 0), (0, 2), (2, 2)]
-        };
-        let mut read = [[false; 5]; 5];
-        for &(cx, cz) in centres {
+        // The terrain asked next is that of the targets of these columns.
+        let layers = count.min(MEMO_LAYERS as u32) as i32;
+        let reach = MEMO_SIDE as i32 - 2;
+        if y0 <= i32::MAX - count as i32 && x <= i32::MAX - reach && z <= i32::MAX - reach {
+            self.remember_around(IVec3::new(x - 1, y0 + count as i32 - layers, z - 1));
+        }
+        // The world's own bulk reads of 3 x 3 columns: two cover all but two corners of a
+        // 2-wide body's 4 x 4 columns, four the 5 x 5 of a 3-wide one. The overlaps read the
+        // same columns twice.
+        let mut place = |cx: i32, cz: i32| {
             let columns = self.world.columns_around(x + cx, z + cz, low, count + 1);
             for (column, &(dx, dz)) in columns.iter().zip(&AROUND) {
-                let (gx, gz) = ((cx + dx + 1) as usize, (cz + dz + 1) as usize);
-                if !read[gx][gz] {
-                    read[gx][gz] = true;
-                    grid[gx][gz] = *column;
-                }
+                grid[(cx + dx + 1) as usize][(cz + dz + 1) as usize] = *column;
+            }
+        };
+        match w {
+            1 => place(0, 0),
+            2 => {
+                place(0, 0);
+                place(1, 1);
+                grid[0][3] = self.world.column(x - 1, z + 2, low, count + 1);
+                grid[3][0] = self.world.column(x + 2, z - 1, low, count + 1);
+            }
+            _ => {
+                place(0, 0);
+                place(2, 0);
+                place(0, 2);
+                place(2, 2);
             }
         }
         for (gx, row) in grid.iter_mut().enumerate().take(side) {
             for (gz, cell) in row.iter_mut().enumerate().take(side) {
-                let (cx, cz) = (x - 1 + gx as i32, z - 1 + gz as i32);
-                if !read[gx][gz] {
-                    *cell = self.world.column(cx, cz, low, count + 1);
-                }
-                *cell = self.lift(cx, cz, low, count, *cell);
+                *cell = self.lift(x - 1 + gx as i32, z - 1 + gz as i32, low, count, *cell);
             }
         }
         self.combine_grid(&grid, count)
@@ -385,5 +485,68 @@ impl<W: VoxelWorld + ?Sized> VoxelWorld for BoxView<'_, W> {
     fn is_unloaded(&self, p: IVec3) -> bool {
         self.footprint(p)
             .any(|c| c.is_some_and(|c| self.world.is_unloaded(c)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::IVec3;
+
+    use super::BoxView;
+    use crate::world::VoxelWorld;
+    use crate::{Block, ChunkedWorld};
+
+    /// What a view remembers of the world's terrain is what a fresh view reads, cell by cell:
+    /// for every width, around positions on both sides of chunk borders in all three axes,
+    /// for cells inside the remembered block, at its edges and outside it, asked twice (the
+    /// second answer from memory) and after the view read the columns around another
+    /// position (which moves the remembered block).
+    #[test]
+    fn remembered_terrain_is_the_worlds() {
+        let kinds = [
+            Block::Air,
+            Block::Air,
+            Block::Solid,
+            Block::Water,
+            Block::Water,
+            Block::Lava,
+            Block::SlowFloor,
+            Block::Ladder,
+            Block::Door,
+            Block::Cobweb,
+        ];
+        let mut next = crate::testing::xorshift(0x9E37_79B9_7F4A_7C15);
+        let mut world = ChunkedWorld::new();
+        let coordinate = |r: u64| (r % 40) as i32 - 20;
+        for _ in 0..12_000 {
+            let r = next();
+            let p = IVec3::new(coordinate(r), coordinate(r >> 8), coordinate(r >> 16));
+            world
+                .set(p, kinds[(r >> 32) as usize % kinds.len()])
+                .unwrap();
+        }
+        let mut special = 0;
+        for width in 1..=3 {
+            let view = BoxView::new(&world, width);
+            for _ in 0..150 {
+                let r = next();
+                let p = IVec3::new(coordinate(r), coordinate(r >> 8), coordinate(r >> 16));
+                let count = [7, 9, 14][(r >> 24) as usize % 3];
+                let _ = view.columns_around(p.x, p.z, p.y - 4, count);
+                for dx in -3..=4 {
+                    for dz in -3..=4 {
+                        for dy in -6..=count as i32 - 2 {
+                            let q = p + IVec3::new(dx, dy, dz);
+                            let fresh = BoxView::new(&world, width).terrain(q);
+                            assert_eq!(view.terrain(q), fresh, "width {width} at {q}");
+                            assert_eq!(view.terrain(q), fresh, "width {width} at {q}, again");
+                            special += usize::from(!fresh.is_plain());
+                        }
+                    }
+                }
+            }
+        }
+        // The comparison covered special terrain, not only plain cells.
+        assert!(special > 10_000, "only {special} special answers");
     }
 }

@@ -19,7 +19,13 @@ pub mod region;
 pub mod rng;
 pub mod worlds;
 
-use voxnav::Error;
+use voxnav::engine::Pathfinder;
+use voxnav::{Agent, Error, MoveCosts};
+
+/// A pathfinder for the default agent at the default costs.
+pub fn pathfinder() -> Pathfinder {
+    Pathfinder::new(Agent::default(), MoveCosts::default()).unwrap()
+}
 
 /// The line, column and message of a parse error; panics (failing the test) on any other
 /// answer.
