@@ -9,13 +9,16 @@ use crate::moves::walk::{ladder_climb_narrow, move_in_direction_narrow, priced_m
 use crate::moves::{DIRECTIONS, Move, MoveKind};
 use crate::world::{AROUND, ColumnBits, TerrainFlags, VoxelWorld};
 
-/// The walking rules' moves from the valid feet position `feet`.
+/// The walking rules' moves from the valid feet position `feet`; ladder climbs only when
+/// `ladders` (a body wider than one block climbs none: its view of the world has no ladder
+/// flags, see [`super::wide`], so asking for them would only cost a terrain read).
 #[inline]
 pub(super) fn for_each_walking_move<W: VoxelWorld + ?Sized>(
     world: &W,
     agent: &Agent,
     costs: &MoveCosts,
     feet: IVec3,
+    ladders: bool,
     mut visit: impl FnMut(Move),
 ) {
     let directions = if agent.diagonals {
@@ -33,7 +36,9 @@ pub(super) fn for_each_walking_move<W: VoxelWorld + ?Sized>(
     };
     if window > 64 {
         cell_by_cell(&mut visit);
-        visit_ladder_climbs(world, agent, costs, feet, &mut visit);
+        if ladders {
+            visit_ladder_climbs(world, agent, costs, feet, &mut visit);
+        }
         return;
     }
     // Bit i of every column below describes the cell at height `base + i`; the feet are at
@@ -51,7 +56,9 @@ pub(super) fn for_each_walking_move<W: VoxelWorld + ?Sized>(
     if around.iter().any(|column| column.partial != 0) {
         // Rule 6 needs real floor heights: take the cell-by-cell statement of the rules.
         cell_by_cell(&mut visit);
-        visit_ladder_climbs(world, agent, costs, feet, &mut visit);
+        if ladders {
+            visit_ladder_climbs(world, agent, costs, feet, &mut visit);
+        }
         return;
     }
     let (own, columns) = (around[0], &around[1..]);
@@ -76,7 +83,9 @@ pub(super) fn for_each_walking_move<W: VoxelWorld + ?Sized>(
     } else {
         visit_column_moves::<false, W>(world, agent, costs, &grid, &rules, &mut visit);
     }
-    visit_ladder_climbs(world, agent, costs, feet, &mut visit);
+    if ladders {
+        visit_ladder_climbs(world, agent, costs, feet, &mut visit);
+    }
 }
 
 /// The column bits of one expansion: the feet, the height of bit 0, the directions tried

@@ -319,11 +319,11 @@ pub(crate) fn for_each_neighbour<W: VoxelWorld + ?Sized>(
     feet: IVec3,
     visit: impl FnMut(Move),
 ) {
-    by_width!(world, agent, (), |world, agent| {
-        if agent.movement.is_free() {
-            fly::for_each_free_move(world, agent, costs, feet, visit);
+    by_width!(world, agent, (), |world, narrow| {
+        if narrow.movement.is_free() {
+            fly::for_each_free_move(world, narrow, costs, feet, visit);
         } else {
-            for_each_walking_move(world, agent, costs, feet, visit);
+            for_each_walking_move(world, narrow, costs, feet, agent.width == 1, visit);
         }
     });
 }
@@ -418,8 +418,13 @@ impl Expansion for WalkingMoves {
         feet: IVec3,
         visit: impl FnMut(Move),
     ) {
-        by_width!(world, agent, (), |world, agent| for_each_walking_move(
-            world, agent, costs, feet, visit
+        by_width!(world, agent, (), |world, narrow| for_each_walking_move(
+            world,
+            narrow,
+            costs,
+            feet,
+            agent.width == 1,
+            visit
         ));
     }
 }

@@ -192,12 +192,18 @@ impl<'a, W: VoxelWorld + ?Sized> BoxView<'a, W> {
     /// was remembered around another anchor. The block must lie inside i32.
     #[inline]
     fn remember_around(&self, anchor: IVec3) {
-        if self.anchor.get() != Some(anchor) {
-            for slot in &self.memo {
-                slot.set(None);
+        match self.anchor.get() {
+            Some(old) if old == anchor => return,
+            // A view remembers nothing before its first anchor: the common case, a view made
+            // for one expansion, clears nothing.
+            Some(_) => {
+                for slot in &self.memo {
+                    slot.set(None);
+                }
             }
-            self.anchor.set(Some(anchor));
+            None => {}
         }
+        self.anchor.set(Some(anchor));
     }
 
     /// Whether the cell `c` of the world is a fence (its top above a full block).

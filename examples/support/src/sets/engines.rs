@@ -1,9 +1,9 @@
-//! The engines the sets are run with ([`Engine`]), what one query gave ([`Outcome`]), the
-//! [`Runner`] that drives each engine over a set keeping its search state between queries,
-//! and the check of voxnav's costs against the references ([`mismatches`]).
+//! The engines the sets are run with ([`Engine`]), what one query gave ([`Outcome`]),
+//! and the [`Runner`] that drives each engine over a set keeping its search state between
+//! queries.
 
 use pathfinding::prelude::astar;
-use voxnav::engine::{Heuristic, OCTILE_SCALE, Pathfinder, neighbours};
+use voxnav::engine::{Heuristic, Pathfinder, neighbours};
 use voxnav::flat::{GridEngine, GridPlanner};
 use voxnav::graph::{GraphSearch, NavGraph};
 use voxnav::reach::ReachIndex;
@@ -11,7 +11,6 @@ use voxnav::world::{FlatWorld, VersionedWorld};
 use voxnav::{IVec3, SearchOptions, SearchStatus, VoxelWorld};
 
 use super::super::baseline;
-use super::super::movingai::lengths_match;
 use super::{NAIVE_BUDGET, Query, QuerySet, WorldId};
 
 /// The engines compared.
@@ -287,36 +286,4 @@ impl Runner {
             expanded,
         }
     }
-}
-
-/// The queries of `set` on which voxnav's costs disagree with the `pathfinding` crate's
-/// (`generic`, when it ran) or with a Moving AI optimal length, one line each.
-pub fn mismatches(set: &QuerySet, voxnav: &[Outcome], generic: Option<&[Outcome]>) -> Vec<String> {
-    let mut found = Vec::new();
-    let queries = set.queries.iter().cycle();
-    for (i, (query, mine)) in queries.zip(voxnav).enumerate() {
-        if let Some(theirs) = generic.and_then(|outcomes| outcomes.get(i))
-            && theirs.cost != mine.cost
-        {
-            found.push(format!(
-                "{} query {i} ({} -> {}): voxnav {:?} ({}), pathfinding crate {:?}",
-                set.name, query.start, query.goal, mine.cost, mine.status, theirs.cost
-            ));
-        }
-        if let Some(length) = query.reference
-            && !matches_reference(mine.cost, length)
-        {
-            found.push(format!(
-                "{} query {i} ({} -> {}): voxnav {:?}, Moving AI optimal length {length}",
-                set.name, query.start, query.goal, mine.cost
-            ));
-        }
-    }
-    found
-}
-
-/// Whether `cost` (octile costs) matches a Moving AI optimal `length` within the rounding of
-/// the file and of voxnav's integer diagonal.
-fn matches_reference(cost: Option<u64>, length: f64) -> bool {
-    cost.is_some_and(|cost| lengths_match(cost as f64 / f64::from(OCTILE_SCALE), length))
 }
