@@ -228,29 +228,3 @@ fn the_readme_live_server_example_runs() -> voxnav::Result<()> {
     assert!(toward.at_edge); // walk this partial route; route again when more chunks load
     Ok(())
 }
-
-/// The picker refuses feet positions within `UNLOADED_MARGIN` blocks of an unloaded column:
-/// a pair there tests the loaded area's shape, not the router.
-#[test]
-fn ground_near_the_edge_of_the_loaded_area_is_not_natural() -> voxnav::Result<()> {
-    use voxnav::world::pick::{UNLOADED_MARGIN, ground_feet, is_natural_ground};
-    use voxnav::{Agent, Block, ChunkedWorld, IVec3};
-
-    let mut world = ChunkedWorld::with_height(0, 16)?;
-    let ground: Vec<u16> = (0..4096).map(|i| u16::from(i < 256)).collect();
-    let palette = [Block::Air, Block::Solid];
-    for cx in -1..=1 {
-        for cz in -1..=1 {
-            world.insert_column(cx, cz, [(&palette[..], &ground[..])])?;
-        }
-    }
-    let agent = Agent::default();
-    // The middle column: every column within the margin is loaded.
-    assert_eq!(ground_feet(&world, &agent, 8, 8), Some(IVec3::new(8, 1, 8)));
-    // Exactly the margin from the unloaded column x = -17: refused; one block further in: kept.
-    let edge = -16 + UNLOADED_MARGIN;
-    assert!(!is_natural_ground(&world, IVec3::new(edge - 1, 1, 8)));
-    assert!(is_natural_ground(&world, IVec3::new(edge, 1, 8)));
-    assert_eq!(ground_feet(&world, &agent, -12, 8), None);
-    Ok(())
-}

@@ -15,13 +15,6 @@
 //!   [`Block::Barrier`], neither passable nor standable, so no valid
 //!   feet position stands on one and no column of an unloaded chunk has a surface at all.
 //!
-//! - positions **at the edge of the loaded area**: within [`UNLOADED_MARGIN`] blocks
-//!   (horizontally) of a column the world has not loaded ([`VoxelWorld::is_unloaded`]). A
-//!   route from there may need land the world does not have, so the pair would test the
-//!   loaded area's shape, not the router (on the shipped 1.21.11 save's region r.-1.-1, a
-//!   64 x 160 strip, 7 of the 9 pairs not found had an end within 8 blocks of an unloaded
-//!   chunk).
-//!
 //! - positions **on tree crowns**: the floor under the feet is [`Block::Leaves`],
 //!   as worlds that store block kinds report it ([`VoxelWorld::block`]); loaded Minecraft
 //!   saves give every kind of leaves that kind.
@@ -148,36 +141,13 @@ pub fn pick_pairs<W: VoxelWorld + ?Sized>(
     })
 }
 
-/// How near (in blocks, horizontally) to an unloaded column [`is_natural_ground`] refuses feet
-/// positions.
-pub const UNLOADED_MARGIN: i32 = 8;
-
 /// Whether the valid feet position `feet` is ground worth standing on (see the
-/// [module docs](self)): its feet cell is not water, it does not stand on leaves, and no
-/// column within [`UNLOADED_MARGIN`] blocks is unloaded.
+/// [module docs](self)): its feet cell is not water and it does not stand on leaves.
 #[inline]
 #[must_use]
 pub fn is_natural_ground<W: VoxelWorld + ?Sized>(world: &W, feet: IVec3) -> bool {
     !world.terrain(feet).contains(TerrainFlags::IN_WATER)
         && world.block(feet - IVec3::Y) != Some(Block::Leaves)
-        && !near_unloaded(world, feet)
-}
-
-/// Whether a column within [`UNLOADED_MARGIN`] blocks of `feet` is unloaded. Chunks are 16
-/// wide, so the points of a grid of step `UNLOADED_MARGIN` (at most 16) over the square
-/// around `feet` meet every chunk that reaches into it.
-fn near_unloaded<W: VoxelWorld + ?Sized>(world: &W, feet: IVec3) -> bool {
-    const _: () = assert!(UNLOADED_MARGIN <= 16);
-    let m = UNLOADED_MARGIN;
-    [-m, 0, m].into_iter().any(|dx| {
-        [-m, 0, m].into_iter().any(|dz| {
-            world.is_unloaded(IVec3::new(
-                feet.x.saturating_add(dx),
-                feet.y,
-                feet.z.saturating_add(dz),
-            ))
-        })
-    })
 }
 
 /// The highest valid feet position of column `(x, z)` for `agent` ([`surface_feet`]) when
