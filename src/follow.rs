@@ -13,7 +13,8 @@
 //!   width, swept along the straight line to it, touches only cells that are valid feet
 //!   positions at that level with the same floor height and no terrain terms (water, doors,
 //!   hazards, slow floors, cobwebs); a flier aims along any line whose swept box stays in
-//!   cells its body fits;
+//!   cells its body fits; a body wider than a block ([`Agent::width`]) cuts no corners: it
+//!   steers to the centre of its columns at each waypoint in turn;
 //! - it asks to **jump** when the next waypoint's floor is higher than a step (more than 9/16 of
 //!   a block above the entity's feet, the rise the walking rules take without a jump) and the
 //!   entity is close to it, and to **open** a door the route passes through;
@@ -464,9 +465,6 @@ impl PathFollower {
     }
 }
 
-/// The height, in blocks, of the floor a walker with its feet in cell `feet` stands on: the top
-/// of the cell below's collision box ([`VoxelWorld::floor_top`]), or of the feet cell itself
-/// when that is a thin floor the rules walk through (a carpet, thin snow).
 /// The height of the floor under `agent`'s body at `feet`: the highest floor under its box
 /// (the floor that holds a wide body up, as the walking rules read it).
 fn body_floor<W: VoxelWorld + ?Sized>(world: &W, agent: &Agent, feet: IVec3) -> f64 {
@@ -477,6 +475,9 @@ fn body_floor<W: VoxelWorld + ?Sized>(world: &W, agent: &Agent, feet: IVec3) -> 
     }
 }
 
+/// The height, in blocks, of the floor a walker with its feet in cell `feet` stands on: the top
+/// of the cell below's collision box ([`VoxelWorld::floor_top`]), or of the feet cell itself
+/// when that is a thin floor the rules walk through (a carpet, thin snow).
 fn floor_height<W: VoxelWorld + ?Sized>(world: &W, feet: IVec3) -> f64 {
     let own = world.floor_top(feet);
     if own > 0 && own < FULL_BLOCK && world.is_passable(feet) {
