@@ -65,6 +65,10 @@ impl Reach {
 /// and the second rank per part, so memory is `4 * columns + 10 * feet positions` bytes plus
 /// one `u32` per region and per strongly connected part ([`ReachIndex::memory_bytes`]).
 ///
+/// After local updates ([`ReachIndex::apply_update`]) it also holds a union-find over region
+/// labels (9 bytes per region and per node added since the build) and the positions added
+/// since, with their labels.
+///
 /// Its `Debug` output is a summary (counts, bytes, world and version), not its arrays.
 #[derive(Clone)]
 pub struct ReachIndex {
@@ -145,6 +149,7 @@ impl std::fmt::Debug for ReachIndex {
             .field("memory_bytes", &self.memory_bytes())
             .field("world", &self.world.get())
             .field("version", &self.version)
+            .field("local_updates", &self.local_updates())
             .finish_non_exhaustive()
     }
 }
