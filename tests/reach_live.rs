@@ -8,7 +8,7 @@ use std::collections::HashSet;
 use support::oracle::{all_feet, dijkstra_all};
 use support::rng::Rng;
 use voxnav::engine::{IndexedRouter, Navigator, Pathfinder, Reach, ReachIndex};
-use voxnav::{Agent, Block, ChunkedWorld, IVec3, MoveCosts, SearchOptions};
+use voxnav::{Agent, Block, ChunkedWorld, Engine, IVec3, MoveCosts, Router, SearchOptions};
 
 /// The height of the worlds: two sections, y from -16 to 16 (a chunk border at y = 0).
 const MIN_Y: i32 = -16;
@@ -57,8 +57,8 @@ fn load(world: &mut ChunkedWorld, rng: &mut Rng, (cx, cz): (i32, i32)) {
 /// each followed by `apply_changes`: after every step the index was updated locally (its
 /// count of local updates grows, it is current, and it labels every valid feet position),
 /// every `Separate` it gives is `Separate` in a fresh build too, every `Separate` or
-/// `OneWay` is confirmed by an exhaustive search, and the navigator's answers equal a plain
-/// search's.
+/// `OneWay` is confirmed by an exhaustive search, and the navigator's and a prepared
+/// router's answers equal a plain search's.
 #[test]
 fn a_locally_updated_index_never_calls_a_reachable_goal_unreachable() {
     let agent = Agent::default();
@@ -80,6 +80,8 @@ fn a_locally_updated_index_never_calls_a_reachable_goal_unreachable() {
             .with_lazy_rebuild(false);
         navigator.build_graph(&world).unwrap();
         navigator.build_index(&world).unwrap();
+        let mut router = Router::new(agent, MoveCosts::default()).unwrap();
+        assert!(router.prepare(&world).unwrap());
         world.track_changes(true);
         for step in 1..=12u64 {
             for _ in 0..=rng.below(3) {
@@ -103,6 +105,8 @@ fn a_locally_updated_index_never_calls_a_reachable_goal_unreachable() {
             }
             let changes = world.take_changes();
             assert!(navigator.apply_changes(&world, &changes).unwrap());
+            router.apply_changes(&world, &changes).unwrap();
+            assert_eq!(router.engine(&world), Engine::Graph, "kept, not forgotten");
             let index = navigator
                 .index()
                 .expect("the index followed the changes")
@@ -146,6 +150,8 @@ fn a_locally_updated_index_never_calls_a_reachable_goal_unreachable() {
                         "seed {seed} step {step}: {start} -> {goal}"
                     );
                     assert_eq!(ours.cost, reachable.get(&goal).copied());
+                    let routed = router.route(&world, start, goal).unwrap();
+                    assert_eq!((routed.status, routed.cost), (theirs.status, theirs.cost));
                 }
             }
             // A position that is no longer valid is not answered for.
