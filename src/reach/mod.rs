@@ -18,6 +18,16 @@
 //! stale index never gives a wrong answer. [`Navigator`] rebuilds a stale index lazily, on the
 //! next query.
 //!
+//! A router that keeps a walk graph next to its index follows block edits and chunk column
+//! loads and unloads without relabelling the world ([`IndexedRouter::apply_changes`]): the
+//! graph reports which nodes appeared, vanished or changed their moves, and the index
+//! ([`ReachIndex::apply_update`]) gives each new node a fresh label and joins the regions of
+//! every changed move. Regions only ever merge, so a cut leaves them joined ("maybe", and
+//! the search decides) while a new bridge joins them at once: the index never calls a
+//! reachable goal unreachable. A region any change touched gives up its one-way proof.
+//! [`IndexedRouter::build_index`] relabels from scratch for those who want the sharper
+//! answers back.
+//!
 //! ```
 //! use voxnav::IVec3;
 //! use voxnav::{Agent, Block, ChunkedWorld, MoveCosts, SearchOptions};

@@ -117,29 +117,36 @@ impl IndexSlot {
     /// Brings the graph up to date after the blocks in `changes` changed in `world`: a local
     /// update ([`NavGraph::apply_changes`]) when the graph was built from `world` and
     /// `changes` holds every change since (as [`ChunkedWorld::take_changes`] reports them
-    /// when taken after each graph update), a new compile for another world. A held index is
-    /// relabelled from the updated graph. A chunk column loaded or unloaded
-    /// ([`Changes::has_column_changes`]) never costs a rebuild of the whole world: the index
-    /// is dropped (queries search, as without one), and so is a graph whose world grew past
-    /// its bounds. Returns whether there is a graph.
+    /// when taken after each graph update), a new compile for another world. Chunk columns
+    /// loaded or unloaded within the graph's bounds ([`Changes::has_column_changes`]) are
+    /// followed the same way.
+    ///
+    /// A held index that described the graph's version before the changes follows locally
+    /// too ([`ReachIndex::apply_update`]): never a relabelling of the whole world. It stays
+    /// sound, answering "maybe" ([`Reach::SameRegion`](super::Reach::SameRegion)) where a
+    /// fresh build might prove more; [`IndexSlot::build`] relabels for callers who want
+    /// that. An index that cannot follow (stale already, or the update fails) is left stale
+    /// (answering [`Reach::Unknown`](super::Reach::Unknown)) or dropped, never rebuilt here.
+    /// A column loaded past the graph's bounds drops the graph and the index: following it
+    /// would be a whole compile. Returns whether there is a graph.
     ///
     /// [`ChunkedWorld::take_changes`]: crate::ChunkedWorld::take_changes
     ///
     /// # Errors
-    /// As [`NavGraph::apply_changes`] (the graph is dropped then: queries search the world
-    /// until the next [`IndexSlot::build_graph`]) and [`NavGraph::compile`].
+    /// As [`NavGraph::apply_changes`] (the graph and the index are dropped then: queries
+    /// search the world until the next [`IndexSlot::build_graph`]) and [`NavGraph::compile`].
     pub fn apply_changes<W: VersionedWorld + ?Sized>(
         &mut self,
         world: &W,
         changes: &Changes,
     ) -> Result<bool> {
-        if changes.has_column_changes() {
-            // The index labels the whole world: following a column load or unload would be
-            // a rebuild of all of it. Dropped instead, its answers become "maybe": queries
-            // search until the next `build`.
-            self.index = None;
-        }
         let Some(kept) = &mut self.graph else {
+            if changes.has_column_changes() {
+                // Without a graph the index cannot follow a column locally, and relabelling
+                // the world is what this method never does: dropped, its answers become
+                // "maybe" and queries search until the next `build`.
+                self.index = None;
+            }
             return Ok(false);
         };
         if kept.world == world.world_id()
@@ -147,26 +154,39 @@ impl IndexSlot {
             && changes.has_column_changes()
         {
             // A column loaded past the bounds the graph was compiled for: the graph cannot
-            // follow it without a whole compile, so it is dropped and queries search the
-            // world until the next `build_graph`.
+            // follow it without a whole compile, so it is dropped with the index, and queries
+            // search the world until the next `build_graph`.
             self.graph = None;
+            self.index = None;
             return Ok(false);
         }
         if kept.world == world.world_id() && world.bounds() == Some(kept.graph.bounds()) {
-            if let Err(error) = kept.graph.apply_changes(world, changes) {
-                // A graph the changes cannot bring up to date (changes missed, or an update
-                // that failed part way) is of no more use: queries search the world.
-                self.graph = None;
-                return Err(error);
-            }
+            let before = kept.version;
+            let update = match kept.graph.apply_changes(world, changes) {
+                Ok(update) => update,
+                Err(error) => {
+                    // A graph the changes cannot bring up to date (changes missed, or an
+                    // update that failed part way) is of no more use, nor is an index that
+                    // followed it: queries search the world.
+                    self.graph = None;
+                    self.index = None;
+                    return Err(error);
+                }
+            };
             // The changes may have been taken before the world's last writes: the graph
             // describes the version they were taken at.
             kept.version = kept.graph.world_version().unwrap_or(world.version());
+            if let Some(index) = &mut self.index
+                && index.world_id() == kept.world
+                && index.version() == before
+                && index.apply_update(world, &kept.graph, &update).is_err()
+            {
+                // Merged labels are sound, but a half-followed update leaves the index
+                // unable to say which version it describes.
+                self.index = None;
+            }
         } else {
             self.build_graph(world)?;
-        }
-        if self.index.is_some() {
-            self.refresh(world)?;
         }
         Ok(true)
     }
@@ -334,7 +354,7 @@ pub trait IndexedRouter {
         self.index_slot_mut().build_graph(world)
     }
 
-    /// Updates the graph (and relabels the index) after `changes`; see
+    /// Updates the graph (and, locally, the index) after `changes`; see
     /// [`IndexSlot::apply_changes`].
     ///
     /// # Errors
