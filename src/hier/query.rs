@@ -160,12 +160,7 @@ impl HierSearch {
         let started = Instant::now();
         hier.check_graph(graph)?;
         options.check_budgets(true)?;
-        let start_id = graph
-            .node_or_reason(start)
-            .map_err(|reason| Error::InvalidStart { pos: start, reason })?;
-        let goal_id = graph
-            .node_or_reason(goal)
-            .map_err(|reason| Error::InvalidGoal { pos: goal, reason })?;
+        let (start_id, goal_id) = end_nodes(graph, start, goal)?;
         let costs = hier.costs;
         let estimator = options.heuristic.estimator(graph.agent(), &costs);
         let (start_chunk, goal_chunk) = (chunk_of(start), chunk_of(goal));
@@ -431,12 +426,7 @@ impl HierSearch {
         goal: IVec3,
     ) -> Result<Reach> {
         hier.check_graph(graph)?;
-        let start_id = graph
-            .node_or_reason(start)
-            .map_err(|reason| Error::InvalidStart { pos: start, reason })?;
-        let goal_id = graph
-            .node_or_reason(goal)
-            .map_err(|reason| Error::InvalidGoal { pos: goal, reason })?;
+        let (start_id, goal_id) = end_nodes(graph, start, goal)?;
         let (start_chunk, goal_chunk) = (chunk_of(start), chunk_of(goal));
         let (start_cell, goal_cell) = (
             cell_index(hier, start_chunk)?,
@@ -513,4 +503,17 @@ fn cell_index(hier: &Hierarchy, chunk: Chunk) -> Result<usize> {
 /// every cost, so that each refined step costs exactly its table entry.
 fn refine_estimator(graph: &NavGraph, hier: &Hierarchy) -> Estimator {
     Heuristic::default().estimator(graph.agent(), &hier.costs)
+}
+
+/// The nodes of `start` and `goal`, or the error that names which end is not a valid feet
+/// position and why: what [`HierSearch::find_path`] and [`HierSearch::reachability`] both
+/// ask first.
+fn end_nodes(graph: &NavGraph, start: IVec3, goal: IVec3) -> Result<(NodeId, NodeId)> {
+    let start_id = graph
+        .node_or_reason(start)
+        .map_err(|reason| Error::InvalidStart { pos: start, reason })?;
+    let goal_id = graph
+        .node_or_reason(goal)
+        .map_err(|reason| Error::InvalidGoal { pos: goal, reason })?;
+    Ok((start_id, goal_id))
 }
