@@ -23,6 +23,10 @@
 //! (about 709 M per edit). Wall clock with `--edits 200` / `--edits 10`: local p50 5.3 µs,
 //! p99 13.6 µs, max 143 µs; relabel p50 118 ms, max 147 ms.
 //!
+//! `--columns N` also unloads N chunk columns one at a time and loads each again from its
+//! own blocks (so the decode is left out), timing the navigator's `apply_changes` after each
+//! unload and each load: what a chunk costs the graph and the index kept current.
+//!
 //! Bad input prints one line on stderr and exits with code 2.
 
 use std::process::ExitCode;
@@ -30,6 +34,7 @@ use std::time::{Duration, Instant};
 
 use voxnav::anvil::load_world;
 use voxnav::engine::{IndexedRouter, Navigator};
+use voxnav::world::Bounds;
 use voxnav::{Agent, Block, ChunkedWorld, IVec3, MoveCosts, VoxelWorld};
 
 fn main() -> ExitCode {
@@ -42,16 +47,17 @@ fn main() -> ExitCode {
     }
 }
 
-/// The options: a world path, `--edits N`, `--mode local|relabel`.
+/// The options: a world path, `--edits N`, `--mode local|relabel`, `--columns N`.
 struct Args {
     world: String,
     edits: usize,
     relabel: bool,
+    columns: usize,
 }
 
 fn parse() -> Result<Args, String> {
     let mut args = std::env::args().skip(1);
-    let (mut world, mut edits, mut relabel) = (None, 200, false);
+    let (mut world, mut edits, mut relabel, mut columns) = (None, 200, false, 0);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--edits" => {
@@ -59,6 +65,12 @@ fn parse() -> Result<Args, String> {
                 edits = value
                     .parse()
                     .map_err(|_| format!("--edits needs a number, not {value:?}"))?;
+            }
+            "--columns" => {
+                let value = args.next().ok_or("--columns needs a number")?;
+                columns = value
+                    .parse()
+                    .map_err(|_| format!("--columns needs a number, not {value:?}"))?;
             }
             "--mode" => match args.next().as_deref() {
                 Some("local") => relabel = false,
@@ -74,6 +86,7 @@ fn parse() -> Result<Args, String> {
         world,
         edits,
         relabel,
+        columns,
     })
 }
 
@@ -104,13 +117,109 @@ fn run() -> Result<(), String> {
         at(0.99),
         at(1.0)
     );
+    if args.columns > 0 {
+        let chunks: Vec<(i32, i32)> = spread(&loaded.loaded_chunks, args.columns);
+        let (mut unloads, mut loads) = reload_columns(&mut loaded.world, &mut navigator, &chunks)?;
+        for (what, times) in [("unload", &mut unloads), ("load", &mut loads)] {
+            times.sort_unstable();
+            let at = |q: f64| times[((times.len() - 1) as f64 * q) as usize];
+            println!(
+                "column {what}: {} columns, per apply_changes: p50 {:?}, p99 {:?}, max {:?}",
+                times.len(),
+                at(0.5),
+                at(0.99),
+                at(1.0)
+            );
+        }
+    }
     let index = navigator.index().ok_or("the index was dropped")?;
     println!(
         "index: {} local updates, {} bytes",
         index.local_updates(),
         index.memory_bytes()
     );
+    if let Some(graph) = navigator.graph() {
+        println!(
+            "graph: {} nodes, {} bytes, {:.1} bytes per feet position",
+            graph.node_count(),
+            graph.memory_bytes(),
+            graph.memory_bytes() as f64 / graph.node_count().max(1) as f64
+        );
+    }
     Ok(())
+}
+
+/// Up to `count` of `chunks`, spread evenly over the list.
+fn spread(chunks: &[(i32, i32)], count: usize) -> Vec<(i32, i32)> {
+    let step = (chunks.len() / count.max(1)).max(1);
+    chunks.iter().step_by(step).take(count).copied().collect()
+}
+
+/// One chunk column's blocks as sections from the world's lowest y up, each a palette and
+/// its 4096 indices in Minecraft's order (y, then z, then x), as `insert_column` takes them.
+fn column_sections(
+    world: &ChunkedWorld,
+    bounds: Bounds,
+    (cx, cz): (i32, i32),
+) -> Vec<(Vec<Block>, Vec<u16>)> {
+    let mut sections = Vec::new();
+    for base in (bounds.min.y..bounds.max.y).step_by(16) {
+        let (mut palette, mut indices) = (Vec::<Block>::new(), Vec::with_capacity(4096));
+        for i in 0..4096 {
+            let p = IVec3::new(
+                cx * 16 + (i & 15),
+                base + (i >> 8),
+                cz * 16 + ((i >> 4) & 15),
+            );
+            let block = world.get(p).unwrap_or(Block::Air);
+            let at = match palette.iter().position(|&b| b == block) {
+                Some(at) => at,
+                None => {
+                    palette.push(block);
+                    palette.len() - 1
+                }
+            };
+            indices.push(at as u16);
+        }
+        sections.push((palette, indices));
+    }
+    sections
+}
+
+/// Unloads each column and loads it again from its own blocks, bringing the navigator up to
+/// date after each: the times of the unloads' and the loads' updates.
+#[inline(never)]
+fn reload_columns(
+    world: &mut ChunkedWorld,
+    navigator: &mut Navigator,
+    chunks: &[(i32, i32)],
+) -> Result<(Vec<Duration>, Vec<Duration>), String> {
+    let bounds = world.bounds().ok_or("the world has no bounds")?;
+    let (mut unloads, mut loads) = (Vec::new(), Vec::new());
+    for &(cx, cz) in chunks {
+        let sections = column_sections(world, bounds, (cx, cz));
+        world.remove_column(cx, cz);
+        let changes = world.take_changes();
+        let started = Instant::now();
+        navigator
+            .apply_changes(&*world, &changes)
+            .map_err(|e| e.to_string())?;
+        unloads.push(started.elapsed());
+        world
+            .insert_column(
+                cx,
+                cz,
+                sections.iter().map(|(p, i)| (p.as_slice(), i.as_slice())),
+            )
+            .map_err(|e| e.to_string())?;
+        let changes = world.take_changes();
+        let started = Instant::now();
+        navigator
+            .apply_changes(&*world, &changes)
+            .map_err(|e| e.to_string())?;
+        loads.push(started.elapsed());
+    }
+    Ok((unloads, loads))
 }
 
 /// Up to `count` feet positions on the ground of the loaded chunks, spread over them.
