@@ -471,6 +471,18 @@ impl<W: VoxelWorld + ?Sized> VoxelWorld for BoxView<'_, W> {
         // One bulk read of the world's (w + 2) x (w + 2) columns.
         self.world
             .columns_square(x - 1, z - 1, low, count + 1, side as u32, &mut grid);
+        let window = low_bits(count + 1);
+        if grid.iter().all(|column| column.partial & window == 0) {
+            // No fence to clear passable bits over (the common case): lifting each column
+            // by one cell commutes with combining them, so lift the 9 combined ones.
+            return self
+                .combine_grid(&grid, count + 1)
+                .map(|column| ColumnBits {
+                    passable: column.passable >> 1,
+                    standable: (column.standable & window) >> 1,
+                    partial: 0,
+                });
+        }
         for (gx, row) in grid.chunks_exact_mut(side).take(side).enumerate() {
             for (gz, cell) in row.iter_mut().enumerate() {
                 let (cx, cz) = (x - 1 + gx as i32, z - 1 + gz as i32);

@@ -84,6 +84,13 @@ impl ChunkedWorld {
             }
             return;
         }
+        // The squares the wide walking rules read, with a side known at compile time.
+        match side {
+            3 if n == 9 => return self.fixed_square::<3>(x, z, y0, count, out),
+            4 if n == 16 => return self.fixed_square::<4>(x, z, y0, count, out),
+            5 if n == 25 => return self.fixed_square::<5>(x, z, y0, count, out),
+            _ => {}
+        }
         let (cx0, cz0) = (x >> CHUNK_SHIFT, z >> CHUNK_SHIFT);
         let spans_x = (x + reach) >> CHUNK_SHIFT != cx0;
         let spans_z = (z + reach) >> CHUNK_SHIFT != cz0;
@@ -137,6 +144,66 @@ impl ChunkedWorld {
                                 bits.partial |= (extra.partial[word] >> offset << shift) & run;
                             }
                         }
+                    }
+                }
+            }
+            y = end;
+        }
+    }
+
+    /// [`ChunkedWorld::columns_square_bits`] of a square `SIDE` columns on a side (at most
+    /// 16) that lies inside the bounds and away from the ends of i32, into `out` (at least
+    /// `SIDE * SIDE` long). A side known at compile time lets the loops over the columns
+    /// unroll; the chunk of each column is one of the 2 x 2 chunks the square touches.
+    #[inline]
+    fn fixed_square<const SIDE: usize>(
+        &self,
+        x: i32,
+        z: i32,
+        y0: i32,
+        count: u32,
+        out: &mut [ColumnBits],
+    ) {
+        let (cx0, cz0) = (x >> CHUNK_SHIFT, z >> CHUNK_SHIFT);
+        // The first column of the square in the next chunk along x and along z.
+        let split_x = ((cx0 + 1) << CHUNK_SHIFT) - x;
+        let split_z = ((cz0 + 1) << CHUNK_SHIFT) - z;
+        let (absent_passable, absent_standable) = self.absent_masks();
+        let out = &mut out[..SIDE * SIDE];
+        out.fill(ColumnBits::default());
+        let (mut y, hi) = (y0, y0 + count as i32);
+        while y < hi {
+            let cy = y >> CHUNK_SHIFT;
+            let end = ((cy + 1) << CHUNK_SHIFT).min(hi);
+            let run = ((1u64 << (end - y)) - 1) << (y - y0);
+            let shift = (y - y0) as u32;
+            let mut chunks = [None; 4];
+            for (i, chunk) in chunks.iter_mut().enumerate() {
+                let (ix, iz) = ((i / 2) as i32, (i % 2) as i32);
+                if (ix == 0 || split_x < SIDE as i32) && (iz == 0 || split_z < SIDE as i32) {
+                    let slot = self.chunk_slot(IVec3::new(cx0 + ix, cy, cz0 + iz));
+                    if slot != NO_CHUNK {
+                        *chunk = Some(&*self.chunks[slot as usize]);
+                    }
+                }
+            }
+            for gx in 0..SIDE {
+                let ix = usize::from(gx as i32 >= split_x);
+                let cx = x + gx as i32;
+                for gz in 0..SIDE {
+                    let iz = usize::from(gz as i32 >= split_z);
+                    let bits = &mut out[gx * SIDE + gz];
+                    let Some(chunk) = chunks[ix * 2 + iz] else {
+                        bits.passable |= absent_passable & run;
+                        bits.standable |= absent_standable & run;
+                        continue;
+                    };
+                    let index = cell_index(IVec3::new(cx, y, z + gz as i32));
+                    let (word, offset) = (index >> 6, index & 63);
+                    bits.passable |= (chunk.passable[word] >> offset << shift) & run;
+                    bits.standable |= (chunk.standable[word] >> offset << shift) & run;
+                    if let Some(extra) = &chunk.extra {
+                        bits.partial |= (extra.partial[word] >> offset << shift) & run;
                     }
                 }
             }
