@@ -15,12 +15,24 @@
 //! valgrind --tool=callgrind --callgrind-out-file=/dev/null target/release/examples/widths --width 2 --no-search
 //! ```
 //!
-//! Measured so with `--queries 40 --size 128` (instructions per expansion): width 1: 3 611,
-//! width 2: 8 038 (2.2x), width 3: 12 347 (3.4x) (before the view remembered terrain per
-//! expansion and skipped the ladder check: 9 469 and 16 101). What is left of the difference is
-//! mostly the world's own reads: a 2-wide body reads 16 columns (two 3 x 3 bulk reads and two
-//! single columns) where a 1-wide one reads 9 in one, and the terrain of up to 16 distinct
-//! cells per expansion where a 1-wide body asks for 9.
+//! Measured so with `--queries 40 --size 128` (instructions per expansion): width 1: 3 612,
+//! width 2: 5 020 (1.39x), width 3: 6 566 (1.82x). Before the wide rules read the world's
+//! (w + 2) x (w + 2) columns in one bulk read ([`VoxelWorld::columns_square`]), asked
+//! whether the terrain around an expansion is all plain in one more
+//! ([`VoxelWorld::is_plain_region`]) and combined the columns before lifting them where no
+//! fence is near, instead of two 3 x 3 reads, two single columns and a terrain look-up per
+//! cell: 8 050 and 12 360; before the view remembered terrain per expansion and skipped the
+//! ladder check: 9 469 and 16 101.
+//!
+//! A search on a compiled graph (`--graph`) does the same work per expansion at every width,
+//! the width being in the graph: 570, 556 and 555 instructions per expansion for widths 1, 2
+//! and 3 (callgrind's inclusive count of `GraphSearch::find_path` over the expansions it
+//! prints). Compiling the graph is what a width costs there: 119 M, 1 952 M and 2 561 M
+//! instructions at `--size 128` (`NavGraph::compile`), as a body wider than a block is
+//! checked position by position where a one-wide one is read from column bits.
+//!
+//! [`VoxelWorld::columns_square`]: voxnav::VoxelWorld::columns_square
+//! [`VoxelWorld::is_plain_region`]: voxnav::VoxelWorld::is_plain_region
 //!
 //! Bad input prints one line on stderr and exits with code 2.
 
@@ -132,19 +144,20 @@ fn run(args: &Args) -> Result<(), String> {
         let graph = NavGraph::compile(&world, &agent).map_err(|e| e.to_string())?;
         let compiled = clock.elapsed();
         let mut search = GraphSearch::new(MoveCosts::default()).map_err(|e| e.to_string())?;
-        let mut same = 0;
+        let (mut same, mut graph_expanded) = (0, 0u64);
         for &(start, goal) in &pairs {
             let on_graph = search
                 .find_path(&graph, start, goal, &options)
                 .map_err(|e| e.to_string())?;
+            graph_expanded += on_graph.stats.expanded;
             let on_the_fly = pathfinder
                 .find_path(&world, start, goal, &options)
                 .map_err(|e| e.to_string())?;
             same += usize::from(on_graph.cost == on_the_fly.cost);
         }
         println!(
-            "graph: {} nodes, {:.1} MiB, compiled in {:.0} ms; {same} of {} costs equal the \
-             on-the-fly search's",
+            "graph: {} nodes, {:.1} MiB, compiled in {:.0} ms; {graph_expanded} nodes expanded \
+             on it; {same} of {} costs equal the on-the-fly search's",
             graph.node_count(),
             graph.memory_bytes() as f64 / f64::from(1 << 20),
             compiled.as_secs_f64() * 1e3,

@@ -75,6 +75,10 @@ pub struct BoxView<'a, W: ?Sized> {
     /// footprints of neighbouring targets and of the feet, which share most of their cells,
     /// and a view lives for one expansion.
     memo: [Cell<Option<TerrainFlags>>; MEMO_CELLS],
+    /// Whether the world said ([`VoxelWorld::is_plain_region`]) that the terrain of every
+    /// cell of the remembered block that a footprint there covers is plain: the common case,
+    /// answered with one bulk read per expansion instead of a look-up per cell.
+    plain: Cell<bool>,
 }
 
 /// The columns along x and along z of the block of cells whose terrain a view remembers: the
@@ -89,6 +93,9 @@ const MEMO_LAYERS: usize = 8;
 /// The cells of the block whose terrain a view remembers.
 const MEMO_CELLS: usize = MEMO_SIDE * MEMO_SIDE * MEMO_LAYERS;
 
+/// The most world columns the footprints around a position cover: `(w + 2) x (w + 2)`.
+const GRID_CELLS: usize = MEMO_SIDE * MEMO_SIDE;
+
 impl<'a, W: VoxelWorld + ?Sized> BoxView<'a, W> {
     /// The view of `world` for a body `width` blocks wide, `width` clamped to
     /// `1..=`[`MAX_AGENT_WIDTH`] ([`crate::Agent::validate`] refuses other widths).
@@ -99,6 +106,7 @@ impl<'a, W: VoxelWorld + ?Sized> BoxView<'a, W> {
             width: width.clamp(1, MAX_AGENT_WIDTH) as i32,
             anchor: Cell::new(None),
             memo: [const { Cell::new(None) }; MEMO_CELLS],
+            plain: Cell::new(false),
         }
     }
 
@@ -144,6 +152,10 @@ impl<'a, W: VoxelWorld + ?Sized> BoxView<'a, W> {
             let dz = feet.z.wrapping_sub(anchor.z) as u32 as usize;
             let span = SIDE as usize;
             if dx + span <= MEMO_SIDE && dz + span <= MEMO_SIDE && dy < MEMO_LAYERS {
+                let covered = self.width as usize + 2;
+                if self.plain.get() && dx + span <= covered && dz + span <= covered {
+                    return (TerrainFlags::PLAIN, false);
+                }
                 for a in 0..span {
                     for b in 0..span {
                         let slot = &self.memo[(MEMO_SIDE * (dx + a) + dz + b) * MEMO_LAYERS + dy];
@@ -189,9 +201,18 @@ impl<'a, W: VoxelWorld + ?Sized> BoxView<'a, W> {
     }
 
     /// Remembers the terrain of the block of cells from `anchor` from now on, forgetting what
-    /// was remembered around another anchor. The block must lie inside i32.
+    /// was remembered around another anchor, and asks the world whether the part of the
+    /// block that footprints around `anchor + (1, 0, 1)` cover is all plain. The block must
+    /// lie inside i32.
     #[inline]
     fn remember_around(&self, anchor: IVec3) {
+        // Cells above i32::MAX do not exist; every other one of the block is asked for.
+        let top = IVec3::new(
+            anchor.x + self.width + 1,
+            anchor.y.saturating_add(MEMO_LAYERS as i32 - 1),
+            anchor.z + self.width + 1,
+        );
+        self.plain.set(self.world.is_plain_region(anchor, top));
         match self.anchor.get() {
             Some(old) if old == anchor => return,
             // A view remembers nothing before its first anchor: the common case, a view made
@@ -260,10 +281,10 @@ impl<'a, W: VoxelWorld + ?Sized> BoxView<'a, W> {
         }
     }
 
-    /// The 9 columns of the view around the grid's centre, from the world's columns `grid`
-    /// (`grid[gx][gz]` at `x - 1 + gx`, `z - 1 + gz`).
+    /// The 9 columns of the view around the grid's centre, from the world's `w + 2` by
+    /// `w + 2` columns `grid` (`grid[gx * (w + 2) + gz]` at `x - 1 + gx`, `z - 1 + gz`).
     #[inline]
-    fn combine_grid(&self, grid: &[[ColumnBits; 5]; 5], count: u32) -> [ColumnBits; 9] {
+    fn combine_grid(&self, grid: &[ColumnBits; GRID_CELLS], count: u32) -> [ColumnBits; 9] {
         let mut out = match self.width {
             1 => combine_footprints::<1>(grid),
             2 => combine_footprints::<2>(grid),
@@ -276,19 +297,20 @@ impl<'a, W: VoxelWorld + ?Sized> BoxView<'a, W> {
     }
 }
 
-/// The 9 footprints of width `W` around the centre of `grid` combined (`grid[gx][gz]` at
-/// `x - 1 + gx`, `z - 1 + gz`). The combination is separable: each column of the grid is
-/// first combined with the `W - 1` after it along z, then those strips along x, which takes
-/// `3 * (W + 2) + 9` combinations where combining each footprint whole takes `9 * W * W`.
-/// A width known at compile time lets every loop unroll.
+/// The 9 footprints of width `W` around the centre of `grid` combined (`grid[gx * (W + 2) +
+/// gz]` at `x - 1 + gx`, `z - 1 + gz`). The combination is separable: each column of the
+/// grid is first combined with the `W - 1` after it along z, then those strips along x,
+/// which takes `3 * (W + 2) + 9` combinations where combining each footprint whole takes
+/// `9 * W * W`. A width known at compile time lets every loop unroll.
 #[inline]
-fn combine_footprints<const W: usize>(grid: &[[ColumnBits; 5]; 5]) -> [ColumnBits; 9] {
-    let mut strips = [[ColumnBits::default(); 3]; 5];
-    for gx in 0..W + 2 {
+fn combine_footprints<const W: usize>(grid: &[ColumnBits; GRID_CELLS]) -> [ColumnBits; 9] {
+    let side = W + 2;
+    let mut strips = [[ColumnBits::default(); 3]; MEMO_SIDE];
+    for gx in 0..side {
         for gz in 0..3 {
-            let mut out = grid[gx][gz];
+            let mut out = grid[gx * side + gz];
             for b in 1..W {
-                combine(&mut out, grid[gx][gz + b]);
+                combine(&mut out, grid[gx * side + gz + b]);
             }
             strips[gx][gz] = out;
         }
@@ -430,15 +452,13 @@ impl<W: VoxelWorld + ?Sized> VoxelWorld for BoxView<'_, W> {
             });
         }
         let count = count.min(64);
-        let mut grid = [[ColumnBits::default(); 5]; 5];
+        let mut grid = [ColumnBits::default(); GRID_CELLS];
         // Read one cell lower than asked when there is room, so that a fence under the
         // lowest cell shows in the bits rather than costing a look-up per column.
         let Some(low) = y0.checked_sub(1).filter(|_| count < 64) else {
-            for (gx, row) in grid.iter_mut().enumerate().take(side) {
-                for (gz, cell) in row.iter_mut().enumerate().take(side) {
-                    let (cx, cz) = (x - 1 + gx as i32, z - 1 + gz as i32);
-                    *cell = self.column_without_fences(cx, cz, y0, count);
-                }
+            for (i, cell) in grid.iter_mut().enumerate().take(side * side) {
+                let (cx, cz) = (x - 1 + (i / side) as i32, z - 1 + (i % side) as i32);
+                *cell = self.column_without_fences(cx, cz, y0, count);
             }
             return self.combine_grid(&grid, count);
         };
@@ -448,33 +468,25 @@ impl<W: VoxelWorld + ?Sized> VoxelWorld for BoxView<'_, W> {
         if y0 <= i32::MAX - count as i32 && x <= i32::MAX - reach && z <= i32::MAX - reach {
             self.remember_around(IVec3::new(x - 1, y0 + count as i32 - layers, z - 1));
         }
-        // The world's own bulk reads of 3 x 3 columns: two cover all but two corners of a
-        // 2-wide body's 4 x 4 columns, four the 5 x 5 of a 3-wide one. The overlaps read the
-        // same columns twice.
-        let mut place = |cx: i32, cz: i32| {
-            let columns = self.world.columns_around(x + cx, z + cz, low, count + 1);
-            for (column, &(dx, dz)) in columns.iter().zip(&AROUND) {
-                grid[(cx + dx + 1) as usize][(cz + dz + 1) as usize] = *column;
-            }
-        };
-        match w {
-            1 => place(0, 0),
-            2 => {
-                place(0, 0);
-                place(1, 1);
-                grid[0][3] = self.world.column(x - 1, z + 2, low, count + 1);
-                grid[3][0] = self.world.column(x + 2, z - 1, low, count + 1);
-            }
-            _ => {
-                place(0, 0);
-                place(2, 0);
-                place(0, 2);
-                place(2, 2);
-            }
+        // One bulk read of the world's (w + 2) x (w + 2) columns.
+        self.world
+            .columns_square(x - 1, z - 1, low, count + 1, side as u32, &mut grid);
+        let window = low_bits(count + 1);
+        if grid.iter().all(|column| column.partial & window == 0) {
+            // No fence to clear passable bits over (the common case): lifting each column
+            // by one cell commutes with combining them, so lift the 9 combined ones.
+            return self
+                .combine_grid(&grid, count + 1)
+                .map(|column| ColumnBits {
+                    passable: column.passable >> 1,
+                    standable: (column.standable & window) >> 1,
+                    partial: 0,
+                });
         }
-        for (gx, row) in grid.iter_mut().enumerate().take(side) {
-            for (gz, cell) in row.iter_mut().enumerate().take(side) {
-                *cell = self.lift(x - 1 + gx as i32, z - 1 + gz as i32, low, count, *cell);
+        for (gx, row) in grid.chunks_exact_mut(side).take(side).enumerate() {
+            for (gz, cell) in row.iter_mut().enumerate() {
+                let (cx, cz) = (x - 1 + gx as i32, z - 1 + gz as i32);
+                *cell = self.lift(cx, cz, low, count, *cell);
             }
         }
         self.combine_grid(&grid, count)

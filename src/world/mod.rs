@@ -219,6 +219,21 @@ pub trait VoxelWorld {
         TerrainFlags::PLAIN
     }
 
+    /// Whether the [`VoxelWorld::terrain`] of every feet position from `min` to `max` (both
+    /// corners inclusive) is [`TerrainFlags::PLAIN`]: one bulk read that spares the walking
+    /// rules of a wide body ([`crate::moves::wide`]) the terrain look-ups of the cells around
+    /// an expansion one by one. `true` promises that every one of those answers is plain;
+    /// `false` promises nothing (the rules then ask cell by cell), so a world may answer
+    /// `false` whenever finding out would cost more than it saves.
+    ///
+    /// Defaults to `false`, which is always right. Override it when your storage knows
+    /// cheaply where it holds no special blocks, as [`crate::ChunkedWorld`] does per chunk.
+    #[inline]
+    fn is_plain_region(&self, min: IVec3, max: IVec3) -> bool {
+        let _ = (min, max);
+        false
+    }
+
     /// The top of the collision box of cell `p`, in sixteenths of a block above the cell's
     /// bottom: [`FULL_BLOCK`] (16) for a full block, `1..=15` for a floor lower than a full
     /// block (a bottom slab is 8, snow of `n` layers `2 * (n - 1)`), [`FENCE_TOP`] (24) for a
@@ -280,6 +295,36 @@ pub trait VoxelWorld {
                 _ => ColumnBits::default(),
             },
         )
+    }
+
+    /// [`VoxelWorld::column`] for the `side x side` columns whose lowest corner is `x`, `z`:
+    /// `out[gx * side + gz]` is the column at `x + gx`, `z + gz`, for every such index below
+    /// `out.len()` (the rest of `out` is left alone). `count` is at most 64, as for
+    /// [`VoxelWorld::column`]; columns beyond the ends of i32 do not exist (all bits clear).
+    ///
+    /// The walking rules of a body wider than one block ([`crate::moves::wide`]) read the
+    /// `(width + 2) x (width + 2)` columns around every position they expand through this
+    /// method. The default calls [`VoxelWorld::column`] once per column; override it when your
+    /// storage answers a block of columns at once (as [`crate::ChunkedWorld`] does, with one
+    /// look-up per chunk touched), and keep it consistent with [`VoxelWorld::column`].
+    #[inline]
+    fn columns_square(
+        &self,
+        x: i32,
+        z: i32,
+        y0: i32,
+        count: u32,
+        side: u32,
+        out: &mut [ColumnBits],
+    ) {
+        let side = side as usize;
+        for (i, column) in out.iter_mut().take(side.saturating_mul(side)).enumerate() {
+            let (gx, gz) = ((i / side) as i32, (i % side) as i32);
+            *column = match (x.checked_add(gx), z.checked_add(gz)) {
+                (Some(x), Some(z)) => self.column(x, z, y0, count),
+                _ => ColumnBits::default(),
+            };
+        }
     }
 
     /// The passable cells of the block of 3 x 3 columns centred on `x`, `z`, `count` cells
@@ -423,6 +468,10 @@ macro_rules! forward_world {
                 (**self).terrain(feet)
             }
             #[inline]
+            fn is_plain_region(&self, min: IVec3, max: IVec3) -> bool {
+                (**self).is_plain_region(min, max)
+            }
+            #[inline]
             fn floor_top(&self, p: IVec3) -> u8 {
                 (**self).floor_top(p)
             }
@@ -441,6 +490,18 @@ macro_rules! forward_world {
             #[inline]
             fn passable_block(&self, x: i32, z: i32, y0: i32, count: u32) -> u64 {
                 (**self).passable_block(x, z, y0, count)
+            }
+            #[inline]
+            fn columns_square(
+                &self,
+                x: i32,
+                z: i32,
+                y0: i32,
+                count: u32,
+                side: u32,
+                out: &mut [ColumnBits],
+            ) {
+                (**self).columns_square(x, z, y0, count, side, out);
             }
             fn watch(&self) -> Option<WorldWatch> {
                 (**self).watch()
