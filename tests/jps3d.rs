@@ -370,3 +370,50 @@ fn a_node_budget_gives_a_legal_partial_route() {
     assert_eq!(check.first_broken, None);
     assert_eq!(check.cost, result.cost);
 }
+
+/// A free canonical route (a corner run, an edge run, a face run, in some order) costs the
+/// estimate, which no route beats: it is taken without a search. One that would cut the
+/// edge of a block is not: the search goes around.
+#[test]
+fn a_free_direct_route_needs_no_search_and_a_cut_corner_is_not_taken() {
+    let (agent, costs) = (Agent::flier(2), MoveCosts::octile());
+    let options = SearchOptions::default();
+    let mut jps = JumpSearch::new(agent, costs).unwrap();
+    let mut astar = Pathfinder::new(agent, costs).unwrap();
+    let mut world =
+        ChunkedWorld::with_bounds(Bounds::new(IVec3::splat(-9), IVec3::splat(9))).unwrap();
+    // A wall with a gap at the bottom, only as tall as the body: the corner run first would
+    // rise into the wall, the edge run first passes under it.
+    for x in -9..9 {
+        for y in -7..9 {
+            world.set(IVec3::new(x, y, -5), Block::Solid).unwrap();
+        }
+    }
+    let (start, goal) = (IVec3::new(-7, -9, -8), IVec3::new(1, -6, 6));
+    let found = jps.find_path(&world, start, goal, &options).unwrap();
+    let expected = astar.find_path(&world, start, goal, &options).unwrap();
+    assert_eq!(found.status, SearchStatus::Found);
+    assert_eq!(
+        found.stats.expanded, 0,
+        "the direct route needs no expansion"
+    );
+    assert_eq!(found.cost, expected.cost);
+    assert_legal(&world, &agent, &costs, &found, start, goal, "direct");
+
+    // A block at the corner the edge run would cut: every order of the runs is blocked.
+    let mut world =
+        ChunkedWorld::with_bounds(Bounds::new(IVec3::ZERO, IVec3::new(3, 2, 3))).unwrap();
+    world.set(IVec3::new(1, 0, 0), Block::Solid).unwrap();
+    world.set(IVec3::new(1, 1, 0), Block::Solid).unwrap();
+    let (start, goal) = (IVec3::ZERO, IVec3::new(2, 0, 2));
+    let found = jps.find_path(&world, start, goal, &options).unwrap();
+    let expected = astar.find_path(&world, start, goal, &options).unwrap();
+    assert_eq!(found.status, SearchStatus::Found);
+    assert!(
+        found.stats.expanded > 0,
+        "the corner-cutting route is not taken"
+    );
+    assert_eq!(found.cost, expected.cost);
+    assert!(found.cost > Some(2 * u64::from(costs.diagonal)));
+    assert_legal(&world, &agent, &costs, &found, start, goal, "around");
+}

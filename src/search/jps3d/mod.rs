@@ -30,6 +30,16 @@
 //! its step budget ([`JUMP_BUDGET`]) runs out: that only makes an intermediate position
 //! explicit, which the argument allows.
 //!
+//! The world is read only as "the body fits with its feet here" bits: a move `d` from `p` is
+//! legal exactly when the body fits at `p + s` for every `s` made of some of `d`'s components
+//! (the box of the move is the union of those bodies), so the 27 bits around a position
+//! decide every move from it and every canonical replacement through it, for bodies of any
+//! height.
+//!
+//! Before any search, the canonical route itself (a corner run, an edge run and a face run, in
+//! each of their orders) is tried: when one order is legal move by move, its cost is the
+//! estimate, which no route beats, and it is returned at once.
+//!
 //! Two routes may reach a position at the same cost from different directions, and each needs
 //! its own natural moves: a position keeps the set of arrival directions it was reached by at
 //! its best cost, and is expanded again (for the new directions only) when an equal-cost
@@ -48,31 +58,32 @@
 //!
 //! In open space a diagonal jump's sub-jumps end only at walls, so a jump is cut short by its
 //! budget ([`JUMP_BUDGET`]) and the search is close to A* over the canonical moves: fewer
-//! expansions, each dearer. Instructions against the flier A* on the same queries (`cargo
+//! expansions, each dearer. Records live in the cell table of the flier A* (stamped per
+//! search, nothing cleared), the open set is its radix heap, and the world is read through
+//! the per-search "fits" words. Instructions against the flier A* on the same queries (`cargo
 //! bench --bench jps3d`, callgrind on `run_astar` / `run_jps`): the 300 `Simple` problems
-//! 233 M against 307 M (324 expansions per query against 726, 1.32x faster); 100 pairs in a
-//! 96 x 48 x 96 world of pillars and slabs 425 M against 366 M (0.86x); 40 pairs in a
-//! 256 x 128 x 256 one 2 276 M against 1 512 M (0.66x). So it pays on `Simple`'s open rooms
-//! only.
+//! 223 M against 315 M (437 expansions per query against 726, 1.41x faster); 100 pairs in a
+//! 96 x 48 x 96 world of pillars and slabs 323 M against 366 M (1.13x); 40 pairs in a
+//! 256 x 128 x 256 one 1 546 M against 1 508 M (0.98x). No `Simple` problem has a free
+//! direct route (the scenarios are chosen so), so the direct route pays only on open worlds.
 
-use std::cmp::{Ordering, Reverse};
-use std::collections::BinaryHeap;
-use std::collections::hash_map::Entry;
-
-use ahash::AHashMap;
 use std::time::Instant;
 
 use glam::IVec3;
 
 use crate::error::{Error, Result};
 use crate::moves::agent::{Agent, MoveCosts};
-use crate::moves::fly::{FREE_DIRECTIONS, free_moves_and_occupancy, occupancy_mask, step_cost};
+use crate::moves::fly::{FREE_DIRECTIONS, step_cost};
+use crate::search::cells::{CLOSED, CellTable, Record};
+use crate::search::open::OpenSet;
 use crate::search::{Budget, Pathfinder, SearchOptions, SearchResult, SearchStats, SearchStatus};
-use crate::world::key::{in_key_range, pack, unpack};
-use crate::world::{VoxelWorld, block_column};
+use crate::world::VoxelWorld;
 
-/// The tallest body the jump search takes: its neighbourhood masks are read for bodies up to
-/// this height.
+mod fits;
+
+use fits::{ALL_AROUND, Fits, around_bit};
+
+/// The tallest body the jump search takes.
 pub const MAX_JUMP_HEIGHT: u32 = 3;
 
 /// The most positions one jump (with the jumps it spawns) reads before it stops and makes its
@@ -83,24 +94,25 @@ pub const MAX_JUMP_HEIGHT: u32 = 3;
 /// than the way to a wall stops a diagonal jump after its first step: the search is then A*
 /// over the canonical (natural and forced) moves, with short straight runs. Reading fewer
 /// positions per jump pays more than the expansions a longer budget saves. Instructions over
-/// all 300 `Simple` problems (`cargo bench --bench jps3d`, callgrind on `run_jps`, before the
-/// records were reused): budget 1: 284 M (434 expansions per query), 2: 274 M (324), 4:
-/// 294 M (230), 8: 358 M (161), 16: 508 M (128), 64: 1 355 M (119); on the pillars set 2
-/// gives 485 M and 4 596 M.
-pub const JUMP_BUDGET: u32 = 2;
+/// all 300 `Simple` problems (`cargo bench --bench jps3d`, callgrind on `run_jps`): budget 0:
+/// 246 M (759 expansions per query), 1: 231 M (437), 2: 251 M (327), 4: 309 M (233), 8:
+/// 429 M (164); on the pillars set 1 gives 323 M and 2 401 M.
+pub const JUMP_BUDGET: u32 = 1;
 
 /// The arrival code of the start: every direction is natural there.
 const START: usize = 26;
 
-/// The per-direction tables of one body height and one set of costs.
+/// The per-direction tables of one set of costs, over the 27 "fits" bits around a position
+/// (see [`fits`]): the same for every body height.
 #[derive(Debug, Clone)]
 struct Tables {
-    /// The cells (occupancy mask bits) the move in each direction needs.
-    required: [u64; 26],
-    /// For each arrival and each move: the cells of the move and of its canonical replacement
-    /// (see the module notes); the move is forced when the first are allowed and the second
-    /// are not. Natural moves and moves back to the parent have an empty entry.
-    forced: Box<[[(u64, u64); 26]; 26]>,
+    /// The positions (neighbourhood bits) the move in each direction needs.
+    required: [u32; 26],
+    /// For each arrival, the moves that may be forced after it: the move's direction, the
+    /// positions of the move and those of its canonical replacement (see the module notes);
+    /// the move is forced when the first fit and the second do not. Natural moves and moves
+    /// back to the parent are left out.
+    forced: Box<[Vec<(u32, u32, u32)>; 26]>,
     /// The natural moves of each arrival (bit `i` for [`FREE_DIRECTIONS`]`[i]`), all 26 for
     /// [`START`].
     natural: [u32; 27],
@@ -110,12 +122,10 @@ struct Tables {
     step: [u64; 26],
     /// The cost of a face, an edge and a corner step, for the heuristic.
     kinds: [u64; 3],
-    /// The occupancy mask of an open neighbourhood.
-    full: u64,
 }
 
-/// Jump point search for a flier or swimmer one to [`MAX_JUMP_HEIGHT`] cells tall, with the
-/// answers (costs, and routes as cell-by-cell paths) of the flier A*.
+/// Jump point search for a flier or swimmer one block wide and one to [`MAX_JUMP_HEIGHT`]
+/// cells tall, with the answers (costs, and routes as cell-by-cell paths) of the flier A*.
 ///
 /// ```
 /// use voxnav::engine::JumpSearch;
@@ -133,22 +143,54 @@ pub struct JumpSearch {
     agent: Agent,
     costs: MoveCosts,
     tables: Tables,
-    /// The records of the explicit positions by packed position ([`pack`]), and the open set
-    /// of `(f, h, packed position)`: emptied, not freed, between queries, so a query grows
-    /// neither (their growth was a tenth of a `Simple` query's instructions).
-    records: AHashMap<u64, Record>,
-    open: BinaryHeap<Reverse<(u64, u64, u64)>>,
+    /// Where the body fits, per search; the records of the explicit positions, kept where
+    /// the positions lie (the cell table of the flier A*); the open set. All keep their
+    /// memory between queries.
+    fits: Fits,
+    cells: CellTable<JumpRecord>,
+    open: OpenSet,
 }
 
-/// What the search keeps per explicit position.
-#[derive(Debug, Clone, Copy)]
-struct Record {
+/// What the search keeps per explicit position: a record of the cell table.
+#[derive(Debug, Clone, Copy, Default)]
+struct JumpRecord {
     g: u64,
-    parent: IVec3,
+    /// The search's stamp (see [`CellTable::tag`]).
+    tag: u32,
+    /// The node of the position it was reached from (its own for the start).
+    parent: u32,
     /// Arrival codes reached at cost `g` and not expanded yet.
     pending: u32,
     /// Arrival codes expanded at cost `g`.
     done: u32,
+}
+
+impl Record for JumpRecord {
+    const MAX_G: u64 = u64::MAX;
+
+    #[inline]
+    fn new(g: u64, tag: u32) -> Self {
+        Self {
+            g,
+            tag,
+            ..Self::default()
+        }
+    }
+
+    #[inline]
+    fn g(self) -> u64 {
+        self.g
+    }
+
+    #[inline]
+    fn tag(self) -> u32 {
+        self.tag
+    }
+
+    #[inline]
+    fn close(&mut self) {
+        self.tag |= CLOSED;
+    }
 }
 
 /// The offset's components, each `-1`, `0` or `1`.
@@ -174,16 +216,16 @@ fn canonical(v: IVec3) -> (IVec3, Option<IVec3>) {
     (first, (rest != IVec3::ZERO).then(|| sign(rest)))
 }
 
-/// The occupancy mask bits (layout of `crate::moves::fly`: `span = height + 2` cells a
-/// column, rows from one below the feet) of the box spanned by a body `height` tall at `a`
-/// and at `b`, both relative to the centre and within one cell of it across.
-fn box_bits(height: u32, a: IVec3, b: IVec3) -> u64 {
-    let span = height + 2;
-    let mut bits = 0u64;
-    for x in a.x.min(b.x)..=a.x.max(b.x) {
-        for z in a.z.min(b.z)..=a.z.max(b.z) {
-            for y in a.y.min(b.y)..a.y.max(b.y) + height as i32 {
-                bits |= 1 << (span * block_column(x, z) + (y + 1) as u32);
+/// The neighbourhood bits (see [`around_bit`]) of the positions the body must fit at for the
+/// move from `a` to its neighbour `b`, both relative to the centre and within one cell of it
+/// across: `a + s` for every `s` made of some of the components of `b - a`.
+fn move_bits(a: IVec3, b: IVec3) -> u32 {
+    let d = b - a;
+    let mut bits = 0;
+    for sx in [0, d.x] {
+        for sy in [0, d.y] {
+            for sz in [0, d.z] {
+                bits |= around_bit(a + IVec3::new(sx, sy, sz));
             }
         }
     }
@@ -191,10 +233,10 @@ fn box_bits(height: u32, a: IVec3, b: IVec3) -> u64 {
 }
 
 impl Tables {
-    fn new(height: u32, costs: &MoveCosts) -> Self {
+    fn new(costs: &MoveCosts) -> Self {
         let dirs = FREE_DIRECTIONS;
-        let required = dirs.map(|e| box_bits(height, IVec3::ZERO, e));
-        let mut forced = Box::new([[(0u64, 0u64); 26]; 26]);
+        let required = dirs.map(|e| move_bits(IVec3::ZERO, e));
+        let mut forced: Box<[Vec<(u32, u32, u32)>; 26]> = Box::default();
         let mut natural = [0u32; 27];
         natural[START] = (1 << 26) - 1;
         let mut sub = [0u32; 26];
@@ -214,12 +256,10 @@ impl Tables {
                 }
                 let p = -d;
                 let replacement = match canonical(v) {
-                    (first, None) => box_bits(height, p, p + first),
-                    (first, Some(_)) => {
-                        box_bits(height, p, p + first) | box_bits(height, p + first, e)
-                    }
+                    (first, None) => move_bits(p, p + first),
+                    (first, Some(_)) => move_bits(p, p + first) | move_bits(p + first, e),
                 };
-                forced[a][j] = (required[j], replacement);
+                forced[a].push((j as u32, required[j], replacement));
             }
         }
         Self {
@@ -229,23 +269,19 @@ impl Tables {
             sub,
             step: dirs.map(|d| u64::from(step_cost(costs, d))),
             kinds: [costs.straight, costs.diagonal, costs.corner].map(u64::from),
-            full: (1u64 << (9 * (height + 2))) - 1,
         }
     }
 
     /// The forced moves after the arrival `a` (not [`START`]) at a position whose
-    /// neighbourhood is `occupancy`.
+    /// neighbourhood is `around`.
     #[inline]
-    fn forced_moves(&self, a: usize, occupancy: u64) -> u32 {
-        if occupancy == self.full {
+    fn forced_moves(&self, a: usize, around: u32) -> u32 {
+        if around == ALL_AROUND {
             return 0;
         }
         let mut out = 0u32;
-        for (j, &(move_cells, replacement)) in self.forced[a].iter().enumerate() {
-            if replacement != 0
-                && occupancy & move_cells == move_cells
-                && occupancy & replacement != replacement
-            {
+        for &(j, move_cells, replacement) in &self.forced[a] {
+            if around & move_cells == move_cells && around & replacement != replacement {
                 out |= 1 << j;
             }
         }
@@ -294,15 +330,47 @@ fn canonical_cost_failure(costs: &MoveCosts) -> Option<(IVec3, IVec3)> {
     None
 }
 
+/// The runs of the canonical route from `start` to a position `v` away: a corner run, an
+/// edge run and a face run, `(direction, steps)` each (a run of no steps where two
+/// components of `v` have the same size).
+fn direct_runs(v: IVec3) -> [(IVec3, i32); 3] {
+    let size = v.abs();
+    let mut axes = [0usize, 1, 2];
+    axes.sort_unstable_by_key(|&i| size[i]);
+    let along = |from: usize| {
+        let mut d = IVec3::ZERO;
+        for &i in &axes[from..] {
+            d[i] = v[i].signum();
+        }
+        d
+    };
+    let [low, mid, high] = axes.map(|i| size[i]);
+    [
+        (along(0), low),
+        (along(1), mid - low),
+        (along(2), high - mid),
+    ]
+}
+
+/// The orders in which [`JumpSearch::direct_route`] tries the three runs.
+const RUN_ORDERS: [[usize; 3]; 6] = [
+    [0, 1, 2],
+    [0, 2, 1],
+    [1, 0, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [2, 1, 0],
+];
+
 impl JumpSearch {
-    /// A jump search for `agent` (a flier or swimmer one to [`MAX_JUMP_HEIGHT`] cells tall)
-    /// under `costs`.
+    /// A jump search for `agent` (a flier or swimmer one block wide and one to
+    /// [`MAX_JUMP_HEIGHT`] cells tall) under `costs`.
     ///
     /// # Errors
-    /// [`Error::InvalidSetting`] when the agent or the costs are invalid, the agent walks or
-    /// is taller than [`MAX_JUMP_HEIGHT`], a step costs nothing, or the costs let a detour
-    /// cost less than the canonical steps (a corner step dearer than a face and an edge step
-    /// together, for example), which jump point search cannot honour.
+    /// [`Error::InvalidSetting`] when the agent or the costs are invalid, the agent walks, is
+    /// wider than one block or taller than [`MAX_JUMP_HEIGHT`], a step costs nothing, or the
+    /// costs let a detour cost less than the canonical steps (a corner step dearer than a
+    /// face and an edge step together, for example), which jump point search cannot honour.
     pub fn new(agent: Agent, costs: MoveCosts) -> Result<Self> {
         agent.validate()?;
         costs.validate()?;
@@ -316,6 +384,12 @@ impl JumpSearch {
             return Err(Error::InvalidSetting(format!(
                 "jump point search takes bodies up to {MAX_JUMP_HEIGHT} cells tall, not {}",
                 agent.height
+            )));
+        }
+        if agent.width != 1 {
+            return Err(Error::InvalidSetting(format!(
+                "jump point search takes bodies one block wide, not {}",
+                agent.width
             )));
         }
         if costs.straight == 0 || costs.diagonal == 0 || costs.corner == 0 {
@@ -332,15 +406,17 @@ impl JumpSearch {
         Ok(Self {
             agent,
             costs,
-            tables: Tables::new(agent.height, &costs),
-            records: AHashMap::new(),
-            open: BinaryHeap::new(),
+            tables: Tables::new(&costs),
+            fits: Fits::default(),
+            cells: CellTable::default(),
+            open: OpenSet::default(),
         })
     }
 
     /// Finds a route from the feet position `start` to the feet position `goal`: the cost of
     /// the flier A*'s answer, the route cell by cell. [`SearchStats::expanded`] counts the
-    /// explicit positions expanded (jump points).
+    /// explicit positions expanded (jump points); a free direct route (see the module notes)
+    /// is returned with none.
     ///
     /// # Errors
     /// As [`Pathfinder::find_path`]: [`Error::InvalidStart`] or [`Error::InvalidGoal`],
@@ -360,7 +436,19 @@ impl JumpSearch {
             .check_position(world, goal)
             .map_err(|reason| Error::InvalidGoal { pos: goal, reason })?;
         options.check_budgets(world.bounds().is_some())?;
-        let mut result = self.search(world, start, goal, options, started);
+        self.fits.start(world, &self.agent);
+        let mut result = match self.direct_route(world, start, goal) {
+            Some(path) => SearchResult {
+                status: SearchStatus::Found,
+                path,
+                cost: None,
+                stats: SearchStats {
+                    generated: 1,
+                    ..SearchStats::default()
+                },
+            },
+            None => self.search(world, start, goal, options, started),
+        };
         let (cost, extra) = self.true_cost(world, &result.path);
         if result.status == SearchStatus::Found && extra {
             // A route through extra costs may not be optimal: the flier A* answers instead.
@@ -391,55 +479,71 @@ impl JumpSearch {
         (cost, extra)
     }
 
-    /// The occupancy mask of the neighbourhood of `feet` and the legal moves from it.
-    #[inline]
-    fn read<W: VoxelWorld + ?Sized>(&self, world: &W, feet: IVec3) -> (u32, u64) {
-        free_moves_and_occupancy(world, &self.agent, feet)
-    }
-
-    /// Jumps from `from` (whose neighbourhood is `occupancy`) in the direction `dir`: the
-    /// first position that is the goal, has a forced move, or from which a natural
-    /// sub-direction's jump returns something; `None` when the next move is illegal first.
-    /// A spent `budget` returns the position reached.
-    fn jump<W: VoxelWorld + ?Sized>(
-        &self,
+    /// The canonical route from `start` to `goal` (a corner run, an edge run and a face run,
+    /// in the first of the six orders whose every move is legal), cell by cell; `None` when
+    /// every order is blocked. Its cost is the estimate, which no route beats, so it is
+    /// optimal under uniform costs.
+    fn direct_route<W: VoxelWorld + ?Sized>(
+        &mut self,
         world: &W,
-        from: IVec3,
-        occupancy: u64,
-        dir: usize,
+        start: IVec3,
         goal: IVec3,
-        budget: &mut u32,
-    ) -> Option<IVec3> {
-        let d = FREE_DIRECTIONS[dir];
-        let required = self.tables.required[dir];
-        let (mut at, mut occupancy) = (from, occupancy);
-        loop {
-            if occupancy & required != required {
-                return None;
-            }
-            let next = at + d;
-            if !in_key_range(next) {
-                return None;
-            }
-            if next == goal || *budget == 0 {
-                return Some(next);
-            }
-            *budget -= 1;
-            let around = occupancy_mask(world, &self.agent, next);
-            if self.tables.forced_moves(dir, around) != 0 {
-                return Some(next);
-            }
-            let mut sub = self.tables.sub[dir];
-            while sub != 0 {
-                let s = sub.trailing_zeros() as usize;
-                sub &= sub - 1;
-                if self.jump(world, next, around, s, goal, budget).is_some() {
-                    return Some(next);
+    ) -> Option<Vec<IVec3>> {
+        let runs = direct_runs(goal - start);
+        let mut tried = [[0usize; 3]; 6];
+        'orders: for (n, order) in RUN_ORDERS.iter().enumerate() {
+            // Orders that differ only in where an empty run goes are the same route.
+            let mut kept = [0usize; 3];
+            let mut len = 0;
+            for &run in order {
+                if runs[run].1 > 0 {
+                    kept[len] = run + 1;
+                    len += 1;
                 }
             }
-            at = next;
-            occupancy = around;
+            if tried[..n].contains(&kept) {
+                continue;
+            }
+            tried[n] = kept;
+            let mut at = start;
+            for &run in order {
+                let (d, steps) = runs[run];
+                for _ in 0..steps {
+                    if !self.move_fits(world, at, d) {
+                        continue 'orders;
+                    }
+                    at += d;
+                }
+            }
+            let mut path = Vec::with_capacity(runs.iter().map(|r| r.1 as usize).sum::<usize>() + 1);
+            path.push(start);
+            let mut at = start;
+            for &run in order {
+                let (d, steps) = runs[run];
+                for _ in 0..steps {
+                    at += d;
+                    path.push(at);
+                }
+            }
+            return Some(path);
         }
+        None
+    }
+
+    /// Whether the move `d` from `at`, where the body fits, is legal: the body fits at `at`
+    /// plus each non-empty part of `d` (see [`fits`]).
+    fn move_fits<W: VoxelWorld + ?Sized>(&mut self, world: &W, at: IVec3, d: IVec3) -> bool {
+        for sx in [0, d.x] {
+            for sy in [0, d.y] {
+                for sz in [0, d.z] {
+                    let s = IVec3::new(sx, sy, sz);
+                    if s != IVec3::ZERO && !self.fits.fits(world, at + s) {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
     }
 
     fn search<W: VoxelWorld + ?Sized>(
@@ -450,80 +554,67 @@ impl JumpSearch {
         options: &SearchOptions,
         started: Instant,
     ) -> SearchResult {
-        let mut records = std::mem::take(&mut self.records);
-        let mut open = std::mem::take(&mut self.open);
-        records.clear();
-        open.clear();
-        let result = self.search_with(
-            world,
-            (start, goal),
-            options,
-            started,
-            &mut records,
-            &mut open,
-        );
-        self.records = records;
-        self.open = open;
-        result
-    }
-
-    /// [`JumpSearch::search`] over emptied `records` and `open`.
-    fn search_with<W: VoxelWorld + ?Sized>(
-        &self,
-        world: &W,
-        (start, goal): (IVec3, IVec3),
-        options: &SearchOptions,
-        started: Instant,
-        records: &mut AHashMap<u64, Record>,
-        open: &mut BinaryHeap<Reverse<(u64, u64, u64)>>,
-    ) -> SearchResult {
         let budget = Budget::new(options, started);
-        let tables = &self.tables;
+        let Self {
+            tables,
+            fits,
+            cells,
+            open,
+            ..
+        } = self;
         let mut stats = SearchStats::default();
-        records.insert(
-            pack(start),
-            Record {
-                g: 0,
-                parent: start,
-                pending: 1 << START,
-                done: 0,
-            },
-        );
+        cells.start(world.bounds());
+        let Some(start_node) = cells.node(start) else {
+            // A valid start lies in the key range; nothing is reachable from elsewhere.
+            return SearchResult::unreachable(stats);
+        };
+        *cells.cell(start_node) = JumpRecord {
+            g: 0,
+            tag: cells.tag(0),
+            parent: start_node,
+            pending: 1 << START,
+            done: 0,
+        };
         let h0 = tables.estimate(start, goal);
-        open.push(Reverse((h0, h0, pack(start))));
+        open.reset(h0);
+        open.push(h0, 0, start_node);
         stats.generated = 1;
-        let mut best = (h0, start);
-        while let Some(Reverse((f, h, key))) = open.pop() {
-            let at = unpack(key);
-            let Some(entry) = records.get_mut(&key) else {
+        let mut best = (h0, start_node);
+        while let Some((f, node)) = open.pop() {
+            let record = *cells.cell(node);
+            if record.pending == 0 {
                 continue;
-            };
-            let record = *entry;
-            if record.g + h != f || record.pending == 0 {
+            }
+            let at = cells.position(node);
+            if record.g + tables.estimate(at, goal) != f {
                 continue;
             }
             if at == goal {
-                return Self::finish(records, at, SearchStatus::Found, stats);
+                return Self::finish(cells, node, SearchStatus::Found, stats);
             }
-            if budget.exhausted(stats.expanded) {
-                return Self::finish(records, best.1, SearchStatus::Partial, stats);
+            if budget.exhausted(stats.expanded) || cells.nearly_full() {
+                return Self::finish(cells, best.1, SearchStatus::Partial, stats);
             }
-            entry.done |= entry.pending;
-            entry.pending = 0;
+            {
+                let entry = cells.cell(node);
+                entry.done |= entry.pending;
+                entry.pending = 0;
+            }
             stats.expanded += 1;
-            let (legal, occupancy) = self.read(world, at);
+            let around = fits.around(world, at);
             let mut arrivals = record.pending;
             let mut dirs = 0u32;
             while arrivals != 0 {
                 let a = arrivals.trailing_zeros() as usize;
                 arrivals &= arrivals - 1;
-                // Directions already jumped at this cost came from an arrival in `done`.
                 let mut wanted = tables.natural[a];
                 if a != START {
-                    wanted |= tables.forced_moves(a, occupancy);
+                    wanted |= tables.forced_moves(a, around);
                 }
                 dirs |= wanted;
             }
+            // Directions already jumped at this cost came from an arrival in `done`. (A jump
+            // in an illegal direction returns at once: legality is not tested apart.)
             let mut already = 0u32;
             let mut done = record.done;
             while done != 0 {
@@ -531,54 +622,46 @@ impl JumpSearch {
                 done &= done - 1;
                 already |= tables.natural[a];
                 if a != START {
-                    already |= tables.forced_moves(a, occupancy);
+                    already |= tables.forced_moves(a, around);
                 }
             }
-            dirs &= legal & !already;
+            dirs &= !already;
             while dirs != 0 {
                 let dir = dirs.trailing_zeros() as usize;
                 dirs &= dirs - 1;
                 let mut jump_budget = JUMP_BUDGET;
-                let Some(to) = self.jump(world, at, occupancy, dir, goal, &mut jump_budget) else {
+                let Some(to) = jump(tables, fits, world, at, around, dir, goal, &mut jump_budget)
+                else {
+                    continue;
+                };
+                let Some(to_node) = cells.node(to) else {
                     continue;
                 };
                 let steps = (to - at).abs().max_element() as u64;
                 let g = record.g + steps * tables.step[dir];
                 let bit = 1u32 << dir;
-                let fresh = Record {
-                    g,
-                    parent: at,
-                    pending: bit,
-                    done: 0,
-                };
-                let to_key = pack(to);
-                let push = match records.entry(to_key) {
-                    Entry::Occupied(mut slot) => {
-                        let r = slot.get_mut();
-                        match g.cmp(&r.g) {
-                            Ordering::Greater => false,
-                            Ordering::Equal => {
-                                let new = (r.pending | r.done) & bit == 0;
-                                r.pending |= bit;
-                                new
-                            }
-                            Ordering::Less => {
-                                *r = fresh;
-                                true
-                            }
-                        }
-                    }
-                    Entry::Vacant(slot) => {
-                        slot.insert(fresh);
-                        true
-                    }
+                let old = *cells.cell(to_node);
+                let push = if !cells.is_current(old) || g < old.g {
+                    *cells.cell(to_node) = JumpRecord {
+                        g,
+                        tag: cells.tag(0),
+                        parent: node,
+                        pending: bit,
+                        done: 0,
+                    };
+                    true
+                } else if g == old.g {
+                    cells.cell(to_node).pending |= bit;
+                    (old.pending | old.done) & bit == 0
+                } else {
+                    false
                 };
                 if push {
                     let h = tables.estimate(to, goal);
-                    open.push(Reverse((g + h, h, to_key)));
+                    open.push(g + h, g, to_node);
                     stats.generated += 1;
                     if h < best.0 {
-                        best = (h, to);
+                        best = (h, to_node);
                     }
                 }
             }
@@ -589,18 +672,20 @@ impl JumpSearch {
     /// The result for a route ending at `end`: its explicit positions joined cell by cell
     /// (consecutive ones lie on one jump's line). The cost is filled in by the caller.
     fn finish(
-        records: &AHashMap<u64, Record>,
-        end: IVec3,
+        cells: &mut CellTable<JumpRecord>,
+        end: u32,
         status: SearchStatus,
         stats: SearchStats,
     ) -> SearchResult {
-        let mut explicit = vec![end];
-        let mut at = end;
-        while let Some(r) = records.get(&pack(at))
-            && r.parent != at
-        {
-            at = r.parent;
-            explicit.push(at);
+        let mut explicit = vec![cells.position(end)];
+        let mut node = end;
+        loop {
+            let parent = cells.cell(node).parent;
+            if parent == node {
+                break;
+            }
+            node = parent;
+            explicit.push(cells.position(node));
         }
         explicit.reverse();
         let mut path = vec![explicit[0]];
@@ -615,8 +700,55 @@ impl JumpSearch {
         SearchResult {
             status,
             path,
-            cost: records.get(&pack(end)).map(|r| r.g),
+            cost: None,
             stats,
         }
+    }
+}
+
+/// Jumps from `from` (whose neighbourhood is `around`) in the direction `dir`: the first
+/// position that is the goal, has a forced move, or from which a natural sub-direction's jump
+/// returns something; `None` when the next move is illegal first. A spent `budget` returns
+/// the position reached.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the search's parts, borrowed apart so that the jump can fill the bits it reads"
+)]
+fn jump<W: VoxelWorld + ?Sized>(
+    tables: &Tables,
+    fits: &mut Fits,
+    world: &W,
+    from: IVec3,
+    around: u32,
+    dir: usize,
+    goal: IVec3,
+    budget: &mut u32,
+) -> Option<IVec3> {
+    let d = FREE_DIRECTIONS[dir];
+    let required = tables.required[dir];
+    let (mut at, mut around) = (from, around);
+    loop {
+        if around & required != required {
+            return None;
+        }
+        let next = at + d;
+        if next == goal || *budget == 0 {
+            return Some(next);
+        }
+        *budget -= 1;
+        let next_around = fits.around(world, next);
+        if tables.forced_moves(dir, next_around) != 0 {
+            return Some(next);
+        }
+        let mut sub = tables.sub[dir];
+        while sub != 0 {
+            let s = sub.trailing_zeros() as usize;
+            sub &= sub - 1;
+            if jump(tables, fits, world, next, next_around, s, goal, budget).is_some() {
+                return Some(next);
+            }
+        }
+        at = next;
+        around = next_around;
     }
 }

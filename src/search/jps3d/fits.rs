@@ -1,0 +1,329 @@
+//! Where a body fits, as bits: for each column `(x, z)` of the world, 64-bit words of "a body
+//! `height` cells tall fits with its feet here", filled from the world the first time a
+//! search reads them.
+//!
+//! Under the box rule a move `d` from `p` is legal exactly when the body fits at `p + s` for
+//! every `s` made of some of `d`'s components (`s = 0` and `s = d` included): the box of the
+//! move is the union of those bodies (a rise by one cell needs the body at `p.y` and at
+//! `p.y + 1`, whose union is the `height + 1` cells the rule asks for). So the 27 "fits" bits
+//! around a position decide every move from it, and every canonical replacement of a pair of
+//! moves through it, whatever the body's height: the search needs nothing else of the world.
+//!
+//! A column's word `k` holds the cells `62 k - 1 ..= 62 k + 62`: windows of 62 cells with one
+//! cell of overlap on either side, so that the three cells `y - 1 ..= y + 1` around any `y`
+//! lie in the one word of `y` (`k = y.div_euclid(62)`).
+//!
+//! Words are kept per search (a stamp says which search filled a word): the world may change
+//! between searches. In a bounded world of at most [`MAX_DENSE_WORDS`] words they live in an
+//! array over the bounds, elsewhere in a hash map.
+
+use ahash::AHashMap;
+use glam::IVec3;
+
+use crate::moves::agent::{Agent, Movement};
+use crate::world::key::{KEY_MAX, KEY_MIN, in_key_range};
+use crate::world::{TerrainFlags, VoxelWorld};
+
+/// Cells per word that are not overlap.
+const WINDOW: i32 = 62;
+
+/// The most words the array of a bounded world may take (with their stamps, 12 bytes each:
+/// 48 MiB). A 512 x 256 x 512 world needs 1.3 million.
+pub(super) const MAX_DENSE_WORDS: u64 = 1 << 22;
+
+/// The bit of the neighbour `v` (each component `-1..=1`) in a neighbourhood mask:
+/// `3 * column + (v.y + 1)`, columns numbered `3 * (v.x + 1) + (v.z + 1)`.
+#[inline]
+pub(super) const fn around_bit(v: IVec3) -> u32 {
+    1 << (3 * (3 * (v.x + 1) + (v.z + 1)) + (v.y + 1))
+}
+
+/// Every bit of a neighbourhood mask.
+pub(super) const ALL_AROUND: u32 = (1 << 27) - 1;
+
+/// The word of `y` and the place of `y - 1` in it.
+#[inline]
+fn window(y: i32) -> (i32, u32) {
+    let k = y.div_euclid(WINDOW);
+    (k, (y - WINDOW * k) as u32)
+}
+
+/// A word of the array and the stamp of the search that filled it (side by side: one cache
+/// line read for both).
+#[derive(Debug, Clone, Copy, Default)]
+struct Slot {
+    word: u64,
+    stamp: u32,
+}
+
+/// The "fits" words of one search.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Fits {
+    height: u32,
+    swim: bool,
+    /// The current search's stamp (never 0).
+    stamp: u32,
+    /// The lowest column and word of the array, and its size in columns along x and z and in
+    /// words along y (all zero without an array).
+    low: IVec3,
+    size: IVec3,
+    /// Whether cells outside the array fit nowhere (a bounded world with an array).
+    bounded: bool,
+    /// The array: each word with the stamp of the search that filled it.
+    slots: Vec<Slot>,
+    /// Words outside the array, by column and word: emptied per search.
+    map: AHashMap<(i32, i32, i32), u64>,
+}
+
+impl Fits {
+    /// Starts a search of `agent` in `world`: forgets every word, keeping the memory.
+    pub(super) fn start<W: VoxelWorld + ?Sized>(&mut self, world: &W, agent: &Agent) {
+        self.height = agent.height;
+        self.swim = agent.movement == Movement::Swim;
+        self.map.clear();
+        if self.stamp == u32::MAX {
+            self.slots.fill(Slot::default());
+            self.stamp = 0;
+        }
+        self.stamp += 1;
+        let array = world.bounds().filter(|b| !b.is_empty()).and_then(|b| {
+            let (low_k, _) = window(b.min.y);
+            let (high_k, _) = window(b.max.y - 1);
+            let low = IVec3::new(b.min.x, low_k, b.min.z);
+            let size = IVec3::new(b.size().x, high_k - low_k + 1, b.size().z);
+            let words = size.x as u64 * size.y as u64 * size.z as u64;
+            (words <= MAX_DENSE_WORDS).then_some((low, size, words as usize))
+        });
+        match array {
+            Some((low, size, words)) => {
+                if (low, size) != (self.low, self.size) || !self.bounded {
+                    // Another world: its words carry this array's stamps, so they are dropped.
+                    self.slots = vec![Slot::default(); words];
+                    (self.low, self.size) = (low, size);
+                }
+                self.bounded = true;
+            }
+            None => {
+                self.bounded = false;
+                (self.low, self.size) = (IVec3::ZERO, IVec3::ZERO);
+            }
+        }
+    }
+
+    /// The word `k` of the column `(x, z)`.
+    #[inline]
+    fn word<W: VoxelWorld + ?Sized>(&mut self, world: &W, x: i32, z: i32, k: i32) -> u64 {
+        let r = IVec3::new(x, k, z) - self.low;
+        if self.bounded {
+            if r.cmplt(IVec3::ZERO).any() || r.cmpge(self.size).any() {
+                // Outside the bounds nothing is passable.
+                return 0;
+            }
+            let index = ((r.x * self.size.z + r.z) * self.size.y + r.y) as usize;
+            return self.slot(world, index, x, z, k);
+        }
+        if let Some(&word) = self.map.get(&(x, z, k)) {
+            return word;
+        }
+        let word = self.fill(world, x, z, k);
+        self.map.insert((x, z, k), word);
+        word
+    }
+
+    /// The word of the array's slot `index`, the word `k` of the column `(x, z)`.
+    #[inline]
+    fn slot<W: VoxelWorld + ?Sized>(
+        &mut self,
+        world: &W,
+        index: usize,
+        x: i32,
+        z: i32,
+        k: i32,
+    ) -> u64 {
+        let slot = self.slots[index];
+        if slot.stamp == self.stamp {
+            return slot.word;
+        }
+        let word = self.fill(world, x, z, k);
+        self.slots[index] = Slot {
+            word,
+            stamp: self.stamp,
+        };
+        word
+    }
+
+    /// Reads the word `k` of the column `(x, z)` from the world. Cells outside the key range
+    /// fit nowhere (the search never enters them).
+    #[cold]
+    #[inline(never)]
+    fn fill<W: VoxelWorld + ?Sized>(&self, world: &W, x: i32, z: i32, k: i32) -> u64 {
+        let first = i64::from(WINDOW) * i64::from(k) - 1;
+        let (key_low, key_high) = (i64::from(KEY_MIN.y), i64::from(KEY_MAX.y));
+        if !in_key_range(IVec3::new(x, 0, z)) || first + 63 < key_low || first > key_high {
+            return 0;
+        }
+        // Within the key range, so every cell read below exists.
+        let y0 = first as i32;
+        let mut low = self.allowed(world, x, z, y0, 64);
+        let mut high = if self.height > 1 {
+            self.allowed(world, x, z, y0 + 64, self.height - 1)
+        } else {
+            0
+        };
+        let mut fits = low;
+        for _ in 1..self.height {
+            low = low >> 1 | high << 63;
+            high >>= 1;
+            fits &= low;
+        }
+        let top = i64::from(self.height) - 1;
+        if first < key_low || first + 63 + top > key_high {
+            // Feet outside the key range, or a body reaching past it, do not fit.
+            for bit in 0..64 {
+                let y = first + bit;
+                if y < key_low || y + top > key_high {
+                    fits &= !(1 << bit);
+                }
+            }
+        }
+        fits
+    }
+
+    /// The cells of the column `(x, z)` from `y0`, `count` of them, where the body may be.
+    fn allowed<W: VoxelWorld + ?Sized>(
+        &self,
+        world: &W,
+        x: i32,
+        z: i32,
+        y0: i32,
+        count: u32,
+    ) -> u64 {
+        let passable = world.column(x, z, y0, count).passable & (u64::MAX >> (64 - count));
+        if !self.swim {
+            return passable;
+        }
+        let mut water = 0u64;
+        let mut rest = passable;
+        while rest != 0 {
+            let bit = rest.trailing_zeros();
+            rest &= rest - 1;
+            if world
+                .terrain(IVec3::new(x, y0 + bit as i32, z))
+                .contains(TerrainFlags::IN_WATER)
+            {
+                water |= 1 << bit;
+            }
+        }
+        water
+    }
+
+    /// Whether the body fits with its feet at `p`.
+    #[inline]
+    pub(super) fn fits<W: VoxelWorld + ?Sized>(&mut self, world: &W, p: IVec3) -> bool {
+        let (k, at) = window(p.y);
+        self.word(world, p.x, p.z, k) >> (at + 1) & 1 != 0
+    }
+
+    /// The "fits" bits of the 27 positions around `c` (see [`around_bit`]).
+    #[inline]
+    pub(super) fn around<W: VoxelWorld + ?Sized>(&mut self, world: &W, c: IVec3) -> u32 {
+        let (k, at) = window(c.y);
+        let r = IVec3::new(c.x - 1, k, c.z - 1) - self.low;
+        let size = self.size;
+        if self.bounded
+            && r.x >= 0
+            && r.y >= 0
+            && r.z >= 0
+            && r.x + 2 < size.x
+            && r.y < size.y
+            && r.z + 2 < size.z
+        {
+            // The 9 columns inside the array: their slots by strides from the first.
+            let (along_x, along_z) = ((size.z * size.y) as usize, size.y as usize);
+            let first = ((r.x * size.z + r.z) * size.y + r.y) as usize;
+            let mut bits = 0u32;
+            for i in 0..3 {
+                for j in 0..3 {
+                    let index = first + i * along_x + j * along_z;
+                    let word = self.slot(world, index, c.x - 1 + i as i32, c.z - 1 + j as i32, k);
+                    bits |= ((word >> at) as u32 & 7) << (3 * (3 * i + j));
+                }
+            }
+            return bits;
+        }
+        let mut bits = 0u32;
+        let mut column = 0;
+        for dx in -1..=1 {
+            for dz in -1..=1 {
+                let word = self.word(world, c.x + dx, c.z + dz, k);
+                bits |= ((word >> at) as u32 & 7) << (3 * column);
+                column += 1;
+            }
+        }
+        bits
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::moves::fly::body_allowed;
+    use crate::world::{Block, Bounds, ChunkedWorld};
+
+    /// A small deterministic generator (xorshift64).
+    fn rng(mut state: u64) -> impl FnMut() -> u64 {
+        move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        }
+    }
+
+    /// The bits read through the array (a bounded world) and through the map (an unbounded
+    /// one) say what the rules say cell by cell, for fliers and swimmers one to three cells
+    /// tall, around word edges (multiples of 62), chunk borders and negative coordinates.
+    #[test]
+    fn fits_bits_match_the_rules_cell_by_cell() {
+        let mut next = rng(0x5851_F42D_4C95_7F2D);
+        let (min, size) = (IVec3::new(-21, -70, 9), IVec3::new(12, 140, 11));
+        let mut bounded = ChunkedWorld::with_bounds(Bounds::new(min, min + size)).unwrap();
+        let mut unbounded = ChunkedWorld::new();
+        for x in min.x..min.x + size.x {
+            for y in min.y..min.y + size.y {
+                for z in min.z..min.z + size.z {
+                    let block = match next() % 10 {
+                        0..=2 => Block::Solid,
+                        3..=6 => Block::Water,
+                        _ => continue,
+                    };
+                    let p = IVec3::new(x, y, z);
+                    bounded.set(p, block).unwrap();
+                    unbounded.set(p, block).unwrap();
+                }
+            }
+        }
+        let mut fits = Fits::default();
+        for height in 1..=3 {
+            for agent in [Agent::flier(height), Agent::swimmer(height)] {
+                for world in [&bounded, &unbounded] {
+                    fits.start(world, &agent);
+                    for x in min.x - 2..min.x + size.x + 2 {
+                        for y in min.y - 3..min.y + size.y + 3 {
+                            for z in min.z - 2..min.z + size.z + 2 {
+                                let p = IVec3::new(x, y, z);
+                                let expected = body_allowed(world, &agent, p);
+                                assert_eq!(fits.fits(world, p), expected, "{agent:?} {p}");
+                                let around = fits.around(world, p);
+                                // A different neighbour at each position, all 27 in turn.
+                                let v = IVec3::new(x, y, z).rem_euclid(IVec3::splat(3)) - 1;
+                                let bit = around & around_bit(v) != 0;
+                                assert_eq!(bit, body_allowed(world, &agent, p + v), "{p} {v}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
