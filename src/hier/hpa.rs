@@ -56,6 +56,9 @@ struct HpaCell {
     exits: Vec<Transition>,
     /// The ends of transitions in the cell, in canonical order (local x, local z, feet y).
     portals: Vec<NodeId>,
+    /// Their feet positions, read by the abstract search's heuristic (here rather than from
+    /// the graph, whose nodes lie all over memory).
+    feet: Vec<IVec3>,
     /// `table[i * n + j]`: the cheapest route inside the cell from portal `i` to `j`.
     table: Table,
     /// The first overlay slot the cell owns and how many it owns.
@@ -256,6 +259,7 @@ impl Abstraction {
                 y_high: feet.y,
                 exits: Vec::new(),
                 portals: Vec::new(),
+                feet: Vec::new(),
                 table: Table::Narrow(Vec::new()),
                 base: 0,
                 capacity: 0,
@@ -323,6 +327,7 @@ impl Abstraction {
         for (local, &portal) in derived.portals.iter().enumerate() {
             self.portal_of.insert(portal, (index as u32, local as u32));
         }
+        cell.feet = derived.portals.iter().map(|&id| graph.feet(id)).collect();
         cell.portals = derived.portals;
         cell.table = Table::new(derived.table);
         Ok(())
@@ -486,6 +491,7 @@ impl Abstraction {
             .map(|cell| {
                 std::mem::size_of::<HpaCell>()
                     + cell.portals.capacity() * 4
+                    + cell.feet.capacity() * 12
                     + cell.exits.capacity() * std::mem::size_of::<Transition>()
                     + cell.table.memory_bytes()
             })
@@ -639,7 +645,7 @@ impl AbstractSearch {
         let cell = &hpa.cells[start_cell as usize];
         for (local, &portal) in cell.portals.iter().enumerate() {
             if let Some(g) = self.first.cost(portal) {
-                let h = estimator.between(graph.feet(portal), goal);
+                let h = estimator.between(cell.feet[local], goal);
                 self.relax(cell.base + local as u32, g, h, FROM_START);
             }
         }
@@ -674,7 +680,7 @@ impl AbstractSearch {
             let cell = &hpa.cells[index as usize];
             let local = (slot - cell.base) as usize;
             let portal = cell.portals[local];
-            let h = estimator.between(graph.feet(portal), goal);
+            let h = estimator.between(cell.feet[local], goal);
             if h < closest.0 {
                 closest = (h, slot);
             }
@@ -692,7 +698,7 @@ impl AbstractSearch {
                 record.parent != FROM_START && hpa.slot_cell[record.parent as usize] == index;
             if !through_table {
                 let n = cell.portals.len();
-                for (other, &target) in cell.portals.iter().enumerate() {
+                for (other, &target) in cell.feet.iter().enumerate() {
                     if other == local {
                         continue;
                     }
@@ -700,7 +706,7 @@ impl AbstractSearch {
                         let next = g + u64::from(cost);
                         let target_slot = cell.base + other as u32;
                         if self.improves(target_slot, next) {
-                            let h = estimator.between(graph.feet(target), goal);
+                            let h = estimator.between(target, goal);
                             self.relax(target_slot, next, h, slot);
                             generated += 1;
                         }
@@ -714,7 +720,8 @@ impl AbstractSearch {
                 let target_slot = hpa.cells[to_cell as usize].base + to_local;
                 let next = g + u64::from(exit.cost);
                 if self.improves(target_slot, next) {
-                    let h = estimator.between(graph.feet(exit.to), goal);
+                    let h = estimator
+                        .between(hpa.cells[to_cell as usize].feet[to_local as usize], goal);
                     self.relax(target_slot, next, h, slot);
                     generated += 1;
                 }
