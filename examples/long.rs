@@ -1,19 +1,24 @@
 //! Long routes on the built-in terrain: plain A* over the compiled walk graph against the
-//! hierarchy of cells (`voxnav::hier`), same queries, same process (issue 24's benchmark).
+//! exact hierarchy of cells and the inexact HPA*-style abstraction (`voxnav::hier`), same
+//! queries, same process (issue 24's benchmark).
 //!
 //! ```sh
 //! cargo run --release --example long                 # 2048 x 128 x 2048, 200 pairs
 //! cargo run --release --example long -- --quick      # 512 x 128 x 512, 20 pairs, for CI
-//! HIER_ENGINE=graph|hier cargo run ...               # one engine only (for callgrind)
+//! HIER_ENGINE=graph|hier|hpa cargo run ...           # one engine only (for callgrind);
+//!                                                    # a comma list runs several
 //! ```
 //!
 //! It prints the graph's compile time and memory, the hierarchy's build time, memory and
 //! portals; per engine the mean and p99 time per query, mean expansions, and the cost ratio
-//! (hierarchy over A*; the hierarchy is exact, so 1.000, and any other answer is counted as a
-//! mismatch); and the time per block edit to keep the graph and the hierarchy current.
+//! (over the first exact row's; the hierarchy is exact, so 1.000, and any other answer is
+//! counted as a mismatch; the abstraction's ratio is its measured bound, and a worst ratio
+//! above 1.05 fails the run); and the time per block edit to keep the graph, the hierarchy
+//! and the abstraction current.
 //!
 //! Pairs are 500 to 2 000 blocks apart (in smaller worlds 45% to 90% of the side) on the
-//! surface and connected (the hierarchy's answer decides: it is exact).
+//! surface and connected (the first engine's answer decides: every engine's "unreachable" is
+//! exact).
 
 #[cfg(feature = "terrain")]
 #[path = "support/src/mod.rs"]
@@ -35,11 +40,11 @@ mod bench {
 
     use clap::Parser;
     use voxnav::graph::{GraphSearch, NavGraph};
-    use voxnav::hier::{HierSearch, Hierarchy, Reach};
+    use voxnav::hier::{AbstractSearch, Abstraction, HierSearch, Hierarchy, Reach};
     use voxnav::search::heuristic::Heuristic;
     use voxnav::terrain::{TerrainConfig, generate_terrain};
     use voxnav::world::pick::pick_pairs;
-    use voxnav::{Agent, Block, IVec3, MoveCosts, SearchOptions, SearchStatus};
+    use voxnav::{Agent, Block, IVec3, MoveCosts, SearchOptions};
 
     use super::support::args::describe_bytes;
     use super::support::timing::Stopwatch;
@@ -79,12 +84,15 @@ mod bench {
         args
     }
 
-    /// Which engines to run (`HIER_ENGINE=graph` or `hier` runs one, for callgrind).
-    fn engines() -> (bool, bool) {
-        match std::env::var("HIER_ENGINE").as_deref() {
-            Ok("graph") => (true, false),
-            Ok("hier") => (false, true),
-            _ => (true, true),
+    /// Which engines to run: graph A*, the exact hierarchy, the abstraction
+    /// (`HIER_ENGINE=graph`, `hier`, `hpa`, or a comma list of them; all by default).
+    fn engines() -> (bool, bool, bool) {
+        match std::env::var("HIER_ENGINE") {
+            Ok(list) => {
+                let has = |name: &str| list.split(',').any(|engine| engine.trim() == name);
+                (has("graph"), has("hier"), has("hpa"))
+            }
+            Err(_) => (true, true, true),
         }
     }
 
@@ -103,8 +111,27 @@ mod bench {
         (mean * 1e3, p99 * 1e3)
     }
 
+    /// Prints one structure's build time and memory against the graph's.
+    fn describe_build(name: &str, build: Duration, compile: Duration, bytes: usize, graph: usize) {
+        println!(
+            "{name}: build {:.0} ms ({:.2}x the compile), {} ({:.0}% on top of the graph)",
+            build.as_secs_f64() * 1e3,
+            build.as_secs_f64() / compile.as_secs_f64(),
+            describe_bytes(bytes as u64),
+            100.0 * bytes as f64 / graph as f64,
+        );
+    }
+
+    /// The p50 of `times` in microseconds.
+    fn p50(times: &mut [Duration]) -> f64 {
+        times.sort_unstable();
+        times
+            .get(times.len() / 2)
+            .map_or(0.0, |t| t.as_secs_f64() * 1e6)
+    }
+
     pub fn run(args: &Args) -> Result<(), String> {
-        let (run_graph, run_hier) = engines();
+        let (run_graph, run_hier, run_hpa) = engines();
         let agent = Agent::default();
         let costs = MoveCosts::default();
         let config = TerrainConfig::default()
@@ -116,11 +143,7 @@ mod bench {
         let started = Instant::now();
         let mut graph = NavGraph::compile(&world, &agent).map_err(|e| e.to_string())?;
         let compile = started.elapsed();
-        let started = Instant::now();
-        let mut hier = Hierarchy::build(&graph, &costs).map_err(|e| e.to_string())?;
-        let build = started.elapsed();
         let graph_bytes = graph.memory_bytes();
-        let hier_bytes = hier.memory_bytes();
         println!(
             "world {0} x 128 x {0} (seed {1}): {2} feet positions",
             args.size,
@@ -132,22 +155,50 @@ mod bench {
             compile.as_secs_f64() * 1e3,
             describe_bytes(graph_bytes as u64)
         );
-        println!(
-            "hierarchy: build {:.0} ms ({:.2}x the compile), {} ({:.0}% on top of the graph), \
-             {} cells, {} portals ({:.1} per cell)",
-            build.as_secs_f64() * 1e3,
-            build.as_secs_f64() / compile.as_secs_f64(),
-            describe_bytes(hier_bytes as u64),
-            100.0 * hier_bytes as f64 / graph_bytes as f64,
-            hier.cell_count(),
-            hier.portal_count(),
-            hier.portal_count() as f64 / hier.cell_count().max(1) as f64
-        );
+        let mut hier = None;
+        if run_hier {
+            let started = Instant::now();
+            let built = Hierarchy::build(&graph, &costs).map_err(|e| e.to_string())?;
+            describe_build(
+                "hierarchy",
+                started.elapsed(),
+                compile,
+                built.memory_bytes(),
+                graph_bytes,
+            );
+            println!(
+                "  {} cells, {} portals ({:.1} per cell)",
+                built.cell_count(),
+                built.portal_count(),
+                built.portal_count() as f64 / built.cell_count().max(1) as f64
+            );
+            hier = Some(built);
+        }
+        let mut hpa = None;
+        if run_hpa {
+            let started = Instant::now();
+            let built = Abstraction::build(&graph, &costs).map_err(|e| e.to_string())?;
+            describe_build(
+                "abstraction",
+                started.elapsed(),
+                compile,
+                built.memory_bytes(),
+                graph_bytes,
+            );
+            println!(
+                "  {} cells, {} portals ({:.1} per cell)",
+                built.cell_count(),
+                built.portal_count(),
+                built.portal_count() as f64 / built.cell_count().max(1) as f64
+            );
+            hpa = Some(built);
+        }
 
         let max_distance = (args.size as f32 * 0.9).min(2000.0);
         let min_distance = (args.size as f32 * 0.45).min(500.0);
         let options = SearchOptions::default();
         let mut hier_search = HierSearch::new();
+        let mut hpa_search = AbstractSearch::new();
         let mut graph_search = GraphSearch::new(costs).map_err(|e| e.to_string())?;
         graph_search.reserve_for(&graph);
         let mut pairs = Vec::new();
@@ -161,10 +212,12 @@ mod bench {
             if pairs.len() == args.pairs as usize {
                 break;
             }
-            // The hierarchy decides (it is exact), or the graph's A* when it runs alone, so
-            // that a callgrind run of either engine counts the same searches.
-            let result = if run_hier {
-                hier_search.find_path(&hier, &graph, start, goal, &options)
+            // The first engine run decides (every engine's "unreachable" is exact), so that a
+            // callgrind run of any engine alone counts the same searches.
+            let result = if let Some(hier) = &hier {
+                hier_search.find_path(hier, &graph, start, goal, &options)
+            } else if let (Some(hpa), false) = (&hpa, run_graph) {
+                hpa_search.find_path(hpa, &graph, start, goal, &options)
             } else {
                 graph_search.find_path(&graph, start, goal, &options)
             };
@@ -184,36 +237,41 @@ mod bench {
                 .map_err(|e| e.to_string())?,
         );
         let mut rows: Vec<Row> = Vec::new();
-        if run_graph {
-            rows.push(("graph A*", false, Vec::new()));
-        }
-        if run_hier {
-            rows.push(("hierarchy", false, Vec::new()));
-        }
-        if args.weight > 1.0 {
-            if run_graph {
-                rows.push(("graph A*", true, Vec::new()));
+        for is_weighted in [false, true] {
+            if is_weighted && args.weight <= 1.0 {
+                continue;
             }
-            if run_hier {
-                rows.push(("hierarchy", true, Vec::new()));
+            for (engine, runs) in [
+                ("graph A*", run_graph),
+                ("hierarchy", run_hier),
+                ("hpa", run_hpa),
+            ] {
+                if runs {
+                    rows.push((engine, is_weighted, Vec::new()));
+                }
             }
         }
         for &(start, goal) in &pairs {
             for (engine, is_weighted, runs) in &mut rows {
                 let options = if *is_weighted { &weighted } else { &options };
                 let started = Instant::now();
-                let result = if *engine == "graph A*" {
-                    graph_search.find_path(&graph, start, goal, options)
-                } else {
-                    hier_search.find_path(&hier, &graph, start, goal, options)
+                let result = match (*engine, &hier, &hpa) {
+                    ("hierarchy", Some(hier), _) => {
+                        hier_search.find_path(hier, &graph, start, goal, options)
+                    }
+                    ("hpa", _, Some(hpa)) => {
+                        hpa_search.find_path(hpa, &graph, start, goal, options)
+                    }
+                    _ => graph_search.find_path(&graph, start, goal, options),
                 }
                 .map_err(|e| e.to_string())?;
                 runs.push((started.elapsed(), result.stats.expanded, result.cost));
             }
         }
-        // The optimal costs: the first exact row's.
+        // The optimal costs: the first exact row's (graph A* or the hierarchy).
         let optimal: Vec<Option<u64>> = rows
-            .first()
+            .iter()
+            .find(|(engine, is_weighted, _)| *engine != "hpa" && !is_weighted)
             .map(|(_, _, runs)| runs.iter().map(|run| run.2).collect())
             .unwrap_or_default();
         let count = pairs.len().max(1) as f64;
@@ -228,6 +286,7 @@ mod bench {
             "engine     weight   mean ms    p99 ms   expansions  speed-up  cost ratio mean / worst"
         );
         let mut mismatches = 0;
+        let mut hpa_worst: f64 = 0.0;
         for (engine, is_weighted, runs) in &rows {
             let mut times: Vec<Duration> = runs.iter().map(|run| run.0).collect();
             let (mean, p99) = mean_p99(&mut times);
@@ -239,7 +298,11 @@ mod bench {
                 .collect();
             let ratio_mean = ratios.iter().sum::<f64>() / ratios.len().max(1) as f64;
             let ratio_worst = ratios.iter().copied().fold(0.0, f64::max);
-            if !is_weighted && runs.iter().zip(&optimal).any(|(run, best)| run.2 != *best) {
+            if *engine == "hpa" {
+                if !is_weighted {
+                    hpa_worst = hpa_worst.max(ratio_worst);
+                }
+            } else if !is_weighted && runs.iter().zip(&optimal).any(|(run, best)| run.2 != *best) {
                 mismatches += 1;
             }
             let weight = if *is_weighted { args.weight } else { 1.0 };
@@ -253,9 +316,9 @@ mod bench {
         }
 
         // Block edits on the surface: a solid block on the feet of a route's start, or the
-        // block under it removed, each followed by the graph's and the hierarchy's update.
+        // block under it removed, each followed by the graph's update and each structure's.
         world.track_changes(true);
-        let (mut graph_edit, mut hier_edit) = (Vec::new(), Vec::new());
+        let (mut graph_edit, mut hier_edit, mut hpa_edit) = (Vec::new(), Vec::new(), Vec::new());
         let edit_points = pick_pairs(
             &world,
             &agent,
@@ -276,77 +339,93 @@ mod bench {
                 .apply_changes(&world, &changes)
                 .map_err(|e| e.to_string())?;
             graph_edit.push(started.elapsed());
-            let started = Instant::now();
-            hier.update(&graph, &update).map_err(|e| e.to_string())?;
-            hier_edit.push(started.elapsed());
-        }
-        let p50 = |times: &mut Vec<Duration>| {
-            times.sort_unstable();
-            times
-                .get(times.len() / 2)
-                .map_or(0.0, |t| t.as_secs_f64() * 1e6)
-        };
-        let (_, graph_edit_p99) = mean_p99(&mut graph_edit);
-        let (_, hier_edit_p99) = mean_p99(&mut hier_edit);
-        println!(
-            "{} block edits: graph update p50 {:.0} us, p99 {:.0} us; hierarchy update p50 {:.0} \
-             us, p99 {:.0} us",
-            graph_edit.len(),
-            p50(&mut graph_edit),
-            graph_edit_p99 * 1e3,
-            p50(&mut hier_edit),
-            hier_edit_p99 * 1e3
-        );
-        // The components' labels, stale after the edits, relabelled once over the whole
-        // overlay; then the reachability answer for every pair (all connected, so never
-        // "unreachable").
-        let started = Instant::now();
-        hier.refresh_components(&graph);
-        let relabel = started.elapsed();
-        let started = Instant::now();
-        let mut unreachable = 0;
-        for &(start, goal) in &pairs {
-            let answer = hier_search
-                .reachability(&hier, &graph, start, goal)
-                .map_err(|e| e.to_string())?;
-            unreachable += usize::from(answer == Reach::Unreachable);
-        }
-        println!(
-            "components relabelled in {:.1} ms; reachability {:.1} us per pair, {unreachable} \
-             of {} connected pairs called unreachable",
-            relabel.as_secs_f64() * 1e3,
-            started.elapsed().as_secs_f64() * 1e6 / count,
-            pairs.len()
-        );
-        if unreachable > 0 {
-            return Err(format!(
-                "{unreachable} connected pairs were called unreachable"
-            ));
-        }
-        // After the edits, a sample of the pairs again: the updated hierarchy still agrees
-        // with A* on the updated graph.
-        if run_graph && run_hier {
-            let mut differ = 0;
-            for &(start, goal) in pairs.iter().take(10) {
-                let (Ok(plain), Ok(ours)) = (
-                    graph_search.find_path(&graph, start, goal, &options),
-                    hier_search.find_path(&hier, &graph, start, goal, &options),
-                ) else {
-                    continue;
-                };
-                if plain.cost != ours.cost
-                    || (plain.status == SearchStatus::Found) != ours.is_found()
-                {
-                    differ += 1;
-                }
+            if let Some(hier) = &mut hier {
+                let started = Instant::now();
+                hier.update(&graph, &update).map_err(|e| e.to_string())?;
+                hier_edit.push(started.elapsed());
             }
-            println!("after the edits, {differ} of the first 10 pairs differ from A*");
-            if differ > 0 || mismatches > 0 {
+            if let Some(hpa) = &mut hpa {
+                let started = Instant::now();
+                hpa.update(&graph, &update).map_err(|e| e.to_string())?;
+                hpa_edit.push(started.elapsed());
+            }
+        }
+        for (name, times) in [
+            ("graph", &mut graph_edit),
+            ("hierarchy", &mut hier_edit),
+            ("abstraction", &mut hpa_edit),
+        ] {
+            if times.is_empty() {
+                continue;
+            }
+            let (_, p99) = mean_p99(times);
+            println!(
+                "{} block edits: {name} update p50 {:.0} us, p99 {:.0} us",
+                times.len(),
+                p50(times),
+                p99 * 1e3
+            );
+        }
+        if let Some(hier) = &mut hier {
+            // The components' labels, stale after the edits, relabelled once over the whole
+            // overlay; then the reachability answer for every pair (all connected, so never
+            // "unreachable").
+            let started = Instant::now();
+            hier.refresh_components(&graph);
+            let relabel = started.elapsed();
+            let started = Instant::now();
+            let mut unreachable = 0;
+            for &(start, goal) in &pairs {
+                let answer = hier_search
+                    .reachability(hier, &graph, start, goal)
+                    .map_err(|e| e.to_string())?;
+                unreachable += usize::from(answer == Reach::Unreachable);
+            }
+            println!(
+                "components relabelled in {:.1} ms; reachability {:.1} us per pair, \
+                 {unreachable} of {} connected pairs called unreachable",
+                relabel.as_secs_f64() * 1e3,
+                started.elapsed().as_secs_f64() * 1e6 / count,
+                pairs.len()
+            );
+            if unreachable > 0 {
                 return Err(format!(
-                    "the hierarchy's exact answers differ from A*'s ({mismatches} rows before \
-                     the edits, {differ} pairs after)"
+                    "{unreachable} connected pairs were called unreachable"
                 ));
             }
+        }
+        // After the edits, a sample of the pairs again: the updated structures still agree
+        // with A* on the updated graph (the hierarchy exactly, the abstraction within 5%).
+        let mut differ = 0;
+        if run_graph {
+            for &(start, goal) in pairs.iter().take(10) {
+                let plain = graph_search
+                    .find_path(&graph, start, goal, &options)
+                    .map_err(|e| e.to_string())?;
+                if let Some(hier) = &hier {
+                    let ours = hier_search
+                        .find_path(hier, &graph, start, goal, &options)
+                        .map_err(|e| e.to_string())?;
+                    differ += usize::from(plain.cost != ours.cost);
+                }
+                if let Some(hpa) = &hpa {
+                    let ours = hpa_search
+                        .find_path(hpa, &graph, start, goal, &options)
+                        .map_err(|e| e.to_string())?;
+                    let within = match (plain.cost, ours.cost) {
+                        (Some(best), Some(cost)) => cost as f64 <= best as f64 * 1.05,
+                        (best, cost) => best == cost,
+                    };
+                    differ += usize::from(!within || plain.status != ours.status);
+                }
+            }
+            println!("after the edits, {differ} answers for the first 10 pairs differ from A*");
+        }
+        if differ > 0 || mismatches > 0 || hpa_worst > 1.05 {
+            return Err(format!(
+                "answers differ from A*'s: {mismatches} exact rows before the edits, {differ} \
+                 answers after; the abstraction's worst cost ratio {hpa_worst:.4} (at most 1.05)"
+            ));
         }
         if let Some(note) = clock.busy_note() {
             println!("{note}");

@@ -196,15 +196,15 @@ pub(super) enum Direction {
 }
 
 impl CellSearch {
-    /// Runs from `source` over the moves inside `chunk` (backwards over incoming moves for
-    /// [`Direction::Backward`]). With a `target` (and the estimator toward its feet) this is
+    /// Runs from `source` over the moves inside the cells of `region` (backwards over
+    /// incoming moves for [`Direction::Backward`]). With a `target` (and the estimator toward its feet) this is
     /// A* that stops there and returns its cost; without one it reaches the whole cell and
     /// returns `None`.
     pub(super) fn run(
         &mut self,
         graph: &NavGraph,
         costs: &MoveCosts,
-        chunk: Chunk,
+        region: &[Chunk],
         source: NodeId,
         direction: Direction,
         target: Option<(NodeId, IVec3, &Estimator)>,
@@ -228,7 +228,7 @@ impl CellSearch {
             self.expanded += 1;
             steps.clear();
             let mut keep = |step: crate::graph::GraphMove| {
-                if chunk_of(step.feet) == chunk {
+                if region.contains(&chunk_of(step.feet)) {
                     steps.push((step.node, step.feet, step.cost));
                 }
             };

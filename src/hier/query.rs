@@ -170,7 +170,7 @@ impl HierSearch {
         self.first.run(
             graph,
             &costs,
-            start_chunk,
+            &[start_chunk],
             start_id,
             Direction::Forward,
             None,
@@ -178,7 +178,7 @@ impl HierSearch {
         self.last.run(
             graph,
             &costs,
-            goal_chunk,
+            &[goal_chunk],
             goal_id,
             Direction::Backward,
             None,
@@ -394,7 +394,7 @@ impl HierSearch {
         let Some(cost) = self.refine.run(
             graph,
             &hier.costs,
-            chunk,
+            &[chunk],
             from,
             Direction::Forward,
             Some(target),
@@ -436,7 +436,7 @@ impl HierSearch {
         self.first.run(
             graph,
             &costs,
-            start_chunk,
+            &[start_chunk],
             start_id,
             Direction::Forward,
             None,
@@ -450,7 +450,7 @@ impl HierSearch {
         self.last.run(
             graph,
             &costs,
-            goal_chunk,
+            &[goal_chunk],
             goal_id,
             Direction::Backward,
             None,
@@ -508,7 +508,7 @@ fn refine_estimator(graph: &NavGraph, hier: &Hierarchy) -> Estimator {
 /// The nodes of `start` and `goal`, or the error that names which end is not a valid feet
 /// position and why: what [`HierSearch::find_path`] and [`HierSearch::reachability`] both
 /// ask first.
-fn end_nodes(graph: &NavGraph, start: IVec3, goal: IVec3) -> Result<(NodeId, NodeId)> {
+pub(super) fn end_nodes(graph: &NavGraph, start: IVec3, goal: IVec3) -> Result<(NodeId, NodeId)> {
     let start_id = graph
         .node_or_reason(start)
         .map_err(|reason| Error::InvalidStart { pos: start, reason })?;
