@@ -1,15 +1,14 @@
 //! Mob profiles (generated from minecraft-data's entities table, `voxnav::moves::profile`) and
-//! the pair picker's ground rule (`voxnav::world::pick`), on side views and on the shipped
-//! Minecraft save. Split from `tests/swim.rs`, whose water rules the profiles choose among.
+//! the pair picker's ground rule (`voxnav::world::pick`), on side views. Split from
+//! `tests/swim.rs`, whose water rules the profiles choose among. The pairs found on the shipped
+//! Minecraft save are measured by `examples/minecraft.rs` (its picker's rule is tested with the
+//! examples' support code, in `tests/hardening_inputs.rs`).
 
 mod support;
 
-use voxnav::engine::Pathfinder;
 use voxnav::moves::agent::WaterMode;
 use voxnav::world::TerrainFlags;
-use voxnav::{
-    Agent, Block, ChunkedWorld, IVec3, MoveCosts, SearchOptions, SearchStatus, VoxelWorld,
-};
+use voxnav::{Agent, Block, ChunkedWorld, IVec3, VoxelWorld};
 
 /// Whether the cell `p` is water of any kind.
 fn water<W: VoxelWorld + ?Sized>(world: &W, p: IVec3) -> bool {
@@ -108,103 +107,5 @@ fn ground_pairs_start_and_end_neither_under_water_nor_on_unloaded_chunks() {
             assert!(!water(&world, feet), "{feet}");
             assert!(world.is_standable(feet - IVec3::Y));
         }
-    }
-}
-
-/// Pairs as `examples/minecraft.rs` picks them (its generator and draws: a start in a random
-/// loaded column, a goal at most 64 blocks away in x and z), with the pair picker's ground
-/// rule ([`voxnav::world::pick::ground_feet`]); and how many of them `agent` finds with
-/// 2 000 000 nodes per search: (found, partial, pairs, expansions).
-#[cfg(feature = "anvil")]
-fn measure_save(loaded: &voxnav::anvil::LoadedWorld, agent: Agent, wanted: usize) -> [u64; 4] {
-    use voxnav::world::pick::ground_feet;
-
-    let chunks = &loaded.loaded_chunks;
-    if chunks.is_empty() {
-        return [0; 4];
-    }
-    let mut state = 1u64;
-    let mut below = |n: u64| {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        (z ^ (z >> 31)) % n
-    };
-    let mut pairs = Vec::new();
-    let mut tries = 0;
-    while pairs.len() < wanted && tries < wanted * 200 {
-        tries += 1;
-        let (cx, cz) = chunks[below(chunks.len() as u64) as usize];
-        let x = cx * 16 + below(16) as i32;
-        let z = cz * 16 + below(16) as i32;
-        let Some(start) = ground_feet(&loaded.world, &agent, x, z) else {
-            continue;
-        };
-        let gx = x + below(129) as i32 - 64;
-        let gz = z + below(129) as i32 - 64;
-        let Some(goal) = ground_feet(&loaded.world, &agent, gx, gz) else {
-            continue;
-        };
-        if goal != start {
-            pairs.push((start, goal));
-        }
-    }
-    let mut pathfinder = Pathfinder::new(agent, MoveCosts::default()).unwrap();
-    let options = SearchOptions::default().with_max_nodes(2_000_000);
-    let mut out = [0, 0, pairs.len() as u64, 0];
-    for &(start, goal) in &pairs {
-        assert!(!water(&loaded.world, start) && !water(&loaded.world, goal));
-        let result = pathfinder
-            .find_path(&loaded.world, start, goal, &options)
-            .unwrap();
-        out[3] += result.stats.expanded;
-        match result.status {
-            SearchStatus::Found => out[0] += 1,
-            SearchStatus::Partial => out[1] += 1,
-            SearchStatus::Unreachable => {}
-        }
-    }
-    out
-}
-
-/// The measure on a real save, run by hand (it loads region files for a few
-/// seconds): `cargo test --release --test swim -- --ignored --nocapture`, with the save in
-/// `VOXNAV_SAVE` (default `../shared/data/minecraft/vanilla-1.21.11`). Prints the pairs
-/// found, of 100 on the whole save and of 40 on each region file loaded alone.
-#[cfg(feature = "anvil")]
-#[test]
-#[ignore = "measures a real save; run by hand"]
-fn mob_pairs_on_the_shipped_save() {
-    use voxnav::anvil::load_world;
-
-    let save = std::env::var("VOXNAV_SAVE")
-        .unwrap_or_else(|_| "../shared/data/minecraft/vanilla-1.21.11".to_owned());
-    let whole = load_world(&save).unwrap();
-    let mobs = ["zombie", "iron_golem", "chicken"];
-    for mob in mobs {
-        let [found, partial, pairs, expanded] = measure_save(&whole, Agent::mob(mob).unwrap(), 100);
-        println!(
-            "whole save, {mob}: {found} of {pairs} found, {partial} partial; {expanded} expansions"
-        );
-    }
-    let [found, _, pairs, _] = measure_save(&whole, Agent::default(), 100);
-    println!("whole save, Agent::default(): {found} of {pairs} found");
-    let mut regions: Vec<_> = std::fs::read_dir(format!("{save}/region"))
-        .unwrap()
-        .map(|entry| entry.unwrap().path())
-        .collect();
-    regions.sort();
-    for region in regions {
-        let loaded = load_world(&region).unwrap();
-        let name = region.file_name().unwrap().to_string_lossy().into_owned();
-        let counts: Vec<String> = mobs
-            .iter()
-            .map(|mob| {
-                let [found, _, pairs, _] = measure_save(&loaded, Agent::mob(mob).unwrap(), 40);
-                format!("{mob} {found}/{pairs}")
-            })
-            .collect();
-        println!("{name}: {}", counts.join(", "));
     }
 }

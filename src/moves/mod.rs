@@ -134,6 +134,23 @@
 //! positions clear: the union of both ends' boxes and the two corner columns. The
 //! [`wide`] module states the rule in full; an agent one block wide reads the world itself.
 //!
+//! The terms, and the rules chosen where the game's behaviour is unclear:
+//!
+//! - **feet cell**: the min-x, min-z corner cell of the bottom layer of the
+//!   `width x height x width` box; a route of a wide agent is the route of that cell, and
+//!   the entity's centre is `width / 2` blocks from it along x and z;
+//! - **[`BoxView`]**: the world as a body `width` blocks wide sees it, one cell per layer of
+//!   the box; every engine reads the rules of one-wide bodies through it, so they are stated
+//!   once;
+//! - **wide bodies climb no ladders**: a ladder is one block wide, and mobs wider than a
+//!   block do not climb in the game; ladder blocks stay floors to stand on;
+//! - **the extra cost** of a wide body's position is the world's
+//!   [`VoxelWorld::extra_cost`] of its feet cell, so that every engine prices it alike;
+//! - **mobs wider than [`agent::MAX_AGENT_WIDTH`] blocks** (ghast, happy ghast, giant, ender
+//!   dragon) get no agent: [`Agent::mob`] answers a typed error
+//!   ([`Error::InvalidSetting`](crate::Error::InvalidSetting)) rather than a body clamped to 3
+//!   blocks, which would take gaps the mob cannot.
+//!
 //! ## How real blocks map onto these rules, and why
 //!
 //! The Minecraft loader maps block states onto [`Block`](crate::Block) kinds; the rules above

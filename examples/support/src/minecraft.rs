@@ -3,7 +3,7 @@
 //! ([`pick_pairs`], at most [`MAX_TRIES`] draws) and the top-down picture of the loaded area
 //! ([`Map`], at most [`MAX_PICTURE_PIXELS`] pixels, however far apart the loaded chunks are).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
 use voxnav::anvil::{LoadedWorld, MAX_Y, MIN_Y};
@@ -73,6 +73,12 @@ pub struct PickedPairs {
     pub goals_outside: usize,
     /// Draws whose goal column (loaded) had no surface.
     pub goals_without_surface: usize,
+    /// Draws whose goal column lay in a loaded chunk with fewer rings of loaded neighbours
+    /// than [`PickedPairs::rings`].
+    pub goals_near_border: usize,
+    /// The rings of loaded chunks (0 to [`TICKING_RINGS`]) around every chunk that holds a
+    /// start or a goal: the most that any loaded chunk has (see [`pick_pairs`]).
+    pub rings: u32,
 }
 
 impl PickedPairs {
@@ -90,11 +96,14 @@ impl PickedPairs {
         let (width, depth) = loaded_span(loaded);
         let mut why = format!(
             "found {} of {asked} start/goal pairs in {} draws: {} starts had no surface \
-             position, {} goals fell outside the loaded chunks, {} goals had no surface position",
+             position, {} goals fell outside the loaded chunks, {} goals fell in loaded chunks \
+             with fewer than {} rings of loaded neighbours, {} goals had no surface position",
             self.pairs.len(),
             self.tries,
             self.starts_without_surface,
             self.goals_outside,
+            self.goals_near_border,
+            self.rings,
             self.goals_without_surface,
         );
         if self.goals_outside * 2 > self.tries {
@@ -119,9 +128,43 @@ fn loaded_span(loaded: &LoadedWorld) -> (i64, i64) {
     (span(|c| c.0), span(|c| c.1))
 }
 
+/// The rings of loaded neighbours around a chunk that mobs need to walk there: 2.
+///
+/// The game moves mobs only in "entity ticking" chunks. A chunk's load level grows by one
+/// per chunk away from what keeps it loaded (a player, the spawn area), in squares; level 33
+/// is a border chunk (loaded, nothing ticks), 32 a ticking chunk (blocks tick, entities do
+/// not), 31 and below entity ticking (everything runs, mobs wander). So the outermost ring of
+/// a loaded area ticks no entities, nor does the ring inside it: a chunk where mobs walk
+/// has at least 2 rings of loaded chunks around it. Source: "1.14.x Chunk Loading", an
+/// overview of the ticket system tested in 1.14.4,
+/// <https://gist.github.com/Drovolon/24bfaae00d57e7a8ca64b792e14fa7c6> (the levels have not
+/// changed since).
+pub const TICKING_RINGS: u32 = 2;
+
+/// How many complete rings of loaded chunks, up to [`TICKING_RINGS`], surround chunk `chunk`
+/// (ring `r`: the chunks at Chebyshev distance `r`).
+fn loaded_rings(loaded: &HashSet<(i32, i32)>, chunk: (i32, i32)) -> u32 {
+    let ring_loaded = |r: i32| {
+        (-r..=r).all(|d| {
+            [(d, -r), (d, r), (-r, d), (r, d)].iter().all(|&(dx, dz)| {
+                // Chunk coordinates are block coordinates / 16: no sum overflows.
+                loaded.contains(&(chunk.0 + dx, chunk.1 + dz))
+            })
+        })
+    };
+    (1..=TICKING_RINGS as i32)
+        .take_while(|&r| ring_loaded(r))
+        .count() as u32
+}
+
 /// Start/goal pairs on the surface of the loaded chunks: a start in a random loaded column,
 /// a goal at most `max_distance` blocks away in x and z, both valid feet positions; `count`
 /// of them from `seed`, or fewer after `min(200 * count, MAX_TRIES)` draws.
+///
+/// Both ends lie where mobs walk: in chunks with [`TICKING_RINGS`] rings of loaded
+/// neighbours (entity ticking in the game). A world with no such chunk has its pairs in
+/// chunks with 1 ring, and one without those in any loaded chunk, so that a world of a
+/// single loaded chunk still has ground to route on. [`PickedPairs::rings`] says which.
 pub fn pick_pairs(
     loaded: &LoadedWorld,
     agent: &Agent,
@@ -130,10 +173,23 @@ pub fn pick_pairs(
     max_distance: i32,
 ) -> PickedPairs {
     let mut rng = SplitMix(seed);
-    let chunks = &loaded.loaded_chunks;
-    let loaded_set: HashSet<(i32, i32)> = chunks.iter().copied().collect();
+    let loaded_set: HashSet<(i32, i32)> = loaded.loaded_chunks.iter().copied().collect();
+    let rings: HashMap<(i32, i32), u32> = loaded
+        .loaded_chunks
+        .iter()
+        .map(|&chunk| (chunk, loaded_rings(&loaded_set, chunk)))
+        .collect();
+    let best = rings.values().copied().max().unwrap_or(0);
+    // In the order the world lists them, so that a seed picks the same pairs every run.
+    let chunks: Vec<(i32, i32)> = loaded
+        .loaded_chunks
+        .iter()
+        .copied()
+        .filter(|chunk| rings[chunk] >= best)
+        .collect();
     let mut found = PickedPairs {
         pairs: Vec::with_capacity(count.min(MAX_TRIES)),
+        rings: best,
         ..PickedPairs::default()
     };
     if chunks.is_empty() {
@@ -154,9 +210,16 @@ pub fn pick_pairs(
         let gz = z.saturating_add(rng.below(span) as i32 - max_distance);
         // An unloaded column has no surface (it is all barrier): a set lookup says so
         // without reading the column.
-        if !loaded_set.contains(&(gx >> 4, gz >> 4)) {
-            found.goals_outside += 1;
-            continue;
+        match rings.get(&(gx >> 4, gz >> 4)) {
+            None => {
+                found.goals_outside += 1;
+                continue;
+            }
+            Some(&around) if around < best => {
+                found.goals_near_border += 1;
+                continue;
+            }
+            Some(_) => {}
         }
         let Some(goal) = surface_feet(&loaded.world, agent, gx, gz) else {
             found.goals_without_surface += 1;
@@ -320,5 +383,51 @@ mod tests {
         // A long thin strip.
         let scale = picture_scale(1 << 30, 16);
         assert!((1u64 << 30).div_ceil(scale) * 16u64.div_ceil(scale) <= MAX_PICTURE_PIXELS);
+    }
+
+    /// Pairs lie where mobs walk: in a square of 7 x 7 loaded chunks, both ends of every pair
+    /// lie in its middle 3 x 3 chunks (2 rings of loaded chunks around each); in a square of
+    /// 3 x 3, none has 2 rings, so they lie in the middle chunk (1 ring); a world of one
+    /// loaded chunk still gives pairs in it. The ground is flat everywhere, unloaded chunks
+    /// included, so only the ring rule keeps the pairs in.
+    #[test]
+    fn pairs_lie_in_chunks_with_the_most_rings_of_loaded_neighbours() {
+        let mut world = ChunkedWorld::new();
+        world
+            .fill(
+                IVec3::new(-32, 0, -32),
+                IVec3::new(143, 3, 143),
+                Block::Solid,
+            )
+            .unwrap();
+        let square = |from: i32, to: i32| -> Vec<(i32, i32)> {
+            (from..=to)
+                .flat_map(|cx| (from..=to).map(move |cz| (cx, cz)))
+                .collect()
+        };
+        let agent = Agent::mob("zombie").unwrap();
+        for (chunks, rings, inner) in [
+            (square(0, 6), 2, 2..=4),
+            (square(0, 2), 1, 1..=1),
+            (square(3, 3), 0, 3..=3),
+        ] {
+            let loaded = LoadedWorld {
+                world: world.clone(),
+                loaded_chunks: chunks,
+                report: voxnav::anvil::LoadReport::default(),
+            };
+            let picked = pick_pairs(&loaded, &agent, 60, 5, 40);
+            assert_eq!(picked.rings, rings);
+            assert_eq!(picked.pairs.len(), 60, "{picked:?}");
+            for &(start, goal) in &picked.pairs {
+                for feet in [start, goal] {
+                    assert!(inner.contains(&(feet.x >> 4)), "{feet} with {rings} rings");
+                    assert!(inner.contains(&(feet.z >> 4)), "{feet} with {rings} rings");
+                    assert_eq!(feet.y, 4);
+                }
+            }
+            // Goals that fell nearer the edge were drawn and refused, not never drawn.
+            assert!(rings == 0 || picked.goals_near_border > 0, "{picked:?}");
+        }
     }
 }
