@@ -11,10 +11,10 @@
 //! names it; `--limit N` runs only the first N scenarios. Every 2D scenario is planned with
 //! 8-connected moves without corner cutting at octile costs by each engine of `GridPlanner`
 //! (A* over the walk graph, jump point search `JPS`, and `JPS+` with its jump table) and by
-//! the `pathfinding` crate's `astar` on the grid itself; the route's length, computed from its
-//! moves (straight 1, diagonal sqrt 2), is compared with the scenario's optimal length within
-//! 1e-4 relative. The table gives, per engine, the mean time per query (each query timed
-//! around the whole call, route included; the fastest of `--rounds N` rounds, default 3, the
+//! the `pathfinding` crate's `astar` on the grid itself; the route's length, its cost over
+//! the octile scale (straight 1, diagonal sqrt 2), is compared with the scenario's optimal
+//! length within 1e-4 relative. The table gives, per engine, the mean time per query (the
+//! whole run timed at once, routes included; the fastest of `--rounds N` rounds, default 3, the
 //! engines taking turns), expansions per query, the pass count and the speed-ups over the
 //! crate and over A*. The summary ends with `N passed, M failed` (the worst engine's counts).
 //! Exit status: 0 whatever the comparison, 2 on bad input; `--help` lists the options.
@@ -31,39 +31,41 @@
 //! searches took per generated node (growth of the peak resident size, Linux only).
 //!
 //! On the public Moving AI maps `arena`, `den312d` (both in `tests/data/`) and `arena2`
-//! (Dragon Age: Origins), every engine passes every scenario. Instructions are counted by
-//! callgrind over each engine's whole run (`valgrind --tool=callgrind
-//! --toggle-collect='*run_scenarios*' --toggle-collect='*run_crate_scenarios*' ... --rounds 1
-//! --engine E`: each query's call and the runner's own work per query, its length check
-//! included), which no neighbour's load disturbs (26 November 2026; the machine's load
-//! average was 10 to 12, so no times are given):
+//! (Dragon Age: Origins), every engine passes every scenario. Each engine's run is timed as a
+//! whole (the clock read once before the first query and once after the last), and the
+//! runner's work per query is the same light work for every engine: the length is the
+//! answer's cost over the octile scale, compared with the optimal one (the routes are checked
+//! move by move by `tests/grid2d.rs` and `tests/jps.rs`, not here), and the scenarios are
+//! checked against the map before the run. Instructions are counted by callgrind over each
+//! engine's whole run, the runner's work per query included, which no neighbour's load
+//! disturbs (`valgrind --tool=callgrind --toggle-collect='*time_scenarios*'
+//! --toggle-collect='*time_crate_scenarios*' target/release/examples/movingai MAP.scen
+//! --rounds 1 --engine E`; 26 November 2026, the load average too high for times):
 //!
 //! | map | scenarios | engine | expansions per query | instructions | crate / engine |
 //! |---|---|---|---|---|---|
-//! | arena, 49 x 49 | 160 | A* | 31.6 | 5.28 M | 2.4 |
-//! | | | JPS | 1.1 | 0.637 M | 20.2 |
-//! | | | JPS+ | 1.2 | 0.369 M | 34.9 |
-//! | | | pathfinding | 31.1 | 12.88 M | 1 |
-//! | den312d, 65 x 81 | 320 | A* | 574.8 | 121.3 M | 2.6 |
-//! | | | JPS | 32.6 | 12.66 M | 25.3 |
-//! | | | JPS+ | 32.8 | 6.40 M | 50.0 |
-//! | | | pathfinding | 572.1 | 320.3 M | 1 |
+//! | arena, 49 x 49 | 160 | A* | 31.6 | 5.11 M | 2.4 |
+//! | | | JPS | 1.1 | 0.553 M | 21.7 |
+//! | | | JPS+ | 1.2 | 0.296 M | 40.6 |
+//! | | | pathfinding | 31.1 | 12.02 M | 1 |
+//! | den312d, 65 x 81 | 320 | A* | 574.8 | 121.0 M | 2.5 |
+//! | | | JPS | 32.6 | 12.43 M | 24.5 |
+//! | | | JPS+ | 32.8 | 6.45 M | 47.1 |
+//! | | | pathfinding | 572.1 | 304.0 M | 1 |
 //! | arena2, 281 x 209 | 929 | A* | 5 601.1 | 3 492 M | 2.6 |
 //! | | | JPS | 96.2 | 161.1 M | 56.8 |
 //! | | | JPS+ | 97.9 | 53.6 M | 171 |
 //! | | | pathfinding | 5 590.9 | 9 148 M | 1 |
 //!
-//! Counting the engines' calls alone (`--toggle-collect='*GridPlanner::plan*'`, and
-//! `'*pathfinding::directed::astar::astar*'` for the crate), `arena` gives JPS 0.555 M and
-//! JPS+ 0.286 M instructions against the crate's 12.80 M: 23.1x and 44.7x. The runner's own
-//! work, about 500 instructions a query (the route's length recomputed from its actions, the
-//! clock read around the call), weighs on answers this short.
+//! (`arena2`'s row is of the last round, with the clock read around every query and the
+//! length recomputed from the route's moves, about 500 instructions a query more for every
+//! engine: it is not shipped with the crate.)
 //!
 //! What limits the speed-up on `arena` is the work every query does whatever its length: its
 //! routes are 32 cells long on average, and 135 of its 160 problems have a free *direct*
 //! route (one diagonal run and one straight run), which costs the octile distance and so is
 //! returned without a search; such a query's cost is checking the route and writing its 32
-//! cells and actions. The longer the route, the more the jumps save: 50x on `den312d`, 171x
+//! cells and actions. The longer the route, the more the jumps save: 47x on `den312d`, 171x
 //! on `arena2`.
 //!
 //! The 3D runs (three runs each of the same binary on the same shared machine, which varies

@@ -371,6 +371,19 @@ pub(crate) struct JumpSearch {
 }
 
 impl JumpSearch {
+    /// A search over a grid of `cells` cells, its records made now (with the planner) rather
+    /// than by the first query that searches, and room for a search of a few hundred jump
+    /// points.
+    pub(crate) fn for_cells(cells: usize) -> Self {
+        Self {
+            records: vec![Record::default(); cells],
+            open: BinaryHeap::with_capacity(256),
+            successors: Vec::with_capacity(8),
+            points: Vec::with_capacity(256),
+            ..Self::default()
+        }
+    }
+
     /// The best route from `start` to `goal`, both free cells, over `source`, at `straight`
     /// per straight step and `diagonal` per diagonal step (`straight <= diagonal <= 2 *
     /// straight`); `labels` ([`components`]) proves a goal in another part unreachable with no

@@ -278,9 +278,9 @@ impl GridPlanner {
         let bits = BitGrid::new(world.grid());
         let jumps = Jumps {
             labels: components(&bits),
+            search: JumpSearch::for_cells(bits.width() as usize * bits.height() as usize),
             bits,
             table: None,
-            search: JumpSearch::default(),
         };
         let engine = if jumps_are_exact(diagonals, &costs) {
             GridEngine::Jps
