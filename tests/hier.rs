@@ -739,6 +739,16 @@ fn abstraction_updates_after_random_block_changes_equal_a_fresh_build() {
             }
             assert_eq!(ours.len(), theirs.len(), "round {round} edit {edit}");
             assert_eq!(hpa.portal_count(), fresh.portal_count());
+            assert!(fresh.landmarks_current());
+            if !update.changed.is_empty() {
+                // Costs may have fallen: landmark bounds could overestimate.
+                assert!(!hpa.landmarks_current(), "round {round} edit {edit}");
+            }
+            // Half the checks search with the landmarks computed again, half without them.
+            if edit % 16 == 15 {
+                hpa.refresh_landmarks();
+                assert!(hpa.landmarks_current());
+            }
             if edit % 8 == 7 {
                 let feet = all_feet(&world, &agent);
                 for _ in 0..4 {

@@ -84,7 +84,19 @@ pub struct Abstraction {
     /// The cell owning each overlay slot.
     slot_cell: Vec<u32>,
     used_slots: usize,
+    /// `landmarks[slot * LANDMARKS + l]`: the abstract route cost from landmark `l` to the
+    /// slot's portal ([`NO_ROUTE`] for none); empty while stale (see
+    /// [`Abstraction::refresh_landmarks`]).
+    landmarks: Vec<u32>,
 }
+
+/// The landmarks of the abstract search's ALT heuristic (Goldberg and Harrelson 2005): the
+/// portals nearest to the corners and the middles of the sides of the area the portals
+/// span. Each costs 4 bytes per portal slot.
+const LANDMARKS: usize = 8;
+
+/// A landmark distance for a portal the landmark does not reach.
+const NO_ROUTE: u32 = u32::MAX;
 
 impl std::fmt::Debug for Abstraction {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -216,6 +228,7 @@ impl Abstraction {
             portal_of: AHashMap::new(),
             slot_cell: Vec::new(),
             used_slots: 0,
+            landmarks: Vec::new(),
         };
         let mut border: Vec<Vec<NodeId>> = Vec::new();
         for id in graph.nodes() {
@@ -238,6 +251,7 @@ impl Abstraction {
             let portals = abstraction.portals_of(graph, cell);
             abstraction.rederive(graph, cell, portals, &mut scratch)?;
         }
+        abstraction.refresh_landmarks();
         Ok(abstraction)
     }
 
@@ -393,6 +407,10 @@ impl Abstraction {
             }
         }
         self.compact_slots();
+        if !dirty.is_empty() {
+            // Costs changed somewhere: a landmark distance that fell could overestimate.
+            self.landmarks = Vec::new();
+        }
         self.version = graph.world_version();
         Ok(())
     }
@@ -432,6 +450,99 @@ impl Abstraction {
                 .extend(std::iter::repeat_n(index as u32, count as usize));
         }
         self.slot_cell.shrink_to_fit();
+    }
+
+    /// Computes the landmark distances again (one Dijkstra over the portals per landmark)
+    /// after updates left them stale: until then the abstract search estimates with the
+    /// octile heuristic alone, exploring more (see the
+    /// [module docs](super#the-inexact-abstraction-hpa)). [`Abstraction::build`] computes
+    /// them; [`Abstraction::update`] drops them when the graph changed.
+    pub fn refresh_landmarks(&mut self) {
+        if !self.landmarks.is_empty() {
+            return;
+        }
+        let slots = self.slot_cell.len();
+        let mut portals: Vec<(IVec3, u32)> = Vec::new();
+        for cell in &self.cells {
+            for (local, &feet) in cell.feet.iter().enumerate() {
+                portals.push((feet, cell.base + local as u32));
+            }
+        }
+        let Some(low) = portals.iter().map(|p| p.0).reduce(IVec3::min) else {
+            return;
+        };
+        let high = portals.iter().map(|p| p.0).fold(low, IVec3::max);
+        let middle = (low + high) / 2;
+        let mut landmarks = vec![NO_ROUTE; slots * LANDMARKS];
+        let mut dist: Vec<u64> = Vec::new();
+        let mut heap = BinaryHeap::new();
+        let aims = [
+            (low.x, low.z),
+            (high.x, high.z),
+            (low.x, high.z),
+            (high.x, low.z),
+            (middle.x, low.z),
+            (middle.x, high.z),
+            (low.x, middle.z),
+            (high.x, middle.z),
+        ];
+        for (l, &(x, z)) in aims.iter().enumerate().take(LANDMARKS) {
+            let aim = IVec3::new(x, 0, z);
+            let Some(&(_, source)) = portals.iter().min_by_key(|(feet, _)| {
+                let d = (*feet - aim).abs();
+                (i64::from(d.x) + i64::from(d.z), feet.to_array())
+            }) else {
+                continue;
+            };
+            dist.clear();
+            dist.resize(slots, u64::MAX);
+            dist[source as usize] = 0;
+            heap.push(Reverse((0u64, source)));
+            while let Some(Reverse((g, slot))) = heap.pop() {
+                if g > dist[slot as usize] {
+                    continue;
+                }
+                landmarks[slot as usize * LANDMARKS + l] = u32::try_from(g).unwrap_or(NO_ROUTE);
+                self.for_each_edge(slot, |next, cost| {
+                    let reached = g + u64::from(cost);
+                    if reached < dist[next as usize] {
+                        dist[next as usize] = reached;
+                        heap.push(Reverse((reached, next)));
+                    }
+                });
+            }
+        }
+        self.landmarks = landmarks;
+    }
+
+    /// Visits the abstract edges out of the portal in `slot`: its table row and its exits.
+    fn for_each_edge(&self, slot: u32, mut visit: impl FnMut(u32, u32)) {
+        let cell = &self.cells[self.slot_cell[slot as usize] as usize];
+        let local = (slot - cell.base) as usize;
+        let n = cell.portals.len();
+        if local >= n {
+            return;
+        }
+        for other in 0..n {
+            if other != local
+                && let Some(cost) = cell.table.get(local * n + other)
+            {
+                visit(cell.base + other as u32, cost);
+            }
+        }
+        let portal = cell.portals[local];
+        for exit in cell.exits.iter().filter(|exit| exit.from == portal) {
+            if let Some(&(to_cell, to_local)) = self.portal_of.get(&exit.to) {
+                visit(self.cells[to_cell as usize].base + to_local, exit.cost);
+            }
+        }
+    }
+
+    /// Whether the landmark distances describe the abstraction (see
+    /// [`Abstraction::refresh_landmarks`]).
+    #[must_use]
+    pub fn landmarks_current(&self) -> bool {
+        !self.landmarks.is_empty()
     }
 
     /// [`Error::StaleGraph`] when `graph` describes another version of its world than the
@@ -503,6 +614,7 @@ impl Abstraction {
             + self.by_chunk.capacity() * entry(8, 4)
             + self.portal_of.capacity() * entry(4, 8)
             + self.slot_cell.capacity() * 4
+            + self.landmarks.capacity() * 4
     }
 }
 
@@ -641,11 +753,46 @@ impl AbstractSearch {
                 .iter()
                 .map(|&portal| self.last.cost(portal)),
         );
+        // Per landmark, its abstract cost to the goal (through the goal cell's portals), for
+        // the bound `d(L, goal) - d(L, v)` on the cost from `v`.
+        let mut to_goal_from = [None; LANDMARKS];
+        if hpa.landmarks_current() {
+            for (local, rest) in self.to_goal.iter().enumerate() {
+                let Some(rest) = rest else { continue };
+                let slot = (goal_cell_ref.base as usize + local) * LANDMARKS;
+                for (l, known) in to_goal_from.iter_mut().enumerate() {
+                    let from_landmark = hpa.landmarks[slot + l];
+                    if from_landmark != NO_ROUTE {
+                        let through = u64::from(from_landmark) + rest;
+                        *known = Some(known.map_or(through, |best: u64| best.min(through)));
+                    }
+                }
+            }
+        }
+        let weight = options.heuristic.weight();
+        let estimate = |slot: u32, feet: IVec3| {
+            let octile = estimator.between(feet, goal);
+            let Some(distances) = hpa.landmarks.get(slot as usize * LANDMARKS..) else {
+                return octile;
+            };
+            let mut alt = 0;
+            for (&from_landmark, to_goal) in distances.iter().zip(&to_goal_from) {
+                if let Some(to_goal) = to_goal
+                    && from_landmark != NO_ROUTE
+                {
+                    alt = alt.max(to_goal.saturating_sub(u64::from(from_landmark)));
+                }
+            }
+            if weight > 1.0 {
+                alt = (alt as f64 * weight) as u64;
+            }
+            octile.max(alt)
+        };
         self.reset(hpa.slot_cell.len());
         let cell = &hpa.cells[start_cell as usize];
         for (local, &portal) in cell.portals.iter().enumerate() {
             if let Some(g) = self.first.cost(portal) {
-                let h = estimator.between(cell.feet[local], goal);
+                let h = estimate(cell.base + local as u32, cell.feet[local]);
                 self.relax(cell.base + local as u32, g, h, FROM_START);
             }
         }
@@ -706,7 +853,7 @@ impl AbstractSearch {
                         let next = g + u64::from(cost);
                         let target_slot = cell.base + other as u32;
                         if self.improves(target_slot, next) {
-                            let h = estimator.between(target, goal);
+                            let h = estimate(target_slot, target);
                             self.relax(target_slot, next, h, slot);
                             generated += 1;
                         }
@@ -720,8 +867,10 @@ impl AbstractSearch {
                 let target_slot = hpa.cells[to_cell as usize].base + to_local;
                 let next = g + u64::from(exit.cost);
                 if self.improves(target_slot, next) {
-                    let h = estimator
-                        .between(hpa.cells[to_cell as usize].feet[to_local as usize], goal);
+                    let h = estimate(
+                        target_slot,
+                        hpa.cells[to_cell as usize].feet[to_local as usize],
+                    );
                     self.relax(target_slot, next, h, slot);
                     generated += 1;
                 }
