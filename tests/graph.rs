@@ -467,11 +467,18 @@ fn bad_input_is_a_typed_error() {
         NavGraph::compile(&huge, &Agent::default()),
         Err(Error::GraphTooLarge(_))
     ));
-    let other = ChunkedWorld::with_size(IVec3::new(5, 3, 4)).unwrap();
+    // Another world is refused: by its height when it differs (a graph follows a world's x
+    // and z growing, never its height), else by its identity.
     let mut graph = graph;
+    let taller = ChunkedWorld::with_size(IVec3::new(5, 7, 4)).unwrap();
+    assert!(matches!(
+        graph.update(&taller, [IVec3::ZERO]),
+        Err(Error::InvalidSetting(_))
+    ));
+    let other = ChunkedWorld::with_size(IVec3::new(5, 3, 4)).unwrap();
     assert!(matches!(
         graph.update(&other, [IVec3::ZERO]),
-        Err(Error::InvalidSetting(_))
+        Err(Error::OtherWorld { .. })
     ));
     assert!(world.is_standable(IVec3::ZERO));
 }

@@ -266,55 +266,67 @@ fn bad_columns_are_typed_errors() {
     assert!(world.is_standable(IVec3::new(3, -1, 3)) && world.is_passable(IVec3::new(3, 0, 3)));
 }
 
-/// Every node of `graph` by feet position with its moves (target, direction, cost), sorted:
-/// a picture that does not depend on node ids.
-type Picture = BTreeMap<[i32; 3], Vec<([i32; 3], [i32; 3], u32)>>;
+/// Every node of `graph` by feet position with its moves out and its moves in (the other
+/// end, direction, cost), each sorted: a picture that does not depend on node ids.
+type Picture = BTreeMap<[i32; 3], [Vec<([i32; 3], [i32; 3], u32)>; 2]>;
 
 fn picture(graph: &NavGraph) -> Picture {
     let costs = MoveCosts::default();
     let mut moves = Vec::new();
+    let list = |moves: &[voxnav::graph::GraphMove]| {
+        let mut list: Vec<_> = moves
+            .iter()
+            .map(|m| {
+                assert_eq!(graph.feet(m.node), m.feet);
+                (m.feet.to_array(), m.direction.to_array(), m.cost)
+            })
+            .collect();
+        list.sort_unstable();
+        list
+    };
     graph
         .nodes()
         .map(|id| {
             assert_eq!(graph.node(graph.feet(id)), Some(id));
             graph.moves(id, &costs, &mut moves);
-            let mut list: Vec<_> = moves
-                .iter()
-                .map(|m| (m.feet.to_array(), m.direction.to_array(), m.cost))
-                .collect();
-            list.sort_unstable();
-            (graph.feet(id).to_array(), list)
+            let out = list(&moves);
+            graph.incoming(id, &costs, &mut moves);
+            (graph.feet(id).to_array(), [out, list(&moves)])
         })
         .collect()
 }
 
-/// The walk graph follows loads, reloads, unloads and cell edits of a world of chunk
-/// columns (far from the origin, negative too) through `apply_changes`: after every step it
-/// equals a fresh compile move for move, the ids of positions that stay valid survive, and
-/// the removed ids are exactly the positions lost; a start in an unloaded column names it.
+/// The walk graph of a world of chunk columns starts empty and follows loads, reloads,
+/// unloads and cell edits through `apply_changes`, with no bounds chosen up front: columns
+/// load in any order, next to each other or far apart (up to 100 chunks), around chunks near
+/// +-1e6 blocks and the origin, y crossing 0. After every step it equals a fresh compile of
+/// the same world move for move, incoming moves too; the ids of positions that stay valid
+/// survive, the removed ids are exactly the positions lost, and a start in an unloaded column
+/// names it.
 #[test]
 fn the_graph_follows_column_loads_unloads_and_edits() {
     let mut rng = Rng::new(0x21_0002);
     let agent = Agent::default();
-    for base in [(-62_501, 3), (7, -40_000)] {
+    for base in [(-62_501, 3), (7, -40_000), (62_499, 62_500), (0, -1)] {
         let mut world = ChunkedWorld::with_height(MIN_Y, MAX_Y).unwrap();
-        let area: Vec<(i32, i32)> = (0..4)
-            .flat_map(|dx| (0..3).map(move |dz| (base.0 + dx, base.1 + dz)))
-            .collect();
-        // The corners fix the bounds the graph is compiled for.
-        for &at in &[area[0], area[area.len() - 1]] {
-            insert(&mut world, at, &random_column(&mut rng));
-        }
         let mut graph = NavGraph::compile(&world, &agent).unwrap();
+        assert_eq!(graph.node_count(), 0);
         world.track_changes(true);
-        for _ in 0..16 {
-            for _ in 0..=rng.below(2) {
-                let at = area[rng.index(area.len())];
-                match rng.below(3) {
+        let mut loaded_ever = 0;
+        for _ in 0..24 {
+            for _ in 0..=rng.below(3) {
+                // Mostly a 4 x 4 area (seams, reloads), now and then anywhere within 100 chunks.
+                let at = if rng.chance(20) {
+                    (base.0 + rng.coord(201) - 100, base.1 + rng.coord(201) - 100)
+                } else {
+                    (base.0 + rng.coord(4), base.1 + rng.coord(4))
+                };
+                let loaded = world.is_column_loaded(at.0, at.1);
+                match rng.below(4) {
                     0 => {
                         world.remove_column(at.0, at.1);
                     }
-                    1 if world.is_column_loaded(at.0, at.1) => {
+                    1 if loaded => {
                         let p = IVec3::new(
                             at.0 * 16 + rng.coord(16),
                             MIN_Y + rng.coord(MAX_Y - MIN_Y),
@@ -324,13 +336,18 @@ fn the_graph_follows_column_loads_unloads_and_edits() {
                             .set(p, rng.pick(&[Block::Air, Block::Solid, Block::Lava]))
                             .unwrap();
                     }
-                    _ => insert(&mut world, at, &random_column(&mut rng)),
+                    _ => {
+                        insert(&mut world, at, &random_column(&mut rng));
+                        loaded_ever += 1;
+                    }
                 }
             }
             let before: Vec<(u32, IVec3)> = graph.nodes().map(|id| (id, graph.feet(id))).collect();
             let changes = world.take_changes();
             let update = graph.apply_changes(&world, &changes).unwrap();
+            assert_eq!(graph.world_version(), Some(world.version()));
             let fresh = NavGraph::compile(&world, &agent).unwrap();
+            assert_eq!(graph.node_count(), fresh.node_count());
             assert_eq!(picture(&graph), picture(&fresh));
             let mut lost = Vec::new();
             for (id, feet) in before {
@@ -343,11 +360,15 @@ fn the_graph_follows_column_loads_unloads_and_edits() {
             let mut removed = update.removed.clone();
             removed.sort_unstable();
             assert_eq!(removed, lost);
+            for &id in &update.added {
+                assert!(graph.is_live(id) && (id as usize) < graph.id_bound());
+            }
         }
-        let unloaded = area
-            .iter()
-            .find(|&&(cx, cz)| !world.is_column_loaded(cx, cz));
-        if let Some(&(cx, cz)) = unloaded {
+        assert!(loaded_ever > 10, "{loaded_ever} loads");
+        let unloaded = (0..4)
+            .flat_map(|dx| (0..4).map(move |dz| (base.0 + dx, base.1 + dz)))
+            .find(|&(cx, cz)| !world.is_column_loaded(cx, cz));
+        if let Some((cx, cz)) = unloaded {
             let feet = IVec3::new(cx * 16 + 3, 0, cz * 16 + 3);
             assert_eq!(
                 graph.node_or_reason(feet),
@@ -418,9 +439,8 @@ fn a_search_on_a_snapshot_sees_the_version_it_was_taken_at() {
 }
 
 /// A navigator with an index and a graph never rebuilds the whole world on a column load or
-/// unload: the graph follows loads inside its bounds, the index is dropped (its answers are
-/// "maybe": the search decides), and a load past the graph's bounds drops the graph; the
-/// answers stay those of a search of the world.
+/// unload: the graph and the index follow an unload and a load far past the bounds they were
+/// built for, locally; the answers stay those of a search of the world.
 #[test]
 fn a_navigator_follows_column_loads_without_rebuilding_the_world() {
     let mut rng = Rng::new(66);
@@ -451,12 +471,22 @@ fn a_navigator_follows_column_loads_without_rebuilding_the_world() {
     );
 
     insert(&mut world, (5, -3), &random_column(&mut rng));
+    insert(&mut world, (4, -3), &random_column(&mut rng));
     let changes = world.take_changes();
-    assert!(!navigator.apply_changes(&world, &changes).unwrap());
-    assert!(
-        navigator.graph().is_none(),
-        "past its bounds: dropped, not compiled"
+    assert!(navigator.apply_changes(&world, &changes).unwrap());
+    assert_eq!(
+        graph_version(&navigator),
+        Some(world.version()),
+        "past its bounds: followed, not dropped"
     );
+    assert_eq!(
+        navigator.index().map(ReachIndex::local_updates),
+        Some(2),
+        "the index followed too"
+    );
+    let far = IVec3::new(5 * 16 + 8, 0, -3 * 16 + 8);
+    let graph = navigator.graph().unwrap();
+    assert!((MIN_Y..MAX_Y).any(|y| graph.node(far.with_y(y)).is_some()));
 
     let mut pathfinder = Pathfinder::new(Agent::default(), MoveCosts::default()).unwrap();
     let feet = support::oracle::all_feet(&world, &Agent::default());
@@ -467,10 +497,12 @@ fn a_navigator_follows_column_loads_without_rebuilding_the_world() {
         let reference = pathfinder.find_path(&world, start, goal, &options).unwrap();
         assert_eq!((ours.status, ours.cost), (reference.status, reference.cost));
     }
-    assert!(
-        navigator.index().is_none() && navigator.graph().is_none(),
+    assert_eq!(
+        navigator.index().map(ReachIndex::local_updates),
+        Some(2),
         "no lazy rebuild either"
     );
+    assert_eq!(graph_version(&navigator), Some(world.version()));
 }
 
 /// A route toward a goal beyond the loaded area ends at the edge, flagged, and is the best

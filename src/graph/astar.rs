@@ -184,8 +184,8 @@ impl GraphSearch {
                     reason,
                 })?;
         }
-        // The search runs in the graph's coordinates (relative to `bounds.min`).
-        let min = graph.bounds.min;
+        // The search runs in the graph's coordinates (relative to its origin).
+        let min = graph.origin;
         let octile = options
             .heuristic
             .estimator(&graph.agent, &self.core.costs)
@@ -392,9 +392,9 @@ impl Core {
 }
 
 /// A [`BlockGoal`] of a position in a graph, in the graph's coordinates: the same answers (a
-/// graph is under 65 535 cells along each axis, so its positions differ by amounts that fit
-/// `i32`, and the estimate is the estimator's for the same differences), computed without
-/// widening to 64 bits.
+/// graph's columns lie within 2^30 blocks of its origin and its heights within 65 535, so
+/// its positions differ by amounts that fit `i32`, and the estimate is the estimator's for
+/// the same differences), computed without widening to 64 bits.
 struct NodeGoal(IVec3);
 
 impl Goal for NodeGoal {
@@ -410,8 +410,8 @@ impl Goal for NodeGoal {
 }
 
 /// A [`NodeGoal`] under the default octile heuristic, whose estimates it computes from the
-/// estimator's weights directly: in a graph every distance is below 2^16, where the estimate
-/// does not saturate, so they are the estimator's own.
+/// estimator's weights directly: in a graph every distance is below 2^31, where the estimate
+/// (in 64 bits) does not saturate, so they are the estimator's own.
 struct OctileNodeGoal {
     target: IVec3,
     octile: Octile,

@@ -1,79 +1,141 @@
-//! The numbering of a [`NavGraph`]'s columns: tile by tile, so that a node's neighbours along
-//! z are near it in memory, and each column's home slot and chain of further nodes.
+//! The id space of a [`NavGraph`]: pages of [`PAGE`] ids. A chunk column the graph holds
+//! owns one home page (id `page * 256 + z * 16 + x` is the home slot of the column at local
+//! `x`, `z` of the chunk), found through a directory from chunk coordinates; further nodes of
+//! a column take ids from shared chain pages, each id remembering its column's home. Every
+//! page knows the pages of the 3 x 3 chunk columns around it, so a move across a chunk's seam
+//! is a table read; page 0 is a void page of empty home slots that stands for every chunk
+//! column not held.
 
 use super::{NO_NODE, NavGraph, NodeId};
 
-/// Columns are numbered tile by tile, [`TILE`] x [`TILE`] columns to a tile, and nodes are
-/// numbered in column order at compile time: the neighbours of a node along z are then a few
-/// hundred bytes away in memory rather than a whole row of the world.
-pub(super) const TILE_SHIFT: u32 = 3;
-pub(super) const TILE: i32 = 1 << TILE_SHIFT;
+/// Ids per page: one per column of a 16 x 16 chunk column.
+pub(super) const PAGE_SHIFT: u32 = 8;
+pub(super) const PAGE: usize = 1 << PAGE_SHIFT;
+
+/// The page every column not held reads as: empty home slots, no chain.
+pub(super) const VOID_PAGE: u32 = 0;
+
+/// What a page holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum PageKind {
+    /// The void page, or a page given back by an unloaded chunk column: no live id.
+    Void,
+    /// The home slots of one chunk column.
+    Home,
+    /// Further nodes of any columns; their homes start at this offset of `chain_homes`.
+    Chain(u32),
+}
+
+/// One page of ids.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Page {
+    pub(super) kind: PageKind,
+    /// A home page's chunk coordinates.
+    pub(super) chunk: (i32, i32),
+    /// The local x and z (relative to the graph's origin) of a home page's first column.
+    pub(super) x: i32,
+    pub(super) z: i32,
+    /// The pages of the chunk columns around a home page, at `(dx + 1) + 3 (dz + 1)` (the
+    /// centre is the page itself); [`VOID_PAGE`] for a chunk column not held.
+    pub(super) around: [u32; 9],
+}
+
+impl Page {
+    pub(super) const VOID: Self = Self {
+        kind: PageKind::Void,
+        chunk: (0, 0),
+        x: 0,
+        z: 0,
+        around: [VOID_PAGE; 9],
+    };
+}
+
+/// The id offset `dx + 16 dz` of each move slot's column from a column inside a chunk (not on
+/// its edge), by slot (padded to 16: ladders and padding stay in the column).
+const INNER_OFFSETS: [isize; 16] = inner_offsets();
+
+const fn inner_offsets() -> [isize; 16] {
+    let mut offsets = [0; 16];
+    let mut slot = 0;
+    while slot < super::SLOTS {
+        let d = super::SLOT_DIRECTIONS[slot];
+        offsets[slot] = (d.x + 16 * d.z) as isize;
+        slot += 1;
+    }
+    offsets
+}
 
 impl NavGraph {
-    /// The index of the column at local `x`, `z` (both in the world): tile by tile, see
-    /// [`TILE_SHIFT`].
+    /// The home id of the column of node `id`: itself for a home slot, else remembered.
     #[inline]
-    pub(crate) fn column_index(&self, x: i32, z: i32) -> usize {
-        self.row_part(z) + Self::x_part(x)
+    pub(crate) fn home_of(&self, id: NodeId) -> NodeId {
+        match self.pages[(id >> PAGE_SHIFT) as usize].kind {
+            PageKind::Chain(start) => self.chain_homes[start as usize + (id as usize & (PAGE - 1))],
+            _ => id,
+        }
     }
 
-    /// The part of [`NavGraph::column_index`] that depends on `z` only: the two parts add up
-    /// to the index (their bits do not overlap), so a search works out the parts of the
-    /// three rows and the three columns around a node once and adds two per move.
+    /// The local x and z (relative to the graph's origin) of the column whose home is `home`.
     #[inline]
-    pub(crate) fn row_part(&self, z: i32) -> usize {
-        let z = z as usize;
-        let mask = TILE as usize - 1;
-        (((z >> TILE_SHIFT) * self.tiles_per_row as usize) << (2 * TILE_SHIFT))
-            | ((z & mask) << TILE_SHIFT)
+    pub(crate) fn home_xz(&self, home: NodeId) -> (i32, i32) {
+        let page = &self.pages[(home >> PAGE_SHIFT) as usize];
+        let local = home as i32 & (PAGE as i32 - 1);
+        (page.x + (local & 15), page.z + (local >> 4))
     }
 
-    /// The part of [`NavGraph::column_index`] that depends on `x` only.
+    /// The home id of the column `dx`, `dz` (each -1, 0 or 1) from the column whose home is
+    /// `home`: a void home slot when that column's chunk is not held.
     #[inline]
-    pub(crate) fn x_part(x: i32) -> usize {
-        let x = x as usize;
-        ((x >> TILE_SHIFT) << (2 * TILE_SHIFT)) | (x & (TILE as usize - 1))
+    pub(crate) fn home_toward(&self, home: NodeId, dx: i32, dz: i32) -> NodeId {
+        let local = home as i32 & (PAGE as i32 - 1);
+        let (x, z) = ((local & 15) + dx, (local >> 4) + dz);
+        let page = &self.pages[(home >> PAGE_SHIFT) as usize];
+        let to = page.around[((x >> 4) + 1 + 3 * ((z >> 4) + 1)) as usize];
+        (to << PAGE_SHIFT) | ((z & 15) << 4 | (x & 15)) as NodeId
     }
 
-    /// What to add to the index `column` of a column in the world (wrapping) to get the
-    /// index of the column one step west, none, one step east (the first array) plus one step
-    /// north, none, one step south (the second): one step within a tile, or to the next tile
-    /// from a tile's edge. Offsets past the world's edge give indices of no use (at x = 0 or
-    /// z = 0 they wrap around), which no move needs, since none leaves the world.
+    /// The home ids of the columns of each move slot from the column whose home is `home`
+    /// (ladders and padding: the column itself): an offset inside a chunk, else through the
+    /// page's neighbours.
     #[inline]
-    pub(crate) fn neighbour_offsets(&self, column: usize) -> ([usize; 3], [usize; 3]) {
-        let mask = TILE as usize - 1;
-        let tile = (TILE * TILE) as usize;
-        // From the first column (row) of a tile to the last of the previous tile, and back.
-        let across_x = tile - mask;
-        let across_z = ((self.tiles_per_row as usize) << (2 * TILE_SHIFT)) - (mask << TILE_SHIFT);
-        let (x, z) = (column & mask, (column >> TILE_SHIFT) & mask);
-        let west = if x == 0 { across_x } else { 1 };
-        let east = if x == mask { across_x } else { 1 };
-        let north = if z == 0 { across_z } else { TILE as usize };
-        let south = if z == mask { across_z } else { TILE as usize };
-        (
-            [west.wrapping_neg(), 0, east],
-            [north.wrapping_neg(), 0, south],
-        )
+    pub(crate) fn around(&self, home: NodeId) -> [usize; 16] {
+        let local = home as usize & (PAGE - 1);
+        let (x, z) = (local & 15, local >> 4);
+        if x.wrapping_sub(1) < 14 && z.wrapping_sub(1) < 14 {
+            return std::array::from_fn(|slot| {
+                (home as usize).wrapping_add_signed(INNER_OFFSETS[slot])
+            });
+        }
+        std::array::from_fn(|slot| {
+            if slot < super::SLOTS {
+                let d = super::SLOT_DIRECTIONS[slot];
+                self.home_toward(home, d.x, d.z) as usize
+            } else {
+                home as usize
+            }
+        })
     }
 
-    /// The local `x`, `z` of the column of index `column`: the inverse of
-    /// [`NavGraph::column_index`] (outside the world for padding columns).
+    /// The home page of chunk column `(chunk_x, chunk_z)`, if the graph holds it.
     #[inline]
-    pub(super) fn column_xz(&self, column: usize) -> (i32, i32) {
-        let [x, z] = self.tile_origins[column >> (2 * TILE_SHIFT)];
-        let mask = TILE as usize - 1;
-        let x = usize::from(x) | (column & mask);
-        let z = usize::from(z) | ((column >> TILE_SHIFT) & mask);
-        (x as i32, z as i32)
+    pub(super) fn page_of_chunk(&self, chunk: (i32, i32)) -> Option<u32> {
+        self.directory.get(&chunk).copied()
     }
 
-    /// The node of `column` at local height `y` (never [`DEAD`]), or [`NO_NODE`]: the home
-    /// slot first, then its chain.
+    /// The home id of the column at local `x`, `z` (relative to the origin), if its chunk
+    /// column is held.
     #[inline]
-    pub(crate) fn find_in_column(&self, column: usize, y: u16) -> NodeId {
-        let mut id = column as NodeId;
+    pub(super) fn home_at(&self, x: i32, z: i32) -> Option<NodeId> {
+        let (wx, wz) = (self.origin.x + x, self.origin.z + z);
+        let page = self.page_of_chunk((wx >> 4, wz >> 4))?;
+        Some((page << PAGE_SHIFT) | ((wz & 15) << 4 | (wx & 15)) as NodeId)
+    }
+
+    /// The node of the column whose home is `home` at stored height `y` (never
+    /// [`DEAD`](super::DEAD)), or [`NO_NODE`]: the home slot first, then its chain.
+    #[inline]
+    pub(crate) fn find_in_column(&self, home: usize, y: u16) -> NodeId {
+        let mut id = home as NodeId;
         loop {
             let slot = &self.slots[id as usize];
             if slot.y == y {

@@ -4,14 +4,16 @@
 
 use glam::IVec3;
 
-use super::columns::{TILE, TILE_SHIFT};
+use ahash::AHashMap;
+
+use super::columns::{self, PAGE, PAGE_SHIFT, Page, PageKind};
 use super::slot::{CODE_BITS, DEAD, MAX_SHAPES, Shape, Slot, base_cost, reference_costs, slot_of};
 use super::unloaded::Unloaded;
-use super::{MAX_GRAPH_COLUMNS, MAX_GRAPH_NODES, NavGraph, NodeId, Source};
+use super::{MAX_GRAPH_COLUMNS, MAX_GRAPH_NODES, NO_NODE, NavGraph, NodeId, Source};
 use crate::error::{Error, Result};
 use crate::moves::agent::{Agent, MoveCosts};
 use crate::moves::{Move, body_terrain, for_each_neighbour, terrain_cost};
-use crate::world::{TerrainFlags, VoxelWorld};
+use crate::world::{Bounds, TerrainFlags, VoxelWorld};
 
 impl NavGraph {
     /// Compiles the walk graph of `world` for `agent`: finds every valid feet position and
@@ -30,22 +32,51 @@ impl NavGraph {
         agent.require_walking("the compiled walk graph")?;
         let bounds = world.bounds().ok_or(Error::GraphNeedsBounds)?;
         let size = bounds.size();
-        if size.x.max(size.y).max(size.z) >= i32::from(DEAD) {
+        if size.y >= i32::from(DEAD) {
             return Err(Error::GraphTooLarge(format!(
-                "the world is {} x {} x {} cells; at most 65534 along each axis",
-                size.x, size.y, size.z
+                "the world is {} cells high; at most 65534",
+                size.y
             )));
         }
-        let columns = size.x as u64 * size.z as u64;
-        if columns > MAX_GRAPH_COLUMNS {
+        // The chunk columns the bounds touch, each held unless the world has loaded none of it.
+        let (low, high) = if size.x > 0 && size.z > 0 {
+            (
+                (bounds.min.x >> 4, bounds.min.z >> 4),
+                ((bounds.max.x - 1) >> 4, (bounds.max.z - 1) >> 4),
+            )
+        } else {
+            ((0, 0), (-1, -1))
+        };
+        let chunks = (i64::from(high.0) - i64::from(low.0) + 1).max(0) as u64
+            * (i64::from(high.1) - i64::from(low.1) + 1).max(0) as u64;
+        if chunks * PAGE as u64 > MAX_GRAPH_COLUMNS {
             return Err(Error::GraphTooLarge(format!(
-                "the world has {columns} columns, more than {MAX_GRAPH_COLUMNS}"
+                "the world spans {chunks} chunk columns, more than {}: compile the columns a \
+                 server loads as they load (NavGraph::apply_changes)",
+                MAX_GRAPH_COLUMNS / PAGE as u64
             )));
         }
-        let tiles_per_row = (size.x as u32).div_ceil(TILE as u32);
-        let tile_rows = (size.z as u32).div_ceil(TILE as u32);
-        let homes = (tiles_per_row * tile_rows) as usize * (TILE * TILE) as usize;
-        let mut graph = Self {
+        let mut graph = Self::empty(world, agent, bounds);
+        for chunk_z in low.1..=high.1 {
+            for chunk_x in low.0..=high.0 {
+                if graph.column_present(world, (chunk_x, chunk_z)) {
+                    let page = graph.add_page((chunk_x, chunk_z))?;
+                    graph.scan_page(world, page)?;
+                }
+            }
+        }
+        for id in 0..graph.slots.len() as NodeId {
+            if graph.slots[id as usize].y != DEAD {
+                graph.derive_node(world, id)?;
+            }
+        }
+        graph.shrink_to_fit();
+        Ok(graph)
+    }
+
+    /// A graph of `world` (whose bounds are `bounds`) holding no chunk column yet.
+    fn empty<W: VoxelWorld + ?Sized>(world: &W, agent: &Agent, bounds: Bounds) -> Self {
+        Self {
             source: world.watch().map(|watch| Source {
                 version: watch.version(),
                 watch,
@@ -54,64 +85,141 @@ impl NavGraph {
             unloaded: Unloaded::of(world, bounds),
             agent: *agent,
             bounds,
-            tiles_per_row,
-            tile_origins: (0..tiles_per_row * tile_rows)
-                .map(|tile| {
-                    let (x, z) = (tile % tiles_per_row, tile / tiles_per_row);
-                    [(x << TILE_SHIFT) as u16, (z << TILE_SHIFT) as u16]
-                })
-                .collect(),
-            slots: vec![Slot::EMPTY; homes],
-            chain_xz: Vec::new(),
+            origin: bounds.min,
+            pages: vec![Page::VOID],
+            directory: AHashMap::new(),
+            free_pages: Vec::new(),
+            freed_pages: Vec::new(),
+            chain_homes: Vec::new(),
+            chain_fill: NO_NODE,
+            slots: vec![Slot::EMPTY; PAGE],
             extra: Vec::new(),
-            homes,
             free: Vec::new(),
             shapes: Vec::new(),
             live: 0,
             max_extra: 0,
             terrain_seen: TerrainFlags::PLAIN,
-        };
-        // Padding columns (past the world's edge in its last tiles) keep empty home slots,
-        // never read by a search since no move leaves the world.
+        }
+    }
+
+    /// Whether `world` has loaded any of chunk column `chunk` within the graph's bounds' height
+    /// (a chunk of it that reads as loaded): a world of chunk columns loads a column whole.
+    pub(super) fn column_present<W: VoxelWorld + ?Sized>(
+        &self,
+        world: &W,
+        chunk: (i32, i32),
+    ) -> bool {
+        let (bottom, top) = (self.bounds.min.y, self.bounds.max.y);
+        if bottom >= top {
+            return false;
+        }
+        let (x, z) = (chunk.0.wrapping_mul(16), chunk.1.wrapping_mul(16));
+        let mut y = bottom;
+        while y < top {
+            if !world.is_unloaded(IVec3::new(x, y, z)) {
+                return true;
+            }
+            y = ((y >> 4) + 1) << 4;
+        }
+        false
+    }
+
+    /// Finds the valid feet positions of every column of the home page `page` (empty) and
+    /// links them into their columns, their moves not derived yet.
+    pub(super) fn scan_page<W: VoxelWorld + ?Sized>(&mut self, world: &W, page: u32) -> Result<()> {
         let mut feet = Vec::new();
-        // Tile by tile, so that node ids follow the column numbering.
-        for tile_z in (0..size.z).step_by(TILE as usize) {
-            for tile_x in (0..size.x).step_by(TILE as usize) {
-                for z in tile_z..(tile_z + TILE).min(size.z) {
-                    for x in tile_x..(tile_x + TILE).min(size.x) {
-                        graph.valid_feet_in_column(world, x, z, 0, size.y - 1, &mut feet);
-                        let column = graph.column_index(x, z);
-                        // Highest first, so the surface, which searches over terrain mostly
-                        // look for, takes the home slot.
-                        let mut last = column as NodeId;
-                        for (i, &y) in feet.iter().rev().enumerate() {
-                            let id = if i == 0 {
-                                graph.fill_home(column, y)?;
-                                last
-                            } else {
-                                graph.push_node(x, y, z)?
-                            };
-                            if id != last {
-                                graph.slots[last as usize].next = id;
-                                last = id;
-                            }
-                        }
-                    }
+        let top = self.bounds.size().y - 1;
+        for local in 0..PAGE as NodeId {
+            let home = (page << PAGE_SHIFT) | local;
+            let (x, z) = self.home_xz(home);
+            self.valid_feet_in_column(world, x, z, 0, top, &mut feet);
+            // Highest first, so the surface, which searches over terrain mostly look for,
+            // takes the home slot.
+            let mut last = home;
+            for (i, &y) in feet.iter().rev().enumerate() {
+                let id = if i == 0 {
+                    self.fill_home(home as usize, y)?;
+                    last
+                } else {
+                    self.push_node(home, y)?
+                };
+                if id != last {
+                    self.slots[last as usize].next = id;
+                    last = id;
                 }
             }
         }
-        for id in 0..graph.slots.len() as NodeId {
-            graph.derive_node(world, id)?;
+        Ok(())
+    }
+
+    /// Gives chunk column `chunk` a home page of empty home slots and links it with the pages
+    /// of the chunk columns around it.
+    pub(super) fn add_page(&mut self, chunk: (i32, i32)) -> Result<u32> {
+        let x = i64::from(chunk.0) * 16 - i64::from(self.origin.x);
+        let z = i64::from(chunk.1) * 16 - i64::from(self.origin.z);
+        let reach = 1i64 << 30;
+        if x.abs() >= reach || z.abs() >= reach {
+            return Err(Error::GraphTooLarge(format!(
+                "chunk column ({}, {}) lies more than 2^30 blocks from the graph's origin {}",
+                chunk.0, chunk.1, self.origin
+            )));
         }
-        graph.shrink_to_fit();
-        Ok(graph)
+        if (self.directory.len() as u64 + 1) * PAGE as u64 > MAX_GRAPH_COLUMNS {
+            return Err(Error::GraphTooLarge(format!(
+                "more than {} chunk columns",
+                MAX_GRAPH_COLUMNS / PAGE as u64
+            )));
+        }
+        let page = self.take_page()?;
+        let mut around = [columns::VOID_PAGE; 9];
+        for dz in -1..=1 {
+            for dx in -1..=1 {
+                let at = ((dx + 1) + 3 * (dz + 1)) as usize;
+                if dx == 0 && dz == 0 {
+                    around[at] = page;
+                } else if let Some(other) = self.page_of_chunk((chunk.0 + dx, chunk.1 + dz)) {
+                    around[at] = other;
+                    self.pages[other as usize].around[((1 - dx) + 3 * (1 - dz)) as usize] = page;
+                }
+            }
+        }
+        self.pages[page as usize] = Page {
+            kind: PageKind::Home,
+            chunk,
+            x: x as i32,
+            z: z as i32,
+            around,
+        };
+        self.directory.insert(chunk, page);
+        Ok(page)
+    }
+
+    /// A page of empty slots: a free one, else a new one.
+    fn take_page(&mut self) -> Result<u32> {
+        if let Some(page) = self.free_pages.pop() {
+            return Ok(page);
+        }
+        let page = self.pages.len();
+        if (page as u64 + 1) << PAGE_SHIFT > u64::from(NO_NODE) {
+            return Err(Error::GraphTooLarge(format!(
+                "more than {} pages of node ids",
+                u64::from(NO_NODE) >> PAGE_SHIFT
+            )));
+        }
+        self.pages.push(Page::VOID);
+        self.slots.resize(self.slots.len() + PAGE, Slot::EMPTY);
+        if !self.extra.is_empty() {
+            self.extra.resize(self.slots.len(), 0);
+        }
+        Ok(page as u32)
     }
 
     /// Gives back the memory the node arrays hold beyond their length.
     fn shrink_to_fit(&mut self) {
         self.slots.shrink_to_fit();
-        self.chain_xz.shrink_to_fit();
+        self.chain_homes.shrink_to_fit();
         self.extra.shrink_to_fit();
+        self.pages.shrink_to_fit();
     }
     /// Puts a new node at local height `y` into the empty home slot of `column`, keeping the
     /// slot's chain.
@@ -151,9 +259,15 @@ impl NavGraph {
         out: &mut Vec<i32>,
     ) {
         out.clear();
-        let (y_low, y_high) = (y_low.max(0), y_high.min(self.bounds.size().y - 1));
+        // The world's height now, in stored heights below `DEAD`.
+        let (y_low, y_high) = (
+            y_low.max(self.bounds.min.y - self.origin.y).max(0),
+            y_high
+                .min(self.bounds.max.y - 1 - self.origin.y)
+                .min(i32::from(DEAD) - 1),
+        );
         let height = self.agent.height;
-        let min = self.bounds.min;
+        let min = self.origin;
         let (wx, wz) = (min.x + x, min.z + z);
         // Swimming positions are not in the column bits, nor are a wide body's boxes: an agent
         // that swims or is wider than a block is scanned cell by cell.
@@ -190,24 +304,40 @@ impl NavGraph {
         }
     }
 
-    /// A new node at local `x`, `y`, `z` beyond the home slots (link it into its column's
-    /// chain), its moves not derived yet: a free id if there is one, else a new one.
-    pub(super) fn push_node(&mut self, x: i32, y: i32, z: i32) -> Result<NodeId> {
+    /// A new node at stored height `y` of the column whose home is `home`, in a chain page
+    /// (link it into its column's chain), its moves not derived yet: a free id if there is
+    /// one, else the next of the last chain page, else the first of a new chain page.
+    pub(super) fn push_node(&mut self, home: NodeId, y: i32) -> Result<NodeId> {
         self.count_new_node()?;
-        let xz = [x as u16, z as u16];
-        if let Some(id) = self.free.pop() {
-            self.slots[id as usize] = Slot::at(y);
-            self.slots[id as usize].out = 0;
-            self.chain_xz[id as usize - self.homes] = xz;
-            self.set_extra(id, 0);
-            return Ok(id);
+        let id = match self.free.pop() {
+            Some(id) => id,
+            None => {
+                if self.chain_fill == NO_NODE {
+                    let page = self.take_page()?;
+                    let start = self.chain_homes.len() as u32;
+                    self.chain_homes
+                        .resize(self.chain_homes.len() + PAGE, NO_NODE);
+                    self.pages[page as usize] = Page {
+                        kind: PageKind::Chain(start),
+                        ..Page::VOID
+                    };
+                    self.chain_fill = page << PAGE_SHIFT;
+                }
+                let id = self.chain_fill;
+                self.chain_fill = if ((id + 1) as usize).is_multiple_of(PAGE) {
+                    NO_NODE
+                } else {
+                    id + 1
+                };
+                id
+            }
+        };
+        self.slots[id as usize] = Slot::at(y);
+        // Chained ids lie in chain pages.
+        if let PageKind::Chain(start) = self.pages[(id >> PAGE_SHIFT) as usize].kind {
+            self.chain_homes[start as usize + (id as usize & (PAGE - 1))] = home;
         }
-        let id = self.slots.len() as NodeId;
-        self.slots.push(Slot::at(y));
-        self.chain_xz.push(xz);
-        if !self.extra.is_empty() {
-            self.extra.push(0);
-        }
+        self.set_extra(id, 0);
         Ok(id)
     }
 

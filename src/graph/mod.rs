@@ -28,49 +28,53 @@
 //!
 //! Memory: a 16-byte record per id (moves, height, terrain, the next node down the column),
 //! so 16 bytes per feet position plus 16 per column without one (its empty home slot); 4 more
-//! per node beyond its column's home slot (its x and z; a home slot's follow from its id), and
-//! 4 more per id only in worlds with [`VoxelWorld::extra_cost`]s. About 17 bytes per feet
-//! position on the default terrain, see [`NavGraph::memory_bytes`].
+//! per node beyond its column's home slot (the home it hangs off), and 4 more per id only in
+//! worlds with [`VoxelWorld::extra_cost`]s. About 17 bytes per feet position on the default
+//! terrain, see [`NavGraph::memory_bytes`].
 //!
-//! ## A graph that grows by chunk (the shape it is being moved to)
+//! ## A graph that grows by chunk column
 //!
-//! A live server loads and unloads chunk columns and edits blocks every tick, so the graph is
-//! being reshaped to follow the world column by column instead of spanning fixed bounds:
+//! A live server loads and unloads chunk columns and edits blocks every tick, so the graph
+//! follows the world column by column; there are no x and z bounds to choose up front:
 //!
-//! - **Ids.** A node id is `(column slot << 16) | index within the column's block`: each loaded
-//!   16 x 16 chunk column owns one slot of a slot table (reused after an unload), and its nodes
-//!   are numbered inside the slot. Loading or unloading a column touches only its slot, so ids of
-//!   nodes in untouched chunks stay stable, and arrays indexed by id (search records, chase
-//!   fields, reachability labels) grow by whole slots.
-//! - **Directory.** Chunk coordinates map to slots through a hash map; a move whose target
-//!   lies in the next column is resolved through the neighbour's slot (kept per slot for the 8
-//!   neighbours), so there are no world bounds to choose up front.
-//! - **Seams.** A chunk's nodes and its moves are compiled when it loads; moves that cross into
-//!   a loaded neighbour are compiled then for both sides of the seam (the rules read at most
-//!   one column across), and dropped when either side unloads. A move toward an unloaded
-//!   column does not exist: unloaded cells are neither passable nor standable.
-//! - **Cells of the hierarchy and reachability** sit on the same columns: per-column components
-//!   joined by portals on the column borders, re-derived for the columns an edit or a load
-//!   touches, never for the whole world.
+//! - **Pages of ids.** Ids come in pages of 256. A chunk column the graph holds owns one
+//!   *home page*: id `page * 256 + 16 z + x` is the home slot of the column at `x`, `z` inside
+//!   the chunk. Further nodes of a column (a cave under the surface) take ids from shared
+//!   *chain pages*, and each remembers its column's home (4 bytes, by chain page). Page 0 is
+//!   a *void page* of empty home slots standing for every chunk column not held, so a lookup
+//!   toward an unloaded neighbour reads "no node" without a test. Arrays indexed by id
+//!   (search records, reachability, chase fields) stay dense: 256 ids per loaded chunk column
+//!   plus the chained nodes, and they grow with [`NavGraph::id_bound`].
+//! - **Directory.** A hash map gives a chunk column's home page; each home page keeps the
+//!   pages of the 8 chunk columns around it (the void page for those not held), so a move
+//!   across a seam is a table read, paid only by the expansion of a node on a chunk's edge
+//!   (one in four on average); inside a chunk the 8 columns around a column are fixed id
+//!   offsets.
+//! - **Loads and unloads.** [`NavGraph::apply_changes`] follows
+//!   [`Changes::loaded_columns`](crate::Changes::loaded_columns) and
+//!   [`Changes::unloaded_columns`](crate::Changes::unloaded_columns): a loaded column takes a
+//!   home page (a page an unload gave back, else a new one at the end), its nodes are
+//!   scanned and their moves derived, and the ring of columns around it (the seam) is
+//!   re-derived; an unloaded column's nodes are removed, its page unlinked from its
+//!   neighbours and given back for the next update, and the seam re-derived. A move toward
+//!   an unloaded column does not exist: unloaded cells are neither passable nor standable.
+//!   Nothing else is touched: ids of nodes in untouched chunks stay stable, and no update
+//!   compiles the world.
+//! - **Compiling** a bounded world ([`NavGraph::compile`]) holds every chunk column the
+//!   bounds touch that the world has loaded any of; compiling an empty
+//!   [`ChunkedWorld::with_height`](crate::ChunkedWorld::with_height) world gives an empty
+//!   graph that grows as columns load. A graph never holds more than
+//!   [`MAX_GRAPH_COLUMNS`] / 256 chunk columns, each within 2^30 blocks of the graph's origin
+//!   (the corner of the bounds it was compiled with), so that the search's coordinates
+//!   (relative to that origin) and their differences fit an `i32`.
+//! - **Cells of the hierarchy and reachability** sit on the same columns: per-column
+//!   components joined by portals on the column borders, re-derived for the columns an edit
+//!   or a load touches, never for the whole world.
 //!
-//! Today's graph is still compiled over one bounded world (below); its local updates already
-//! follow the locality these rules need, chunk column loads and unloads included:
-//! [`NavGraph::apply_changes`] re-derives a loaded or unloaded column
-//! ([`Changes::loaded_columns`](crate::Changes::loaded_columns),
-//! [`Changes::unloaded_columns`](crate::Changes::unloaded_columns)) and the ring of columns
-//! around it, inside the bounds the graph was compiled for; a world of chunk columns whose
-//! bounds grew past them ([`ChunkedWorld::with_height`](crate::ChunkedWorld::with_height))
-//! needs a new compile until the slot table above lands.
-//!
-//! On the id space of that table: arrays indexed by id (search records, labels) must stay
-//! dense, so a column's slot cannot own a fixed block of 65 536 ids (a column of 16 x 16
-//! columns holds a few hundred feet positions: almost all of such a block would be holes).
-//! The shape that keeps them dense: ids in pages of 256, a loaded chunk column taking one
-//! page for its home slots (one per column, reused through a free list of pages after an
-//! unload) and further nodes taking ids from shared pages of chained nodes, each remembering
-//! its home; a page table gives a home page's chunk coordinates and the pages of its 8
-//! neighbours, so a move across a seam is a table read, and only the search's expansion at a
-//! chunk's edge pays it.
+//! Why not a fixed block of 65 536 ids per chunk column: arrays indexed by id would be mostly
+//! holes (a chunk column holds a few hundred feet positions). Why home pages at all rather
+//! than chained ids only: the home slot of a column is found from its position with no
+//! lookup, which is what a search's relaxation does for every move.
 //!
 //! ## Local updates
 //!
@@ -156,6 +160,8 @@ use crate::world::{Bounds, TerrainFlags, VoxelWorld, WorldWatch};
 pub use astar::GraphSearch;
 pub use update::GraphUpdate;
 
+use ahash::AHashMap;
+use columns::Page;
 use slot::{
     CODE_BITS, CODE_MASK, DEAD, Pricing, SLOT_DIRECTIONS, SLOT_UP, SLOTS, Shape, Slot, base_cost,
 };
@@ -167,8 +173,8 @@ pub type NodeId = u32;
 /// The id no node has (the end of a column's chain).
 pub const NO_NODE: NodeId = u32::MAX;
 
-/// The most columns (`size.x * size.z`) a graph accepts: 16 M columns (4096 x 4096) take
-/// 384 MiB of home slots before the first node beyond them.
+/// The most columns a graph holds (256 per chunk column): 16 M columns (65 536 chunk
+/// columns) take 256 MiB of home slots before the first node beyond them.
 pub const MAX_GRAPH_COLUMNS: u64 = 1 << 24;
 
 /// The most nodes a graph accepts: 32 M feet positions, about 750 MiB.
@@ -210,32 +216,39 @@ pub struct NavGraph {
     source: Option<Source>,
     /// Why the graph refuses to answer: an update failed part way.
     broken: Option<String>,
-    /// Where the world had not loaded its chunks, for errors that name the real cause.
+    /// Where the world had not loaded its chunks inside the bounds of the compile, for
+    /// errors that name the real cause.
     unloaded: Unloaded,
     agent: Agent,
+    /// The world's bounds at the last compile or update.
     bounds: Bounds,
-    /// Tiles of [`TILE`] x [`TILE`] columns per row of tiles.
-    tiles_per_row: u32,
-    /// The local x and z of each tile's first column, by tile (column index `>> 6`): a home
-    /// slot's position without a division.
-    tile_origins: Vec<[u16; 2]>,
-    /// What a relaxation reads of each node, by id (see [`Slot`]). The first `homes` are the
-    /// columns' home slots: id `c` belongs to the column of index `c` (see
-    /// [`NavGraph::column_index`]) and, when its `y` is not [`DEAD`], is a node of that
-    /// column. Each home slot, empty or not, starts its column's chain of further nodes
-    /// (linked by `next`, highest feet first). So a column's first node needs no lookup of a
-    /// head, and an empty home slot keeps the chain when its node is removed.
+    /// What local coordinates are relative to: searches run in them, x and z differences
+    /// fit an `i32`, and a node's stored height is its feet `y - origin.y`.
+    origin: IVec3,
+    /// The pages of ids (see `columns.rs`): page 0 is void, a home page holds one chunk
+    /// column's home slots, a chain page further nodes of any columns.
+    pages: Vec<Page>,
+    /// The home page of each chunk column the graph holds.
+    directory: AHashMap<(i32, i32), u32>,
+    /// Pages given back by unloaded chunk columns, for the next column to load.
+    free_pages: Vec<u32>,
+    /// Pages given back by the update running, free from the next one on (an update never
+    /// hands out an id it removed).
+    freed_pages: Vec<u32>,
+    /// The home of each id of the chain pages, 256 per chain page (see [`PageKind::Chain`]).
+    chain_homes: Vec<NodeId>,
+    /// The next id never used of the last chain page, [`NO_NODE`] when it is full.
+    chain_fill: NodeId,
+    /// What a relaxation reads of each node, by id (see [`Slot`]). The home slots of a home
+    /// page, empty or not, start their column's chain of further nodes (linked by `next`,
+    /// highest feet first): a column's first node needs no lookup of a head, and an empty
+    /// home slot keeps the chain when its node is removed.
     slots: Vec<Slot>,
-    /// Local x and z of the nodes beyond the home slots, at `id - homes` (a home slot's
-    /// follow from its id).
-    chain_xz: Vec<[u16; 2]>,
     /// The world's extra cost of entering each node, by id; empty while every node's is 0,
     /// which spares most worlds 4 bytes per id.
     extra: Vec<u32>,
-    /// The number of home slots: the columns, padded to whole tiles.
-    homes: usize,
-    /// Removed ids beyond the home slots, free for later updates (a home slot is reused only
-    /// by its own column).
+    /// Removed ids of chain pages, free for later updates (a home slot is reused only by its
+    /// own column).
     free: Vec<NodeId>,
     /// The move shapes seen; code `c` is `shapes[c - 1]`.
     shapes: Vec<Shape>,
@@ -260,6 +273,7 @@ impl std::fmt::Debug for NavGraph {
         let mut out = f.debug_struct("NavGraph");
         out.field("nodes", &self.live)
             .field("id_bound", &self.slots.len())
+            .field("chunk_columns", &self.directory.len())
             .field("bounds", &self.bounds)
             .field("memory_bytes", &self.memory_bytes())
             .field("shapes", &self.shapes.len());
@@ -312,7 +326,10 @@ impl NavGraph {
             chunk_x: cell.x.div_euclid(16),
             chunk_z: cell.z.div_euclid(16),
         };
-        if !((b.min.x..b.max.x).contains(&feet.x) && (b.min.z..b.max.z).contains(&feet.z)) {
+        let outside =
+            !((b.min.x..b.max.x).contains(&feet.x) && (b.min.z..b.max.z).contains(&feet.z));
+        let held = self.page_of_chunk((feet.x >> 4, feet.z >> 4)).is_some();
+        if outside || !held {
             return Err(if self.unloaded.outside {
                 unloaded(feet)
             } else {
@@ -380,7 +397,9 @@ impl NavGraph {
         &self.agent
     }
 
-    /// The world's bounds at compile time.
+    /// The world's bounds at the last compile or update (a world of chunk columns: the box of
+    /// the columns it has loaded). The graph holds the chunk columns it found loaded, not
+    /// the box.
     #[must_use]
     pub fn bounds(&self) -> Bounds {
         self.bounds
@@ -417,11 +436,13 @@ impl NavGraph {
     #[inline]
     #[must_use]
     pub fn node(&self, feet: IVec3) -> Option<NodeId> {
-        if !self.bounds.contains(feet) {
+        let page = self.page_of_chunk((feet.x >> 4, feet.z >> 4))?;
+        let y = u16::try_from(i64::from(feet.y) - i64::from(self.origin.y)).ok()?;
+        if y == DEAD {
             return None;
         }
-        let local = feet - self.bounds.min;
-        let id = self.find_in_column(self.column_index(local.x, local.z), local.y as u16);
+        let home = (page << columns::PAGE_SHIFT) | ((feet.z & 15) << 4 | (feet.x & 15)) as NodeId;
+        let id = self.find_in_column(home as usize, y);
         (id != NO_NODE).then_some(id)
     }
 
@@ -434,20 +455,20 @@ impl NavGraph {
     #[inline]
     #[must_use]
     pub fn feet(&self, id: NodeId) -> IVec3 {
-        let (x, z) = self.xz(id);
-        self.bounds.min + IVec3::new(x, i32::from(self.slots[id as usize].y), z)
+        self.origin + self.local_feet(id)
     }
 
-    /// The local x and z of node `id`'s column: from the id for a home slot, else stored.
+    /// The feet position of node `id` relative to the origin: what searches run on.
+    #[inline]
+    pub(crate) fn local_feet(&self, id: NodeId) -> IVec3 {
+        let (x, z) = self.xz(id);
+        IVec3::new(x, i32::from(self.slots[id as usize].y), z)
+    }
+
+    /// The local x and z of node `id`'s column.
     #[inline]
     pub(crate) fn xz(&self, id: NodeId) -> (i32, i32) {
-        match (id as usize).checked_sub(self.homes) {
-            None => self.column_xz(id as usize),
-            Some(chained) => {
-                let [x, z] = self.chain_xz[chained];
-                (i32::from(x), i32::from(z))
-            }
-        }
+        self.home_xz(self.home_of(id))
     }
 
     /// The terrain of node `id`'s feet position, as the world reported it.
@@ -460,9 +481,12 @@ impl NavGraph {
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
         self.slots.capacity() * std::mem::size_of::<Slot>()
-            + self.chain_xz.capacity() * 4
+            + self.chain_homes.capacity() * 4
             + self.extra.capacity() * 4
-            + self.tile_origins.capacity() * 4
+            + self.pages.capacity() * std::mem::size_of::<Page>()
+            // A hash map entry: the key, the page and a control byte.
+            + self.directory.capacity() * 13
+            + (self.free_pages.capacity() + self.freed_pages.capacity()) * 4
             + self.free.capacity() * 4
             + self.unloaded.bits.capacity() * 8
     }
@@ -474,7 +498,7 @@ impl NavGraph {
         let Some(&Slot { out: word, .. }) = self.slots.get(id as usize) else {
             return;
         };
-        let (x, z) = self.xz(id);
+        let home = self.home_of(id);
         let from = self.feet(id);
         let mut bits = word;
         while bits != 0 {
@@ -484,8 +508,8 @@ impl NavGraph {
             let shape = self.shapes[code as usize - 1];
             let direction = SLOT_DIRECTIONS[slot];
             let to = from + IVec3::new(direction.x, shape.dy, direction.z);
-            let column = self.column_index(x + direction.x, z + direction.z);
-            let target = self.find_in_column(column, (to.y - self.bounds.min.y) as u16);
+            let column = self.home_toward(home, direction.x, direction.z);
+            let target = self.find_in_column(column as usize, (to.y - self.origin.y) as u16);
             if target == NO_NODE {
                 continue;
             }
@@ -516,15 +540,10 @@ impl NavGraph {
         if !self.is_live(id) {
             return;
         }
-        let (x, z) = self.xz(id);
+        let home = self.home_of(id);
         let y = i32::from(self.slots[id as usize].y);
-        let size = self.bounds.size();
         for (slot, &direction) in SLOT_DIRECTIONS.iter().enumerate() {
-            let (sx, sz) = (x - direction.x, z - direction.z);
-            if sx < 0 || sz < 0 || sx >= size.x || sz >= size.z {
-                continue;
-            }
-            let mut source = self.column_index(sx, sz) as NodeId;
+            let mut source = self.home_toward(home, -direction.x, -direction.z);
             while source != NO_NODE {
                 let from = self.slots[source as usize];
                 let code =

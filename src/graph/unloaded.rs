@@ -46,13 +46,19 @@ impl Unloaded {
         unloaded
     }
 
-    /// The bit of the chunk holding `cell` (inside the bounds).
-    fn index(&self, cell: IVec3) -> usize {
+    /// The bit of the chunk holding `cell`, if it lies inside the bounds the bits cover.
+    fn index(&self, cell: IVec3) -> Option<usize> {
         let c = cell.div_euclid(IVec3::splat(16)) - self.origin;
-        ((c.y * self.dims.z + c.z) * self.dims.x + c.x) as usize
+        let inside = c.cmpge(IVec3::ZERO).all() && c.cmplt(self.dims).all();
+        inside.then(|| ((c.y * self.dims.z + c.z) * self.dims.x + c.x) as usize)
     }
 
+    /// Records whether the chunk of `cell` is unloaded (nothing for a cell outside the
+    /// bounds the bits cover).
     pub(super) fn mark(&mut self, cell: IVec3, unloaded: bool) {
+        let Some(i) = self.index(cell) else {
+            return;
+        };
         if self.bits.is_empty() {
             if !unloaded {
                 return;
@@ -60,7 +66,6 @@ impl Unloaded {
             let chunks = (self.dims.x * self.dims.y * self.dims.z) as usize;
             self.bits = vec![0; chunks.div_ceil(64)];
         }
-        let i = self.index(cell);
         if unloaded {
             self.bits[i / 64] |= 1 << (i % 64);
         } else {
@@ -68,11 +73,12 @@ impl Unloaded {
         }
     }
 
-    /// Whether `cell`, inside the bounds, lies in an unloaded chunk.
+    /// Whether `cell` lies in a chunk of the bounds the bits cover that is unloaded.
     pub(super) fn contains(&self, cell: IVec3) -> bool {
-        let i = self.index(cell);
-        self.bits
-            .get(i / 64)
-            .is_some_and(|word| word >> (i % 64) & 1 != 0)
+        self.index(cell).is_some_and(|i| {
+            self.bits
+                .get(i / 64)
+                .is_some_and(|word| word >> (i % 64) & 1 != 0)
+        })
     }
 }

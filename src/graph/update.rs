@@ -22,6 +22,8 @@
 use ahash::AHashMap;
 use glam::IVec3;
 
+use super::columns::{PAGE, PAGE_SHIFT, Page, PageKind, VOID_PAGE};
+use super::slot::Slot;
 use super::{DEAD, NO_NODE, NavGraph, NodeId};
 use crate::error::{Error, Result};
 use crate::moves::agent::MoveCosts;
@@ -50,14 +52,11 @@ impl GraphUpdate {
     }
 }
 
-/// A range of local feet heights, inclusive.
+/// A range of stored feet heights, inclusive.
 type Span = (i32, i32);
 
-/// Local x and z of a column.
-type Column = (i32, i32);
-
-fn widen(map: &mut AHashMap<Column, Span>, column: Column, low: i32, high: i32) {
-    map.entry(column)
+fn widen(map: &mut AHashMap<NodeId, Span>, home: NodeId, low: i32, high: i32) {
+    map.entry(home)
         .and_modify(|span| *span = (span.0.min(low), span.1.max(high)))
         .or_insert((low, high));
 }
@@ -162,14 +161,18 @@ impl NavGraph {
     }
 
     /// What every update checks before it changes anything: the graph is not broken, and
-    /// `world` is its world, with its bounds.
+    /// `world` is its world, with its height (its x and z bounds may grow as columns load).
     fn check_update<W: VoxelWorld + ?Sized>(&self, world: &W) -> Result<()> {
         if let Some(cause) = &self.broken {
             return Err(Error::GraphBroken(cause.clone()));
         }
-        if world.bounds() != Some(self.bounds) {
+        let same_height = world.bounds().is_some_and(|bounds| {
+            (bounds.min.y, bounds.max.y) == (self.bounds.min.y, self.bounds.max.y)
+        });
+        if !same_height {
             return Err(Error::InvalidSetting(format!(
-                "the world's bounds are {:?}, the graph was compiled for {:?}: compile a new graph",
+                "the world's bounds are {:?}, the graph was compiled for the height of {:?}: \
+                 compile a new graph",
                 world.bounds(),
                 self.bounds
             )));
@@ -208,7 +211,9 @@ impl NavGraph {
         changed: impl Iterator<Item = IVec3>,
         columns: &[(i32, i32)],
     ) -> Result<GraphUpdate> {
-        let size = self.bounds.size();
+        if let Some(bounds) = world.bounds() {
+            self.bounds = bounds;
+        }
         let agent = self.agent;
         let (height, width, step, drop) = (
             agent.height as i32,
@@ -216,17 +221,70 @@ impl NavGraph {
             agent.max_step_up as i32,
             agent.fall_reach() as i32,
         );
-        let mut rescan: AHashMap<Column, Span> = AHashMap::new();
-        let mut rederive: AHashMap<Column, Span> = AHashMap::new();
-        for cell in changed {
-            if !self.bounds.contains(cell) {
-                continue;
+        let mut update = GraphUpdate::default();
+        let mut rescan: AHashMap<NodeId, Span> = AHashMap::new();
+        let mut rederive: AHashMap<NodeId, Span> = AHashMap::new();
+        let whole = (-1, i32::from(DEAD));
+
+        // A loaded or unloaded chunk column: its page is added, rescanned whole or dropped,
+        // and every node of the ring of columns around it (the seam) re-derived. Columns
+        // first, so that cells of a dropped column find no page below.
+        let mut loads: Vec<(i32, i32)> = columns.to_vec();
+        loads.sort_unstable();
+        loads.dedup();
+        let mut touched = Vec::new();
+        for &chunk in &loads {
+            self.mark_unloaded(world, chunk);
+            let present = self.column_present(world, chunk);
+            match (self.page_of_chunk(chunk), present) {
+                (Some(page), false) => self.drop_page(page, &mut update),
+                (None, true) => touched.push(self.add_page(chunk)?),
+                (Some(page), true) => touched.push(page),
+                (None, false) => {}
             }
+        }
+        // Cells of columns the graph does not hold yet (a bounded world whose chunk was
+        // empty) bring their whole column in.
+        // Cells outside the world's bounds have nothing to change (a world of chunk columns
+        // holds its loaded columns inside its bounds).
+        let bounds = self.bounds;
+        let changed: Vec<IVec3> = changed.filter(|&cell| bounds.contains(cell)).collect();
+        for &cell in &changed {
+            let chunk = (cell.x >> 4, cell.z >> 4);
+            if self.page_of_chunk(chunk).is_none() && self.column_present(world, chunk) {
+                touched.push(self.add_page(chunk)?);
+            }
+        }
+        let mut chunks: Vec<(i32, i32)> = touched
+            .iter()
+            .map(|&page| self.pages[page as usize].chunk)
+            .chain(loads.iter().copied())
+            .collect();
+        chunks.sort_unstable();
+        chunks.dedup();
+        for chunk in chunks {
+            let held = self.page_of_chunk(chunk).is_some();
+            let (x0, z0) = (chunk.0 * 16 - self.origin.x, chunk.1 * 16 - self.origin.z);
+            for z in z0 - 1..=z0 + 16 {
+                for x in x0 - 1..=x0 + 16 {
+                    let Some(home) = self.home_at(x, z) else {
+                        continue;
+                    };
+                    let inner = (x0..x0 + 16).contains(&x) && (z0..z0 + 16).contains(&z);
+                    if inner && held {
+                        widen(&mut rescan, home, whole.0, whole.1);
+                    }
+                    widen(&mut rederive, home, whole.0, whole.1);
+                }
+            }
+        }
+
+        for cell in changed {
             // A write into a chunk that was not loaded stores it.
             if self.unloaded.contains(cell) && !world.is_unloaded(cell) {
                 self.unloaded.mark(cell, false);
             }
-            let p = cell - self.bounds.min;
+            let p = cell - self.origin;
             // A block may decide more than its own cell (a fence blocks the cell above it
             // too), so each change counts as a change of the cells just below and above.
             let (low, high) = (p.y - 1, p.y + 1);
@@ -234,66 +292,33 @@ impl NavGraph {
             // and z + width - 1, and its moves read one column beyond on each side.
             for dz in 1 - width..=0 {
                 for dx in 1 - width..=0 {
-                    let (x, z) = (p.x + dx, p.z + dz);
-                    if x >= 0 && z >= 0 && x < size.x && z < size.z {
-                        widen(&mut rescan, (x, z), low - height + 1, high + 1);
+                    if let Some(home) = self.home_at(p.x + dx, p.z + dz) {
+                        widen(&mut rescan, home, low - height + 1, high + 1);
                     }
                 }
             }
             for dz in -width..=1 {
                 for dx in -width..=1 {
-                    let (x, z) = (p.x + dx, p.z + dz);
-                    if x < 0 || z < 0 || x >= size.x || z >= size.z {
-                        continue;
+                    if let Some(home) = self.home_at(p.x + dx, p.z + dz) {
+                        widen(
+                            &mut rederive,
+                            home,
+                            (low - height - step + 1).min(low - 1),
+                            (high + drop + 1).max(high + 1),
+                        );
                     }
-                    widen(
-                        &mut rederive,
-                        (x, z),
-                        (low - height - step + 1).min(low - 1),
-                        (high + drop + 1).max(high + 1),
-                    );
                 }
             }
         }
 
-        // A loaded or unloaded chunk column: every feet height of its columns is rescanned,
-        // and every node of the ring of columns around it (the seam) re-derived.
-        let whole = (-1, size.y);
-        for &(chunk_x, chunk_z) in columns {
-            let lo = IVec3::new(chunk_x * 16, self.bounds.min.y, chunk_z * 16);
-            let (bottom, top) = (self.bounds.min, self.bounds.max - IVec3::ONE);
-            if lo.x <= top.x && lo.z <= top.z && lo.x + 15 >= bottom.x && lo.z + 15 >= bottom.z {
-                for chunk_y in bottom.y.div_euclid(16)..=top.y.div_euclid(16) {
-                    // A cell of the chunk inside the bounds stands for the chunk.
-                    let cell = IVec3::new(lo.x, chunk_y * 16, lo.z).clamp(bottom, top);
-                    self.unloaded.mark(cell, world.is_unloaded(cell));
-                }
-            }
-            let local = lo - self.bounds.min;
-            for z in local.z - 1..=local.z + 16 {
-                for x in local.x - 1..=local.x + 16 {
-                    if x < 0 || z < 0 || x >= size.x || z >= size.z {
-                        continue;
-                    }
-                    let inner = (local.x..local.x + 16).contains(&x)
-                        && (local.z..local.z + 16).contains(&z);
-                    if inner {
-                        widen(&mut rescan, (x, z), whole.0, whole.1);
-                    }
-                    widen(&mut rederive, (x, z), whole.0, whole.1);
-                }
-            }
-        }
-
-        let mut update = GraphUpdate::default();
         let mut valid = Vec::new();
-        for (&column, &(low, high)) in &rescan {
-            self.rescan_column(world, column, low, high, &mut valid, &mut update)?;
+        for (&home, &(low, high)) in &rescan {
+            self.rescan_column(world, home, low, high, &mut valid, &mut update)?;
         }
 
         let mut entry_changed = Vec::new();
-        for (&(x, z), &(low, high)) in &rederive {
-            let mut id = self.column_index(x, z) as NodeId;
+        for (&home, &(low, high)) in &rederive {
+            let mut id = home;
             while id != NO_NODE {
                 let before = self.slots[id as usize];
                 if before.y != DEAD && (low..=high).contains(&i32::from(before.y)) {
@@ -320,30 +345,86 @@ impl NavGraph {
         update.changed.extend_from_slice(&update.added);
         update.changed.sort_unstable();
         update.changed.dedup();
-        let homes = self.homes;
-        self.free
-            .extend(update.removed.iter().filter(|&&id| id as usize >= homes));
+        let chained: Vec<NodeId> = update
+            .removed
+            .iter()
+            .copied()
+            .filter(|&id| {
+                matches!(
+                    self.pages[(id >> PAGE_SHIFT) as usize].kind,
+                    PageKind::Chain(_)
+                )
+            })
+            .collect();
+        self.free.extend(chained);
+        self.free_pages.append(&mut self.freed_pages);
         Ok(update)
     }
 
-    /// Makes the nodes of `column` with local feet heights `low ..= high` the valid feet
+    /// Marks in the unloaded chunks of the compile's bounds whether chunk column `chunk` is
+    /// loaded now.
+    fn mark_unloaded<W: VoxelWorld + ?Sized>(&mut self, world: &W, chunk: (i32, i32)) {
+        let lo = IVec3::new(chunk.0 * 16, self.bounds.min.y, chunk.1 * 16);
+        let (bottom, top) = (self.bounds.min, self.bounds.max - IVec3::ONE);
+        if bottom.y > top.y {
+            return;
+        }
+        for chunk_y in bottom.y.div_euclid(16)..=top.y.div_euclid(16) {
+            // A cell of the chunk inside the height stands for the chunk.
+            let cell = IVec3::new(lo.x, (chunk_y * 16).clamp(bottom.y, top.y), lo.z);
+            self.unloaded.mark(cell, world.is_unloaded(cell));
+        }
+    }
+
+    /// Removes every node of the home page `page` (their ids go to `update.removed`), gives
+    /// the page back (free from the next update on) and unlinks it from the directory and
+    /// the pages around it.
+    fn drop_page(&mut self, page: u32, update: &mut GraphUpdate) {
+        for local in 0..PAGE as NodeId {
+            let mut id = (page << PAGE_SHIFT) | local;
+            while id != NO_NODE {
+                let slot = self.slots[id as usize];
+                if slot.y != DEAD {
+                    self.live -= 1;
+                    update.removed.push(id);
+                }
+                self.slots[id as usize] = Slot::EMPTY;
+                if let Some(extra) = self.extra.get_mut(id as usize) {
+                    *extra = 0;
+                }
+                id = slot.next;
+            }
+        }
+        let Page { chunk, around, .. } = self.pages[page as usize];
+        for (at, &other) in around.iter().enumerate() {
+            if other != VOID_PAGE && other != page {
+                self.pages[other as usize].around[8 - at] = VOID_PAGE;
+            }
+        }
+        self.pages[page as usize] = Page::VOID;
+        self.directory.remove(&chunk);
+        self.freed_pages.push(page);
+    }
+
+    /// Makes the nodes of the column whose home is `home` with stored feet heights
+    /// `low ..= high` the valid feet
     /// positions there: removes the others (their ids go to `update.removed`, not yet to the
     /// free list) and adds the missing ones. A removed home slot stays at the head of its
     /// chain, empty; a later update (not this one) may fill it again.
     fn rescan_column<W: VoxelWorld + ?Sized>(
         &mut self,
         world: &W,
-        (x, z): Column,
+        home: NodeId,
         low: i32,
         high: i32,
         valid: &mut Vec<i32>,
         update: &mut GraphUpdate,
     ) -> Result<()> {
-        let column = self.column_index(x, z);
+        let column = home as usize;
+        let (x, z) = self.home_xz(home);
         self.valid_feet_in_column(world, x, z, low, high, valid);
 
         // Remove the nodes in the span that are no longer valid.
-        let home = column as NodeId;
         let mut home_emptied = false;
         let mut previous = NO_NODE;
         let mut id = home;
@@ -381,7 +462,7 @@ impl NavGraph {
                 update.added.push(home);
                 continue;
             }
-            let new = self.push_node(x, y, z)?;
+            let new = self.push_node(home, y)?;
             let mut previous = home;
             let mut id = self.slots[column].next;
             while id != NO_NODE && i32::from(self.slots[id as usize].y) > y {

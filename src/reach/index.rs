@@ -73,7 +73,11 @@ impl Reach {
 #[derive(Clone)]
 pub struct ReachIndex {
     agent: Agent,
+    /// The bounds of the build: the box its column table covers.
     bounds: Bounds,
+    /// The world's bounds at the version the index describes: those of the build, grown
+    /// since as the world loaded columns and the index followed them.
+    world_bounds: Bounds,
     world: WorldId,
     version: u64,
     /// For each column `(x - min.x) * size.z + (z - min.z)`, where its feet positions start in
@@ -260,6 +264,7 @@ impl ReachIndex {
         let mut index = Self {
             agent: *graph.agent(),
             bounds,
+            world_bounds: bounds,
             world: world.world_id(),
             version: world.version(),
             column_start,
@@ -286,6 +291,7 @@ impl ReachIndex {
         Self {
             agent: *agent,
             bounds,
+            world_bounds: bounds,
             world: world.world_id(),
             version: world.version(),
             column_start: vec![0],
@@ -318,7 +324,7 @@ impl ReachIndex {
     pub fn is_current<W: VersionedWorld + ?Sized>(&self, world: &W) -> bool {
         world.world_id() == self.world
             && world.version() == self.version
-            && world.bounds() == Some(self.bounds)
+            && world.bounds() == Some(self.world_bounds)
     }
 
     /// The world the index was built from.
@@ -437,7 +443,8 @@ impl ReachIndex {
         goal: IVec3,
     ) -> Reach {
         let label = |feet: IVec3| -> Option<(u32, Option<usize>)> {
-            if !self.bounds.contains(feet) || !self.agent.is_valid_position(world, feet) {
+            // Positions beyond the build's bounds (columns loaded since) were added since.
+            if !self.agent.is_valid_position(world, feet) {
                 return None;
             }
             match live.added.get(&feet) {
@@ -474,15 +481,16 @@ impl ReachIndex {
     /// nodes change nothing: regions only ever merge, so they may hold positions that are no
     /// longer connected (answered [`Reach::SameRegion`], "maybe"), never split a connected
     /// pair. A region an added node or a changed move touches no longer proves one-way
-    /// cases. The index then describes the version the graph describes (or the world's,
-    /// for a graph of a world without a watch).
+    /// cases. Nodes of columns loaded past the bounds of the build are labelled the same way
+    /// as any added node. The index then describes the version and the bounds the graph
+    /// describes (the version: the world's, for a graph of a world without a watch).
     ///
     /// Counts ([`ReachIndex::region_count`], [`ReachIndex::feet_count`],
     /// [`ReachIndex::part_count`]) and [`ReachIndex::region_of`] describe the last build.
     ///
     /// # Errors
-    /// [`Error::InvalidSetting`] when the graph was built for another agent or other bounds
-    /// than the index, or when the update names a node the index cannot place (the graph
+    /// [`Error::InvalidSetting`] when the graph was built for another agent than the index,
+    /// or when the update names a node the index cannot place (the graph
     /// was not kept up to date alongside the index); [`Error::OtherWorld`] for a graph of
     /// another world. After an error the index keeps the version it had, so it answers
     /// [`Reach::Unknown`] for the changed world until rebuilt.
@@ -492,13 +500,11 @@ impl ReachIndex {
         graph: &NavGraph,
         update: &GraphUpdate,
     ) -> Result<()> {
-        if *graph.agent() != self.agent || graph.bounds() != self.bounds {
+        if *graph.agent() != self.agent {
             return Err(Error::InvalidSetting(format!(
-                "the walk graph was built for agent {:?} and bounds {:?}, the index for {:?} and {:?}",
+                "the walk graph was built for agent {:?}, the index for {:?}",
                 graph.agent(),
-                graph.bounds(),
                 self.agent,
-                self.bounds
             )));
         }
         graph.check_world(world, "walk graph")?;
@@ -519,6 +525,7 @@ impl ReachIndex {
         self.live = Some(live);
         result?;
         self.version = graph.world_version().unwrap_or(world.version());
+        self.world_bounds = graph.bounds();
         Ok(())
     }
 

@@ -118,8 +118,8 @@ impl IndexSlot {
     /// update ([`NavGraph::apply_changes`]) when the graph was built from `world` and
     /// `changes` holds every change since (as [`ChunkedWorld::take_changes`] reports them
     /// when taken after each graph update), a new compile for another world. Chunk columns
-    /// loaded or unloaded within the graph's bounds ([`Changes::has_column_changes`]) are
-    /// followed the same way.
+    /// loaded or unloaded ([`Changes::has_column_changes`]) are followed the same way,
+    /// wherever they lie: the graph has no bounds to outgrow.
     ///
     /// A held index that described the graph's version before the changes follows locally
     /// too ([`ReachIndex::apply_update`]): never a relabelling of the whole world. It stays
@@ -127,8 +127,7 @@ impl IndexSlot {
     /// fresh build might prove more; [`IndexSlot::build`] relabels for callers who want
     /// that. An index that cannot follow (stale already, or the update fails) is left stale
     /// (answering [`Reach::Unknown`](super::Reach::Unknown)) or dropped, never rebuilt here.
-    /// A column loaded past the graph's bounds drops the graph and the index: following it
-    /// would be a whole compile. Returns whether there is a graph.
+    /// Returns whether there is a graph.
     ///
     /// [`ChunkedWorld::take_changes`]: crate::ChunkedWorld::take_changes
     ///
@@ -149,18 +148,7 @@ impl IndexSlot {
             }
             return Ok(false);
         };
-        if kept.world == world.world_id()
-            && world.bounds() != Some(kept.graph.bounds())
-            && changes.has_column_changes()
-        {
-            // A column loaded past the bounds the graph was compiled for: the graph cannot
-            // follow it without a whole compile, so it is dropped with the index, and queries
-            // search the world until the next `build_graph`.
-            self.graph = None;
-            self.index = None;
-            return Ok(false);
-        }
-        if kept.world == world.world_id() && world.bounds() == Some(kept.graph.bounds()) {
+        if kept.world == world.world_id() {
             let before = kept.version;
             let update = match kept.graph.apply_changes(world, changes) {
                 Ok(update) => update,

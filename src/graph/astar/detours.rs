@@ -2,11 +2,6 @@
 
 use crate::graph::{CODE_BITS, CODE_MASK, Pricing, SLOT_DIRECTIONS, SLOT_UP, SLOTS};
 
-/// Per slot (padded to 16), `dx + 1` and `dz + 1` of its direction: which of the three
-/// columns and rows around a node the move goes to.
-pub(super) const SLOT_COLUMN: [usize; 16] = slot_parts(true);
-pub(super) const SLOT_ROW: [usize; 16] = slot_parts(false);
-
 /// The slot of each bit of a moves word (padded to 64).
 pub(super) const SLOT_OF_BIT: [u8; 64] = slot_of_bits();
 
@@ -234,15 +229,4 @@ const fn opposite_slots() -> [usize; 16] {
         slot += 1;
     }
     opposite
-}
-
-const fn slot_parts(x: bool) -> [usize; 16] {
-    let mut parts = [1; 16];
-    let mut slot = 0;
-    while slot < SLOTS {
-        let d = SLOT_DIRECTIONS[slot];
-        parts[slot] = (if x { d.x } else { d.z } + 1) as usize;
-        slot += 1;
-    }
-    parts
 }

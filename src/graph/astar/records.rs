@@ -185,10 +185,9 @@ impl Record for Narrow {
         }
         let direction = SLOT_DIRECTIONS[slot as usize];
         let rise = rises[(self.tag & CODE_MASK as u32) as usize];
-        let (x, z) = graph.xz(node);
-        let column = graph.column_index(x - direction.x, z - direction.z);
+        let column = graph.home_toward(graph.home_of(node), -direction.x, -direction.z);
         graph.find_in_column(
-            column,
+            column as usize,
             (i32::from(graph.slots[node as usize].y) - rise) as u16,
         )
     }
@@ -199,9 +198,9 @@ impl Record for Narrow {
 pub(super) struct Records<R> {
     pub(super) entries: Vec<R>,
     /// The index of node 0's record: up to a cache line of padding comes first, so that node 0
-    /// and with it each tile row of 8 ids (see [`NavGraph::column_index`]) starts a 64-byte
-    /// line, and a node's record shares its line with its tile row's rather than with the
-    /// end of the previous row.
+    /// and with it each row of 16 home slots of a page (see `NavGraph::around`) starts a
+    /// 64-byte line, and a node's record shares its lines with its row's rather than with
+    /// the end of the previous row.
     first: usize,
     /// The open stamp of the last search; `stamp + 1` marks a closed node. Always even.
     stamp: u32,

@@ -3,7 +3,7 @@
 
 use glam::IVec3;
 
-use super::detours::{DetourTable, SLOT_COLUMN, SLOT_OF_BIT, SLOT_ROW};
+use super::detours::{DetourTable, SLOT_OF_BIT};
 use super::records::{GraphRecords, Record};
 use crate::graph::{CODE_BITS, CODE_MASK, NO_NODE, NavGraph, NodeId, Pricing, SLOT_DIRECTIONS};
 use crate::moves::agent::MoveCosts;
@@ -37,11 +37,10 @@ impl Landing for SlotMove {
 impl<'r, R: Record> MoveSource<GraphRecords<'r, R>> for Forward<'_> {
     type Landing = SlotMove;
 
-    /// In the graph's coordinates (relative to its `bounds.min`), as the goal is asked.
+    /// In the graph's coordinates (relative to its origin), as the goal is asked.
     #[inline]
     fn feet(&self, _: &GraphRecords<'r, R>, node: u32) -> IVec3 {
-        let (x, z) = self.graph.xz(node);
-        IVec3::new(x, i32::from(self.graph.slots[node as usize].y), z)
+        self.graph.local_feet(node)
     }
 
     #[inline]
@@ -62,19 +61,9 @@ impl<'r, R: Record> MoveSource<GraphRecords<'r, R>> for Forward<'_> {
         let slots = &graph.slots[..];
         let local = feet;
         let y = local.y;
-        // The column of each slot's move, worked out once per expansion from the node's own
-        // column (see `NavGraph::neighbour_offsets`).
-        let column = if (node as usize) < graph.homes {
-            node as usize
-        } else {
-            graph.column_index(local.x, local.z)
-        };
-        let (columns, rows) = graph.neighbour_offsets(column);
-        let around: [usize; 16] = std::array::from_fn(|slot| {
-            column
-                .wrapping_add(columns[SLOT_COLUMN[slot]])
-                .wrapping_add(rows[SLOT_ROW[slot]])
-        });
+        // The home of each slot's column, worked out once per expansion from the node's own
+        // (see `NavGraph::around`).
+        let around = graph.around(graph.home_of(node));
         // Move by move from the lowest set bit: once the dominated moves are cleared, a word
         // has more empty slots than moves, and stepping slot by slot cost 2% more
         // instructions on the terrain queries of `benches/graph.rs`.
