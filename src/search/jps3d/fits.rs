@@ -71,7 +71,9 @@ pub(super) struct Fits {
     bounded: bool,
     /// The array: each word with the stamp of the search that filled it.
     slots: Vec<Slot>,
-    /// Words outside the array, by column and word: emptied per search.
+    /// Words outside the array, by column and word: emptied per search. (In the array, the
+    /// slots of a word `k` and a column `(x, z)` lie at `((k, x), z)` in row-major order: the
+    /// three columns along z around a position are side by side.)
     map: AHashMap<(i32, i32, i32), u64>,
 }
 
@@ -119,7 +121,7 @@ impl Fits {
                 // Outside the bounds nothing is passable.
                 return 0;
             }
-            let index = ((r.x * self.size.z + r.z) * self.size.y + r.y) as usize;
+            let index = ((r.y * self.size.x + r.x) * self.size.z + r.z) as usize;
             return self.slot(world, index, x, z, k);
         }
         if let Some(&word) = self.map.get(&(x, z, k)) {
@@ -226,9 +228,9 @@ impl Fits {
 
     /// The "fits" bits of the 27 positions around `c` (see [`around_bit`]).
     #[inline]
-    pub(super) fn around<W: VoxelWorld + ?Sized>(&mut self, world: &W, c: IVec3) -> u32 {
-        let (k, at) = window(c.y);
-        let r = IVec3::new(c.x - 1, k, c.z - 1) - self.low;
+    pub(super) fn around<W: VoxelWorld + ?Sized>(&mut self, world: &W, centre: IVec3) -> u32 {
+        let (k, at) = window(centre.y);
+        let r = IVec3::new(centre.x - 1, k, centre.z - 1) - self.low;
         let size = self.size;
         if self.bounded
             && r.x >= 0
@@ -238,14 +240,24 @@ impl Fits {
             && r.y < size.y
             && r.z + 2 < size.z
         {
-            // The 9 columns inside the array: their slots by strides from the first.
-            let (along_x, along_z) = ((size.z * size.y) as usize, size.y as usize);
-            let first = ((r.x * size.z + r.z) * size.y + r.y) as usize;
+            // The 9 columns inside the array: three rows of three slots side by side along z.
+            let first = ((r.y * size.x + r.x) * size.z + r.z) as usize;
+            let stamp = self.stamp;
             let mut bits = 0u32;
             for i in 0..3 {
-                for j in 0..3 {
-                    let index = first + i * along_x + j * along_z;
-                    let word = self.slot(world, index, c.x - 1 + i as i32, c.z - 1 + j as i32, k);
+                let row = first + i * size.z as usize;
+                let words = match self.slots.get(row..row + 3) {
+                    Some(&[low, mid, high])
+                        if low.stamp == stamp && mid.stamp == stamp && high.stamp == stamp =>
+                    {
+                        [low.word, mid.word, high.word]
+                    }
+                    _ => std::array::from_fn(|j| {
+                        let column = (centre.x - 1 + i as i32, centre.z - 1 + j as i32);
+                        self.slot(world, row + j, column.0, column.1, k)
+                    }),
+                };
+                for (j, word) in words.into_iter().enumerate() {
                     bits |= ((word >> at) as u32 & 7) << (3 * (3 * i + j));
                 }
             }
@@ -255,7 +267,7 @@ impl Fits {
         let mut column = 0;
         for dx in -1..=1 {
             for dz in -1..=1 {
-                let word = self.word(world, c.x + dx, c.z + dz, k);
+                let word = self.word(world, centre.x + dx, centre.z + dz, k);
                 bits |= ((word >> at) as u32 & 7) << (3 * column);
                 column += 1;
             }

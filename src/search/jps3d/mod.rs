@@ -20,11 +20,12 @@
 //! component counts, a bounded lexicographic order, improve every time) in a canonical route
 //! no dearer than the first: every goal has an optimal canonical route.
 //!
-//! The search is A* over explicit positions. Expanding a position jumps in each of its natural
-//! and forced directions (all 26 from the start): a jump steps along its direction and stops
-//! (returning the position) at the goal, at a position with a forced move, or at a position
-//! from which a jump in a natural sub-direction (recursively) returns something; it returns
-//! nothing when the next move is illegal. Along an optimal canonical route, the jump from one
+//! The search is A* over explicit positions, run by the one search loop of the crate
+//! ([`crate::search`]) with the jumps as its move source. Expanding a position jumps in each
+//! of its natural and forced directions (all 26 from the start): a jump steps along its
+//! direction and stops (returning the position) at the goal, at a position with a forced
+//! move, or at a position from which a jump in a natural sub-direction (recursively) returns
+//! something; it returns nothing when the next move is illegal. Along an optimal canonical route, the jump from one
 //! of its positions in the route's next direction therefore returns a later position of the
 //! route (the next turn at the latest), at the route's cost. A jump may also stop early when
 //! its step budget ([`JUMP_BUDGET`]) runs out: that only makes an intermediate position
@@ -62,10 +63,17 @@
 //! search, nothing cleared), the open set is its radix heap, and the world is read through
 //! the per-search "fits" words. Instructions against the flier A* on the same queries (`cargo
 //! bench --bench jps3d`, callgrind on `run_astar` / `run_jps`): the 300 `Simple` problems
-//! 223 M against 315 M (437 expansions per query against 726, 1.41x faster); 100 pairs in a
-//! 96 x 48 x 96 world of pillars and slabs 323 M against 366 M (1.13x); 40 pairs in a
-//! 256 x 128 x 256 one 1 546 M against 1 508 M (0.98x). No `Simple` problem has a free
-//! direct route (the scenarios are chosen so), so the direct route pays only on open worlds.
+//! 197 M against 315 M (437 expansions per query against 726, 1.60x faster); 100 pairs in a
+//! 96 x 48 x 96 world of pillars and slabs 282 M against 366 M (1.30x); 40 pairs in a
+//! 256 x 128 x 256 one 1 332 M against 1 508 M (23 367 expansions per query against 24 075,
+//! 1.13x). No `Simple` problem has a free direct route (the scenarios are chosen so), so the
+//! direct route pays only on open worlds. An expansion costs about 1 500 instructions, its
+//! jumps included (the A*'s about 1 450): over a quarter reads the "fits" words (9 per
+//! position read), about a seventh is the records and the open set. Testing
+//! the direct route from every expanded position (a route found then is optimal too: its cost
+//! is the popped `f`) ended `Simple`'s searches only 6% sooner at 8 times the instructions,
+//! and longer straight jumps (budget 4 or 16 for face directions) saved expansions but cost
+//! more instructions (257 M, 445 M): each position a jump reads costs about 200.
 
 use std::time::Instant;
 
@@ -74,7 +82,10 @@ use glam::IVec3;
 use crate::error::{Error, Result};
 use crate::moves::agent::{Agent, MoveCosts};
 use crate::moves::fly::{FREE_DIRECTIONS, step_cost};
+use crate::search::BlockGoal;
 use crate::search::cells::{CLOSED, CellTable, Record};
+use crate::search::core::{MoveSource, Offer, RecordTable, Successor, run};
+use crate::search::heuristic::Heuristic;
 use crate::search::open::OpenSet;
 use crate::search::{Budget, Pathfinder, SearchOptions, SearchResult, SearchStats, SearchStatus};
 use crate::world::VoxelWorld;
@@ -119,9 +130,7 @@ struct Tables {
     /// The natural moves of each direction other than itself, the sub-jumps of a jump.
     sub: [u32; 26],
     /// The step cost of each direction.
-    step: [u64; 26],
-    /// The cost of a face, an edge and a corner step, for the heuristic.
-    kinds: [u64; 3],
+    step: [u32; 26],
 }
 
 /// Jump point search for a flier or swimmer one block wide and one to [`MAX_JUMP_HEIGHT`]
@@ -163,6 +172,9 @@ struct JumpRecord {
     pending: u32,
     /// Arrival codes expanded at cost `g`.
     done: u32,
+    /// The "fits" bits around the position when the jump that made the record read them
+    /// (never 0 then: the position's own bit is set), else 0.
+    around: u32,
 }
 
 impl Record for JumpRecord {
@@ -267,8 +279,7 @@ impl Tables {
             forced,
             natural,
             sub,
-            step: dirs.map(|d| u64::from(step_cost(costs, d))),
-            kinds: [costs.straight, costs.diagonal, costs.corner].map(u64::from),
+            step: dirs.map(|d| step_cost(costs, d)),
         }
     }
 
@@ -286,20 +297,6 @@ impl Tables {
             }
         }
         out
-    }
-
-    /// The free-space cost from `a` to `b`: the canonical route's, a consistent heuristic
-    /// under the costs [`JumpSearch::new`] accepts.
-    fn estimate(&self, a: IVec3, b: IVec3) -> u64 {
-        let mut v = [
-            (a.x - b.x).unsigned_abs(),
-            (a.y - b.y).unsigned_abs(),
-            (a.z - b.z).unsigned_abs(),
-        ];
-        v.sort_unstable();
-        let [low, mid, high] = v.map(u64::from);
-        let [face, edge, corner] = self.kinds;
-        low * corner + (mid - low) * edge + (high - mid) * face
     }
 }
 
@@ -368,7 +365,8 @@ impl JumpSearch {
     ///
     /// # Errors
     /// [`Error::InvalidSetting`] when the agent or the costs are invalid, the agent walks, is
-    /// wider than one block or taller than [`MAX_JUMP_HEIGHT`], a step costs nothing, or the
+    /// wider than one block or taller than [`MAX_JUMP_HEIGHT`], a step costs nothing, a jump's
+    /// steps ([`JUMP_BUDGET`] + 1 at most) cost more than `u32::MAX` together, or the
     /// costs let a detour cost less than the canonical steps (a corner step dearer than a
     /// face and an edge step together, for example), which jump point search cannot honour.
     pub fn new(agent: Agent, costs: MoveCosts) -> Result<Self> {
@@ -396,6 +394,15 @@ impl JumpSearch {
             return Err(Error::InvalidSetting(
                 "jump point search needs face, edge and corner steps that cost more than 0".into(),
             ));
+        }
+        let longest_jump = u64::from(costs.corner.max(costs.diagonal).max(costs.straight))
+            * u64::from(JUMP_BUDGET + 1);
+        if longest_jump > u64::from(u32::MAX) {
+            return Err(Error::InvalidSetting(format!(
+                "jump point search needs a jump of {} steps to cost at most {}, not {longest_jump}",
+                JUMP_BUDGET + 1,
+                u32::MAX
+            )));
         }
         if let Some((d, e)) = canonical_cost_failure(&costs) {
             return Err(Error::InvalidSetting(format!(
@@ -437,18 +444,7 @@ impl JumpSearch {
             .map_err(|reason| Error::InvalidGoal { pos: goal, reason })?;
         options.check_budgets(world.bounds().is_some())?;
         self.fits.start(world, &self.agent);
-        let mut result = match self.direct_route(world, start, goal) {
-            Some(path) => SearchResult {
-                status: SearchStatus::Found,
-                path,
-                cost: None,
-                stats: SearchStats {
-                    generated: 1,
-                    ..SearchStats::default()
-                },
-            },
-            None => self.search(world, start, goal, options, started),
-        };
+        let mut result = self.search(world, start, goal, options, started);
         let (cost, extra) = self.true_cost(world, &result.path);
         if result.status == SearchStatus::Found && extra {
             // A route through extra costs may not be optimal: the flier A* answers instead.
@@ -479,73 +475,9 @@ impl JumpSearch {
         (cost, extra)
     }
 
-    /// The canonical route from `start` to `goal` (a corner run, an edge run and a face run,
-    /// in the first of the six orders whose every move is legal), cell by cell; `None` when
-    /// every order is blocked. Its cost is the estimate, which no route beats, so it is
-    /// optimal under uniform costs.
-    fn direct_route<W: VoxelWorld + ?Sized>(
-        &mut self,
-        world: &W,
-        start: IVec3,
-        goal: IVec3,
-    ) -> Option<Vec<IVec3>> {
-        let runs = direct_runs(goal - start);
-        let mut tried = [[0usize; 3]; 6];
-        'orders: for (n, order) in RUN_ORDERS.iter().enumerate() {
-            // Orders that differ only in where an empty run goes are the same route.
-            let mut kept = [0usize; 3];
-            let mut len = 0;
-            for &run in order {
-                if runs[run].1 > 0 {
-                    kept[len] = run + 1;
-                    len += 1;
-                }
-            }
-            if tried[..n].contains(&kept) {
-                continue;
-            }
-            tried[n] = kept;
-            let mut at = start;
-            for &run in order {
-                let (d, steps) = runs[run];
-                for _ in 0..steps {
-                    if !self.move_fits(world, at, d) {
-                        continue 'orders;
-                    }
-                    at += d;
-                }
-            }
-            let mut path = Vec::with_capacity(runs.iter().map(|r| r.1 as usize).sum::<usize>() + 1);
-            path.push(start);
-            let mut at = start;
-            for &run in order {
-                let (d, steps) = runs[run];
-                for _ in 0..steps {
-                    at += d;
-                    path.push(at);
-                }
-            }
-            return Some(path);
-        }
-        None
-    }
-
-    /// Whether the move `d` from `at`, where the body fits, is legal: the body fits at `at`
-    /// plus each non-empty part of `d` (see [`fits`]).
-    fn move_fits<W: VoxelWorld + ?Sized>(&mut self, world: &W, at: IVec3, d: IVec3) -> bool {
-        for sx in [0, d.x] {
-            for sy in [0, d.y] {
-                for sz in [0, d.z] {
-                    let s = IVec3::new(sx, sy, sz);
-                    if s != IVec3::ZERO && !self.fits.fits(world, at + s) {
-                        return false;
-                    }
-                }
-            }
-        }
-        true
-    }
-
+    /// The search over jump points: the one A* loop of the crate ([`run`]) with the jumps as
+    /// its move source and the records in the flier A*'s cell table. A route free of extra
+    /// costs is what the flier A* would find; the cost is filled in by the caller.
     fn search<W: VoxelWorld + ?Sized>(
         &mut self,
         world: &W,
@@ -555,6 +487,7 @@ impl JumpSearch {
         started: Instant,
     ) -> SearchResult {
         let budget = Budget::new(options, started);
+        let estimator = Heuristic::default().estimator(&self.agent, &self.costs);
         let Self {
             tables,
             fits,
@@ -562,154 +495,299 @@ impl JumpSearch {
             open,
             ..
         } = self;
-        let mut stats = SearchStats::default();
         cells.start(world.bounds());
         let Some(start_node) = cells.node(start) else {
             // A valid start lies in the key range; nothing is reachable from elsewhere.
-            return SearchResult::unreachable(stats);
+            return SearchResult::unreachable(SearchStats::default());
         };
+        if direct_route(fits, world, start, goal, &mut Vec::new()) {
+            let mut path = vec![start];
+            direct_route(fits, world, start, goal, &mut path);
+            return SearchResult {
+                status: SearchStatus::Found,
+                path,
+                cost: None,
+                stats: SearchStats {
+                    generated: 1,
+                    ..SearchStats::default()
+                },
+            };
+        }
+        let tag = cells.tag(0);
         *cells.cell(start_node) = JumpRecord {
             g: 0,
-            tag: cells.tag(0),
+            tag,
             parent: start_node,
             pending: 1 << START,
             done: 0,
+            around: 0,
         };
-        let h0 = tables.estimate(start, goal);
-        open.reset(h0);
-        open.push(h0, 0, start_node);
-        stats.generated = 1;
-        let mut best = (h0, start_node);
-        while let Some((f, node)) = open.pop() {
-            let record = *cells.cell(node);
-            if record.pending == 0 {
-                continue;
-            }
-            let at = cells.position(node);
-            if record.g + tables.estimate(at, goal) != f {
-                continue;
-            }
-            if at == goal {
-                return Self::finish(cells, node, SearchStatus::Found, stats);
-            }
-            if budget.exhausted(stats.expanded) || cells.nearly_full() {
-                return Self::finish(cells, best.1, SearchStatus::Partial, stats);
-            }
-            {
-                let entry = cells.cell(node);
-                entry.done |= entry.pending;
-                entry.pending = 0;
-            }
-            stats.expanded += 1;
-            let around = fits.around(world, at);
-            let mut arrivals = record.pending;
-            let mut dirs = 0u32;
-            while arrivals != 0 {
-                let a = arrivals.trailing_zeros() as usize;
-                arrivals &= arrivals - 1;
-                let mut wanted = tables.natural[a];
-                if a != START {
-                    wanted |= tables.forced_moves(a, around);
+        let mut table = JumpRecords { cells, tag };
+        let mut source = JumpMoves {
+            tables,
+            fits,
+            world,
+            goal,
+        };
+        let ended = run::<_, _, _, true>(
+            &mut table,
+            &mut source,
+            open,
+            start_node,
+            &BlockGoal(goal),
+            &estimator,
+            &budget,
+        )
+        .expect("a jump record holds every cost");
+        let cells = table.cells;
+        let mut result = ended.finish(started, |end| {
+            // Back through the explicit positions, each joined to its parent cell by cell
+            // (consecutive ones lie on one jump's line).
+            let mut path = vec![cells.position(end)];
+            let mut node = end;
+            loop {
+                let parent = cells.cell(node).parent;
+                if parent == node {
+                    break;
                 }
-                dirs |= wanted;
-            }
-            // Directions already jumped at this cost came from an arrival in `done`. (A jump
-            // in an illegal direction returns at once: legality is not tested apart.)
-            let mut already = 0u32;
-            let mut done = record.done;
-            while done != 0 {
-                let a = done.trailing_zeros() as usize;
-                done &= done - 1;
-                already |= tables.natural[a];
-                if a != START {
-                    already |= tables.forced_moves(a, around);
+                let (from, to) = (cells.position(node), cells.position(parent));
+                let step = sign(to - from);
+                let mut p = from;
+                while p != to {
+                    p += step;
+                    path.push(p);
                 }
+                node = parent;
             }
-            dirs &= !already;
-            while dirs != 0 {
-                let dir = dirs.trailing_zeros() as usize;
-                dirs &= dirs - 1;
-                let mut jump_budget = JUMP_BUDGET;
-                let Some(to) = jump(tables, fits, world, at, around, dir, goal, &mut jump_budget)
-                else {
-                    continue;
-                };
-                let Some(to_node) = cells.node(to) else {
-                    continue;
-                };
-                let steps = (to - at).abs().max_element() as u64;
-                let g = record.g + steps * tables.step[dir];
-                let bit = 1u32 << dir;
-                let old = *cells.cell(to_node);
-                let push = if !cells.is_current(old) || g < old.g {
-                    *cells.cell(to_node) = JumpRecord {
-                        g,
-                        tag: cells.tag(0),
-                        parent: node,
-                        pending: bit,
-                        done: 0,
-                    };
-                    true
-                } else if g == old.g {
-                    cells.cell(to_node).pending |= bit;
-                    (old.pending | old.done) & bit == 0
-                } else {
-                    false
-                };
-                if push {
-                    let h = tables.estimate(to, goal);
-                    open.push(g + h, g, to_node);
-                    stats.generated += 1;
-                    if h < best.0 {
-                        best = (h, to_node);
-                    }
+            (path, cells.cell(end).g)
+        });
+        result.cost = None;
+        result
+    }
+}
+
+/// The canonical route from `from` to `goal` (a corner run, an edge run and a face run, in
+/// the first of the six orders whose every move is legal), its positions after `from` pushed
+/// onto `path`; `false`, pushing nothing, when every order is blocked. Its cost is the
+/// estimate, which no route beats, so it is optimal under uniform costs.
+fn direct_route<W: VoxelWorld + ?Sized>(
+    fits: &mut Fits,
+    world: &W,
+    from: IVec3,
+    goal: IVec3,
+    path: &mut Vec<IVec3>,
+) -> bool {
+    let runs = direct_runs(goal - from);
+    let mut tried = [[0usize; 3]; 6];
+    'orders: for (n, order) in RUN_ORDERS.iter().enumerate() {
+        // Orders that differ only in where an empty run goes are the same route.
+        let mut kept = [0usize; 3];
+        let mut len = 0;
+        for &run in order {
+            if runs[run].1 > 0 {
+                kept[len] = run + 1;
+                len += 1;
+            }
+        }
+        if tried[..n].contains(&kept) {
+            continue;
+        }
+        tried[n] = kept;
+        let mut at = from;
+        for &run in order {
+            let (d, steps) = runs[run];
+            for _ in 0..steps {
+                if !move_fits(fits, world, at, d) {
+                    continue 'orders;
+                }
+                at += d;
+            }
+        }
+        let mut at = from;
+        for &run in order {
+            let (d, steps) = runs[run];
+            for _ in 0..steps {
+                at += d;
+                path.push(at);
+            }
+        }
+        return true;
+    }
+    false
+}
+
+/// Whether the move `d` from `at`, where the body fits, is legal: the body fits at `at` plus
+/// each non-empty part of `d` (see [`fits`]).
+fn move_fits<W: VoxelWorld + ?Sized>(fits: &mut Fits, world: &W, at: IVec3, d: IVec3) -> bool {
+    for sx in [0, d.x] {
+        for sy in [0, d.y] {
+            for sz in [0, d.z] {
+                let s = IVec3::new(sx, sy, sz);
+                if s != IVec3::ZERO && !fits.fits(world, at + s) {
+                    return false;
                 }
             }
         }
-        SearchResult::unreachable(stats)
+    }
+    true
+}
+
+/// The records of a jump search as the search loop sees them: a [`CellTable`] whose records
+/// keep their explicit parent and the arrival directions reached at their cost.
+struct JumpRecords<'a> {
+    cells: &'a mut CellTable<JumpRecord>,
+    /// The tag of this search's records.
+    tag: u32,
+}
+
+impl RecordTable for JumpRecords<'_> {
+    type Record = JumpRecord;
+    /// A successor's cell.
+    type At = u32;
+    /// The direction of the jump (as a bit of [`FREE_DIRECTIONS`]) and the "fits" bits around
+    /// its end when the jump read them (else 0).
+    type Via = (u32, u32);
+
+    /// Open while it has arrival directions not expanded yet.
+    #[inline]
+    fn open_record(&mut self, node: u32) -> Option<JumpRecord> {
+        let record = *self.cells.cell(node);
+        (record.pending != 0).then_some(record)
     }
 
-    /// The result for a route ending at `end`: its explicit positions joined cell by cell
-    /// (consecutive ones lie on one jump's line). The cost is filled in by the caller.
-    fn finish(
-        cells: &mut CellTable<JumpRecord>,
-        end: u32,
-        status: SearchStatus,
-        stats: SearchStats,
-    ) -> SearchResult {
-        let mut explicit = vec![cells.position(end)];
-        let mut node = end;
-        loop {
-            let parent = cells.cell(node).parent;
-            if parent == node {
-                break;
-            }
-            node = parent;
-            explicit.push(cells.position(node));
+    #[inline]
+    fn g(record: JumpRecord) -> u64 {
+        record.g
+    }
+
+    /// The pending arrivals become expanded ones.
+    #[inline]
+    fn close(&mut self, node: u32) {
+        let record = self.cells.cell(node);
+        record.done |= record.pending;
+        record.pending = 0;
+    }
+
+    #[inline]
+    fn nearly_full(&self) -> bool {
+        self.cells.nearly_full()
+    }
+
+    /// Taken when new or cheaper (its arrivals then only this one), and when as cheap by a
+    /// direction it was not reached by yet (which needs its own natural moves: the module
+    /// notes), so that the position is expanded again for it.
+    #[inline]
+    fn offer(&mut self, to: u32, g: u64, parent: u32, (bit, around): (u32, u32)) -> Offer {
+        let tag = self.tag;
+        let record = self.cells.cell(to);
+        if record.tag != tag || g < record.g {
+            *record = JumpRecord {
+                g,
+                tag,
+                parent,
+                pending: bit,
+                done: 0,
+                around,
+            };
+            return Offer::Taken(to);
         }
-        explicit.reverse();
-        let mut path = vec![explicit[0]];
-        for pair in explicit.windows(2) {
-            let step = sign(pair[1] - pair[0]);
-            let mut p = pair[0];
-            while p != pair[1] {
-                p += step;
-                path.push(p);
+        if g == record.g && (record.pending | record.done) & bit == 0 {
+            record.pending |= bit;
+            return Offer::Taken(to);
+        }
+        Offer::Kept
+    }
+}
+
+/// The jumps from a position as the search loop's move source.
+struct JumpMoves<'a, W: ?Sized> {
+    tables: &'a Tables,
+    fits: &'a mut Fits,
+    world: &'a W,
+    goal: IVec3,
+}
+
+impl<'t, W: VoxelWorld + ?Sized> MoveSource<JumpRecords<'t>> for JumpMoves<'_, W> {
+    type Landing = IVec3;
+
+    #[inline]
+    fn feet(&self, table: &JumpRecords<'t>, node: u32) -> IVec3 {
+        table.cells.position(node)
+    }
+
+    /// Jumps in each natural and forced direction of the arrivals not expanded yet, less
+    /// those an arrival expanded at the same cost jumped already.
+    fn expand(
+        &mut self,
+        table: &mut JumpRecords<'t>,
+        _: u32,
+        record: JumpRecord,
+        at: IVec3,
+        mut relax: impl FnMut(&mut JumpRecords<'t>, Successor<u32, (u32, u32), IVec3>) -> bool,
+    ) {
+        let tables = self.tables;
+        let around = if record.around != 0 {
+            record.around
+        } else {
+            self.fits.around(self.world, at)
+        };
+        let mut arrivals = record.pending;
+        let mut dirs = 0u32;
+        while arrivals != 0 {
+            let a = arrivals.trailing_zeros() as usize;
+            arrivals &= arrivals - 1;
+            dirs |= tables.natural[a];
+            if a != START {
+                dirs |= tables.forced_moves(a, around);
             }
         }
-        SearchResult {
-            status,
-            path,
-            cost: None,
-            stats,
+        // A jump in an illegal direction returns at once: legality is not tested apart.
+        let mut done = record.done;
+        while done != 0 {
+            let a = done.trailing_zeros() as usize;
+            done &= done - 1;
+            dirs &= !tables.natural[a];
+            if a != START {
+                dirs &= !tables.forced_moves(a, around);
+            }
+        }
+        while dirs != 0 {
+            let dir = dirs.trailing_zeros() as usize;
+            dirs &= dirs - 1;
+            let mut jump_budget = JUMP_BUDGET;
+            let Some((to, to_around)) = jump(
+                tables,
+                self.fits,
+                self.world,
+                at,
+                around,
+                dir,
+                self.goal,
+                &mut jump_budget,
+            ) else {
+                continue;
+            };
+            let Some(to_node) = table.cells.node(to) else {
+                continue;
+            };
+            let steps = (to - at).abs().max_element() as u32;
+            let successor = Successor {
+                at: to_node,
+                landing: to,
+                cost: steps * tables.step[dir],
+                via: (1 << dir, to_around),
+            };
+            if !relax(table, successor) {
+                return;
+            }
         }
     }
 }
 
 /// Jumps from `from` (whose neighbourhood is `around`) in the direction `dir`: the first
 /// position that is the goal, has a forced move, or from which a natural sub-direction's jump
-/// returns something; `None` when the next move is illegal first. A spent `budget` returns
-/// the position reached.
+/// returns something, with the "fits" bits around it when they were read (else 0); `None`
+/// when the next move is illegal first. A spent `budget` returns the position reached.
 #[expect(
     clippy::too_many_arguments,
     reason = "the search's parts, borrowed apart so that the jump can fill the bits it reads"
@@ -723,7 +801,7 @@ fn jump<W: VoxelWorld + ?Sized>(
     dir: usize,
     goal: IVec3,
     budget: &mut u32,
-) -> Option<IVec3> {
+) -> Option<(IVec3, u32)> {
     let d = FREE_DIRECTIONS[dir];
     let required = tables.required[dir];
     let (mut at, mut around) = (from, around);
@@ -733,19 +811,19 @@ fn jump<W: VoxelWorld + ?Sized>(
         }
         let next = at + d;
         if next == goal || *budget == 0 {
-            return Some(next);
+            return Some((next, 0));
         }
         *budget -= 1;
         let next_around = fits.around(world, next);
         if tables.forced_moves(dir, next_around) != 0 {
-            return Some(next);
+            return Some((next, next_around));
         }
         let mut sub = tables.sub[dir];
         while sub != 0 {
             let s = sub.trailing_zeros() as usize;
             sub &= sub - 1;
             if jump(tables, fits, world, next, next_around, s, goal, budget).is_some() {
-                return Some(next);
+                return Some((next, next_around));
             }
         }
         at = next;
