@@ -167,13 +167,14 @@
 //! A* on the candidate pairs that are not connected; `HIER_ENGINE=graph` with
 //! `'*GraphSearch*find_path*'` 1 625 M.
 //!
-//! What limits the speed-up: an abstract expansion relaxes a table row of about 29 portals,
-//! each with a landmark estimate, so the abstraction's counted expansions cost about 6
-//! times graph A*'s (812 ns against 126 ns each at 2048, wall clock); the landmark bound on hills still leaves the
-//! abstract search 10 to 60 times the portals on the route; and the windows expand about 10
-//! nodes per route step (each cell is searched by two windows). At 512 the windows are most
-//! of the work, at 2048 the abstract search. Not met: 50x (2.3x), 1 ms, memory (90%, not
-//! 50%), build (2.5x, not 2x), edit p50 (341 us, not 200 us).
+//! What limits the speed-up: an abstract expansion relaxes a table row of about 29
+//! portals, each with a landmark estimate, so the abstraction's counted expansions cost
+//! about 6 times graph A*'s (812 ns against 126 ns each at 2048, wall clock). The landmark
+//! bound is still weak on hills: 24 188 expansions per query, for routes that cross about
+//! 60 to 120 cells (two portals each). The windows expand about 10 nodes per route step
+//! (each cell is searched by two windows): most of the work at 512 (perf and callgrind),
+//! while at 2048 the abstract search and its heap are. Not met: 50x (2.3x), 1 ms, memory
+//! (90%, not 50%), build (2.5x, not 2x), edit p50 (341 us, not 200 us).
 //!
 //! For a router: build an [`Abstraction`] with the router's [`MoveCosts`], pass it every
 //! [`GraphUpdate`], call [`Abstraction::refresh_landmarks`] when edits settle, and answer
