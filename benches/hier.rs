@@ -1,7 +1,8 @@
 //! Criterion benches of the hierarchy of cells (`voxnav::hier`) on the default terrain at
 //! 512 x 128 x 512 (seed 1337): the same 20 routes of 230 to 460 blocks through plain A* over
-//! the walk graph and through the hierarchy (costs asserted equal before timing), the
-//! hierarchy's build, and one block edit with the graph and the hierarchy kept current.
+//! the walk graph, through the exact hierarchy (costs asserted equal before timing) and
+//! through the inexact abstraction (costs asserted within 5% of A*'s); each structure's
+//! build; one block edit with the graph and each structure kept current.
 //!
 //! `cargo bench --bench hier`; `examples/long.rs` prints the same comparison as one table,
 //! at 2048 x 128 x 2048 by default.
@@ -11,7 +12,7 @@ use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use voxnav::graph::{GraphSearch, NavGraph};
-use voxnav::hier::{HierSearch, Hierarchy};
+use voxnav::hier::{AbstractSearch, Abstraction, HierSearch, Hierarchy};
 use voxnav::terrain::{TerrainConfig, generate_terrain};
 use voxnav::world::pick::pick_pairs;
 use voxnav::{Agent, Block, IVec3, MoveCosts, SearchOptions};
@@ -25,6 +26,8 @@ fn hier(c: &mut Criterion) {
     let mut world = generate_terrain(&config).expect("the default terrain generates");
     let mut graph = NavGraph::compile(&world, &agent).expect("the terrain compiles");
     let mut hierarchy = Hierarchy::build(&graph, &costs).expect("the hierarchy builds");
+    let mut abstraction = Abstraction::build(&graph, &costs).expect("the abstraction builds");
+    let mut abstract_search = AbstractSearch::new();
     let options = SearchOptions::default();
     let mut plain = GraphSearch::new(costs).expect("default costs");
     let mut search = HierSearch::new();
@@ -40,10 +43,17 @@ fn hier(c: &mut Criterion) {
     for &(start, goal) in &pairs {
         let ours = search.find_path(&hierarchy, &graph, start, goal, &options);
         let theirs = plain.find_path(&graph, start, goal, &options);
+        let near = abstract_search.find_path(&abstraction, &graph, start, goal, &options);
+        let best = theirs.as_ref().ok().and_then(|result| result.cost);
         assert_eq!(
             ours.map(|result| result.cost).ok(),
             theirs.map(|result| result.cost).ok(),
             "{start} -> {goal}"
+        );
+        let near = near.ok().and_then(|result| result.cost);
+        assert!(
+            matches!((near, best), (Some(cost), Some(best)) if cost as f64 <= best as f64 * 1.05),
+            "{start} -> {goal}: {near:?} against {best:?}"
         );
     }
     eprintln!(
@@ -77,8 +87,22 @@ fn hier(c: &mut Criterion) {
             }
         });
     });
+    group.bench_function("abstraction", |b| {
+        b.iter(|| {
+            for &(start, goal) in &pairs {
+                black_box(
+                    abstract_search
+                        .find_path(&abstraction, &graph, start, goal, &options)
+                        .ok(),
+                );
+            }
+        });
+    });
     group.bench_function("build", |b| {
         b.iter(|| black_box(Hierarchy::build(&graph, &costs).ok()));
+    });
+    group.bench_function("abstraction build", |b| {
+        b.iter(|| black_box(Abstraction::build(&graph, &costs).ok()));
     });
     // One edit: a block on a route's start, then taken away again, each with both updates.
     world.track_changes(true);
@@ -98,6 +122,9 @@ fn hier(c: &mut Criterion) {
             hierarchy
                 .update(&graph, &update)
                 .expect("the hierarchy follows");
+            abstraction
+                .update(&graph, &update)
+                .expect("the abstraction follows");
         });
     });
     group.finish();
