@@ -54,6 +54,22 @@ impl Page {
 /// its edge), by slot (padded to 16: ladders and padding stay in the column).
 const INNER_OFFSETS: [isize; 16] = inner_offsets();
 
+/// Per slot (padded to 16: ladders and padding stay in the column), `dx + 1` and `dz + 1`
+/// of its direction.
+const SLOT_DX: [usize; 16] = slot_steps(true);
+const SLOT_DZ: [usize; 16] = slot_steps(false);
+
+const fn slot_steps(x: bool) -> [usize; 16] {
+    let mut steps = [1; 16];
+    let mut slot = 0;
+    while slot < super::SLOTS {
+        let d = super::SLOT_DIRECTIONS[slot];
+        steps[slot] = (if x { d.x } else { d.z } + 1) as usize;
+        slot += 1;
+    }
+    steps
+}
+
 const fn inner_offsets() -> [isize; 16] {
     let mut offsets = [0; 16];
     let mut slot = 0;
@@ -67,7 +83,11 @@ const fn inner_offsets() -> [isize; 16] {
 
 impl NavGraph {
     /// The home id of the column of node `id`: itself for a home slot, else remembered.
-    #[inline]
+    #[expect(
+        clippy::inline_always,
+        reason = "read for every node a graph search pops or expands"
+    )]
+    #[inline(always)]
     pub(crate) fn home_of(&self, id: NodeId) -> NodeId {
         match self.pages[(id >> PAGE_SHIFT) as usize].kind {
             PageKind::Chain(start) => self.chain_homes[start as usize + (id as usize & (PAGE - 1))],
@@ -76,7 +96,11 @@ impl NavGraph {
     }
 
     /// The local x and z (relative to the graph's origin) of the column whose home is `home`.
-    #[inline]
+    #[expect(
+        clippy::inline_always,
+        reason = "read for every node a graph search pops"
+    )]
+    #[inline(always)]
     pub(crate) fn home_xz(&self, home: NodeId) -> (i32, i32) {
         let page = &self.pages[(home >> PAGE_SHIFT) as usize];
         let local = home as i32 & (PAGE as i32 - 1);
@@ -95,25 +119,36 @@ impl NavGraph {
     }
 
     /// The home ids of the columns of each move slot from the column whose home is `home`
-    /// (ladders and padding: the column itself): an offset inside a chunk, else through the
-    /// page's neighbours.
-    #[inline]
+    /// (ladders and padding: the column itself): fixed offsets inside a chunk, else through
+    /// the pages of the chunk columns around.
+    #[expect(
+        clippy::inline_always,
+        reason = "called once per expansion of the graph's A*: the path inside a chunk is a few adds, kept in the expansion's loop, the rarer path on a chunk's edge is out of line"
+    )]
+    #[inline(always)]
     pub(crate) fn around(&self, home: NodeId) -> [usize; 16] {
-        let local = home as usize & (PAGE - 1);
+        let home = home as usize;
+        let local = home & (PAGE - 1);
         let (x, z) = (local & 15, local >> 4);
         if x.wrapping_sub(1) < 14 && z.wrapping_sub(1) < 14 {
-            return std::array::from_fn(|slot| {
-                (home as usize).wrapping_add_signed(INNER_OFFSETS[slot])
-            });
+            return std::array::from_fn(|slot| home.wrapping_add_signed(INNER_OFFSETS[slot]));
         }
-        std::array::from_fn(|slot| {
-            if slot < super::SLOTS {
-                let d = super::SLOT_DIRECTIONS[slot];
-                self.home_toward(home, d.x, d.z) as usize
-            } else {
-                home as usize
-            }
-        })
+        self.around_edge(home, x, z)
+    }
+
+    /// [`NavGraph::around`] for a column on its chunk's edge (`x`, `z` inside the chunk).
+    fn around_edge(&self, home: usize, x: usize, z: usize) -> [usize; 16] {
+        let pages = &self.pages[home >> PAGE_SHIFT].around;
+        let mut out = [home; 16];
+        for (slot, column) in out.iter_mut().enumerate().take(super::SLOTS) {
+            // One step may leave the chunk: -1 wraps to the previous chunk's 15, 16 to the
+            // next chunk's 0, and the chunk offset picks the page.
+            let x = (x + SLOT_DX[slot]).wrapping_sub(1);
+            let z = (z + SLOT_DZ[slot]).wrapping_sub(1);
+            let chunk = (x.wrapping_add(16) >> 4) + 3 * (z.wrapping_add(16) >> 4);
+            *column = ((pages[chunk.min(8)] as usize) << PAGE_SHIFT) | ((z & 15) << 4) | (x & 15);
+        }
+        out
     }
 
     /// The home page of chunk column `(chunk_x, chunk_z)`, if the graph holds it.
