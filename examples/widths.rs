@@ -27,9 +27,10 @@
 //! A search on a compiled graph (`--graph`) does the same work per expansion at every width,
 //! the width being in the graph: 570, 556 and 555 instructions per expansion for widths 1, 2
 //! and 3 (callgrind's inclusive count of `GraphSearch::find_path` over the expansions it
-//! prints). Compiling the graph is what a width costs there: 119 M, 1 952 M and 2 561 M
-//! instructions at `--size 128` (`NavGraph::compile`), as a body wider than a block is
-//! checked position by position where a one-wide one is read from column bits.
+//! prints). Compiling the graph is what a width costs there: 117 M, 262 M and 466 M
+//! instructions at `--size 128` (`NavGraph::compile`), where they were 119 M, 1 952 M and
+//! 2 561 M when a body wider than a block was checked position by position (through a view
+//! that carried a terrain memory) instead of read from the column bits of its view.
 //!
 //! [`VoxelWorld::columns_square`]: voxnav::VoxelWorld::columns_square
 //! [`VoxelWorld::is_plain_region`]: voxnav::VoxelWorld::is_plain_region
