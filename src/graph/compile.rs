@@ -12,7 +12,7 @@ use super::unloaded::Unloaded;
 use super::{MAX_GRAPH_COLUMNS, MAX_GRAPH_NODES, NO_NODE, NavGraph, NodeId, Source};
 use crate::error::{Error, Result};
 use crate::moves::agent::{Agent, MoveCosts};
-use crate::moves::{Move, body_terrain, for_each_neighbour, terrain_cost};
+use crate::moves::{BoxView, Move, body_terrain, for_each_neighbour, terrain_cost};
 use crate::world::{Bounds, TerrainFlags, VoxelWorld};
 
 impl NavGraph {
@@ -269,9 +269,9 @@ impl NavGraph {
         let height = self.agent.height;
         let min = self.origin;
         let (wx, wz) = (min.x + x, min.z + z);
-        // Swimming positions are not in the column bits, nor are a wide body's boxes: an agent
-        // that swims or is wider than a block is scanned cell by cell.
-        if height > 32 || self.agent.swims_at_surface() || self.agent.width > 1 {
+        // Swimming positions are not in the column bits: an agent that swims is scanned cell
+        // by cell. A wider body's boxes are in the column bits of its view of the world.
+        if height > 32 || self.agent.swims_at_surface() {
             for y in y_low..=y_high {
                 if self
                     .agent
@@ -287,7 +287,11 @@ impl NavGraph {
         let step = 64 - height as i32;
         let mut first = y_low;
         while first <= y_high {
-            let bits = world.column(wx, wz, min.y + first - 1, 64);
+            let bits = if self.agent.width > 1 {
+                BoxView::new(world, self.agent.width).column(wx, wz, min.y + first - 1, 64)
+            } else {
+                world.column(wx, wz, min.y + first - 1, 64)
+            };
             let mut fits = u64::MAX;
             for k in 0..height {
                 fits &= bits.passable >> k;
