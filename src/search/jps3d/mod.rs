@@ -58,18 +58,18 @@
 //! ## Speed
 //!
 //! In open space a diagonal jump's sub-jumps end only at walls, so a jump is cut short by its
-//! budget ([`JUMP_BUDGET`]) and the search is close to A* over the canonical moves: fewer
-//! expansions, each dearer. Records live in the cell table of the flier A* (stamped per
+//! budget ([`JUMP_BUDGET`], 0: no position is read ahead) and the search is A* over the
+//! canonical moves: as many expansions as the flier A*, each relaxing far fewer moves. Records live in the cell table of the flier A* (stamped per
 //! search, nothing cleared), the open set is its radix heap, and the world is read through
 //! the per-search "fits" words. Instructions against the flier A* on the same queries (`cargo
 //! bench --bench jps3d`, callgrind on `run_astar` / `run_jps`): the 300 `Simple` problems
-//! 197 M against 315 M (437 expansions per query against 726, 1.60x faster); 100 pairs in a
-//! 96 x 48 x 96 world of pillars and slabs 282 M against 366 M (1.30x); 40 pairs in a
-//! 256 x 128 x 256 one 1 332 M against 1 508 M (23 367 expansions per query against 24 075,
-//! 1.13x). No `Simple` problem has a free direct route (the scenarios are chosen so), so the
-//! direct route pays only on open worlds. An expansion costs about 1 500 instructions, its
-//! jumps included (the A*'s about 1 450): over a quarter reads the "fits" words (9 per
-//! position read), about a seventh is the records and the open set. Testing
+//! 212 M against 315 M (759 expansions per query against 726, 1.48x faster); 100 pairs in a
+//! 96 x 48 x 96 world of pillars and slabs 239 M against 366 M (1.53x); 40 pairs in a
+//! 256 x 128 x 256 one 1 018 M against 1 508 M (27 524 expansions per query against 24 075,
+//! 1.48x). No `Simple` problem has a free direct route (the scenarios are chosen so), so the
+//! direct route pays only on open worlds. With budget 1, an expansion cost about 1 500
+//! instructions, its jumps included (the A*'s about 1 450): over a quarter read the "fits"
+//! words (9 per position read), about a seventh the records and the open set. Testing
 //! the direct route from every expanded position (a route found then is optimal too: its cost
 //! is the popped `f`) ended `Simple`'s searches only 6% sooner at 8 times the instructions,
 //! and longer straight jumps (budget 4 or 16 for face directions) saved expansions but cost
@@ -102,13 +102,15 @@ pub const MAX_JUMP_HEIGHT: u32 = 3;
 /// jump would otherwise scan a volume per step, and makes jumps end on unbounded worlds.
 ///
 /// In open space the jumps a diagonal jump spawns end only at walls, so any budget shorter
-/// than the way to a wall stops a diagonal jump after its first step: the search is then A*
-/// over the canonical (natural and forced) moves, with short straight runs. Reading fewer
-/// positions per jump pays more than the expansions a longer budget saves. Instructions over
-/// all 300 `Simple` problems (`cargo bench --bench jps3d`, callgrind on `run_jps`): budget 0:
-/// 246 M (759 expansions per query), 1: 231 M (437), 2: 251 M (327), 4: 309 M (233), 8:
-/// 429 M (164); on the pillars set 1 gives 323 M and 2 401 M.
-pub const JUMP_BUDGET: u32 = 1;
+/// than the way to a wall stops a diagonal jump after its first step, and a budget of 0 stops
+/// every jump there: the search is then A* over the canonical (natural and forced) moves.
+/// Reading positions ahead costs more than the expansions it saves, except on open rooms.
+/// Instructions (`cargo bench --bench jps3d`, callgrind on `run_jps`), budget 0 / 1 / 2: the
+/// 300 `Simple` problems 212 M / 198 M / 215 M (759 / 437 / 327 expansions per query), the
+/// pillars set 239 M / 282 M / 348 M, the large set 1 018 M / 1 332 M (budget 2 not run).
+/// (Before the search read "fits" words and moved into the one loop, budgets 4, 8, 16 and 64
+/// gave 294 M, 358 M, 508 M and 1 355 M on `Simple`.)
+pub const JUMP_BUDGET: u32 = 0;
 
 /// The arrival code of the start: every direction is natural there.
 const START: usize = 26;
