@@ -58,18 +58,19 @@
 //! ## Speed
 //!
 //! In open space a diagonal jump's sub-jumps end only at walls, so a jump is cut short by its
-//! budget ([`JUMP_BUDGET`]) and the search is close to A* over the canonical moves: fewer
-//! expansions, each dearer. Records live in the cell table of the flier A* (stamped per
+//! budget ([`JUMP_BUDGET`], 0: no position is read ahead) and the search is A* over the
+//! canonical moves: as many expansions as the flier A*, each relaxing far fewer moves. Records live in the cell table of the flier A* (stamped per
 //! search, nothing cleared), the open set is its radix heap, and the world is read through
 //! the per-search "fits" words. Instructions against the flier A* on the same queries (`cargo
 //! bench --bench jps3d`, callgrind on `run_astar` / `run_jps`): the 300 `Simple` problems
-//! 197 M against 315 M (437 expansions per query against 726, 1.60x faster); 100 pairs in a
-//! 96 x 48 x 96 world of pillars and slabs 282 M against 366 M (1.30x); 40 pairs in a
-//! 256 x 128 x 256 one 1 332 M against 1 508 M (23 367 expansions per query against 24 075,
-//! 1.13x). No `Simple` problem has a free direct route (the scenarios are chosen so), so the
-//! direct route pays only on open worlds. An expansion costs about 1 500 instructions, its
-//! jumps included (the A*'s about 1 450): over a quarter reads the "fits" words (9 per
-//! position read), about a seventh is the records and the open set. Testing
+//! 184 M against 315 M (759 expansions per query against 726, 1.71x faster); 100 pairs in a
+//! 96 x 48 x 96 world of pillars and slabs 201 M against 366 M (1.82x); 40 pairs in a
+//! 256 x 128 x 256 one 843 M against 1 508 M (27 524 expansions per query against 24 075,
+//! 1.79x). A move to a neighbour finds its record at a fixed offset in its page, as the
+//! flier A*'s do (before that: 212 M, 239 M, 1 018 M). No `Simple` problem has a free direct route (the scenarios are chosen so), so the
+//! direct route pays only on open worlds. With budget 1, an expansion cost about 1 500
+//! instructions, its jumps included (the A*'s about 1 450): over a quarter read the "fits"
+//! words (9 per position read), about a seventh the records and the open set. Testing
 //! the direct route from every expanded position (a route found then is optimal too: its cost
 //! is the popped `f`) ended `Simple`'s searches only 6% sooner at 8 times the instructions,
 //! and longer straight jumps (budget 4 or 16 for face directions) saved expansions but cost
@@ -83,7 +84,7 @@ use crate::error::{Error, Result};
 use crate::moves::agent::{Agent, MoveCosts};
 use crate::moves::fly::{FREE_DIRECTIONS, step_cost};
 use crate::search::BlockGoal;
-use crate::search::cells::{CLOSED, CellTable, Record};
+use crate::search::cells::{CLOSED, CellTable, Neighbourhood, Record};
 use crate::search::core::{MoveSource, Offer, RecordTable, Successor, run};
 use crate::search::heuristic::Heuristic;
 use crate::search::open::OpenSet;
@@ -102,13 +103,15 @@ pub const MAX_JUMP_HEIGHT: u32 = 3;
 /// jump would otherwise scan a volume per step, and makes jumps end on unbounded worlds.
 ///
 /// In open space the jumps a diagonal jump spawns end only at walls, so any budget shorter
-/// than the way to a wall stops a diagonal jump after its first step: the search is then A*
-/// over the canonical (natural and forced) moves, with short straight runs. Reading fewer
-/// positions per jump pays more than the expansions a longer budget saves. Instructions over
-/// all 300 `Simple` problems (`cargo bench --bench jps3d`, callgrind on `run_jps`): budget 0:
-/// 246 M (759 expansions per query), 1: 231 M (437), 2: 251 M (327), 4: 309 M (233), 8:
-/// 429 M (164); on the pillars set 1 gives 323 M and 2 401 M.
-pub const JUMP_BUDGET: u32 = 1;
+/// than the way to a wall stops a diagonal jump after its first step, and a budget of 0 stops
+/// every jump there: the search is then A* over the canonical (natural and forced) moves.
+/// Reading positions ahead costs more than the expansions it saves, except on open rooms.
+/// Instructions (`cargo bench --bench jps3d`, callgrind on `run_jps`), budget 0 / 1 / 2: the
+/// 300 `Simple` problems 212 M / 198 M / 215 M (759 / 437 / 327 expansions per query), the
+/// pillars set 239 M / 282 M / 348 M, the large set 1 018 M / 1 332 M (budget 2 not run).
+/// (Before the search read "fits" words and moved into the one loop, budgets 4, 8, 16 and 64
+/// gave 294 M, 358 M, 508 M and 1 355 M on `Simple`.)
+pub const JUMP_BUDGET: u32 = 0;
 
 /// The arrival code of the start: every direction is natural there.
 const START: usize = 26;
@@ -720,7 +723,7 @@ impl<'t, W: VoxelWorld + ?Sized> MoveSource<JumpRecords<'t>> for JumpMoves<'_, W
     fn expand(
         &mut self,
         table: &mut JumpRecords<'t>,
-        _: u32,
+        node: u32,
         record: JumpRecord,
         at: IVec3,
         mut relax: impl FnMut(&mut JumpRecords<'t>, Successor<u32, (u32, u32), IVec3>) -> bool,
@@ -751,23 +754,45 @@ impl<'t, W: VoxelWorld + ?Sized> MoveSource<JumpRecords<'t>> for JumpMoves<'_, W
                 dirs &= !tables.forced_moves(a, around);
             }
         }
+        // Moves to a neighbour find its node at a fixed offset when it stays in the page.
+        let neighbours = Neighbourhood::new(node, at);
         while dirs != 0 {
             let dir = dirs.trailing_zeros() as usize;
             dirs &= dirs - 1;
-            let mut jump_budget = JUMP_BUDGET;
-            let Some((to, to_around)) = jump(
-                tables,
-                self.fits,
-                self.world,
-                at,
-                around,
-                dir,
-                self.goal,
-                &mut jump_budget,
-            ) else {
+            let required = tables.required[dir];
+            if around & required != required {
                 continue;
+            }
+            // The jump's first step, taken here: with no budget to read ahead (or at the
+            // goal) the jump ends on it, and no call is made.
+            let next = at + FREE_DIRECTIONS[dir];
+            let (to, to_around) = if next == self.goal || JUMP_BUDGET == 0 {
+                (next, 0)
+            } else {
+                let mut jump_budget = JUMP_BUDGET;
+                let jumped = jump(
+                    tables,
+                    self.fits,
+                    self.world,
+                    at,
+                    around,
+                    dir,
+                    self.goal,
+                    &mut jump_budget,
+                );
+                let Some(jumped) = jumped else {
+                    continue;
+                };
+                jumped
             };
-            let Some(to_node) = table.cells.node(to) else {
+            let to_node = if to != next {
+                table.cells.node(to)
+            } else if neighbours.inside & (1 << dir) != 0 {
+                Some(neighbours.neighbour(dir))
+            } else {
+                table.cells.neighbour_node(node, at, to)
+            };
+            let Some(to_node) = to_node else {
                 continue;
             };
             let steps = (to - at).abs().max_element() as u32;
