@@ -5,7 +5,7 @@
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use ahash::{AHashMap, AHashSet};
 use glam::IVec3;
@@ -799,7 +799,9 @@ impl AbstractSearch {
         }
         let max_nodes = options.max_nodes.unwrap_or(u64::MAX);
         let deadline = options.deadline(started);
-        let mut closest = (u64::MAX, FROM_START);
+        // The expanded portal closest to the goal by the heuristic, for a partial route; the
+        // start itself until one is closer.
+        let mut closest = (estimator.between(start, goal), FROM_START);
         let mut generated = 0;
         let mut status = SearchStatus::Unreachable;
         while let Some(Reverse((_, deep, slot))) = self.open.pop() {
@@ -887,6 +889,11 @@ impl AbstractSearch {
                 rest.max_nodes = options
                     .max_nodes
                     .map(|budget| budget.saturating_sub(expanded).max(1));
+                rest.max_time = options.max_time.map(|limit| {
+                    limit
+                        .saturating_sub(started.elapsed())
+                        .max(Duration::from_nanos(1))
+                });
                 let mut result = self.plain(hpa)?.find_path(graph, start, goal, &rest)?;
                 result.stats.expanded += expanded;
                 result.stats.elapsed = started.elapsed();
@@ -894,7 +901,7 @@ impl AbstractSearch {
             }
         };
         if end == FROM_START {
-            // Partial before any portal was expanded: the start alone.
+            // Partial with no expanded portal closer to the goal than the start: the start alone.
             return Ok(SearchResult {
                 status,
                 path: vec![start],

@@ -171,9 +171,10 @@
 //! portals, each with a landmark estimate, so the abstraction's counted expansions cost
 //! about 6 times graph A*'s (812 ns against 126 ns each at 2048, wall clock). The landmark
 //! bound is still weak on hills: 24 188 expansions per query, for routes that cross about
-//! 60 to 120 cells (two portals each). The windows expand about 10 nodes per route step
-//! (each cell is searched by two windows): most of the work at 512 (perf and callgrind),
-//! while at 2048 the abstract search and its heap are. Not met: 50x (2.3x), 1 ms, memory
+//! 30 to 120 cells (two portals each). The windows expand about 10 nodes per route step
+//! (each cell is searched by two windows): two thirds of the instructions at 512
+//! (callgrind); at 2048 they are a smaller share (8 pairs: 4 to 11 k of 13 to 75 k
+//! expansions before the landmarks). Not met: 50x (2.3x), 1 ms, memory
 //! (90%, not 50%), build (2.5x, not 2x), edit p50 (341 us, not 200 us).
 //!
 //! For a router: build an [`Abstraction`] with the router's [`MoveCosts`], pass it every
