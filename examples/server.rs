@@ -23,7 +23,20 @@
 //!
 //! The graph starts empty (compiled from the world before any column loads) and grows and
 //! shrinks with the loaded columns: no bounds are chosen up front, and its memory follows
-//! the loaded chunks (see the bytes per feet position).
+//! the loaded chunks (see the bytes per feet position). A reachability index follows the
+//! graph's updates ([`ReachIndex::apply_update`]); loads, unloads and edits include both.
+//!
+//! On a busy machine, count instructions per operation instead of timing it: loads, unloads
+//! and edits are the out-of-line functions `load_column`, `unload_column` and `edit_block`,
+//! and
+//!
+//! ```text
+//! valgrind --tool=callgrind --collect-atstart=no --toggle-collect=server::live::load_column \
+//!     --dump-after=server::live::load_column --callgrind-out-file=/tmp/load/cg.out \
+//!     target/release/examples/server
+//! ```
+//!
+//! writes one profile per load, whose `summary:` line is that load's count.
 
 #[path = "support/src/mod.rs"]
 mod support;
