@@ -7,7 +7,9 @@
 //!   update, and an unload and its update, each timed apart from the other;
 //! - a snapshot of the world, for searches on a worker thread.
 //!
-//! `cargo bench --bench live`. Before timing, the graph is checked against a fresh compile.
+//! The graph is compiled from the world before any column loads and grows with the loads.
+//! `cargo bench --bench live`. Before timing, the graph is checked against a fresh compile,
+//! move for move.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -84,20 +86,15 @@ fn live(c: &mut Criterion) {
     let columns: Vec<Sections> = (0..SIDE * SIDE)
         .map(|i| read_column(&source, i % SIDE, i / SIDE))
         .collect();
+    // The graph starts empty and grows as the columns load: no bounds chosen up front.
     let mut world = ChunkedWorld::with_height(0, HEIGHT).expect("a height");
-    for (i, sections) in columns.iter().enumerate() {
-        let i = i as i32;
-        world
-            .insert_column(
-                i % SIDE,
-                i / SIDE,
-                sections.iter().map(|(p, i)| (p.as_slice(), i.as_slice())),
-            )
-            .expect("a column");
-    }
     let agent = Agent::default();
     let mut graph = NavGraph::compile(&world, &agent).expect("a graph");
     world.track_changes(true);
+    for (i, sections) in columns.iter().enumerate() {
+        let i = i as i32;
+        load(&mut world, &mut graph, (i % SIDE, i / SIDE), sections);
+    }
     let middle = (SIDE / 2, SIDE / 2);
     let sections = &columns[(middle.1 * SIDE + middle.0) as usize];
     unload(&mut world, &mut graph, middle);
@@ -108,6 +105,26 @@ fn live(c: &mut Criterion) {
         graph.node_count(),
         "the live graph equals a fresh compile"
     );
+    let costs = voxnav::MoveCosts::default();
+    let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+    for id in fresh.nodes() {
+        let live = graph
+            .node(fresh.feet(id))
+            .expect("every feet position in the live graph");
+        fresh.moves(id, &costs, &mut theirs);
+        graph.moves(live, &costs, &mut ours);
+        let key = |m: &voxnav::graph::GraphMove| (m.feet.to_array(), m.cost);
+        let mut a: Vec<_> = ours.iter().map(key).collect();
+        let mut b: Vec<_> = theirs.iter().map(key).collect();
+        a.sort_unstable();
+        b.sort_unstable();
+        assert_eq!(
+            a,
+            b,
+            "the moves out of {} equal a fresh compile's",
+            fresh.feet(id)
+        );
+    }
     eprintln!(
         "live: {} columns, {} feet positions, graph {} bytes ({:.1} per feet position)",
         world.loaded_column_count(),

@@ -21,10 +21,22 @@
 //! move of the graph, and the route cost of a sample of queries) and fails with exit code 1
 //! on any difference. The last line is `tick budget: W ms worst tick, P ms p99 tick`.
 //!
-//! What is not live yet: the graph is compiled for the box the players roam (its bounds are
-//! fixed by loading and unloading two corner columns first), since it does not yet grow by
-//! chunk past the bounds it was compiled for; its empty home slots cost 16 bytes per column
-//! of that box whether loaded or not, which the bytes per feet position include.
+//! The graph starts empty (compiled from the world before any column loads) and grows and
+//! shrinks with the loaded columns: no bounds are chosen up front, and its memory follows
+//! the loaded chunks (see the bytes per feet position). A reachability index follows the
+//! graph's updates ([`ReachIndex::apply_update`]); loads, unloads and edits include both.
+//!
+//! On a busy machine, count instructions per operation instead of timing it: loads, unloads
+//! and edits are the out-of-line functions `load_column`, `unload_column` and `edit_block`,
+//! and
+//!
+//! ```text
+//! valgrind --tool=callgrind --collect-atstart=no --toggle-collect=server::live::load_column \
+//!     --dump-after=server::live::load_column --callgrind-out-file=/tmp/load/cg.out \
+//!     target/release/examples/server
+//! ```
+//!
+//! writes one profile per load, whose `summary:` line is that load's count.
 
 #[path = "support/src/mod.rs"]
 mod support;
@@ -47,7 +59,7 @@ mod live {
     use std::time::{Duration, Instant};
 
     use clap::Parser;
-    use voxnav::engine::Pathfinder;
+    use voxnav::engine::{Pathfinder, ReachIndex};
     use voxnav::graph::{GraphSearch, NavGraph};
     use voxnav::terrain::{SplitMix64, TerrainConfig, generate_terrain};
     use voxnav::world::{WorldSnapshot, is_valid_feet};
@@ -143,15 +155,9 @@ mod live {
             .map_err(|e| e.to_string())
     }
 
-    /// A world of chunk columns whose bounds are the terrain's (loading and unloading two
-    /// corner columns fixes them), with a graph compiled for them.
-    fn empty_world(source: &ChunkedWorld) -> Result<ChunkedWorld, String> {
-        let mut world = ChunkedWorld::with_height(0, HEIGHT).map_err(|e| e.to_string())?;
-        for corner in [(0, 0), (SIZE / 16 - 1, SIZE / 16 - 1)] {
-            insert(&mut world, corner, &read_column(source, corner.0, corner.1))?;
-            world.remove_column(corner.0, corner.1);
-        }
-        Ok(world)
+    /// A world of chunk columns of the terrain's height, no column loaded.
+    fn empty_world() -> Result<ChunkedWorld, String> {
+        ChunkedWorld::with_height(0, HEIGHT).map_err(|e| e.to_string())
     }
 
     /// Times of one kind of work.
@@ -218,8 +224,9 @@ mod live {
             started.elapsed().as_secs_f64()
         );
         let agent = Agent::default();
-        let mut world = empty_world(&source)?;
+        let mut world = empty_world()?;
         let mut graph = NavGraph::compile(&world, &agent).map_err(|e| e.to_string())?;
+        let mut index = ReachIndex::from_graph(&world, &graph).map_err(|e| e.to_string())?;
         world.track_changes(true);
 
         let (jobs, job_queue) = mpsc::channel::<Job>();
@@ -309,11 +316,7 @@ mod live {
                 .collect();
             for (cx, cz) in far {
                 let at = Instant::now();
-                world.remove_column(cx, cz);
-                let changes = world.take_changes();
-                graph
-                    .apply_changes(&world, &changes)
-                    .map_err(|e| e.to_string())?;
+                unload_column(&mut world, &mut graph, &mut index, (cx, cz))?;
                 let spent = at.elapsed();
                 unloads.0.push(spent);
                 tick_time += spent;
@@ -327,11 +330,7 @@ mod live {
             for column in missing {
                 let sections = read_column(&source, column.0, column.1);
                 let at = Instant::now();
-                insert(&mut world, column, &sections)?;
-                let changes = world.take_changes();
-                graph
-                    .apply_changes(&world, &changes)
-                    .map_err(|e| e.to_string())?;
+                load_column(&mut world, &mut graph, &mut index, column, &sections)?;
                 let spent = at.elapsed();
                 loads.0.push(spent);
                 tick_time += spent;
@@ -356,11 +355,7 @@ mod live {
                     (feet - IVec3::Y, Block::Air)
                 };
                 let at = Instant::now();
-                world.set(cell, block).map_err(|e| e.to_string())?;
-                let changes = world.take_changes();
-                graph
-                    .apply_changes(&world, &changes)
-                    .map_err(|e| e.to_string())?;
+                edit_block(&mut world, &mut graph, &mut index, cell, block)?;
                 let spent = at.elapsed();
                 edits.0.push(spent);
                 tick_time += spent;
@@ -406,6 +401,7 @@ mod live {
                     world.heap_bytes(),
                     graph.memory_bytes(),
                     graph.node_count(),
+                    index.memory_bytes(),
                 ));
             }
         }
@@ -425,20 +421,21 @@ mod live {
         println!("{}", snapshots.row("snapshot"));
         println!("{}", queries.row("query (worker)"));
         println!(
-            "(loads, unloads and edits include the graph's update; {skipped_queries} queries skipped: no feet position at the NPC or player)"
+            "(loads, unloads and edits include the graph's and the reachability index's updates; \
+             {skipped_queries} queries skipped: no feet position at the NPC or player)"
         );
         println!(
-            "{:>6} {:>8} {:>12} {:>12} {:>10} {:>14}",
-            "time s", "columns", "world B", "graph B", "nodes", "graph B/feet"
+            "{:>6} {:>8} {:>12} {:>12} {:>10} {:>14} {:>12}",
+            "time s", "columns", "world B", "graph B", "nodes", "graph B/feet", "index B"
         );
-        for (time, columns, world_bytes, graph_bytes, nodes) in &memory {
+        for (time, columns, world_bytes, graph_bytes, nodes, index_bytes) in &memory {
             println!(
-                "{time:>6.0} {columns:>8} {world_bytes:>12} {graph_bytes:>12} {nodes:>10} {:>14.1}",
+                "{time:>6.0} {columns:>8} {world_bytes:>12} {graph_bytes:>12} {nodes:>10} {:>14.1} {index_bytes:>12}",
                 *graph_bytes as f64 / (*nodes).max(1) as f64
             );
         }
 
-        verify(&world, &graph, &source, &players, cli, &mut rng)?;
+        verify(&world, &graph, &index, &source, &players, cli, &mut rng)?;
 
         ticks.0.sort_unstable();
         let worst = ticks.0.last().copied().unwrap_or_default();
@@ -451,18 +448,75 @@ mod live {
         Ok(())
     }
 
-    /// The live world and graph against a from-scratch build of the same loaded columns:
-    /// every cell, every node and move, and the route costs of a sample of queries.
+    /// Loads a column (its sections decoded already) and brings the graph and the index up to
+    /// date: what a chunk load costs the tick. Out of line, so that
+    /// `valgrind --tool=callgrind --toggle-collect='*load_column*'` counts it alone.
+    #[inline(never)]
+    fn load_column(
+        world: &mut ChunkedWorld,
+        graph: &mut NavGraph,
+        index: &mut ReachIndex,
+        column: (i32, i32),
+        sections: &Sections,
+    ) -> Result<(), String> {
+        insert(world, column, sections)?;
+        follow(world, graph, index)
+    }
+
+    /// Unloads a column and brings the graph and the index up to date.
+    #[inline(never)]
+    fn unload_column(
+        world: &mut ChunkedWorld,
+        graph: &mut NavGraph,
+        index: &mut ReachIndex,
+        (cx, cz): (i32, i32),
+    ) -> Result<(), String> {
+        world.remove_column(cx, cz);
+        follow(world, graph, index)
+    }
+
+    /// Edits one block and brings the graph and the index up to date.
+    #[inline(never)]
+    fn edit_block(
+        world: &mut ChunkedWorld,
+        graph: &mut NavGraph,
+        index: &mut ReachIndex,
+        cell: IVec3,
+        block: Block,
+    ) -> Result<(), String> {
+        world.set(cell, block).map_err(|e| e.to_string())?;
+        follow(world, graph, index)
+    }
+
+    /// The graph and the index follow the world's changes, locally.
+    fn follow(
+        world: &mut ChunkedWorld,
+        graph: &mut NavGraph,
+        index: &mut ReachIndex,
+    ) -> Result<(), String> {
+        let changes = world.take_changes();
+        let update = graph
+            .apply_changes(world, &changes)
+            .map_err(|e| e.to_string())?;
+        index
+            .apply_update(world, graph, &update)
+            .map_err(|e| e.to_string())
+    }
+
+    /// The live world, graph and index against a from-scratch build of the same loaded
+    /// columns: every cell, every node and move, and the route costs of a sample of queries,
+    /// where the index may prove a goal unreachable only when the search finds no route.
     fn verify(
         world: &ChunkedWorld,
         graph: &NavGraph,
+        index: &ReachIndex,
         source: &ChunkedWorld,
         players: &[Player],
         cli: &Cli,
         rng: &mut SplitMix64,
     ) -> Result<(), String> {
         let at = Instant::now();
-        let mut fresh = empty_world(source)?;
+        let mut fresh = empty_world()?;
         let columns: Vec<(i32, i32)> = world.loaded_columns().collect();
         for &column in &columns {
             insert(&mut fresh, column, &read_column(source, column.0, column.1))?;
@@ -542,12 +596,24 @@ mod live {
                     live.status, live.cost, reference.status, reference.cost
                 ));
             }
+            let reach = index.reach(world, &agent, start, goal);
+            if reach.proves_unreachable() && reference.is_found() {
+                return Err(format!(
+                    "route {start} -> {goal}: the live index says {reach:?}, a fresh search \
+                     found a route"
+                ));
+            }
+            if reach == voxnav::reach::Reach::Unknown {
+                return Err(format!(
+                    "route {start} -> {goal}: the live index does not describe the world"
+                ));
+            }
             *costs_seen.entry(live.is_found()).or_default() += 1;
             checked += 1;
         }
         println!(
             "check: {} loaded columns, every cell, {} graph nodes and their moves, {checked} route costs \
-             ({} found, {} unreachable) equal a from-scratch build ({:.1} s)",
+             ({} found, {} unreachable) equal a from-scratch build, the live index's answers sound ({:.1} s)",
             columns.len(),
             rebuilt.node_count(),
             costs_seen.get(&true).copied().unwrap_or(0),

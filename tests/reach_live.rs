@@ -53,8 +53,8 @@ fn load(world: &mut ChunkedWorld, rng: &mut Rng, (cx, cz): (i32, i32)) {
         .unwrap();
 }
 
-/// Random block edits and column unloads and reloads (inside the bounds the corners fix),
-/// each followed by `apply_changes`: after every step the index was updated locally (its
+/// Random block edits, column unloads and reloads, and loads of columns past the bounds the
+/// graph and the index were built for, each followed by `apply_changes`: after every step the index was updated locally (its
 /// count of local updates grows, it is current, and it labels every valid feet position),
 /// every `Separate` it gives is `Separate` in a fresh build too, every `Separate` or
 /// `OneWay` is confirmed by an exhaustive search, and the navigator's and a prepared
@@ -75,6 +75,9 @@ fn a_locally_updated_index_never_calls_a_reachable_goal_unreachable() {
             load(&mut world, &mut rng, at);
         }
         let corners = [area[0], area[area.len() - 1]];
+        // Columns past the bounds the graph and the index were built for, loaded on the way:
+        // both follow them locally.
+        let beyond = [(base.0 + 3, base.1 + 2), (base.0 - 1, base.1 + 1)];
         let mut navigator = Navigator::new(agent, MoveCosts::default())
             .unwrap()
             .with_lazy_rebuild(false);
@@ -84,8 +87,15 @@ fn a_locally_updated_index_never_calls_a_reachable_goal_unreachable() {
         assert!(router.prepare(&world).unwrap());
         world.track_changes(true);
         for step in 1..=12u64 {
+            if step == 2 || step == 7 {
+                load(&mut world, &mut rng, beyond[usize::from(step == 7)]);
+            }
             for _ in 0..=rng.below(3) {
-                let at = area[rng.index(area.len())];
+                let at = if rng.chance(20) {
+                    beyond[rng.index(beyond.len())]
+                } else {
+                    area[rng.index(area.len())]
+                };
                 if rng.chance(15) && !corners.contains(&at) {
                     if world.is_column_loaded(at.0, at.1) {
                         world.remove_column(at.0, at.1);

@@ -29,8 +29,11 @@
 //! Memory: a 16-byte record per id (moves, height, terrain, the next node down the column),
 //! so 16 bytes per feet position plus 16 per column without one (its empty home slot); 4 more
 //! per node beyond its column's home slot (the home it hangs off), and 4 more per id only in
-//! worlds with [`VoxelWorld::extra_cost`]s. About 17 bytes per feet position on the default
-//! terrain, see [`NavGraph::memory_bytes`].
+//! worlds with [`VoxelWorld::extra_cost`]s. Ids are 256 per chunk column held plus the
+//! chained nodes (see below), and the arrays grow by an eighth, so the memory follows the
+//! loaded chunk columns: about 20 bytes per feet position on the default terrain, see
+//! [`NavGraph::memory_bytes`]. Pages given back by unloads are reused, not returned, so a
+//! graph keeps the memory of the most columns it held at once.
 //!
 //! ## A graph that grows by chunk column
 //!
