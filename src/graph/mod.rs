@@ -1,22 +1,27 @@
-//! The compiled walk graph: every valid feet position of a bounded world and the moves
-//! between them, derived once by the neighbour generator of [`crate::moves`] and stored in
-//! flat arrays, so that engines read moves instead of re-deriving the walking rules.
+//! The compiled walk graph: every valid feet position of the loaded chunk columns of a world
+//! and the moves between them, derived by the neighbour generator of [`crate::moves`] and
+//! stored in flat arrays, so that engines read moves instead of re-deriving the walking
+//! rules.
 //!
 //! ## What is stored
 //!
-//! A [`NavGraph`] is compiled for one bounded [`VoxelWorld`] and one [`Agent`]. It calls the
+//! A [`NavGraph`] is compiled for one [`VoxelWorld`] with bounds (or a world of chunk
+//! columns, whose bounds grow as columns load) and one [`Agent`]. It calls the
 //! one neighbour generator of [`crate::moves`] for every valid feet position, so every rule
 //! the generator knows (drops, step-ups, corners, ladders, block kinds, and any rule added
 //! there later) flows into the graph with no second statement of the rules.
 //!
-//! - **Nodes** are the valid feet positions, named by [`NodeId`] (a `u32`). Ids are dense
-//!   after a compile and **stable across [`NavGraph::update`]**: a node keeps its id until a
-//!   block change removes it; a removed id may be handed to a new node by a later update
-//!   (never by the same one). Arrays indexed by id need [`NavGraph::id_bound`] slots.
+//! - **Nodes** are the valid feet positions, named by [`NodeId`] (a `u32`). Ids come in pages
+//!   of 256 per chunk column (see below) and are **stable across [`NavGraph::update`] and
+//!   [`NavGraph::apply_changes`]**: a node keeps its id until a block change or its column's
+//!   unload removes it; a removed id may be handed to a new node by a later update (never by
+//!   the same one). Arrays indexed by id need [`NavGraph::id_bound`] slots, which grows as
+//!   columns load.
 //! - **Moves** are stored per node as one 6-bit code for each of 10 slots (8 horizontal
 //!   directions, ladder up, ladder down): how far the feet rise or fall and the
 //!   [`MoveKind`]. The target node is found through its column: every column has a home
-//!   slot, the node whose id is the column's index, and the column's other nodes hang off it
+//!   slot, the node whose id is the column's place in its chunk's page, and the column's
+//!   other nodes hang off it
 //!   in a short chain from the top down, so a move's target is one array read away in the
 //!   common case of a column with one feet position. Incoming moves are read from the same
 //!   codes of the neighbouring columns, so they always agree with the outgoing ones.
@@ -201,7 +206,7 @@ pub struct GraphMove {
     pub cost: u32,
 }
 
-/// The compiled walk graph of one bounded world for one agent. See the
+/// The compiled walk graph of one world's loaded chunk columns for one agent. See the
 /// [module docs](self).
 ///
 /// A graph compiled from a world that gives a [`VoxelWorld::watch`] (a
