@@ -226,7 +226,11 @@ impl Router {
     /// queries on `world` run over the graph and unreachable goals are answered with no
     /// search. Returns whether anything was prepared: only walkers on bounded worlds that
     /// report a [`Revision`] have a graph; for the others every query is searched on the fly
-    /// and this does nothing.
+    /// and this does nothing. A world of chunk columns
+    /// ([`ChunkedWorld::with_height`](crate::ChunkedWorld::with_height)) counts as bounded by
+    /// the columns it has loaded, and may be prepared before any has: the graph and index then
+    /// follow each column [`Router::apply_changes`] reports loaded or unloaded, with no
+    /// compile of the world.
     ///
     /// Costs time and memory once (about 16 bytes per feet position); worth it when a world
     /// answers many queries between changes.

@@ -210,7 +210,8 @@ fn the_readme_live_server_example_runs() -> voxnav::Result<()> {
         }
     }
     let mut router = Router::new(Agent::mob("zombie")?, MoveCosts::default())?;
-    router.prepare(&world)?; // graph and reachability over the loaded columns (optional)
+    router.prepare(&world)?; // graph and reachability over the loaded columns (optional; they
+    // grow and shrink with the columns from then on, never recompiled)
 
     // Every tick: block edits and unloads, then one call keeps what the router prepared current.
     world.set(IVec3::new(3, 1, 3), Block::Solid)?;
@@ -226,5 +227,65 @@ fn the_readme_live_server_example_runs() -> voxnav::Result<()> {
             .unwrap()
     })?;
     assert!(toward.at_edge); // walk this partial route; route again when more chunks load
+    Ok(())
+}
+
+/// A plugin prepares its router before any chunk loads, then only applies changes: the graph
+/// grows with the columns (no compile), and every answer is the on-the-fly search's.
+#[test]
+fn a_router_prepared_on_an_empty_world_grows_with_its_columns() -> voxnav::Result<()> {
+    let mut world = ChunkedWorld::with_height(-16, 16)?;
+    world.track_changes(true);
+    let agent = Agent::default();
+    let mut router = Router::new(agent, MoveCosts::default())?;
+    assert!(
+        router.prepare(&world)?,
+        "an empty world of columns is prepared"
+    );
+    let mut rng = Rng::new(0x5eed_c01);
+    // Sections from y = -16: a random floor height per column, some holes.
+    let (mut loaded, mut found) = (Vec::new(), 0);
+    for step in 0..24 {
+        let (cx, cz) = (rng.index(7) as i32 - 3 - 62_500, rng.index(5) as i32 - 2);
+        if loaded.contains(&(cx, cz)) && rng.index(3) == 0 {
+            world.remove_column(cx, cz);
+            loaded.retain(|&c| c != (cx, cz));
+        } else {
+            let level = rng.index(6) as usize;
+            let cells: Vec<u16> = (0..4096)
+                .map(|i| u16::from(i < 256 * (level + 1) && (i % 7 != 3 || level == 0)))
+                .collect();
+            let palette = [Block::Air, Block::Solid];
+            world.insert_column(cx, cz, [(&palette[..], &cells[..])])?;
+            if !loaded.contains(&(cx, cz)) {
+                loaded.push((cx, cz));
+            }
+        }
+        let changes = world.take_changes();
+        router.apply_changes(&world, &changes)?;
+        assert_eq!(router.engine(&world), Engine::Graph, "step {step}");
+        if world.bounds().is_none() {
+            continue;
+        }
+        let feet = feet_of(&world, &agent);
+        if feet.len() < 2 {
+            continue;
+        }
+        let mut plain = Pathfinder::new(agent, MoveCosts::default())?;
+        for _ in 0..8 {
+            let (start, goal) = (feet[rng.index(feet.len())], feet[rng.index(feet.len())]);
+            let routed = router.route(&world, start, goal)?;
+            let searched = plain.find_path(&world, start, goal, &SearchOptions::default())?;
+            assert_eq!(routed.cost, searched.cost, "step {step}: {start} -> {goal}");
+            assert_eq!(
+                routed.status, searched.status,
+                "step {step}: {start} -> {goal}"
+            );
+            found += usize::from(routed.status == SearchStatus::Found);
+        }
+    }
+    assert!(found >= 40, "only {found} routes found");
+    let graph = router.graph().expect("the graph was kept");
+    assert!(graph.node_count() > 0);
     Ok(())
 }
