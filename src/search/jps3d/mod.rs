@@ -83,6 +83,7 @@ use glam::IVec3;
 use crate::error::{Error, Result};
 use crate::moves::agent::{Agent, MoveCosts};
 use crate::moves::fly::{FREE_DIRECTIONS, step_cost};
+use crate::moves::wide::BoxView;
 use crate::search::BlockGoal;
 use crate::search::cells::{CLOSED, CellTable, Neighbourhood, Record};
 use crate::search::core::{MoveSource, Offer, RecordTable, Successor, run};
@@ -136,8 +137,8 @@ struct Tables {
     step: [u32; 26],
 }
 
-/// Jump point search for a flier or swimmer one block wide and one to [`MAX_JUMP_HEIGHT`]
-/// cells tall, with the answers (costs, and routes as cell-by-cell paths) of the flier A*.
+/// Jump point search for a flier or swimmer one to [`MAX_JUMP_HEIGHT`] cells tall, with the
+/// answers (costs, and routes as cell-by-cell paths) of the flier A*.
 ///
 /// ```
 /// use voxnav::engine::JumpSearch;
@@ -363,12 +364,12 @@ const RUN_ORDERS: [[usize; 3]; 6] = [
 ];
 
 impl JumpSearch {
-    /// A jump search for `agent` (a flier or swimmer one block wide and one to
-    /// [`MAX_JUMP_HEIGHT`] cells tall) under `costs`.
+    /// A jump search for `agent` (a flier or swimmer one to [`MAX_JUMP_HEIGHT`] cells tall,
+    /// of any width the rules take) under `costs`.
     ///
     /// # Errors
-    /// [`Error::InvalidSetting`] when the agent or the costs are invalid, the agent walks, is
-    /// wider than one block or taller than [`MAX_JUMP_HEIGHT`], a step costs nothing, a jump's
+    /// [`Error::InvalidSetting`] when the agent or the costs are invalid, the agent walks or is
+    /// taller than [`MAX_JUMP_HEIGHT`], a step costs nothing, a jump's
     /// steps ([`JUMP_BUDGET`] + 1 at most) cost more than `u32::MAX` together, or the
     /// costs let a detour cost less than the canonical steps (a corner step dearer than a
     /// face and an edge step together, for example), which jump point search cannot honour.
@@ -385,12 +386,6 @@ impl JumpSearch {
             return Err(Error::InvalidSetting(format!(
                 "jump point search takes bodies up to {MAX_JUMP_HEIGHT} cells tall, not {}",
                 agent.height
-            )));
-        }
-        if agent.width != 1 {
-            return Err(Error::InvalidSetting(format!(
-                "jump point search takes bodies one block wide, not {}",
-                agent.width
             )));
         }
         if costs.straight == 0 || costs.diagonal == 0 || costs.corner == 0 {
@@ -446,8 +441,12 @@ impl JumpSearch {
             .check_position(world, goal)
             .map_err(|reason| Error::InvalidGoal { pos: goal, reason })?;
         options.check_budgets(world.bounds().is_some())?;
-        self.fits.start(world, &self.agent);
-        let mut result = self.search(world, start, goal, options, started);
+        let mut result = match self.agent.width {
+            1 => self.search(world, start, goal, options, started),
+            // A wide body follows the box rule of a one-block body in the view where a cell
+            // stands for the body's cross-section (as in the flier A*).
+            width => self.search(&BoxView::new(world, width), start, goal, options, started),
+        };
         let (cost, extra) = self.true_cost(world, &result.path);
         if result.status == SearchStatus::Found && extra {
             // A route through extra costs may not be optimal: the flier A* answers instead.
@@ -498,6 +497,7 @@ impl JumpSearch {
             open,
             ..
         } = self;
+        fits.start(world, &self.agent);
         cells.start(world.bounds());
         let Some(start_node) = cells.node(start) else {
             // A valid start lies in the key range; nothing is reachable from elsewhere.
