@@ -65,9 +65,8 @@
 //! bench --bench jps3d`, callgrind on `run_astar` / `run_jps`): the 300 `Simple` problems
 //! 187 M against 315 M (759 expansions per query against 726, 1.68x faster); 100 pairs in a
 //! 96 x 48 x 96 world of pillars and slabs 204 M against 364 M (1.78x); 40 pairs in a
-//! 256 x 128 x 256 one 843 M against 1 508 M (27 524 expansions per query against 24 075,
-//! 1.79x, measured before wide bodies went through their view, which added under 2% on the
-//! other two). A move to a neighbour finds its record at a fixed offset in its page, as the
+//! 256 x 128 x 256 one 857 M against 1 508 M (27 524 expansions per query against 24 075,
+//! 1.76x). A move to a neighbour finds its record at a fixed offset in its page, as the
 //! flier A*'s do (before that: 212 M, 239 M, 1 018 M). No `Simple` problem has a free direct route (the scenarios are chosen so), so the
 //! direct route pays only on open worlds. With budget 1, an expansion cost about 1 500
 //! instructions, its jumps included (the A*'s about 1 450): over a quarter read the "fits"
