@@ -78,8 +78,8 @@
 //!
 //! Jump point search (`JPS`) on the 300 `Simple` problems of `tests/data/movingai3d/` expands
 //! 759 nodes per query against the A*'s 726 (A* over the canonical moves: see
-//! `JUMP_BUDGET`) and runs 184 M instructions against 315 M (1.71x; `cargo bench --bench
-//! jps3d`, which also has the synthetic worlds: 1.82x on the pillars, 1.79x on the large
+//! `JUMP_BUDGET`) and runs 187 M instructions against 315 M (1.68x; `cargo bench --bench
+//! jps3d`, which also has the synthetic worlds: 1.78x on the pillars, 1.76x on the large
 //! one; see `src/search/jps3d/mod.rs`).
 //!
 //! The synthetic run's searches by size (nodes generated), in million expansions per second:

@@ -320,8 +320,6 @@ fn settings_it_cannot_honour_are_typed_errors() {
         (Agent::flier(4), octile),
         (Agent::default(), octile),
         (Agent::flier(1), octile.with_straight(0)),
-        // Two blocks wide: the neighbourhood tables are those of a one-block body.
-        (Agent::flier(1).with_width(2), octile),
     ] {
         match JumpSearch::new(agent, costs) {
             Err(Error::InvalidSetting(message)) => assert!(!message.is_empty()),

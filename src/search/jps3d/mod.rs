@@ -63,10 +63,10 @@
 //! search, nothing cleared), the open set is its radix heap, and the world is read through
 //! the per-search "fits" words. Instructions against the flier A* on the same queries (`cargo
 //! bench --bench jps3d`, callgrind on `run_astar` / `run_jps`): the 300 `Simple` problems
-//! 184 M against 315 M (759 expansions per query against 726, 1.71x faster); 100 pairs in a
-//! 96 x 48 x 96 world of pillars and slabs 201 M against 366 M (1.82x); 40 pairs in a
-//! 256 x 128 x 256 one 843 M against 1 508 M (27 524 expansions per query against 24 075,
-//! 1.79x). A move to a neighbour finds its record at a fixed offset in its page, as the
+//! 187 M against 315 M (759 expansions per query against 726, 1.68x faster); 100 pairs in a
+//! 96 x 48 x 96 world of pillars and slabs 204 M against 364 M (1.78x); 40 pairs in a
+//! 256 x 128 x 256 one 857 M against 1 508 M (27 524 expansions per query against 24 075,
+//! 1.76x). A move to a neighbour finds its record at a fixed offset in its page, as the
 //! flier A*'s do (before that: 212 M, 239 M, 1 018 M). No `Simple` problem has a free direct route (the scenarios are chosen so), so the
 //! direct route pays only on open worlds. With budget 1, an expansion cost about 1 500
 //! instructions, its jumps included (the A*'s about 1 450): over a quarter read the "fits"
@@ -83,6 +83,7 @@ use glam::IVec3;
 use crate::error::{Error, Result};
 use crate::moves::agent::{Agent, MoveCosts};
 use crate::moves::fly::{FREE_DIRECTIONS, step_cost};
+use crate::moves::wide::BoxView;
 use crate::search::BlockGoal;
 use crate::search::cells::{CLOSED, CellTable, Neighbourhood, Record};
 use crate::search::core::{MoveSource, Offer, RecordTable, Successor, run};
@@ -136,8 +137,8 @@ struct Tables {
     step: [u32; 26],
 }
 
-/// Jump point search for a flier or swimmer one block wide and one to [`MAX_JUMP_HEIGHT`]
-/// cells tall, with the answers (costs, and routes as cell-by-cell paths) of the flier A*.
+/// Jump point search for a flier or swimmer one to [`MAX_JUMP_HEIGHT`] cells tall, with the
+/// answers (costs, and routes as cell-by-cell paths) of the flier A*.
 ///
 /// ```
 /// use voxnav::engine::JumpSearch;
@@ -363,12 +364,12 @@ const RUN_ORDERS: [[usize; 3]; 6] = [
 ];
 
 impl JumpSearch {
-    /// A jump search for `agent` (a flier or swimmer one block wide and one to
-    /// [`MAX_JUMP_HEIGHT`] cells tall) under `costs`.
+    /// A jump search for `agent` (a flier or swimmer one to [`MAX_JUMP_HEIGHT`] cells tall,
+    /// of any width the rules take) under `costs`.
     ///
     /// # Errors
-    /// [`Error::InvalidSetting`] when the agent or the costs are invalid, the agent walks, is
-    /// wider than one block or taller than [`MAX_JUMP_HEIGHT`], a step costs nothing, a jump's
+    /// [`Error::InvalidSetting`] when the agent or the costs are invalid, the agent walks or is
+    /// taller than [`MAX_JUMP_HEIGHT`], a step costs nothing, a jump's
     /// steps ([`JUMP_BUDGET`] + 1 at most) cost more than `u32::MAX` together, or the
     /// costs let a detour cost less than the canonical steps (a corner step dearer than a
     /// face and an edge step together, for example), which jump point search cannot honour.
@@ -385,12 +386,6 @@ impl JumpSearch {
             return Err(Error::InvalidSetting(format!(
                 "jump point search takes bodies up to {MAX_JUMP_HEIGHT} cells tall, not {}",
                 agent.height
-            )));
-        }
-        if agent.width != 1 {
-            return Err(Error::InvalidSetting(format!(
-                "jump point search takes bodies one block wide, not {}",
-                agent.width
             )));
         }
         if costs.straight == 0 || costs.diagonal == 0 || costs.corner == 0 {
@@ -446,8 +441,12 @@ impl JumpSearch {
             .check_position(world, goal)
             .map_err(|reason| Error::InvalidGoal { pos: goal, reason })?;
         options.check_budgets(world.bounds().is_some())?;
-        self.fits.start(world, &self.agent);
-        let mut result = self.search(world, start, goal, options, started);
+        let mut result = match self.agent.width {
+            1 => self.search(world, start, goal, options, started),
+            // A wide body follows the box rule of a one-block body in the view where a cell
+            // stands for the body's cross-section (as in the flier A*).
+            width => self.search(&BoxView::new(world, width), start, goal, options, started),
+        };
         let (cost, extra) = self.true_cost(world, &result.path);
         if result.status == SearchStatus::Found && extra {
             // A route through extra costs may not be optimal: the flier A* answers instead.
@@ -498,6 +497,7 @@ impl JumpSearch {
             open,
             ..
         } = self;
+        fits.start(world, &self.agent);
         cells.start(world.bounds());
         let Some(start_node) = cells.node(start) else {
             // A valid start lies in the key range; nothing is reachable from elsewhere.
