@@ -48,6 +48,8 @@ use crate::error::Result;
 use crate::graph::GraphSearch;
 use crate::moves::agent::{Agent, MoveCosts};
 use crate::reach::{IndexSlot, IndexedRouter};
+use crate::search::heuristic::Heuristic;
+use crate::search::jps3d::JumpSearch;
 use crate::search::{BlockGoal, Goal, Pathfinder, SearchOptions, SearchResult};
 use crate::world::{VersionedWorld, VoxelWorld};
 
@@ -108,11 +110,13 @@ pub struct BatchRouter {
     pool: Mutex<Vec<Worker>>,
 }
 
-/// What one worker searches with: on the world, and over the graph.
+/// What one worker searches with: on the world, over the graph, and by jump points (for a
+/// flier or swimmer the jump search accepts).
 #[derive(Clone)]
 struct Worker {
     pathfinder: Pathfinder,
     graph_search: GraphSearch,
+    jumper: Option<JumpSearch>,
 }
 
 impl std::fmt::Debug for BatchRouter {
@@ -137,6 +141,9 @@ impl BatchRouter {
             template: Worker {
                 pathfinder: Pathfinder::new(agent, costs)?,
                 graph_search: GraphSearch::new(costs)?,
+                // Refused (walkers, bodies over its height, costs it cannot honour): the
+                // flier A* answers instead.
+                jumper: JumpSearch::new(agent, costs).ok(),
             },
             options: SearchOptions::default(),
             index: IndexSlot::new(agent),
@@ -164,7 +171,8 @@ impl BatchRouter {
     }
 
     /// Answers `queries` on rayon's current thread pool and returns the results in the
-    /// queries' order, each as [`Pathfinder::search`] (or the index) would answer it alone.
+    /// queries' order, each as [`Pathfinder::search`] (or the index, or jump point search
+    /// for a flier's single-block goal: same cost) would answer it alone.
     /// Run it inside `rayon::ThreadPool::install` to choose the number of threads.
     #[cfg(feature = "rayon")]
     pub fn route_many<W, G>(
@@ -242,14 +250,53 @@ impl BatchRouter {
         W: VersionedWorld + ?Sized,
         G: Goal,
     {
-        self.index.search(
-            &mut worker.pathfinder,
-            &mut worker.graph_search,
+        let routers_agent = query.agent.is_none_or(|agent| agent == *self.agent());
+        self.answer_on(
+            worker,
             world,
             query.start,
             &query.goal,
             &self.options,
+            routers_agent,
         )
+    }
+
+    /// One query on `worker`: jump point search for a single-block goal under the default
+    /// heuristic when the worker has one for the router's agent (exact: the flier A*'s costs
+    /// with fewer instructions, see [`JumpSearch`]); otherwise the index and the graph when
+    /// they describe `world`, a search otherwise.
+    fn answer_on<W, G>(
+        &self,
+        worker: &mut Worker,
+        world: &W,
+        start: IVec3,
+        goal: &G,
+        options: &SearchOptions,
+        routers_agent: bool,
+    ) -> Result<SearchResult>
+    where
+        W: VersionedWorld + ?Sized,
+        G: Goal + ?Sized,
+    {
+        if routers_agent
+            && options.heuristic == Heuristic::default()
+            && let (Some(jumper), Some(target)) = (worker.jumper.as_mut(), goal.block_target())
+        {
+            return jumper.find_path(world, start, target, options);
+        }
+        self.index.search(
+            &mut worker.pathfinder,
+            &mut worker.graph_search,
+            world,
+            start,
+            goal,
+            options,
+        )
+    }
+
+    /// Whether a query for a single block under `options` meets jump point search.
+    pub(crate) fn jumps(&self, options: &SearchOptions) -> bool {
+        self.template.jumper.is_some() && options.heuristic == Heuristic::default()
     }
 
     /// One query with its own goal and options, for the router's agent, on a worker from the
@@ -268,14 +315,7 @@ impl BatchRouter {
         let mut lease = self.lease();
         let worker = lease.worker();
         self.use_agent(worker, None)?;
-        self.index.search(
-            &mut worker.pathfinder,
-            &mut worker.graph_search,
-            world,
-            start,
-            goal,
-            options,
-        )
+        self.answer_on(worker, world, start, goal, options, true)
     }
 
     /// A route from `start` toward `goal` for the router's agent, ending at the edge of the

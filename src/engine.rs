@@ -12,7 +12,7 @@
 //! | [`BatchRouter`] | many queries at once, on rayon's threads or one | [`crate::batch`] |
 //! | [`DStarLite`] | incremental replanning state (the [`Replanner`](crate::Replanner) picks it when it pays) | [`crate::replan`] |
 //! | [`ChaseField`] | one backward Dijkstra shared by many chasers of one target | [`crate::chase`] |
-//! | [`JumpSearch`] | exact jump point search for fliers and swimmers (box rule, heights 1 to 3, octile costs); 1.3x fewer instructions than the flier A* on Moving AI's Simple map but more on cluttered worlds, so the router does not pick it | [`crate::search::jps3d`] |
+//! | [`JumpSearch`] | exact jump point search for fliers and swimmers (box rule, heights 1 to 3, octile costs); about 1.7x fewer instructions than the flier A* on Moving AI's Simple map, on pillars and on a large synthetic world; the router picks it for single-block goals under the default heuristic ([`Engine::JumpPoints`](crate::Engine::JumpPoints)) | [`crate::search::jps3d`] |
 //! | [`Hierarchy`], [`HierSearch`] | chunk-column cells over the walk graph with exact portal-to-portal tables: exact long routes, reachability from the cells' components, cell-local updates; today slower than A* over the graph on hilly terrain, so the router does not pick it | [`crate::hier`] |
 //! | [`route_toward`] | a route toward a goal beyond the loaded area, ending at its edge ([`Router::route_toward`](crate::Router::route_toward)) | [`crate::reach`] |
 //! | [`GridPlanner`](crate::flat::GridPlanner) | 2D grids answered in 2D terms, jump point search on uniform grids | [`crate::flat`] |

@@ -242,7 +242,7 @@ fn a_router_prepared_on_an_empty_world_grows_with_its_columns() -> voxnav::Resul
         router.prepare(&world)?,
         "an empty world of columns is prepared"
     );
-    let mut rng = Rng::new(0x5eed_c01);
+    let mut rng = Rng::new(0x05ee_dc01);
     // Sections from y = -16: a random floor height per column, some holes.
     let (mut loaded, mut found) = (Vec::new(), 0);
     for step in 0..24 {
@@ -251,7 +251,7 @@ fn a_router_prepared_on_an_empty_world_grows_with_its_columns() -> voxnav::Resul
             world.remove_column(cx, cz);
             loaded.retain(|&c| c != (cx, cz));
         } else {
-            let level = rng.index(6) as usize;
+            let level = rng.index(6);
             let cells: Vec<u16> = (0..4096)
                 .map(|i| u16::from(i < 256 * (level + 1) && (i % 7 != 3 || level == 0)))
                 .collect();
@@ -287,5 +287,81 @@ fn a_router_prepared_on_an_empty_world_grows_with_its_columns() -> voxnav::Resul
     assert!(found >= 40, "only {found} routes found");
     let graph = router.graph().expect("the graph was kept");
     assert!(graph.node_count() > 0);
+    Ok(())
+}
+
+/// Fliers and swimmers going to one block meet jump point search, which must give the flier
+/// A*'s costs; other goals and weighted heuristics meet the A*.
+#[test]
+fn fliers_and_swimmers_meet_jump_points_with_the_flier_astars_costs() -> voxnav::Result<()> {
+    use voxnav::search::heuristic::{Heuristic, HeuristicKind};
+    let mut rng = Rng::new(0x000f_11e5);
+    let size = IVec3::new(12, 8, 12);
+    let (mut found, mut jumped) = (0, 0);
+    for round in 0..12 {
+        let mut world = ChunkedWorld::with_bounds(Bounds::new(
+            IVec3::new(-6, -3, -6) - IVec3::splat(round),
+            IVec3::new(6, 5, 6) - IVec3::splat(round),
+        ))?;
+        let base = world.bounds().expect("bounded").min;
+        if round % 2 == 1 {
+            world.fill(base, base + size - IVec3::ONE, Block::Water)?;
+        }
+        for _ in 0..150 {
+            world.set(base + random_cell(&mut rng, size), Block::Solid)?;
+        }
+        let agent = if round % 2 == 0 {
+            Agent::flier(1 + (round as u32 / 2) % 2)
+        } else {
+            Agent::swimmer(1)
+        };
+        let router = Router::new(agent, MoveCosts::default())?;
+        assert_eq!(router.engine(&world), Engine::JumpPoints);
+        let weighted = SearchOptions {
+            heuristic: Heuristic::new(HeuristicKind::Octile).with_weight(1.5)?,
+            ..SearchOptions::default()
+        };
+        let weighted_router = Router::new(agent, MoveCosts::default())?.with_options(weighted);
+        assert_eq!(weighted_router.engine(&world), Engine::OnTheFly);
+        let mut plain = Pathfinder::new(agent, MoveCosts::default())?;
+        let mut jumper = voxnav::engine::JumpSearch::new(agent, MoveCosts::default())?;
+        let cells: Vec<IVec3> = (0..size.x * size.y * size.z)
+            .map(|i| base + IVec3::new(i % size.x, (i / size.x) % size.y, i / (size.x * size.y)))
+            .filter(|&p| agent.is_valid_position(&world, p))
+            .collect();
+        if cells.len() < 2 {
+            continue;
+        }
+        for _ in 0..10 {
+            let (start, goal) = (cells[rng.index(cells.len())], cells[rng.index(cells.len())]);
+            let routed = router.route(&world, start, goal)?;
+            let searched = plain.find_path(&world, start, goal, &SearchOptions::default())?;
+            let jumps = jumper.find_path(&world, start, goal, &SearchOptions::default())?;
+            // The router's answer is the jump search's, route and counts.
+            assert_eq!(routed.path, jumps.path, "round {round}: {start} -> {goal}");
+            assert_eq!(routed.stats.expanded, jumps.stats.expanded);
+            jumped += usize::from(routed.path != searched.path);
+            assert_eq!(
+                routed.cost, searched.cost,
+                "round {round}: {start} -> {goal}"
+            );
+            assert_eq!(
+                routed.status, searched.status,
+                "round {round}: {start} -> {goal}"
+            );
+            if routed.status == SearchStatus::Found {
+                found += 1;
+                let check = voxnav::check_path(&world, &agent, &MoveCosts::default(), &routed.path);
+                assert!(
+                    check.is_legal(),
+                    "round {round}: {start} -> {goal}: {check:?}"
+                );
+                assert_eq!(check.cost, routed.cost, "round {round}: {start} -> {goal}");
+            }
+        }
+    }
+    assert!(found >= 50, "only {found} routes found");
+    // Routes of equal cost through other cells: the two engines are told apart.
+    assert!(jumped > 0, "no route differs from the A*'s");
     Ok(())
 }
