@@ -16,21 +16,21 @@
 //! ```
 //!
 //! Measured so with `--queries 40 --size 128` (instructions per expansion): width 1: 3 596,
-//! width 2: 4 749 (1.32x), width 3: 6 703 (1.86x). Before the wide rules read the world's
+//! width 2: 4 755 (1.32x), width 3: 6 359 (1.77x). Before the wide rules read the world's
 //! (w + 2) x (w + 2) columns in one bulk read ([`VoxelWorld::columns_square`]), asked
 //! whether the terrain around an expansion is all plain in one more
 //! ([`VoxelWorld::is_plain_region`]) and combined the columns before lifting them where no
 //! fence is near, instead of two 3 x 3 reads, two single columns and a terrain look-up per
-//! cell (remembered per expansion): 8 050 and 12 360; before the view remembered terrain per
-//! expansion and skipped the ladder check: 9 469 and 16 101.
+//! cell: 8 050 and 12 360; before the view remembered terrain per expansion and skipped the
+//! ladder check: 9 469 and 16 101.
 //!
 //! A search on a compiled graph (`--graph`) does the same work per expansion at every width,
 //! the width being in the graph: 570, 556 and 555 instructions per expansion for widths 1, 2
 //! and 3 (callgrind's inclusive count of `GraphSearch::find_path` over the expansions it
-//! prints). Compiling the graph is what a width costs there: 117 M, 262 M and 466 M
+//! prints). Compiling the graph is what a width costs there: 117 M, 267 M and 461 M
 //! instructions at `--size 128` (`NavGraph::compile`), where they were 119 M, 1 952 M and
-//! 2 561 M when a body wider than a block was checked position by position (through a view
-//! that carried a terrain memory) instead of read from the column bits of its view.
+//! 2 561 M when a body wider than a block was checked position by position instead of read
+//! from the column bits of its view.
 //!
 //! [`VoxelWorld::columns_square`]: voxnav::VoxelWorld::columns_square
 //! [`VoxelWorld::is_plain_region`]: voxnav::VoxelWorld::is_plain_region

@@ -66,12 +66,22 @@ pub struct BoxView<'a, W: ?Sized> {
     world: &'a W,
     width: i32,
     /// The lowest corner of the block of world cells around the last expansion,
-    /// `width + 2` columns along x and z and [`PLAIN_LAYERS`] cells tall, when the world
-    /// said ([`VoxelWorld::is_plain_region`]) that the terrain of every one of them is plain:
-    /// the common case, answered with one bulk read per expansion instead of a look-up per
-    /// cell. Set by [`VoxelWorld::columns_around`], the first read of an expansion; `None`
-    /// before, or when some cell there may not be plain.
-    plain_from: Cell<Option<IVec3>>,
+    /// [`GRID_SIDE`] columns along x and z and [`PLAIN_LAYERS`] cells tall. Set by
+    /// [`VoxelWorld::columns_around`], the first read of an expansion; `None` before.
+    anchor: Cell<Option<IVec3>>,
+    /// Whether the world said ([`VoxelWorld::is_plain_region`]) that the terrain of every
+    /// cell of the block that the footprints around the expansion cover (its first
+    /// `width + 2` columns along x and z) is plain: the common case, answered with one bulk
+    /// read per expansion instead of a look-up per cell.
+    plain: Cell<bool>,
+    /// The world's terrain of the cells of the block, once asked, at index
+    /// `(GRID_SIDE * dx + dz) * PLAIN_LAYERS + dy`, where the bit of that index in `known` is
+    /// set: near special blocks, the moves of one expansion ask for the footprints of
+    /// neighbouring targets and of the feet, which share most of their cells.
+    memo: [Cell<TerrainFlags>; MEMO_CELLS],
+    /// Which entries of `memo` hold the world's answer: a bit per cell, so that a new view
+    /// or a moved block forgets everything with a few stores.
+    known: [Cell<u64>; MEMO_WORDS],
 }
 
 /// The most columns along x and along z that the footprints around a position cover: `w + 2`,
@@ -86,6 +96,12 @@ const PLAIN_LAYERS: usize = 8;
 /// The most world columns the footprints around a position cover: `(w + 2) x (w + 2)`.
 const GRID_CELLS: usize = GRID_SIDE * GRID_SIDE;
 
+/// The cells of the block around an expansion whose terrain a view remembers.
+const MEMO_CELLS: usize = GRID_CELLS * PLAIN_LAYERS;
+
+/// The words of the bits saying which remembered cells are known.
+const MEMO_WORDS: usize = MEMO_CELLS.div_ceil(64);
+
 impl<'a, W: VoxelWorld + ?Sized> BoxView<'a, W> {
     /// The view of `world` for a body `width` blocks wide, `width` clamped to
     /// `1..=`[`MAX_AGENT_WIDTH`] ([`crate::Agent::validate`] refuses other widths).
@@ -94,7 +110,10 @@ impl<'a, W: VoxelWorld + ?Sized> BoxView<'a, W> {
         Self {
             world,
             width: width.clamp(1, MAX_AGENT_WIDTH) as i32,
-            plain_from: Cell::new(None),
+            anchor: Cell::new(None),
+            plain: Cell::new(false),
+            memo: [const { Cell::new(TerrainFlags::PLAIN) }; MEMO_CELLS],
+            known: [const { Cell::new(0) }; MEMO_WORDS],
         }
     }
 
@@ -132,26 +151,48 @@ impl<'a, W: VoxelWorld + ?Sized> BoxView<'a, W> {
         if feet.x > i32::MAX - (SIDE - 1) || feet.z > i32::MAX - (SIDE - 1) {
             return self.edge_terrain(feet);
         }
-        if let Some(from) = self.plain_from.get() {
-            // The block is set only where it lies inside i32, so a wrapped difference below
-            // its size is the footprint's offset in it.
-            let dx = feet.x.wrapping_sub(from.x) as u32 as usize;
-            let dy = feet.y.wrapping_sub(from.y) as u32 as usize;
-            let dz = feet.z.wrapping_sub(from.z) as u32 as usize;
-            let (span, side) = (SIDE as usize, self.width as usize + 2);
-            if dx + span <= side && dz + span <= side && dy < PLAIN_LAYERS {
-                return (TerrainFlags::PLAIN, false);
-            }
-        }
         let mut any = TerrainFlags::PLAIN;
         let mut all_water = true;
+        let mut add = |terrain: TerrainFlags| {
+            any = any | terrain;
+            all_water &= terrain.contains(TerrainFlags::IN_WATER);
+        };
+        if let Some(anchor) = self.anchor.get() {
+            // The block is set only where it lies inside i32, so a wrapped difference below
+            // its size is the footprint's offset in it.
+            let dx = feet.x.wrapping_sub(anchor.x) as u32 as usize;
+            let dy = feet.y.wrapping_sub(anchor.y) as u32 as usize;
+            let dz = feet.z.wrapping_sub(anchor.z) as u32 as usize;
+            let span = SIDE as usize;
+            if dx + span <= GRID_SIDE && dz + span <= GRID_SIDE && dy < PLAIN_LAYERS {
+                let covered = self.width as usize + 2;
+                if self.plain.get() && dx + span <= covered && dz + span <= covered {
+                    return (TerrainFlags::PLAIN, false);
+                }
+                for a in 0..span {
+                    for b in 0..span {
+                        let index = (GRID_SIDE * (dx + a) + dz + b) * PLAIN_LAYERS + dy;
+                        let (word, bit) = (&self.known[index / 64], 1u64 << (index % 64));
+                        let terrain = if word.get() & bit != 0 {
+                            self.memo[index].get()
+                        } else {
+                            let cell = IVec3::new(feet.x + a as i32, feet.y, feet.z + b as i32);
+                            let terrain = self.world.terrain(cell);
+                            self.memo[index].set(terrain);
+                            word.set(word.get() | bit);
+                            terrain
+                        };
+                        add(terrain);
+                    }
+                }
+                return (any, all_water);
+            }
+        }
         for a in 0..SIDE {
             for b in 0..SIDE {
-                let terrain = self
+                add(self
                     .world
-                    .terrain(IVec3::new(feet.x + a, feet.y, feet.z + b));
-                any = any | terrain;
-                all_water &= terrain.contains(TerrainFlags::IN_WATER);
+                    .terrain(IVec3::new(feet.x + a, feet.y, feet.z + b)));
             }
         }
         (any, all_water)
@@ -176,20 +217,25 @@ impl<'a, W: VoxelWorld + ?Sized> BoxView<'a, W> {
         (any, all_water)
     }
 
-    /// Asks the world whether the terrain of the block of cells from `from`, `width + 2`
-    /// columns along x and z (the footprints around `from + (1, 0, 1)`) and [`PLAIN_LAYERS`]
-    /// cells tall, is all plain, and remembers the block if so. The block must lie inside
-    /// i32 along x and z.
+    /// Moves the block of remembered cells to `anchor` (forgetting what was remembered
+    /// elsewhere), and asks the world whether the terrain of the part of it that footprints
+    /// around `anchor + (1, 0, 1)` cover is all plain. The block must lie inside i32 along x
+    /// and z.
     #[inline]
-    fn check_plain_from(&self, from: IVec3) {
+    fn remember_around(&self, anchor: IVec3) {
         // Cells above i32::MAX do not exist; every other one of the block is asked for.
         let top = IVec3::new(
-            from.x + self.width + 1,
-            from.y.saturating_add(PLAIN_LAYERS as i32 - 1),
-            from.z + self.width + 1,
+            anchor.x + self.width + 1,
+            anchor.y.saturating_add(PLAIN_LAYERS as i32 - 1),
+            anchor.z + self.width + 1,
         );
-        self.plain_from
-            .set(self.world.is_plain_region(from, top).then_some(from));
+        self.plain.set(self.world.is_plain_region(anchor, top));
+        if self.anchor.get() != Some(anchor) {
+            for word in &self.known {
+                word.set(0);
+            }
+            self.anchor.set(Some(anchor));
+        }
     }
 
     /// Whether the cell `c` of the world is a fence (its top above a full block).
@@ -439,8 +485,9 @@ impl<W: VoxelWorld + ?Sized> VoxelWorld for BoxView<'_, W> {
         };
         // The terrain asked next is that of the targets of these columns.
         let layers = count.min(PLAIN_LAYERS as u32) as i32;
-        if y0 <= i32::MAX - count as i32 {
-            self.check_plain_from(IVec3::new(x - 1, y0 + count as i32 - layers, z - 1));
+        let reach = GRID_SIDE as i32 - 2;
+        if y0 <= i32::MAX - count as i32 && x <= i32::MAX - reach && z <= i32::MAX - reach {
+            self.remember_around(IVec3::new(x - 1, y0 + count as i32 - layers, z - 1));
         }
         // One bulk read of the world's (w + 2) x (w + 2) columns.
         self.world
@@ -491,8 +538,9 @@ mod tests {
     /// The terrain a view answers after a bulk read of the columns around a position (which
     /// may find the block around it all plain) is what a fresh view reads cell by cell: for
     /// every width, around positions on both sides of chunk borders in all three axes, for
-    /// cells inside the block read, at its edges and outside it, asked twice, and after the
-    /// view read the columns around another position (which moves the block).
+    /// cells inside the block read, at its edges and outside it, asked twice (the second
+    /// answer from the view's memory), and after the view read the columns around another
+    /// position (which moves the block and forgets what it remembered).
     #[test]
     fn terrain_after_a_bulk_read_is_the_worlds() {
         let kinds = [
@@ -531,7 +579,7 @@ mod tests {
                     let p = IVec3::new(coordinate(r), coordinate(r >> 8), coordinate(r >> 16));
                     let count = [7, 9, 14][(r >> 24) as usize % 3];
                     let _ = view.columns_around(p.x, p.z, p.y - 4, count);
-                    plain_blocks += usize::from(view.plain_from.get().is_some());
+                    plain_blocks += usize::from(view.plain.get());
                     for dx in -3..=4 {
                         for dz in -3..=4 {
                             for dy in -6..=count as i32 - 2 {
