@@ -201,7 +201,12 @@ pub(super) fn derive(
 
     let n = portals.len();
     let mut table = vec![UNREACHED; n * n];
-    let max_cost = scratch.edges.iter().map(|&(_, cost)| cost).max().unwrap_or(0);
+    let max_cost = scratch
+        .edges
+        .iter()
+        .map(|&(_, cost)| cost)
+        .max()
+        .unwrap_or(0);
     for from in 0..n {
         scratch.dist.clear();
         scratch.dist.resize(scratch.nodes.len(), u64::MAX);
