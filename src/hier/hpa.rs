@@ -352,9 +352,9 @@ impl Abstraction {
 
     /// Follows the walk graph after [`NavGraph::update`] or [`NavGraph::apply_changes`]
     /// returned `changes` (`graph` being the updated graph): finds again the exits of the
-    /// cells the changes touch (and of the cells across the border from changed border
-    /// nodes), then derives the table of those cells and of every neighbour whose portals
-    /// changed. Pass every update's changes, in order.
+    /// cells of the nodes whose moves out changed (and of removed portals), then derives the
+    /// table of those cells and of every neighbour whose portals changed. Pass every
+    /// update's changes, in order.
     ///
     /// # Errors
     /// As [`NavGraph::check_current`]; [`Error::GraphTooLarge`] as [`Abstraction::build`].
@@ -365,16 +365,12 @@ impl Abstraction {
             if !graph.is_live(id) {
                 continue;
             }
+            // Only the cells of nodes whose moves out changed: a cell's exits and table read
+            // its own nodes' moves out, and the portals a neighbour's exits give it are found
+            // again below for every neighbour.
             let feet = graph.feet(id);
             self.cell_for(feet);
             dirty.insert(chunk_of(feet));
-            if on_border(feet) {
-                for dx in -1..=1 {
-                    for dz in -1..=1 {
-                        dirty.insert(chunk_of(feet + IVec3::new(dx, 0, dz)));
-                    }
-                }
-            }
         }
         for id in &changes.removed {
             if let Some(&(cell, _)) = self.portal_of.get(id) {

@@ -141,9 +141,9 @@
 //!   on 60 routes of at least 64 blocks over hills each cost is at most 5% above the optimum
 //!   and the mean at most 1% (measured 4.6% and 0.46%); that test fails with portals at one
 //!   end of each entrance. Random worlds check legality and exact reachability.
-//! - **Updates** ([`Abstraction::update`]): the exits of the cells the graph's changes
-//!   touch are found again, then the tables of those cells and of every neighbour whose
-//!   portals changed are derived again. `tests/hier.rs` checks the result equals a fresh
+//! - **Updates** ([`Abstraction::update`]): the exits of the cells of nodes whose moves
+//!   out changed are found again, then the tables of those cells and of every neighbour
+//!   whose portals changed are derived again (Dijkstra over Dial's buckets). `tests/hier.rs` checks the result equals a fresh
 //!   build, edge for edge, after random block changes.
 //!
 //! Measured (`HIER_ENGINE=graph,hpa cargo run --release --example long`: 2048 x 128 x 2048,
@@ -155,9 +155,9 @@
 //! | mean / p99 per query | 45.6 / 168 ms | 673 / 3 276 ms | 19.7 / 66.4 ms (2.3x faster) |
 //! | expansions per query | 360 875 | 164 992 | 24 188 (15x fewer) |
 //! | cost ratio mean / worst | 1 | 1 | 1.0074 / 1.0188 |
-//! | build | compile 2.36 s | 4.2x the compile | 5.97 s, 2.5x the compile (1.6 s of it landmarks) |
+//! | build | compile 2.36 s | 4.2x the compile | 5.97 s, 2.5x the compile (1.6 s of it landmarks; 2.2x in a later run) |
 //! | memory on top of the graph (92.7 MB) | | 233% | 83.7 MB, 90% (15.2 MB of it landmarks) |
-//! | block edit p50 / p99 | 7 / 16 us | 627 us / 10.4 ms | 341 us / 5.1 ms |
+//! | block edit p50 / p99 | 7 / 16 us | 627 us / 10.4 ms | 287 us / 5.0 ms (later run, 51% of a core) |
 //!
 //! Weight 1.05: 21.4 ms, 25 347 expansions, the same costs (the landmark bound is not
 //! weighted: weighting it too cost 3 times the expansions). Instruction counts on
@@ -175,7 +175,8 @@
 //! (each cell is searched by two windows): two thirds of the instructions at 512
 //! (callgrind); at 2048 they are a smaller share (8 pairs: 4 to 11 k of 13 to 75 k
 //! expansions before the landmarks). Not met: 50x (2.3x), 1 ms, memory
-//! (90%, not 50%), build (2.5x, not 2x), edit p50 (341 us, not 200 us).
+//! (90%, not 50%), build (2.2x to 2.5x, not 2x), edit p50 (287 us, not 200 us; 2.18 M
+//! instructions per edit at 512 by callgrind, `--toggle-collect='*Abstraction*update*'`).
 //!
 //! For a router: build an [`Abstraction`] with the router's [`MoveCosts`], pass it every
 //! [`GraphUpdate`], call [`Abstraction::refresh_landmarks`] when edits settle, and answer
