@@ -46,6 +46,7 @@ use glam::IVec3;
 
 use crate::error::Result;
 use crate::graph::GraphSearch;
+use crate::hier::AbstractSearch;
 use crate::moves::agent::{Agent, MoveCosts};
 use crate::reach::{IndexSlot, IndexedRouter};
 use crate::search::heuristic::Heuristic;
@@ -117,6 +118,8 @@ struct Worker {
     pathfinder: Pathfinder,
     graph_search: GraphSearch,
     jumper: Option<JumpSearch>,
+    /// Long routes through the index slot's abstraction, when it keeps one.
+    long: AbstractSearch,
 }
 
 impl std::fmt::Debug for BatchRouter {
@@ -144,6 +147,7 @@ impl BatchRouter {
                 // Refused (walkers, bodies over its height, costs it cannot honour): the
                 // flier A* answers instead.
                 jumper: JumpSearch::new(agent, costs).ok(),
+                long: AbstractSearch::new(),
             },
             options: SearchOptions::default(),
             index: IndexSlot::new(agent),
@@ -263,8 +267,9 @@ impl BatchRouter {
 
     /// One query on `worker`: jump point search for a single-block goal under the default
     /// heuristic when the worker has one for the router's agent (exact: the flier A*'s costs
-    /// with fewer instructions, see [`JumpSearch`]); otherwise the index and the graph when
-    /// they describe `world`, a search otherwise.
+    /// with fewer instructions, see [`JumpSearch`]); otherwise the index, the abstraction for
+    /// long routes and the graph when they describe `world` ([`IndexSlot::search_long`]), a
+    /// search otherwise.
     fn answer_on<W, G>(
         &self,
         worker: &mut Worker,
@@ -284,7 +289,8 @@ impl BatchRouter {
         {
             return jumper.find_path(world, start, target, options);
         }
-        self.index.search(
+        self.index.search_long(
+            &mut worker.long,
             &mut worker.pathfinder,
             &mut worker.graph_search,
             world,

@@ -365,3 +365,87 @@ fn fliers_and_swimmers_meet_jump_points_with_the_flier_astars_costs() -> voxnav:
     assert!(jumped > 0, "no route differs from the A*'s");
     Ok(())
 }
+
+/// A router asked for long routes answers far queries through the abstraction: legal routes
+/// that cost what they report, within 5% of the optimum, "unreachable" exactly where the
+/// graph says so, through random edits applied chunk by chunk.
+#[test]
+fn long_routes_through_the_abstraction_stay_legal_and_near_the_optimum() -> voxnav::Result<()> {
+    let size = IVec3::new(96, 24, 80);
+    let base = IVec3::new(-40, -8, -24);
+    let mut world = ChunkedWorld::with_bounds(Bounds::new(base, base + size))?;
+    // Rolling hills with a ridge and a few pits.
+    for x in 0..size.x {
+        for z in 0..size.z {
+            let (fx, fz) = (x as f32, z as f32);
+            let h = 6.0
+                + 3.0 * (fx / 9.0).sin()
+                + 3.0 * (fz / 7.0).cos()
+                + 2.0 * ((fx + fz) / 13.0).sin();
+            let top = base.y + h.clamp(1.0, 14.0) as i32;
+            world.fill(
+                IVec3::new(base.x + x, base.y, base.z + z),
+                IVec3::new(base.x + x, top, base.z + z),
+                Block::Solid,
+            )?;
+        }
+    }
+    world.track_changes(true);
+    let agent = Agent::default();
+    let mut long = Router::new(agent, MoveCosts::default())?.with_long_routes(true);
+    let mut exact = Router::new(agent, MoveCosts::default())?;
+    assert!(long.prepare(&world)? && exact.prepare(&world)?);
+    assert!(
+        long.prepared_bytes() > exact.prepared_bytes(),
+        "the abstraction is kept"
+    );
+    let mut rng = Rng::new(0x0010_4a11);
+    let (mut found, mut through, mut ratio_sum) = (0u32, 0u32, 0.0);
+    for round in 0..6 {
+        if round > 0 {
+            for _ in 0..30 {
+                let cell = base + random_cell(&mut rng, size);
+                world.set(cell, random_block(&mut rng))?;
+            }
+            let changes = world.take_changes();
+            long.apply_changes(&world, &changes)?;
+            exact.apply_changes(&world, &changes)?;
+        }
+        let feet = feet_of(&world, &agent);
+        for _ in 0..15 {
+            let (start, goal) = (feet[rng.index(feet.len())], feet[rng.index(feet.len())]);
+            if (start.x.div_euclid(16) - goal.x.div_euclid(16)).abs() < 3 {
+                continue;
+            }
+            let routed = long.route(&world, start, goal)?;
+            let best = exact.route(&world, start, goal)?;
+            let what = format!("round {round}: {start} -> {goal}");
+            assert_eq!(routed.status, best.status, "{what}");
+            if routed.status != SearchStatus::Found {
+                continue;
+            }
+            found += 1;
+            through += u32::from(routed.stats.expanded != best.stats.expanded);
+            let check = voxnav::check_path(&world, &agent, &MoveCosts::default(), &routed.path);
+            assert!(check.is_legal(), "{what}: {check:?}");
+            assert_eq!(check.cost, routed.cost, "{what}");
+            let (cost, optimum) = (routed.cost.unwrap(), best.cost.unwrap());
+            assert!(
+                cost >= optimum && cost * 100 <= optimum * 105,
+                "{what}: {cost} vs {optimum}"
+            );
+            ratio_sum += cost as f64 / optimum as f64;
+        }
+    }
+    assert!(found >= 30, "only {found} long routes found");
+    assert!(
+        through * 2 >= found,
+        "{through} of {found} went through the abstraction"
+    );
+    assert!(
+        ratio_sum / f64::from(found) <= 1.01,
+        "mean ratio {}",
+        ratio_sum / f64::from(found)
+    );
+    Ok(())
+}

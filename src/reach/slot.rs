@@ -10,7 +10,9 @@ use glam::IVec3;
 use super::index::ReachIndex;
 use crate::error::{Error, Result};
 use crate::graph::{GraphSearch, NavGraph};
-use crate::moves::agent::Agent;
+use crate::hier::{AbstractSearch, Abstraction};
+use crate::moves::agent::{Agent, MoveCosts};
+use crate::search::heuristic::Heuristic;
 use crate::search::{Goal, Pathfinder, SearchOptions, SearchResult, SearchStats};
 use crate::world::chunked::Changes;
 use crate::world::{VersionedWorld, WorldId};
@@ -26,6 +28,12 @@ pub struct IndexSlot {
     agent: Agent,
     index: Option<ReachIndex>,
     graph: Option<KeptGraph>,
+    /// The costs long routes are abstracted for, when the holder asked for them
+    /// ([`IndexSlot::set_long_routes`]).
+    long_routes: Option<MoveCosts>,
+    /// The abstraction over the graph for long routes, built with it and following its
+    /// updates.
+    abstraction: Option<Abstraction>,
 }
 
 /// A walk graph and the world (id and version) it describes.
@@ -52,7 +60,25 @@ impl IndexSlot {
             agent,
             index: None,
             graph: None,
+            long_routes: None,
+            abstraction: None,
         }
+    }
+
+    /// Keeps an [`Abstraction`] for long routes over the graph, priced at `costs`, from the
+    /// next [`IndexSlot::build_graph`] on (built with the graph, following its updates), or
+    /// drops it (`None`). See [`IndexSlot::search_long`].
+    pub fn set_long_routes(&mut self, costs: Option<MoveCosts>) {
+        if costs != self.long_routes {
+            self.abstraction = None;
+        }
+        self.long_routes = costs;
+    }
+
+    /// The abstraction for long routes, if one is kept.
+    #[must_use]
+    pub fn abstraction(&self) -> Option<&Abstraction> {
+        self.abstraction.as_ref()
     }
 
     /// Holds `index` from now on.
@@ -106,6 +132,10 @@ impl IndexSlot {
     /// As [`NavGraph::compile`].
     pub fn build_graph<W: VersionedWorld + ?Sized>(&mut self, world: &W) -> Result<&NavGraph> {
         let graph = NavGraph::compile(world, &self.agent)?;
+        self.abstraction = None;
+        if let Some(costs) = &self.long_routes {
+            self.abstraction = Some(Abstraction::build(&graph, costs)?);
+        }
         let kept = self.graph.insert(KeptGraph {
             graph,
             world: world.world_id(),
@@ -154,13 +184,20 @@ impl IndexSlot {
                 Ok(update) => update,
                 Err(error) => {
                     // A graph the changes cannot bring up to date (changes missed, or an
-                    // update that failed part way) is of no more use, nor is an index that
-                    // followed it: queries search the world.
+                    // update that failed part way) is of no more use, nor is an index or
+                    // an abstraction that followed it: queries search the world.
                     self.graph = None;
                     self.index = None;
+                    self.abstraction = None;
                     return Err(error);
                 }
             };
+            if let Some(abstraction) = &mut self.abstraction
+                && abstraction.update(&kept.graph, &update).is_err()
+            {
+                // Long routes go back to A* over the graph until the next build.
+                self.abstraction = None;
+            }
             // The changes may have been taken before the world's last writes: the graph
             // describes the version they were taken at.
             kept.version = kept.graph.world_version().unwrap_or(world.version());
@@ -212,6 +249,59 @@ impl IndexSlot {
     /// Drops the graph: queries search the world itself from then on.
     pub fn clear_graph(&mut self) {
         self.graph = None;
+        self.abstraction = None;
+    }
+
+    /// [`IndexSlot::search`], except that a query for one block (a goal whose
+    /// [`Goal::block_target`] is set) under the default heuristic goes through the kept
+    /// [`Abstraction`] when it describes the current graph and the index does not prove the
+    /// goal unreachable: [`AbstractSearch::find_path`], near-optimal on long routes (see
+    /// [`crate::hier`]), A* over the graph on short ones.
+    ///
+    /// # Errors
+    /// As [`IndexSlot::search`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn search_long<W, G>(
+        &self,
+        long: &mut AbstractSearch,
+        pathfinder: &mut Pathfinder,
+        graph_search: &mut GraphSearch,
+        world: &W,
+        start: IVec3,
+        goal: &G,
+        options: &SearchOptions,
+    ) -> Result<SearchResult>
+    where
+        W: VersionedWorld + ?Sized,
+        G: Goal + ?Sized,
+    {
+        if let (Some(abstraction), Some(target)) = (&self.abstraction, goal.block_target())
+            && options.heuristic == Heuristic::default()
+            && let Some(graph) = self.current_graph(world)
+            && graph.agent() == pathfinder.agent()
+            && graph.node(start).is_some()
+            && graph.node(target).is_some()
+        {
+            let proved = self.index.as_ref().and_then(|index| {
+                index_answer(
+                    index,
+                    pathfinder.agent(),
+                    world,
+                    start,
+                    Some(target),
+                    options,
+                )
+            });
+            if let Some(answer) = proved {
+                return Ok(answer);
+            }
+            match long.find_path(abstraction, graph, start, target, options) {
+                // An abstraction behind its graph: A* over the graph answers.
+                Err(Error::StaleGraph { .. }) => {}
+                answer => return answer,
+            }
+        }
+        self.search(pathfinder, graph_search, world, start, goal, options)
     }
 
     /// Answers one query: the index first, then A* over the graph when it describes `world`,
