@@ -398,6 +398,24 @@ impl VoxelWorld for Terrain {
     fn passable_block(&self, x: i32, z: i32, y0: i32, count: u32) -> u64 {
         self.world.passable_block(x, z, y0, count)
     }
+
+    #[inline]
+    fn columns_square(
+        &self,
+        x: i32,
+        z: i32,
+        y0: i32,
+        count: u32,
+        side: u32,
+        out: &mut [ColumnBits],
+    ) {
+        self.world.columns_square(x, z, y0, count, side, out);
+    }
+
+    #[inline]
+    fn is_plain_region(&self, min: IVec3, max: IVec3) -> bool {
+        self.world.is_plain_region(min, max)
+    }
 }
 
 /// Generates the world described by `config`: a bounded [`ChunkedWorld`] from `(0, 0, 0)`
