@@ -14,6 +14,7 @@
 //! | [`ChaseField`] | one backward Dijkstra shared by many chasers of one target | [`crate::chase`] |
 //! | [`JumpSearch`] | exact jump point search for fliers and swimmers (box rule, heights 1 to 3, octile costs); about 1.7x fewer instructions than the flier A* on Moving AI's Simple map, on pillars and on a large synthetic world; the router picks it for single-block goals under the default heuristic ([`Engine::JumpPoints`](crate::Engine::JumpPoints)) | [`crate::search::jps3d`] |
 //! | [`Hierarchy`], [`HierSearch`] | chunk-column cells over the walk graph with exact portal-to-portal tables: exact long routes, reachability from the cells' components, cell-local updates; today slower than A* over the graph on hilly terrain, so the router does not pick it | [`crate::hier`] |
+//! | [`Abstraction`], [`AbstractSearch`] | HPA*-style abstraction over the walk graph (portals on chunk borders, exact in-cell tables, landmarks, smoothing windows): long routes 2.3x faster than A* over the graph at 2048 blocks, 0.7% above the optimum on average, no proven bound; the router uses it when asked ([`Router::with_long_routes`](crate::Router::with_long_routes)) | [`crate::hier`] |
 //! | [`route_toward`] | a route toward a goal beyond the loaded area, ending at its edge ([`Router::route_toward`](crate::Router::route_toward)) | [`crate::reach`] |
 //! | [`GridPlanner`](crate::flat::GridPlanner) | 2D grids answered in 2D terms, jump point search on uniform grids | [`crate::flat`] |
 //!
@@ -25,7 +26,7 @@
 pub use crate::batch::BatchRouter;
 pub use crate::chase::ChaseField;
 pub use crate::graph::{GraphMove, GraphSearch, GraphUpdate, NavGraph, NodeId};
-pub use crate::hier::{HierSearch, Hierarchy};
+pub use crate::hier::{AbstractSearch, Abstraction, DIRECT_CELLS, HierSearch, Hierarchy};
 pub use crate::moves::agent::OCTILE_SCALE;
 pub use crate::moves::pathcheck::{PathCheck, move_between};
 pub use crate::moves::{

@@ -130,13 +130,23 @@ impl Router {
     /// (`HIER_ENGINE=graph,hpa cargo run --release --example long`); no bound is proven.
     /// "Unreachable" stays exact. It costs about twice the graph's compile time at
     /// [`Router::prepare`] and about 90% more memory, and follows [`Router::apply_changes`]
-    /// chunk by chunk. Only walkers with a prepared graph and single-block goals under the
-    /// default heuristic use it; the others are answered as before.
+    /// chunk by chunk, except its landmarks (the lower bounds that guide its search): an
+    /// update that changes moves drops them, and long routes take up to 4x more steps until
+    /// [`Router::refresh_long_routes`] (or the next [`Router::prepare`]) computes them again.
+    /// Only walkers with a prepared graph and single-block goals under the default heuristic
+    /// use it; the others are answered as before.
     #[must_use]
     pub fn with_long_routes(mut self, on: bool) -> Self {
         let costs = on.then_some(self.costs);
         self.batch.index_slot_mut().set_long_routes(costs);
         self
+    }
+
+    /// Computes the landmarks of the abstraction for long routes again when changes dropped
+    /// them (see [`Router::with_long_routes`]); returns whether it did. A pass over the whole
+    /// abstraction (about 2 s at 2048 x 2048 blocks): run it off the tick, once edits settle.
+    pub fn refresh_long_routes(&mut self) -> bool {
+        self.batch.index_slot_mut().refresh_landmarks()
     }
 
     /// The options of [`Router::route`] and [`Router::route_many`].

@@ -81,6 +81,19 @@ impl IndexSlot {
         self.abstraction.as_ref()
     }
 
+    /// Computes the abstraction's landmarks again ([`Abstraction::refresh_landmarks`]) when
+    /// updates dropped them; returns whether it did. A whole-abstraction pass (seconds at
+    /// 2048 x 2048): call it between ticks, once edits settle, not on every change.
+    pub fn refresh_landmarks(&mut self) -> bool {
+        match &mut self.abstraction {
+            Some(abstraction) if !abstraction.landmarks_current() => {
+                abstraction.refresh_landmarks();
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Holds `index` from now on.
     ///
     /// # Errors
