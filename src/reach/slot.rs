@@ -290,22 +290,11 @@ impl IndexSlot {
     {
         if let (Some(abstraction), Some(target)) = (&self.abstraction, goal.block_target())
             && options.heuristic == Heuristic::default()
-            && let Some(graph) = self.current_graph(world)
-            && graph.agent() == pathfinder.agent()
-            && graph.node(start).is_some()
-            && graph.node(target).is_some()
+            && let Some(graph) = self.graph_for(world, pathfinder.agent(), start, Some(target))
         {
-            let proved = self.index.as_ref().and_then(|index| {
-                index_answer(
-                    index,
-                    pathfinder.agent(),
-                    world,
-                    start,
-                    Some(target),
-                    options,
-                )
-            });
-            if let Some(answer) = proved {
+            if let Some(answer) =
+                self.proof(world, pathfinder.agent(), start, Some(target), options)
+            {
                 return Ok(answer);
             }
             match long.find_path(abstraction, graph, start, target, options) {
@@ -349,20 +338,43 @@ impl IndexSlot {
         G: Goal + ?Sized,
     {
         let target = goal.exact_target();
-        if let Some(index) = &self.index
-            && let Some(answer) =
-                index_answer(index, pathfinder.agent(), world, start, target, options)
-        {
+        if let Some(answer) = self.proof(world, pathfinder.agent(), start, target, options) {
             return Ok(answer);
         }
-        if let Some(graph) = self.current_graph(world)
-            && graph.agent() == pathfinder.agent()
-            && graph.node(start).is_some()
-            && target.is_none_or(|target| graph.node(target).is_some())
-        {
+        if let Some(graph) = self.graph_for(world, pathfinder.agent(), start, target) {
             return graph_search.search(graph, start, goal, options);
         }
         pathfinder.search(world, start, goal, options)
+    }
+
+    /// The index's answer when it proves `target` unreachable from `start` (see
+    /// [`IndexSlot::search`]).
+    fn proof<W: VersionedWorld + ?Sized>(
+        &self,
+        world: &W,
+        agent: &Agent,
+        start: IVec3,
+        target: Option<IVec3>,
+        options: &SearchOptions,
+    ) -> Option<SearchResult> {
+        let index = self.index.as_ref()?;
+        index_answer(index, agent, world, start, target, options)
+    }
+
+    /// The graph when it describes `world`, was compiled for `agent` and holds `start` (and
+    /// `target`, when the goal names one position).
+    fn graph_for<W: VersionedWorld + ?Sized>(
+        &self,
+        world: &W,
+        agent: &Agent,
+        start: IVec3,
+        target: Option<IVec3>,
+    ) -> Option<&NavGraph> {
+        self.current_graph(world).filter(|graph| {
+            graph.agent() == agent
+                && graph.node(start).is_some()
+                && target.is_none_or(|target| graph.node(target).is_some())
+        })
     }
 
     /// The index, if there is one.
