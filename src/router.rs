@@ -64,9 +64,7 @@ use crate::moves::agent::{Agent, MoveCosts, Movement};
 use crate::reach::IndexedRouter;
 use crate::search::{BlockGoal, Goal, SearchOptions, SearchResult};
 use crate::world::chunked::Changes;
-use crate::world::{
-    Bounds, ColumnBits, Revision, TerrainFlags, VersionedWorld, VoxelWorld, WorldId, WorldWatch,
-};
+use crate::world::{Revision, VersionedWorld, VoxelWorld, WorldId};
 
 /// The front door: routes for one agent at one set of costs, on any world. See the
 /// [module docs](self).
@@ -395,71 +393,16 @@ impl<'a, W: VoxelWorld + ?Sized> Tracked<'a, W> {
     }
 }
 
-impl<W: VoxelWorld + ?Sized> VoxelWorld for Tracked<'_, W> {
-    #[inline]
-    fn is_passable(&self, p: IVec3) -> bool {
-        self.world.is_passable(p)
-    }
-    #[inline]
-    fn is_standable(&self, p: IVec3) -> bool {
-        self.world.is_standable(p)
-    }
-    #[inline]
-    fn extra_cost(&self, feet: IVec3) -> u32 {
-        self.world.extra_cost(feet)
-    }
-    #[inline]
-    fn terrain(&self, feet: IVec3) -> TerrainFlags {
-        self.world.terrain(feet)
-    }
-    #[inline]
-    fn floor_top(&self, p: IVec3) -> u8 {
-        self.world.floor_top(p)
-    }
-    #[inline]
-    fn bounds(&self) -> Option<Bounds> {
-        self.world.bounds()
-    }
-    #[inline]
-    fn watch(&self) -> Option<WorldWatch> {
-        self.world.watch()
-    }
-    #[inline]
-    fn is_unloaded(&self, p: IVec3) -> bool {
-        self.world.is_unloaded(p)
-    }
-    fn block(&self, p: IVec3) -> Option<crate::world::Block> {
-        self.world.block(p)
-    }
-    #[inline]
-    fn column(&self, x: i32, z: i32, y0: i32, count: u32) -> ColumnBits {
-        self.world.column(x, z, y0, count)
-    }
-    #[inline]
-    fn columns_around(&self, x: i32, z: i32, y0: i32, count: u32) -> [ColumnBits; 9] {
-        self.world.columns_around(x, z, y0, count)
-    }
-    #[inline]
-    fn passable_block(&self, x: i32, z: i32, y0: i32, count: u32) -> u64 {
-        self.world.passable_block(x, z, y0, count)
-    }
-    #[inline]
-    fn columns_square(
-        &self,
-        x: i32,
-        z: i32,
-        y0: i32,
-        count: u32,
-        side: u32,
-        out: &mut [ColumnBits],
-    ) {
-        self.world.columns_square(x, z, y0, count, side, out);
-    }
-    #[inline]
-    fn is_plain_region(&self, min: IVec3, max: IVec3) -> bool {
-        self.world.is_plain_region(min, max)
+/// Every [`VoxelWorld`] method is the world's own (the revision is the only addition).
+impl<W: ?Sized> std::ops::Deref for Tracked<'_, W> {
+    type Target = W;
+
+    fn deref(&self) -> &W {
+        self.world
     }
 }
+
+crate::world::forward_world!(Tracked<'_, W>);
 
 impl<W: VoxelWorld + ?Sized> VersionedWorld for Tracked<'_, W> {
     #[inline]

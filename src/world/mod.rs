@@ -441,50 +441,50 @@ pub const FENCE_TOP: u8 = 24;
 
 macro_rules! forward_world {
     (concrete $ty:ty) => {
-        impl VoxelWorld for $ty {
-            forward_world!(@methods);
+        impl $crate::world::VoxelWorld for $ty {
+            $crate::world::forward_world!(@methods);
         }
     };
     ($($ty:ty),*) => {$(
-        impl<W: VoxelWorld + ?Sized> VoxelWorld for $ty {
-            forward_world!(@methods);
+        impl<W: $crate::world::VoxelWorld + ?Sized> $crate::world::VoxelWorld for $ty {
+            $crate::world::forward_world!(@methods);
         }
     )*};
     (@methods) => {
             #[inline]
-            fn is_passable(&self, p: IVec3) -> bool {
+            fn is_passable(&self, p: $crate::IVec3) -> bool {
                 (**self).is_passable(p)
             }
             #[inline]
-            fn is_standable(&self, p: IVec3) -> bool {
+            fn is_standable(&self, p: $crate::IVec3) -> bool {
                 (**self).is_standable(p)
             }
             #[inline]
-            fn extra_cost(&self, feet: IVec3) -> u32 {
+            fn extra_cost(&self, feet: $crate::IVec3) -> u32 {
                 (**self).extra_cost(feet)
             }
             #[inline]
-            fn terrain(&self, feet: IVec3) -> TerrainFlags {
+            fn terrain(&self, feet: $crate::IVec3) -> $crate::world::TerrainFlags {
                 (**self).terrain(feet)
             }
             #[inline]
-            fn is_plain_region(&self, min: IVec3, max: IVec3) -> bool {
+            fn is_plain_region(&self, min: $crate::IVec3, max: $crate::IVec3) -> bool {
                 (**self).is_plain_region(min, max)
             }
             #[inline]
-            fn floor_top(&self, p: IVec3) -> u8 {
+            fn floor_top(&self, p: $crate::IVec3) -> u8 {
                 (**self).floor_top(p)
             }
             #[inline]
-            fn bounds(&self) -> Option<Bounds> {
+            fn bounds(&self) -> Option<$crate::world::Bounds> {
                 (**self).bounds()
             }
             #[inline]
-            fn column(&self, x: i32, z: i32, y0: i32, count: u32) -> ColumnBits {
+            fn column(&self, x: i32, z: i32, y0: i32, count: u32) -> $crate::world::ColumnBits {
                 (**self).column(x, z, y0, count)
             }
             #[inline]
-            fn columns_around(&self, x: i32, z: i32, y0: i32, count: u32) -> [ColumnBits; 9] {
+            fn columns_around(&self, x: i32, z: i32, y0: i32, count: u32) -> [$crate::world::ColumnBits; 9] {
                 (**self).columns_around(x, z, y0, count)
             }
             #[inline]
@@ -499,21 +499,24 @@ macro_rules! forward_world {
                 y0: i32,
                 count: u32,
                 side: u32,
-                out: &mut [ColumnBits],
+                out: &mut [$crate::world::ColumnBits],
             ) {
                 (**self).columns_square(x, z, y0, count, side, out);
             }
-            fn watch(&self) -> Option<WorldWatch> {
+            fn watch(&self) -> Option<$crate::world::WorldWatch> {
                 (**self).watch()
             }
-            fn block(&self, p: IVec3) -> Option<Block> {
+            fn block(&self, p: $crate::IVec3) -> Option<$crate::world::Block> {
                 (**self).block(p)
             }
-            fn is_unloaded(&self, p: IVec3) -> bool {
+            fn is_unloaded(&self, p: $crate::IVec3) -> bool {
                 (**self).is_unloaded(p)
             }
     };
 }
+
+/// Lets a wrapper that derefs to its world (the router's tracked view) forward every method.
+pub(crate) use forward_world;
 
 forward_world!(&W, &mut W, Box<W>, std::rc::Rc<W>, std::sync::Arc<W>);
 forward_world!(concrete chunked::WorldSnapshot);
