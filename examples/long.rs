@@ -112,13 +112,28 @@ mod bench {
     }
 
     /// Prints one structure's build time and memory against the graph's.
-    fn describe_build(name: &str, build: Duration, compile: Duration, bytes: usize, graph: usize) {
+    /// What a structure's build cost: time against the compile, memory against the graph,
+    /// cells and portals.
+    struct Built {
+        build: Duration,
+        bytes: usize,
+        cells: usize,
+        portals: usize,
+    }
+
+    fn describe_build(name: &str, built: &Built, compile: Duration, graph: usize) {
         println!(
             "{name}: build {:.0} ms ({:.2}x the compile), {} ({:.0}% on top of the graph)",
-            build.as_secs_f64() * 1e3,
-            build.as_secs_f64() / compile.as_secs_f64(),
-            describe_bytes(bytes as u64),
-            100.0 * bytes as f64 / graph as f64,
+            built.build.as_secs_f64() * 1e3,
+            built.build.as_secs_f64() / compile.as_secs_f64(),
+            describe_bytes(built.bytes as u64),
+            100.0 * built.bytes as f64 / graph as f64,
+        );
+        println!(
+            "  {} cells, {} portals ({:.1} per cell)",
+            built.cells,
+            built.portals,
+            built.portals as f64 / built.cells.max(1) as f64
         );
     }
 
@@ -159,38 +174,26 @@ mod bench {
         if run_hier {
             let started = Instant::now();
             let built = Hierarchy::build(&graph, &costs).map_err(|e| e.to_string())?;
-            describe_build(
-                "hierarchy",
-                started.elapsed(),
-                compile,
-                built.memory_bytes(),
-                graph_bytes,
-            );
-            println!(
-                "  {} cells, {} portals ({:.1} per cell)",
-                built.cell_count(),
-                built.portal_count(),
-                built.portal_count() as f64 / built.cell_count().max(1) as f64
-            );
+            let cost = Built {
+                build: started.elapsed(),
+                bytes: built.memory_bytes(),
+                cells: built.cell_count(),
+                portals: built.portal_count(),
+            };
+            describe_build("hierarchy", &cost, compile, graph_bytes);
             hier = Some(built);
         }
         let mut hpa = None;
         if run_hpa {
             let started = Instant::now();
             let built = Abstraction::build(&graph, &costs).map_err(|e| e.to_string())?;
-            describe_build(
-                "abstraction",
-                started.elapsed(),
-                compile,
-                built.memory_bytes(),
-                graph_bytes,
-            );
-            println!(
-                "  {} cells, {} portals ({:.1} per cell)",
-                built.cell_count(),
-                built.portal_count(),
-                built.portal_count() as f64 / built.cell_count().max(1) as f64
-            );
+            let cost = Built {
+                build: started.elapsed(),
+                bytes: built.memory_bytes(),
+                cells: built.cell_count(),
+                portals: built.portal_count(),
+            };
+            describe_build("abstraction", &cost, compile, graph_bytes);
             hpa = Some(built);
         }
 
