@@ -75,6 +75,11 @@
 //! is the popped `f`) ended `Simple`'s searches only 6% sooner at 8 times the instructions,
 //! and longer straight jumps (budget 4 or 16 for face directions) saved expansions but cost
 //! more instructions (257 M, 445 M): each position a jump reads costs about 200.
+//!
+//! ## Files
+//!
+//! `mod.rs` holds the search and its tables; `direct.rs` the direct route; `jump.rs` the jump
+//! move source and the jump; `fits.rs` the per-search "fits" words.
 
 use std::time::Instant;
 
@@ -85,16 +90,20 @@ use crate::moves::agent::{Agent, MoveCosts};
 use crate::moves::fly::{FREE_DIRECTIONS, step_cost};
 use crate::moves::wide::BoxView;
 use crate::search::BlockGoal;
-use crate::search::cells::{CLOSED, CellTable, Neighbourhood, Record};
-use crate::search::core::{MoveSource, Offer, RecordTable, Successor, run};
+use crate::search::cells::{CLOSED, CellTable, Record};
+use crate::search::core::run;
 use crate::search::heuristic::Heuristic;
 use crate::search::open::OpenSet;
 use crate::search::{Budget, Pathfinder, SearchOptions, SearchResult, SearchStats, SearchStatus};
 use crate::world::VoxelWorld;
 
+mod direct;
 mod fits;
+mod jump;
 
+use direct::direct_route;
 use fits::{ALL_AROUND, Fits, around_bit};
+use jump::{JumpMoves, JumpRecords};
 
 /// The tallest body the jump search takes.
 pub const MAX_JUMP_HEIGHT: u32 = 3;
@@ -330,39 +339,6 @@ fn canonical_cost_failure(costs: &MoveCosts) -> Option<(IVec3, IVec3)> {
     }
     None
 }
-
-/// The runs of the canonical route from `start` to a position `v` away: a corner run, an
-/// edge run and a face run, `(direction, steps)` each (a run of no steps where two
-/// components of `v` have the same size).
-fn direct_runs(v: IVec3) -> [(IVec3, i32); 3] {
-    let size = v.abs();
-    let mut axes = [0usize, 1, 2];
-    axes.sort_unstable_by_key(|&i| size[i]);
-    let along = |from: usize| {
-        let mut d = IVec3::ZERO;
-        for &i in &axes[from..] {
-            d[i] = v[i].signum();
-        }
-        d
-    };
-    let [low, mid, high] = axes.map(|i| size[i]);
-    [
-        (along(0), low),
-        (along(1), mid - low),
-        (along(2), high - mid),
-    ]
-}
-
-/// The orders in which [`JumpSearch::direct_route`] tries the three runs.
-const RUN_ORDERS: [[usize; 3]; 6] = [
-    [0, 1, 2],
-    [0, 2, 1],
-    [1, 0, 2],
-    [1, 2, 0],
-    [2, 0, 1],
-    [2, 1, 0],
-];
-
 impl JumpSearch {
     /// A jump search for `agent` (a flier or swimmer one to [`MAX_JUMP_HEIGHT`] cells tall,
     /// of any width the rules take) under `costs`.
@@ -566,292 +542,5 @@ impl JumpSearch {
         });
         result.cost = None;
         result
-    }
-}
-
-/// The canonical route from `from` to `goal` (a corner run, an edge run and a face run, in
-/// the first of the six orders whose every move is legal), its positions after `from` pushed
-/// onto `path`; `false`, pushing nothing, when every order is blocked. Its cost is the
-/// estimate, which no route beats, so it is optimal under uniform costs.
-fn direct_route<W: VoxelWorld + ?Sized>(
-    fits: &mut Fits,
-    world: &W,
-    from: IVec3,
-    goal: IVec3,
-    path: &mut Vec<IVec3>,
-) -> bool {
-    let runs = direct_runs(goal - from);
-    let mut tried = [[0usize; 3]; 6];
-    'orders: for (n, order) in RUN_ORDERS.iter().enumerate() {
-        // Orders that differ only in where an empty run goes are the same route.
-        let mut kept = [0usize; 3];
-        let mut len = 0;
-        for &run in order {
-            if runs[run].1 > 0 {
-                kept[len] = run + 1;
-                len += 1;
-            }
-        }
-        if tried[..n].contains(&kept) {
-            continue;
-        }
-        tried[n] = kept;
-        let mut at = from;
-        for &run in order {
-            let (d, steps) = runs[run];
-            for _ in 0..steps {
-                if !move_fits(fits, world, at, d) {
-                    continue 'orders;
-                }
-                at += d;
-            }
-        }
-        let mut at = from;
-        for &run in order {
-            let (d, steps) = runs[run];
-            for _ in 0..steps {
-                at += d;
-                path.push(at);
-            }
-        }
-        return true;
-    }
-    false
-}
-
-/// Whether the move `d` from `at`, where the body fits, is legal: the body fits at `at` plus
-/// each non-empty part of `d` (see [`fits`]).
-fn move_fits<W: VoxelWorld + ?Sized>(fits: &mut Fits, world: &W, at: IVec3, d: IVec3) -> bool {
-    for sx in [0, d.x] {
-        for sy in [0, d.y] {
-            for sz in [0, d.z] {
-                let s = IVec3::new(sx, sy, sz);
-                if s != IVec3::ZERO && !fits.fits(world, at + s) {
-                    return false;
-                }
-            }
-        }
-    }
-    true
-}
-
-/// The records of a jump search as the search loop sees them: a [`CellTable`] whose records
-/// keep their explicit parent and the arrival directions reached at their cost.
-struct JumpRecords<'a> {
-    cells: &'a mut CellTable<JumpRecord>,
-    /// The tag of this search's records.
-    tag: u32,
-}
-
-impl RecordTable for JumpRecords<'_> {
-    type Record = JumpRecord;
-    /// A successor's cell.
-    type At = u32;
-    /// The direction of the jump (as a bit of [`FREE_DIRECTIONS`]) and the "fits" bits around
-    /// its end when the jump read them (else 0).
-    type Via = (u32, u32);
-
-    /// Open while it has arrival directions not expanded yet.
-    #[inline]
-    fn open_record(&mut self, node: u32) -> Option<JumpRecord> {
-        let record = *self.cells.cell(node);
-        (record.pending != 0).then_some(record)
-    }
-
-    #[inline]
-    fn g(record: JumpRecord) -> u64 {
-        record.g
-    }
-
-    /// The pending arrivals become expanded ones.
-    #[inline]
-    fn close(&mut self, node: u32) {
-        let record = self.cells.cell(node);
-        record.done |= record.pending;
-        record.pending = 0;
-    }
-
-    #[inline]
-    fn nearly_full(&self) -> bool {
-        self.cells.nearly_full()
-    }
-
-    /// Taken when new or cheaper (its arrivals then only this one), and when as cheap by a
-    /// direction it was not reached by yet (which needs its own natural moves: the module
-    /// notes), so that the position is expanded again for it.
-    #[inline]
-    fn offer(&mut self, to: u32, g: u64, parent: u32, (bit, around): (u32, u32)) -> Offer {
-        let tag = self.tag;
-        let record = self.cells.cell(to);
-        if record.tag != tag || g < record.g {
-            *record = JumpRecord {
-                g,
-                tag,
-                parent,
-                pending: bit,
-                done: 0,
-                around,
-            };
-            return Offer::Taken(to);
-        }
-        if g == record.g && (record.pending | record.done) & bit == 0 {
-            record.pending |= bit;
-            return Offer::Taken(to);
-        }
-        Offer::Kept
-    }
-}
-
-/// The jumps from a position as the search loop's move source.
-struct JumpMoves<'a, W: ?Sized> {
-    tables: &'a Tables,
-    fits: &'a mut Fits,
-    world: &'a W,
-    goal: IVec3,
-}
-
-impl<'t, W: VoxelWorld + ?Sized> MoveSource<JumpRecords<'t>> for JumpMoves<'_, W> {
-    type Landing = IVec3;
-
-    #[inline]
-    fn feet(&self, table: &JumpRecords<'t>, node: u32) -> IVec3 {
-        table.cells.position(node)
-    }
-
-    /// Jumps in each natural and forced direction of the arrivals not expanded yet, less
-    /// those an arrival expanded at the same cost jumped already.
-    fn expand(
-        &mut self,
-        table: &mut JumpRecords<'t>,
-        node: u32,
-        record: JumpRecord,
-        at: IVec3,
-        mut relax: impl FnMut(&mut JumpRecords<'t>, Successor<u32, (u32, u32), IVec3>) -> bool,
-    ) {
-        let tables = self.tables;
-        let around = if record.around != 0 {
-            record.around
-        } else {
-            self.fits.around(self.world, at)
-        };
-        let mut arrivals = record.pending;
-        let mut dirs = 0u32;
-        while arrivals != 0 {
-            let a = arrivals.trailing_zeros() as usize;
-            arrivals &= arrivals - 1;
-            dirs |= tables.natural[a];
-            if a != START {
-                dirs |= tables.forced_moves(a, around);
-            }
-        }
-        // A jump in an illegal direction returns at once: legality is not tested apart.
-        let mut done = record.done;
-        while done != 0 {
-            let a = done.trailing_zeros() as usize;
-            done &= done - 1;
-            dirs &= !tables.natural[a];
-            if a != START {
-                dirs &= !tables.forced_moves(a, around);
-            }
-        }
-        // Moves to a neighbour find its node at a fixed offset when it stays in the page.
-        let neighbours = Neighbourhood::new(node, at);
-        while dirs != 0 {
-            let dir = dirs.trailing_zeros() as usize;
-            dirs &= dirs - 1;
-            let required = tables.required[dir];
-            if around & required != required {
-                continue;
-            }
-            // The jump's first step, taken here: with no budget to read ahead (or at the
-            // goal) the jump ends on it, and no call is made.
-            let next = at + FREE_DIRECTIONS[dir];
-            let (to, to_around) = if next == self.goal || JUMP_BUDGET == 0 {
-                (next, 0)
-            } else {
-                let mut jump_budget = JUMP_BUDGET;
-                let jumped = jump(
-                    tables,
-                    self.fits,
-                    self.world,
-                    at,
-                    around,
-                    dir,
-                    self.goal,
-                    &mut jump_budget,
-                );
-                let Some(jumped) = jumped else {
-                    continue;
-                };
-                jumped
-            };
-            let to_node = if to != next {
-                table.cells.node(to)
-            } else if neighbours.inside & (1 << dir) != 0 {
-                Some(neighbours.neighbour(dir))
-            } else {
-                table.cells.neighbour_node(node, at, to)
-            };
-            let Some(to_node) = to_node else {
-                continue;
-            };
-            let steps = (to - at).abs().max_element() as u32;
-            let successor = Successor {
-                at: to_node,
-                landing: to,
-                cost: steps * tables.step[dir],
-                via: (1 << dir, to_around),
-            };
-            if !relax(table, successor) {
-                return;
-            }
-        }
-    }
-}
-
-/// Jumps from `from` (whose neighbourhood is `around`) in the direction `dir`: the first
-/// position that is the goal, has a forced move, or from which a natural sub-direction's jump
-/// returns something, with the "fits" bits around it when they were read (else 0); `None`
-/// when the next move is illegal first. A spent `budget` returns the position reached.
-#[expect(
-    clippy::too_many_arguments,
-    reason = "the search's parts, borrowed apart so that the jump can fill the bits it reads"
-)]
-fn jump<W: VoxelWorld + ?Sized>(
-    tables: &Tables,
-    fits: &mut Fits,
-    world: &W,
-    from: IVec3,
-    around: u32,
-    dir: usize,
-    goal: IVec3,
-    budget: &mut u32,
-) -> Option<(IVec3, u32)> {
-    let d = FREE_DIRECTIONS[dir];
-    let required = tables.required[dir];
-    let (mut at, mut around) = (from, around);
-    loop {
-        if around & required != required {
-            return None;
-        }
-        let next = at + d;
-        if next == goal || *budget == 0 {
-            return Some((next, 0));
-        }
-        *budget -= 1;
-        let next_around = fits.around(world, next);
-        if tables.forced_moves(dir, next_around) != 0 {
-            return Some((next, next_around));
-        }
-        let mut sub = tables.sub[dir];
-        while sub != 0 {
-            let s = sub.trailing_zeros() as usize;
-            sub &= sub - 1;
-            if jump(tables, fits, world, next, next_around, s, goal, budget).is_some() {
-                return Some((next, next_around));
-            }
-        }
-        at = next;
-        around = next_around;
     }
 }
