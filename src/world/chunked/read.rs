@@ -165,9 +165,10 @@ impl ChunkedWorld {
         out: &mut [ColumnBits],
     ) {
         let (cx0, cz0) = (x >> CHUNK_SHIFT, z >> CHUNK_SHIFT);
-        // The first column of the square in the next chunk along x and along z.
-        let split_x = ((cx0 + 1) << CHUNK_SHIFT) - x;
-        let split_z = ((cz0 + 1) << CHUNK_SHIFT) - z;
+        // The first column of the square in the next chunk along x and along z (1 ..= 16; in
+        // i64, since the next chunk's first column lies past i32::MAX for the last chunk).
+        let split = |c: i32, v: i32| (((i64::from(c) + 1) << CHUNK_SHIFT) - i64::from(v)) as i32;
+        let (split_x, split_z) = (split(cx0, x), split(cz0, z));
         let (absent_passable, absent_standable) = self.absent_masks();
         let out = &mut out[..SIDE * SIDE];
         out.fill(ColumnBits::default());
