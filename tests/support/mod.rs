@@ -14,6 +14,7 @@
 
 pub mod fuzz;
 pub mod grid_oracle;
+pub mod hier_worlds;
 pub mod oracle;
 pub mod region;
 pub mod rng;

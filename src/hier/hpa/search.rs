@@ -1,0 +1,478 @@
+//! The query side of the inexact abstraction: [`AbstractSearch`], its abstract search over
+//! the portals, and the refinement of the abstract route through cells and windows.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::time::{Duration, Instant};
+
+use glam::IVec3;
+
+use super::{Abstraction, LANDMARKS, NO_ROUTE, WINDOW_CELLS};
+use crate::error::{Error, Result};
+use crate::graph::{GraphSearch, NavGraph, NodeId};
+use crate::hier::cell::{CellSearch, Chunk, Direction, chunk_of};
+use crate::hier::query::end_nodes;
+use crate::search::heuristic::{Estimator, Heuristic};
+use crate::search::{SearchOptions, SearchResult, SearchStats, SearchStatus};
+
+/// The parent of the portals reached from the start's cell search.
+const FROM_START: u32 = u32::MAX - 1;
+/// The goal's entry in the open set.
+const GOAL: u32 = u32::MAX;
+/// How often the abstract search looks at the clock: every this many expansions.
+const CLOCK_INTERVAL: u64 = 256;
+
+/// The abstract search's knowledge of one portal slot.
+#[derive(Debug, Clone, Copy, Default)]
+struct Record {
+    g: u64,
+    parent: u32,
+    stamp: u32,
+}
+
+/// Reusable state for queries over an [`Abstraction`]: the abstract search's records (dense,
+/// stamped per query), the searches inside cells and windows, and a [`GraphSearch`] for the
+/// queries it answers directly. Keep one per thread and reuse it.
+#[derive(Clone, Default)]
+pub struct AbstractSearch {
+    records: Vec<Record>,
+    stamp: u32,
+    open: BinaryHeap<Reverse<(u64, u64, u32)>>,
+    goal: Option<(u64, u32)>,
+    first: CellSearch,
+    last: CellSearch,
+    window: CellSearch,
+    to_goal: Vec<Option<u64>>,
+    plain: Option<GraphSearch>,
+    direct_cells: i32,
+    leg: Vec<IVec3>,
+}
+
+impl std::fmt::Debug for AbstractSearch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AbstractSearch")
+            .field("records", &self.records.len())
+            .field("direct_cells", &self.direct_cells)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The cells (chunk distance, the larger of the two axes) within which a query goes straight
+/// to A* over the graph by default: the start's cell and its 8 neighbours, where the
+/// abstraction's fixed portals cost the most and A* expands little.
+pub const DIRECT_CELLS: i32 = 1;
+
+impl AbstractSearch {
+    /// A search with empty buffers that answers queries within [`DIRECT_CELLS`] by A* over
+    /// the graph.
+    #[must_use]
+    pub fn new() -> Self {
+        Self {
+            direct_cells: DIRECT_CELLS,
+            ..Self::default()
+        }
+    }
+
+    /// Sets the chunk distance (the larger of the two axes) at or below which a query is
+    /// answered by A* over the graph: 0 sends every query that leaves its start's cell
+    /// through the abstraction (what the tests use to exercise it on small worlds); negative
+    /// values count as 0. Defaults to [`DIRECT_CELLS`].
+    #[must_use]
+    pub fn with_direct_cells(mut self, cells: i32) -> Self {
+        self.direct_cells = cells.max(0);
+        self
+    }
+
+    /// Finds a route over `graph` from the feet position `start` to `goal` through `hpa`
+    /// (built from `graph` and kept current with its updates). Queries within the direct
+    /// distance ([`AbstractSearch::with_direct_cells`]) are A* over the graph; others search
+    /// the abstraction, then refine and smooth its route with A* windows two cells wide
+    /// (see the [module docs](crate::hier#the-inexact-abstraction-hpa)): a legal route that costs
+    /// what it reports, near-optimal. When the abstraction finds no route, A* over the graph
+    /// decides (with the budget left), so "unreachable" is exact.
+    ///
+    /// # Errors
+    /// As [`GraphSearch::find_path`]; [`Error::StaleGraph`] when `hpa` describes another
+    /// version of the graph's world.
+    pub fn find_path(
+        &mut self,
+        hpa: &Abstraction,
+        graph: &NavGraph,
+        start: IVec3,
+        goal: IVec3,
+        options: &SearchOptions,
+    ) -> Result<SearchResult> {
+        let started = Instant::now();
+        hpa.check_graph(graph)?;
+        options.check_budgets(true)?;
+        let (start_id, goal_id) = end_nodes(graph, start, goal)?;
+        let (start_chunk, goal_chunk) = (chunk_of(start), chunk_of(goal));
+        let apart = (start_chunk[0] - goal_chunk[0])
+            .abs()
+            .max((start_chunk[1] - goal_chunk[1]).abs());
+        if apart <= self.direct_cells {
+            return self.plain(hpa)?.find_path(graph, start, goal, options);
+        }
+        let (Some(&start_cell), Some(&goal_cell)) = (
+            hpa.by_chunk.get(&start_chunk),
+            hpa.by_chunk.get(&goal_chunk),
+        ) else {
+            return Err(Error::GraphBroken(format!(
+                "the abstraction has no cell for the chunk column {start_chunk:?} or \
+                 {goal_chunk:?}, where the graph has nodes: update it with every change of the \
+                 graph"
+            )));
+        };
+        let costs = hpa.costs;
+        let estimator = options.heuristic.estimator(graph.agent(), &costs);
+        self.first.run(
+            graph,
+            &costs,
+            &[start_chunk],
+            start_id,
+            Direction::Forward,
+            None,
+        );
+        self.last.run(
+            graph,
+            &costs,
+            &[goal_chunk],
+            goal_id,
+            Direction::Backward,
+            None,
+        );
+        let mut expanded = self.first.expanded + self.last.expanded;
+        let goal_cell_ref = &hpa.cells[goal_cell as usize];
+        self.to_goal.clear();
+        self.to_goal.extend(
+            goal_cell_ref
+                .portals
+                .iter()
+                .map(|&portal| self.last.cost(portal)),
+        );
+        // Per landmark, its abstract cost to the goal (through the goal cell's portals), for
+        // the bound `d(L, goal) - d(L, v)` on the cost from `v`.
+        let mut to_goal_from = [None; LANDMARKS];
+        if hpa.landmarks_current() {
+            for (local, rest) in self.to_goal.iter().enumerate() {
+                let Some(rest) = rest else { continue };
+                let slot = (goal_cell_ref.base as usize + local) * LANDMARKS;
+                for (l, known) in to_goal_from.iter_mut().enumerate() {
+                    let from_landmark = hpa.landmarks[slot + l];
+                    if from_landmark != NO_ROUTE {
+                        let through = u64::from(from_landmark) + rest;
+                        *known = Some(known.map_or(through, |best: u64| best.min(through)));
+                    }
+                }
+            }
+        }
+        let estimate = |slot: u32, feet: IVec3| {
+            let octile = estimator.between(feet, goal);
+            let Some(distances) = hpa.landmarks.get(slot as usize * LANDMARKS..) else {
+                return octile;
+            };
+            let mut alt = 0;
+            for (&from_landmark, to_goal) in distances.iter().zip(&to_goal_from) {
+                if let Some(to_goal) = to_goal
+                    && from_landmark != NO_ROUTE
+                {
+                    alt = alt.max(to_goal.saturating_sub(u64::from(from_landmark)));
+                }
+            }
+            // The landmark bound unweighted: weighting it too sent searches on long detours
+            // (`long`, weight 1.05: 76 k expansions against 24 k unweighted).
+            octile.max(alt)
+        };
+        self.reset(hpa.slot_cell.len());
+        let cell = &hpa.cells[start_cell as usize];
+        for (local, &portal) in cell.portals.iter().enumerate() {
+            if let Some(g) = self.first.cost(portal) {
+                let h = estimate(cell.base + local as u32, cell.feet[local]);
+                self.relax(cell.base + local as u32, g, h, FROM_START);
+            }
+        }
+        let max_nodes = options.max_nodes.unwrap_or(u64::MAX);
+        let deadline = options.deadline(started);
+        // The expanded portal closest to the goal by the heuristic, for a partial route; the
+        // start itself until one is closer.
+        let mut closest = (estimator.between(start, goal), FROM_START);
+        let mut generated = 0;
+        let mut status = SearchStatus::Unreachable;
+        while let Some(Reverse((_, deep, slot))) = self.open.pop() {
+            let g = u64::MAX - deep;
+            if slot == GOAL {
+                if self.goal.is_some_and(|(best, _)| best == g) {
+                    status = SearchStatus::Found;
+                    break;
+                }
+                continue;
+            }
+            let record = self.records[slot as usize];
+            if record.g != g {
+                continue;
+            }
+            if expanded >= max_nodes
+                || deadline.is_some_and(|deadline| {
+                    expanded.is_multiple_of(CLOCK_INTERVAL) && Instant::now() >= deadline
+                })
+            {
+                status = SearchStatus::Partial;
+                break;
+            }
+            expanded += 1;
+            let index = hpa.slot_cell[slot as usize];
+            let cell = &hpa.cells[index as usize];
+            let local = (slot - cell.base) as usize;
+            let portal = cell.portals[local];
+            let h = estimator.between(cell.feet[local], goal);
+            if h < closest.0 {
+                closest = (h, slot);
+            }
+            if index == goal_cell
+                && let Some(rest) = self.to_goal[local]
+                && self.goal.is_none_or(|(known, _)| g + rest < known)
+            {
+                self.goal = Some((g + rest, slot));
+                self.open
+                    .push(Reverse((g + rest, u64::MAX - (g + rest), GOAL)));
+            }
+            // A portal reached through its cell's table has its table row covered already
+            // (in-cell costs are shortest routes, so a second table step never improves).
+            let through_table =
+                record.parent != FROM_START && hpa.slot_cell[record.parent as usize] == index;
+            if !through_table {
+                let n = cell.portals.len();
+                for (other, &target) in cell.feet.iter().enumerate() {
+                    if other == local {
+                        continue;
+                    }
+                    if let Some(cost) = cell.table.get(local * n + other) {
+                        let next = g + u64::from(cost);
+                        let target_slot = cell.base + other as u32;
+                        if self.improves(target_slot, next) {
+                            let h = estimate(target_slot, target);
+                            self.relax(target_slot, next, h, slot);
+                            generated += 1;
+                        }
+                    }
+                }
+            }
+            for exit in cell.exits.iter().filter(|exit| exit.from == portal) {
+                let Some(&(to_cell, to_local)) = hpa.portal_of.get(&exit.to) else {
+                    continue;
+                };
+                let target_slot = hpa.cells[to_cell as usize].base + to_local;
+                let next = g + u64::from(exit.cost);
+                if self.improves(target_slot, next) {
+                    let h = estimate(
+                        target_slot,
+                        hpa.cells[to_cell as usize].feet[to_local as usize],
+                    );
+                    self.relax(target_slot, next, h, slot);
+                    generated += 1;
+                }
+            }
+        }
+        let end = match status {
+            SearchStatus::Found => self.goal.map_or(FROM_START, |(_, slot)| slot),
+            SearchStatus::Partial => closest.1,
+            SearchStatus::Unreachable => {
+                // The abstraction keeps only some crossings: A* over the graph decides, with
+                // what is left of the node budget.
+                let mut rest = *options;
+                rest.max_nodes = options
+                    .max_nodes
+                    .map(|budget| budget.saturating_sub(expanded).max(1));
+                rest.max_time = options.max_time.map(|limit| {
+                    limit
+                        .saturating_sub(started.elapsed())
+                        .max(Duration::from_nanos(1))
+                });
+                let mut result = self.plain(hpa)?.find_path(graph, start, goal, &rest)?;
+                result.stats.expanded += expanded;
+                result.stats.elapsed = started.elapsed();
+                return Ok(result);
+            }
+        };
+        if end == FROM_START {
+            // Partial with no expanded portal closer to the goal than the start: the start alone.
+            return Ok(SearchResult {
+                status,
+                path: vec![start],
+                cost: Some(0),
+                stats: SearchStats {
+                    expanded,
+                    generated,
+                    elapsed: started.elapsed(),
+                },
+            });
+        }
+        let target = (status == SearchStatus::Found).then_some(goal_id);
+        let (path, cost, window_expanded) = self.refine(hpa, graph, start_id, end, target)?;
+        Ok(SearchResult {
+            status,
+            path,
+            cost: Some(cost),
+            stats: SearchStats {
+                expanded: expanded + window_expanded,
+                generated,
+                elapsed: started.elapsed(),
+            },
+        })
+    }
+
+    /// The graph search for direct and fallback queries, made for the abstraction's costs.
+    fn plain(&mut self, hpa: &Abstraction) -> Result<&mut GraphSearch> {
+        if self
+            .plain
+            .as_ref()
+            .is_none_or(|plain| *plain.costs() != hpa.costs)
+        {
+            self.plain = Some(GraphSearch::new(hpa.costs)?);
+        }
+        Ok(self.plain.as_mut().expect("made just above"))
+    }
+
+    fn reset(&mut self, slots: usize) {
+        self.open.clear();
+        self.goal = None;
+        if self.records.len() < slots {
+            self.records.resize(slots, Record::default());
+        }
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.records.fill(Record::default());
+            self.stamp = 1;
+        }
+    }
+
+    #[inline]
+    fn improves(&self, slot: u32, g: u64) -> bool {
+        let record = self.records[slot as usize];
+        record.stamp != self.stamp || g < record.g
+    }
+
+    #[inline]
+    fn relax(&mut self, slot: u32, g: u64, h: u64, parent: u32) {
+        if !self.improves(slot, g) {
+            return;
+        }
+        self.records[slot as usize] = Record {
+            g,
+            parent,
+            stamp: self.stamp,
+        };
+        self.open.push(Reverse((g + h, u64::MAX - g, slot)));
+    }
+
+    /// The walk route from `start` through the abstract route ending at slot `end` (and on to
+    /// `goal` when given), smoothed: cell by cell, A* from where the route entered the
+    /// current cell to where it leaves the next one (or the goal), over the moves inside
+    /// those two cells, keeping its part up to its last entry into the next cell. Each
+    /// window's A* may take the abstract route's own part, so the smoothed route costs at
+    /// most the abstract one. Returns the route, its cost and the windows' expansions.
+    fn refine(
+        &mut self,
+        hpa: &Abstraction,
+        graph: &NavGraph,
+        start: NodeId,
+        end: u32,
+        goal: Option<NodeId>,
+    ) -> Result<(Vec<IVec3>, u64, u64)> {
+        // The abstract route's portals, start to end.
+        let mut portals = Vec::new();
+        let mut slot = end;
+        while slot != FROM_START {
+            let cell = &hpa.cells[hpa.slot_cell[slot as usize] as usize];
+            portals.push(cell.portals[(slot - cell.base) as usize]);
+            slot = self.records[slot as usize].parent;
+        }
+        portals.reverse();
+        portals.extend(goal);
+        // Per cell the route passes through, in order: its chunk and the node where the route
+        // leaves it (the goal or last portal for the last).
+        let mut legs: Vec<(Chunk, NodeId)> = Vec::new();
+        let mut at = chunk_of(graph.feet(start));
+        let mut previous = start;
+        for &portal in &portals {
+            let next = chunk_of(graph.feet(portal));
+            if next != at {
+                legs.push((at, previous));
+                at = next;
+            }
+            previous = portal;
+        }
+        legs.push((at, previous));
+        let estimator = Heuristic::default().estimator(graph.agent(), &hpa.costs);
+        let mut path = vec![graph.feet(start)];
+        let mut cost = 0;
+        let mut expanded = 0;
+        let mut from = start;
+        let mut region: Vec<Chunk> = Vec::with_capacity(WINDOW_CELLS);
+        for i in 0..legs.len() {
+            let last = (i + WINDOW_CELLS).min(legs.len()) - 1;
+            region.clear();
+            region.extend(legs[i..=last].iter().map(|leg| leg.0));
+            self.window_leg(graph, hpa, &region, (from, legs[last].1), &estimator)?;
+            expanded += self.window.expanded;
+            if last + 1 == legs.len() {
+                cost += self.window.cost(legs[last].1).unwrap_or(0);
+                path.extend_from_slice(&self.leg);
+                break;
+            }
+            // Keep the window's route up to the node after its last one in this cell: from
+            // there it runs in the next cells of the window, so the next window (one cell on)
+            // holds a route to its end.
+            let here = legs[i].0;
+            let keep = self
+                .leg
+                .iter()
+                .rposition(|&feet| chunk_of(feet) == here)
+                .map_or(0, |k| k + 1);
+            let Some(&entry) = self.leg.get(keep) else {
+                continue;
+            };
+            let entry_id = graph.node(entry).unwrap_or(from);
+            cost += self.window.cost(entry_id).unwrap_or(0);
+            path.extend_from_slice(&self.leg[..=keep]);
+            from = entry_id;
+        }
+        Ok((path, cost, expanded))
+    }
+
+    /// A* from `from` to `to` over the moves inside `region`; the route (without `from`) in
+    /// `self.leg`, its cost returned.
+    fn window_leg(
+        &mut self,
+        graph: &NavGraph,
+        hpa: &Abstraction,
+        region: &[Chunk],
+        (from, to): (NodeId, NodeId),
+        estimator: &Estimator,
+    ) -> Result<u64> {
+        self.leg.clear();
+        if from == to {
+            self.window.expanded = 0;
+            return Ok(0);
+        }
+        let target = (to, graph.feet(to), estimator);
+        let Some(cost) = self.window.run(
+            graph,
+            &hpa.costs,
+            region,
+            from,
+            Direction::Forward,
+            Some(target),
+        ) else {
+            return Err(Error::GraphBroken(format!(
+                "the abstraction has a route from {} to {} inside {region:?} that the graph does \
+                 not: update it with every change of the graph",
+                graph.feet(from),
+                graph.feet(to)
+            )));
+        };
+        self.window
+            .append_leg(graph, to, Direction::Forward, &mut self.leg);
+        Ok(cost)
+    }
+}

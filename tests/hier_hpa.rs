@@ -1,0 +1,302 @@
+//! The inexact abstraction (`voxnav::hier::Abstraction`): legal routes within its measured
+//! bound of the optimum, exact "unreachable" answers, local updates equal to a fresh build.
+//! (Split from `tests/hier.rs`, which tests the exact hierarchy.)
+
+mod support;
+
+use support::Outcomes;
+use support::hier_worlds::{random_costs, random_world_across, rooms};
+use support::oracle::{all_feet, route_cost};
+use support::rng::Rng;
+use support::worlds::{random_agent, random_block};
+use voxnav::graph::{GraphSearch, NavGraph};
+use voxnav::hier::{AbstractSearch, Abstraction};
+use voxnav::{
+    Agent, Block, ChunkedWorld, Error, IVec3, MoveCosts, SearchOptions, SearchStatus, check_path,
+};
+
+/// Checks one answer of the abstraction against exhaustive Dijkstra: found exactly when a
+/// route exists, a legal route under both path checks that costs what it reports, at least the
+/// optimum; returns `(cost, optimum)` of a found route.
+fn check_near_answer(
+    world: &ChunkedWorld,
+    agent: &Agent,
+    costs: &MoveCosts,
+    (start, goal): (IVec3, IVec3),
+    result: &voxnav::SearchResult,
+    context: &str,
+) -> Option<(u64, u64)> {
+    let best = support::oracle::dijkstra_cost(world, agent, costs, start, goal);
+    assert_eq!(result.is_found(), best.is_some(), "{context}");
+    let best = best?;
+    let cost = result.cost.expect("a found route has a cost");
+    assert_eq!(result.path.first(), Some(&start), "{context}");
+    assert_eq!(result.path.last(), Some(&goal), "{context}");
+    let checked = check_path(world, agent, costs, &result.path);
+    assert!(checked.is_legal(), "{context}: {checked:?}");
+    assert_eq!(checked.cost, Some(cost), "{context}");
+    assert_eq!(
+        route_cost(world, agent, costs, &result.path),
+        cost,
+        "{context}"
+    );
+    assert!(cost >= best, "{context}: {cost} below the optimum {best}");
+    Some((cost, best))
+}
+
+#[test]
+fn abstraction_routes_are_legal_and_reachability_exact_on_random_worlds() {
+    let mut rng = Rng::new(0xab57);
+    let mut outcomes = Outcomes::default();
+    let (mut through, mut above) = (0, 0);
+    for round in 0..16 {
+        let world = random_world_across(&mut rng, 34, 31);
+        let agent = random_agent(&mut rng);
+        let costs = random_costs(&mut rng);
+        let graph = NavGraph::compile(&world, &agent).expect("compiles");
+        let hpa = Abstraction::build(&graph, &costs).expect("builds");
+        // Every query that leaves its start's cell goes through the abstraction.
+        let mut search = AbstractSearch::new().with_direct_cells(0);
+        let feet = all_feet(&world, &agent);
+        if feet.len() < 2 {
+            continue;
+        }
+        for query in 0..12 {
+            let (start, goal) = (rng.pick(&feet), rng.pick(&feet));
+            let context = format!("round {round} query {query}: {start} -> {goal}, {agent:?}");
+            let result = search
+                .find_path(&hpa, &graph, start, goal, &SearchOptions::default())
+                .expect("valid query");
+            let answer =
+                check_near_answer(&world, &agent, &costs, (start, goal), &result, &context);
+            outcomes.record(answer.is_some());
+            if let Some((cost, best)) = answer {
+                let apart = (start.x.div_euclid(16) - goal.x.div_euclid(16))
+                    .abs()
+                    .max((start.z.div_euclid(16) - goal.z.div_euclid(16)).abs());
+                through += usize::from(apart > 0);
+                above += usize::from(cost > best);
+            }
+        }
+    }
+    outcomes.assert_both_seen(40, 10);
+    assert!(
+        through > 40,
+        "only {through} routes went through the abstraction"
+    );
+    // The abstraction is inexact on purpose: routes through it that were never above the
+    // optimum would show these worlds test nothing of it.
+    assert!(above > 0, "no route above the optimum in {through}");
+}
+
+/// Routes of at least 64 blocks on rolling hills 10 x 10 cells wide, through the abstraction
+/// with its default direct distance, against A* over the graph: the bound the module docs
+/// state (at most 1% above the optimum on average, 5% at worst).
+#[test]
+fn abstraction_costs_stay_within_one_percent_on_average_and_five_at_worst_on_hills() {
+    let mut rng = Rng::new(0x4111);
+    let world = support::worlds::hills_with_kinds(5, 160, 160);
+    let (agent, costs) = (Agent::default(), MoveCosts::default());
+    let graph = NavGraph::compile(&world, &agent).expect("compiles");
+    let hpa = Abstraction::build(&graph, &costs).expect("builds");
+    let mut search = AbstractSearch::new();
+    let mut plain = GraphSearch::new(costs).expect("costs");
+    let feet = all_feet(&world, &agent);
+    let options = SearchOptions::default();
+    let mut ratios = Vec::new();
+    while ratios.len() < 60 {
+        let (start, goal) = (rng.pick(&feet), rng.pick(&feet));
+        let apart = (start - goal).abs();
+        if apart.x.max(apart.z) < 64 {
+            continue;
+        }
+        let ours = search
+            .find_path(&hpa, &graph, start, goal, &options)
+            .expect("valid query");
+        let theirs = plain
+            .find_path(&graph, start, goal, &options)
+            .expect("valid query");
+        assert_eq!(ours.status, theirs.status, "{start} -> {goal}");
+        let (Some(cost), Some(best)) = (ours.cost, theirs.cost) else {
+            continue;
+        };
+        let checked = check_path(&world, &agent, &costs, &ours.path);
+        assert!(checked.is_legal(), "{start} -> {goal}: {checked:?}");
+        assert_eq!(checked.cost, Some(cost), "{start} -> {goal}");
+        let ratio = cost as f64 / best.max(1) as f64;
+        assert!(ratio <= 1.05, "{start} -> {goal}: {cost} against {best}");
+        ratios.push(ratio);
+    }
+    let mean = ratios.iter().sum::<f64>() / ratios.len() as f64;
+    let worst = ratios.iter().copied().fold(1.0, f64::max);
+    println!(
+        "cost ratio mean {mean:.4}, worst {worst:.4} over {} routes",
+        ratios.len()
+    );
+    assert!(mean <= 1.01, "mean cost ratio {mean}");
+    // Exact answers everywhere would mean the abstraction was not what answered.
+    assert!(
+        ratios.iter().any(|&ratio| ratio > 1.0),
+        "every route optimal"
+    );
+}
+
+#[test]
+fn abstraction_updates_after_random_block_changes_equal_a_fresh_build() {
+    let mut rng = Rng::new(0x5eee);
+    let mut outcomes = Outcomes::default();
+    for round in 0..6 {
+        let mut world = random_world_across(&mut rng, 30, 20);
+        let agent = random_agent(&mut rng);
+        let costs = random_costs(&mut rng);
+        let mut graph = NavGraph::compile(&world, &agent).expect("compiles");
+        let mut hpa = Abstraction::build(&graph, &costs).expect("builds");
+        let bounds = world.world_bounds().expect("bounded");
+        let size = bounds.size();
+        world.track_changes(true);
+        let mut search = AbstractSearch::new().with_direct_cells(0);
+        for edit in 0..40 {
+            for _ in 0..=rng.below(3) {
+                let p = bounds.min
+                    + IVec3::new(rng.coord(size.x), rng.coord(size.y), rng.coord(size.z));
+                let block = if rng.chance(40) {
+                    Block::Air
+                } else {
+                    random_block(&mut rng)
+                };
+                world.set(p, block).expect("inside");
+            }
+            let changes = world.take_changes();
+            let update = graph.apply_changes(&world, &changes).expect("updates");
+            hpa.update(&graph, &update).expect("updates");
+            let fresh = Abstraction::build(&graph, &costs).expect("builds");
+            let (ours, theirs) = (hpa.edges(&graph), fresh.edges(&graph));
+            if let Some(first) = ours.iter().zip(&theirs).position(|(a, b)| a != b) {
+                panic!(
+                    "round {round} edit {edit}: edge {first} is {:?} after the update, {:?} in \
+                     a fresh build",
+                    ours[first], theirs[first]
+                );
+            }
+            assert_eq!(ours.len(), theirs.len(), "round {round} edit {edit}");
+            assert_eq!(hpa.portal_count(), fresh.portal_count());
+            assert!(fresh.landmarks_current());
+            if !update.changed.is_empty() {
+                // Costs may have fallen: landmark bounds could overestimate.
+                assert!(!hpa.landmarks_current(), "round {round} edit {edit}");
+            }
+            // Half the checks search with the landmarks computed again, half without them.
+            if edit % 16 == 15 {
+                hpa.refresh_landmarks();
+                assert!(hpa.landmarks_current());
+            }
+            if edit % 8 == 7 {
+                let feet = all_feet(&world, &agent);
+                for _ in 0..4 {
+                    if feet.len() < 2 {
+                        break;
+                    }
+                    let (start, goal) = (rng.pick(&feet), rng.pick(&feet));
+                    let result = search
+                        .find_path(&hpa, &graph, start, goal, &SearchOptions::default())
+                        .expect("valid query");
+                    let context = format!("round {round} edit {edit}: {start} -> {goal}");
+                    let answer =
+                        check_near_answer(&world, &agent, &costs, (start, goal), &result, &context);
+                    outcomes.record(answer.is_some());
+                }
+            }
+        }
+    }
+    outcomes.assert_both_seen(5, 1);
+}
+
+#[test]
+fn abstraction_budgets_unreachable_goals_bad_input_and_staleness_answer_as_astar() {
+    let mut world = rooms();
+    let (agent, costs) = (Agent::default(), MoveCosts::default());
+    let mut graph = NavGraph::compile(&world, &agent).expect("compiles");
+    let mut hpa = Abstraction::build(&graph, &costs).expect("builds");
+    let mut search = AbstractSearch::new().with_direct_cells(0);
+    let options = SearchOptions::default();
+    let (start, goal, boxed) = (
+        IVec3::new(2, 1, 18),
+        IVec3::new(30, 1, 18),
+        IVec3::new(37, 1, 11),
+    );
+    let full = search
+        .find_path(&hpa, &graph, start, goal, &options)
+        .expect("valid query");
+    assert_eq!(full.status, SearchStatus::Found);
+    let estimate = |feet: IVec3| {
+        voxnav::search::heuristic::Heuristic::default()
+            .estimator(&agent, &costs)
+            .between(feet, goal)
+    };
+    let mut partial_seen = 0;
+    for budget in [1, 2, 5, 20, 60, 120, 400, 5_000] {
+        let result = search
+            .find_path(&hpa, &graph, start, goal, &options.with_max_nodes(budget))
+            .expect("valid query");
+        match result.status {
+            SearchStatus::Partial => {
+                partial_seen += 1;
+                assert_eq!(result.path.first(), Some(&start), "budget {budget}");
+                let checked = check_path(&world, &agent, &costs, &result.path);
+                assert!(checked.is_legal(), "budget {budget}: {checked:?}");
+                assert_eq!(checked.cost, result.cost, "budget {budget}");
+                let end = *result.path.last().expect("a route");
+                assert!(estimate(end) <= estimate(start), "budget {budget}");
+            }
+            SearchStatus::Found => assert_eq!(result.cost, full.cost, "budget {budget}"),
+            SearchStatus::Unreachable => panic!("budget {budget}: the goal is reachable"),
+        }
+    }
+    assert!(partial_seen >= 2, "{partial_seen} partial answers");
+
+    // The box: the abstraction finds no route, and A* over the graph confirms it.
+    let result = search
+        .find_path(&hpa, &graph, start, boxed, &options)
+        .expect("valid query");
+    assert_eq!(result.status, SearchStatus::Unreachable);
+    assert!(result.path.is_empty());
+    assert!(matches!(
+        search.find_path(&hpa, &graph, start, boxed, &options.with_max_nodes(0)),
+        Err(Error::ZeroBudget)
+    ));
+    let in_wall = IVec3::new(19, 3, 10);
+    assert!(matches!(
+        search.find_path(&hpa, &graph, in_wall, boxed, &options),
+        Err(Error::InvalidStart { pos, .. }) if pos == in_wall
+    ));
+    assert!(matches!(
+        search.find_path(&hpa, &graph, start, in_wall, &options),
+        Err(Error::InvalidGoal { pos, .. }) if pos == in_wall
+    ));
+
+    // Open the box: the graph follows, the abstraction refuses until it follows too.
+    world.track_changes(true);
+    world
+        .fill(IVec3::new(35, 1, 11), IVec3::new(35, 2, 11), Block::Air)
+        .expect("inside");
+    let changes = world.take_changes();
+    let update = graph.apply_changes(&world, &changes).expect("updates");
+    assert!(matches!(
+        search.find_path(&hpa, &graph, start, boxed, &options),
+        Err(Error::StaleGraph { .. })
+    ));
+    hpa.update(&graph, &update).expect("updates");
+    let result = search
+        .find_path(&hpa, &graph, start, boxed, &options)
+        .expect("valid query");
+    check_near_answer(
+        &world,
+        &agent,
+        &costs,
+        (start, boxed),
+        &result,
+        "opened box",
+    )
+    .expect("a route into the opened box");
+    assert!(format!("{hpa:?}").starts_with("Abstraction {"));
+}
