@@ -282,22 +282,12 @@ mod tests {
     use crate::moves::fly::body_allowed;
     use crate::world::{Block, Bounds, ChunkedWorld};
 
-    /// A small deterministic generator (xorshift64).
-    fn rng(mut state: u64) -> impl FnMut() -> u64 {
-        move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        }
-    }
-
     /// The bits read through the array (a bounded world) and through the map (an unbounded
     /// one) say what the rules say cell by cell, for fliers and swimmers one to three cells
     /// tall, around word edges (multiples of 62), chunk borders and negative coordinates.
     #[test]
     fn fits_bits_match_the_rules_cell_by_cell() {
-        let mut next = rng(0x5851_F42D_4C95_7F2D);
+        let mut next = crate::testing::xorshift(0x5851_F42D_4C95_7F2D);
         let (min, size) = (IVec3::new(-21, -70, 9), IVec3::new(12, 140, 11));
         let mut bounded = ChunkedWorld::with_bounds(Bounds::new(min, min + size)).unwrap();
         let mut unbounded = ChunkedWorld::new();
