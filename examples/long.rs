@@ -7,6 +7,9 @@
 //! cargo run --release --example long -- --quick      # 512 x 128 x 512, 20 pairs, for CI
 //! HIER_ENGINE=graph|hier|hpa cargo run ...           # one engine only (for callgrind);
 //!                                                    # a comma list runs several
+//! valgrind --tool=callgrind --toggle-collect='*timed_hpa*' target/release/examples/long ...
+//!                                                    # the timed queries' instructions
+//!                                                    # (`*timed_graph*` for graph A*)
 //! ```
 //!
 //! It prints the graph's compile time and memory, the hierarchy's build time, memory and
@@ -145,6 +148,32 @@ mod bench {
             .map_or(0.0, |t| t.as_secs_f64() * 1e6)
     }
 
+    /// One timed query of graph A*: a function of its own so that callgrind can count the
+    /// timed queries alone (`--toggle-collect='*timed_graph*'`), without the choice of pairs
+    /// or the checks after the edits.
+    #[inline(never)]
+    fn timed_graph(
+        search: &mut GraphSearch,
+        graph: &NavGraph,
+        (start, goal): (IVec3, IVec3),
+        options: &SearchOptions,
+    ) -> voxnav::Result<voxnav::SearchResult> {
+        search.find_path(graph, start, goal, options)
+    }
+
+    /// One timed query of the abstraction (`--toggle-collect='*timed_hpa*'`), as
+    /// [`timed_graph`].
+    #[inline(never)]
+    fn timed_hpa(
+        search: &mut AbstractSearch,
+        hpa: &Abstraction,
+        graph: &NavGraph,
+        (start, goal): (IVec3, IVec3),
+        options: &SearchOptions,
+    ) -> voxnav::Result<voxnav::SearchResult> {
+        search.find_path(hpa, graph, start, goal, options)
+    }
+
     pub fn run(args: &Args) -> Result<(), String> {
         let (run_graph, run_hier, run_hpa) = engines();
         let agent = Agent::default();
@@ -263,9 +292,9 @@ mod bench {
                         hier_search.find_path(hier, &graph, start, goal, options)
                     }
                     ("hpa", _, Some(hpa)) => {
-                        hpa_search.find_path(hpa, &graph, start, goal, options)
+                        timed_hpa(&mut hpa_search, hpa, &graph, (start, goal), options)
                     }
-                    _ => graph_search.find_path(&graph, start, goal, options),
+                    _ => timed_graph(&mut graph_search, &graph, (start, goal), options),
                 }
                 .map_err(|e| e.to_string())?;
                 runs.push((started.elapsed(), result.stats.expanded, result.cost));

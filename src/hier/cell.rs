@@ -148,7 +148,9 @@ impl DeriveScratch {
 /// Sorts `portals` into the canonical order (local x, local z, feet y), so that a cell
 /// derived after an update lists them as a fresh build does.
 pub(super) fn sort_portals(graph: &NavGraph, portals: &mut [NodeId]) {
-    portals.sort_unstable_by_key(|&id| {
+    // Keys read once per portal: `feet` decodes the node's record, and a comparison sort
+    // asked for it about 2 log n times per portal (a tenth of an edit's instructions).
+    portals.sort_by_cached_key(|&id| {
         let feet = graph.feet(id);
         (
             feet.x.rem_euclid(CELL_SIDE),

@@ -273,6 +273,29 @@ impl Table {
         }
     }
 
+    /// Visits the reachable entries of row `row` of an `n`-wide table, `(column, cost)`: one
+    /// match on the width per row rather than per entry, for the abstract search's inner loop.
+    #[inline]
+    fn for_each_in_row(&self, row: usize, n: usize, mut visit: impl FnMut(usize, u32)) {
+        let entries = row * n..(row + 1) * n;
+        match self {
+            Self::Narrow(costs) => {
+                for (column, &cost) in costs[entries].iter().enumerate() {
+                    if cost != u16::MAX {
+                        visit(column, u32::from(cost));
+                    }
+                }
+            }
+            Self::Wide(costs) => {
+                for (column, &cost) in costs[entries].iter().enumerate() {
+                    if cost != UNREACHED {
+                        visit(column, cost);
+                    }
+                }
+            }
+        }
+    }
+
     fn memory_bytes(&self) -> usize {
         match self {
             Self::Narrow(costs) => costs.capacity() * 2,

@@ -1,13 +1,12 @@
 //! The query side of the inexact abstraction: [`AbstractSearch`], its abstract search over
 //! the portals, and the refinement of the abstract route through cells and windows.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 use std::time::{Duration, Instant};
 
 use glam::IVec3;
 
-use super::{Abstraction, LANDMARKS, NO_ROUTE, WINDOW_CELLS};
+use super::radix::RadixHeap;
+use super::{Abstraction, LANDMARKS, NO_ROUTE, WINDOW_CELLS, WINDOW_STRIDE};
 use crate::error::{Error, Result};
 use crate::graph::{GraphSearch, NavGraph, NodeId};
 use crate::hier::cell::{CellSearch, Chunk, Direction, chunk_of};
@@ -26,8 +25,13 @@ const CLOCK_INTERVAL: u64 = 256;
 #[derive(Debug, Clone, Copy, Default)]
 struct Record {
     g: u64,
+    /// The heuristic's estimate, computed once per query: with the landmarks it reads 8
+    /// distances, and a slot is often improved more than once.
+    h: u64,
     parent: u32,
     stamp: u32,
+    /// Expanded at its present `g`: an older entry of the slot in the open set is stale.
+    done: bool,
 }
 
 /// Reusable state for queries over an [`Abstraction`]: the abstract search's records (dense,
@@ -37,7 +41,7 @@ struct Record {
 pub struct AbstractSearch {
     records: Vec<Record>,
     stamp: u32,
-    open: BinaryHeap<Reverse<(u64, u64, u32)>>,
+    open: RadixHeap,
     goal: Option<(u64, u32)>,
     first: CellSearch,
     last: CellSearch,
@@ -187,8 +191,9 @@ impl AbstractSearch {
         let cell = &hpa.cells[start_cell as usize];
         for (local, &portal) in cell.portals.iter().enumerate() {
             if let Some(g) = self.first.cost(portal) {
-                let h = estimate(cell.base + local as u32, cell.feet[local]);
-                self.relax(cell.base + local as u32, g, h, FROM_START);
+                self.relax(cell.base + local as u32, g, FROM_START, |slot| {
+                    estimate(slot, cell.feet[local])
+                });
             }
         }
         let max_nodes = options.max_nodes.unwrap_or(u64::MAX);
@@ -198,19 +203,18 @@ impl AbstractSearch {
         let mut closest = (estimator.between(start, goal), FROM_START);
         let mut generated = 0;
         let mut status = SearchStatus::Unreachable;
-        while let Some(Reverse((_, deep, slot))) = self.open.pop() {
-            let g = u64::MAX - deep;
+        while let Some((_, slot)) = self.open.pop() {
             if slot == GOAL {
-                if self.goal.is_some_and(|(best, _)| best == g) {
-                    status = SearchStatus::Found;
-                    break;
-                }
-                continue;
+                // The goal's best known cost is at most this entry's key, and every entry
+                // left is at least that: with an admissible heuristic, nothing is cheaper.
+                status = SearchStatus::Found;
+                break;
             }
             let record = self.records[slot as usize];
-            if record.g != g {
+            if record.done {
                 continue;
             }
+            let g = record.g;
             if expanded >= max_nodes
                 || deadline.is_some_and(|deadline| {
                     expanded.is_multiple_of(CLOCK_INTERVAL) && Instant::now() >= deadline
@@ -220,6 +224,7 @@ impl AbstractSearch {
                 break;
             }
             expanded += 1;
+            self.records[slot as usize].done = true;
             let index = hpa.slot_cell[slot as usize];
             let cell = &hpa.cells[index as usize];
             let local = (slot - cell.base) as usize;
@@ -233,42 +238,39 @@ impl AbstractSearch {
                 && self.goal.is_none_or(|(known, _)| g + rest < known)
             {
                 self.goal = Some((g + rest, slot));
-                self.open
-                    .push(Reverse((g + rest, u64::MAX - (g + rest), GOAL)));
+                self.open.push(g + rest, GOAL);
             }
             // A portal reached through its cell's table has its table row covered already
             // (in-cell costs are shortest routes, so a second table step never improves).
             let through_table =
                 record.parent != FROM_START && hpa.slot_cell[record.parent as usize] == index;
             if !through_table {
-                let n = cell.portals.len();
-                for (other, &target) in cell.feet.iter().enumerate() {
-                    if other == local {
-                        continue;
-                    }
-                    if let Some(cost) = cell.table.get(local * n + other) {
-                        let next = g + u64::from(cost);
+                cell.table
+                    .for_each_in_row(local, cell.portals.len(), |other, cost| {
+                        if other == local {
+                            return;
+                        }
                         let target_slot = cell.base + other as u32;
-                        if self.improves(target_slot, next) {
-                            let h = estimate(target_slot, target);
-                            self.relax(target_slot, next, h, slot);
+                        let target = cell.feet[other];
+                        let next = g + u64::from(cost);
+                        if self.relax(target_slot, next, slot, |at| estimate(at, target)) {
                             generated += 1;
                         }
-                    }
-                }
+                    });
             }
-            for exit in cell.exits.iter().filter(|exit| exit.from == portal) {
+            // Exits are sorted by their portal: its own are one run.
+            let first = cell.exits.partition_point(|exit| exit.from < portal);
+            for exit in cell.exits[first..]
+                .iter()
+                .take_while(|exit| exit.from == portal)
+            {
                 let Some(&(to_cell, to_local)) = hpa.portal_of.get(&exit.to) else {
                     continue;
                 };
                 let target_slot = hpa.cells[to_cell as usize].base + to_local;
                 let next = g + u64::from(exit.cost);
-                if self.improves(target_slot, next) {
-                    let h = estimate(
-                        target_slot,
-                        hpa.cells[to_cell as usize].feet[to_local as usize],
-                    );
-                    self.relax(target_slot, next, h, slot);
+                let feet = hpa.cells[to_cell as usize].feet[to_local as usize];
+                if self.relax(target_slot, next, slot, |at| estimate(at, feet)) {
                     generated += 1;
                 }
             }
@@ -346,23 +348,25 @@ impl AbstractSearch {
         }
     }
 
+    /// Reaches `slot` at cost `g` from `parent` when that is cheaper than known (the
+    /// heuristic `estimate` asked on the slot's first reach in this query); whether it was.
     #[inline]
-    fn improves(&self, slot: u32, g: u64) -> bool {
-        let record = self.records[slot as usize];
-        record.stamp != self.stamp || g < record.g
-    }
-
-    #[inline]
-    fn relax(&mut self, slot: u32, g: u64, h: u64, parent: u32) {
-        if !self.improves(slot, g) {
-            return;
+    fn relax(&mut self, slot: u32, g: u64, parent: u32, estimate: impl FnOnce(u32) -> u64) -> bool {
+        let record = &mut self.records[slot as usize];
+        if record.stamp == self.stamp {
+            if g >= record.g {
+                return false;
+            }
+        } else {
+            record.h = estimate(slot);
+            record.stamp = self.stamp;
         }
-        self.records[slot as usize] = Record {
-            g,
-            parent,
-            stamp: self.stamp,
-        };
-        self.open.push(Reverse((g + h, u64::MAX - g, slot)));
+        record.g = g;
+        record.parent = parent;
+        record.done = false;
+        let f = g + record.h;
+        self.open.push(f, slot);
+        true
     }
 
     /// The walk route from `start` through the abstract route ending at slot `end` (and on to
@@ -409,7 +413,8 @@ impl AbstractSearch {
         let mut expanded = 0;
         let mut from = start;
         let mut region: Vec<Chunk> = Vec::with_capacity(WINDOW_CELLS);
-        for i in 0..legs.len() {
+        let mut i = 0;
+        while i < legs.len() {
             let last = (i + WINDOW_CELLS).min(legs.len()) - 1;
             region.clear();
             region.extend(legs[i..=last].iter().map(|leg| leg.0));
@@ -420,15 +425,18 @@ impl AbstractSearch {
                 path.extend_from_slice(&self.leg);
                 break;
             }
-            // Keep the window's route up to the node after its last one in this cell: from
-            // there it runs in the next cells of the window, so the next window (one cell on)
-            // holds a route to its end.
-            let here = legs[i].0;
+            // Keep the window's route up to the node after its last one in the cells the
+            // window steps over: from there it runs in the window's later cells, so the next
+            // window holds a route to its end. A route that stays in those cells (the window
+            // no wider than its step) is kept whole, to where the abstract route leaves them.
+            let kept = &region[..WINDOW_STRIDE];
             let keep = self
                 .leg
                 .iter()
-                .rposition(|&feet| chunk_of(feet) == here)
-                .map_or(0, |k| k + 1);
+                .rposition(|&feet| kept.contains(&chunk_of(feet)))
+                .map_or(0, |k| k + 1)
+                .min(self.leg.len().saturating_sub(1));
+            i += WINDOW_STRIDE;
             let Some(&entry) = self.leg.get(keep) else {
                 continue;
             };
