@@ -515,3 +515,58 @@ fn octile_costs_at_scale_stay_exact() {
         );
     }
 }
+
+/// A graph numbers the first 6 terrains other than plain it meets in a table and keeps any
+/// later one by node: on a world with many kinds of cells (far more than 6 combinations of
+/// terrain flags), every node's terrain and every move's price equal the generator's, after
+/// the compile and after each of many local updates (which drop and re-derive what is kept
+/// by node), and equal a fresh compile's.
+#[test]
+fn terrains_beyond_the_graphs_table_are_kept_by_node_through_updates() {
+    let mut rng = Rng::new(0x6EA9_0021);
+    let size = IVec3::new(20, 6, 20);
+    let mut world = random_solids(&mut rng, size, 95, 8);
+    for _ in 0..400 {
+        let p = IVec3::new(
+            rng.below(size.x as u64) as i32,
+            1 + rng.below(3) as i32,
+            rng.below(size.z as u64) as i32,
+        );
+        world
+            .set(p, KINDS[rng.below(KINDS.len() as u64) as usize])
+            .unwrap();
+    }
+    let agent = Agent::default();
+    let mut graph = NavGraph::compile(&world, &agent).unwrap();
+    let terrains: std::collections::HashSet<_> =
+        graph.nodes().map(|id| graph.terrain(id)).collect();
+    assert!(terrains.len() > 7, "only {} terrains", terrains.len());
+    world.track_changes(true);
+    for round in 0..60 {
+        let costs = random_costs(&mut rng);
+        let fresh = NavGraph::compile(&world, &agent).unwrap();
+        assert_eq!(
+            picture(&graph, &costs),
+            generator_picture(&world, &agent, &costs)
+        );
+        for id in graph.nodes() {
+            let feet = graph.feet(id);
+            let other = fresh.node(feet).unwrap();
+            assert_eq!(
+                graph.terrain(id),
+                fresh.terrain(other),
+                "{feet}, round {round}"
+            );
+        }
+        for _ in 0..=rng.below(4) {
+            let p = IVec3::new(
+                rng.below(size.x as u64) as i32,
+                1 + rng.below(4) as i32,
+                rng.below(size.z as u64) as i32,
+            );
+            world.set(p, random_block(&mut rng)).unwrap();
+        }
+        let changes = world.take_changes();
+        graph.apply_changes(&world, &changes).unwrap();
+    }
+}

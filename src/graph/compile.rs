@@ -93,9 +93,12 @@ impl NavGraph {
             chain_homes: Vec::new(),
             chain_fill: NO_NODE,
             slots: vec![Slot::EMPTY; PAGE],
+            next: vec![NO_NODE; PAGE],
             extra: Vec::new(),
             free: Vec::new(),
             shapes: Vec::new(),
+            terrains: Vec::new(),
+            rare_terrain: AHashMap::new(),
             live: 0,
             max_extra: 0,
             terrain_seen: TerrainFlags::PLAIN,
@@ -144,7 +147,7 @@ impl NavGraph {
                     self.push_node(home, y)?
                 };
                 if id != last {
-                    self.slots[last as usize].next = id;
+                    self.next[last as usize] = id;
                     last = id;
                 }
             }
@@ -196,6 +199,8 @@ impl NavGraph {
 
     /// A page of empty slots: a free one, else a new one.
     fn take_page(&mut self) -> Result<u32> {
+        // The lowest free page (the list is kept highest first): new columns fill the id
+        // space from below.
         if let Some(page) = self.free_pages.pop() {
             return Ok(page);
         }
@@ -206,11 +211,15 @@ impl NavGraph {
                 u64::from(NO_NODE) >> PAGE_SHIFT
             )));
         }
+        grow(&mut self.pages, 1);
         self.pages.push(Page::VOID);
-        // Growing by an eighth rather than doubling: the arrays stay within 12.5% of what
-        // the loaded columns need (memory proportional to them), at a copy per eighth.
+        // Growing by a 32nd rather than doubling: the arrays stay within 3% of what the
+        // loaded columns need (memory proportional to them, and under the 16 bytes per feet
+        // position of the module docs), at a copy per 32nd.
         grow(&mut self.slots, PAGE);
         self.slots.resize(self.slots.len() + PAGE, Slot::EMPTY);
+        grow(&mut self.next, PAGE);
+        self.next.resize(self.slots.len(), NO_NODE);
         if !self.extra.is_empty() {
             grow(&mut self.extra, PAGE);
             self.extra.resize(self.slots.len(), 0);
@@ -221,6 +230,7 @@ impl NavGraph {
     /// Gives back the memory the node arrays hold beyond their length.
     fn shrink_to_fit(&mut self) {
         self.slots.shrink_to_fit();
+        self.next.shrink_to_fit();
         self.chain_homes.shrink_to_fit();
         self.extra.shrink_to_fit();
         self.pages.shrink_to_fit();
@@ -229,13 +239,9 @@ impl NavGraph {
     /// slot's chain.
     pub(super) fn fill_home(&mut self, column: usize, y: i32) -> Result<()> {
         self.count_new_node()?;
-        let slot = &mut self.slots[column];
-        debug_assert_eq!(slot.y, DEAD);
-        *slot = Slot {
-            next: slot.next,
-            ..Slot::at(y)
-        };
-        self.slots[column].out = 0;
+        debug_assert_eq!(self.slots[column].y, DEAD);
+        // The chain after the home slot stays.
+        self.slots[column] = Slot::at(y);
         self.set_extra(column as NodeId, 0);
         Ok(())
     }
@@ -342,6 +348,7 @@ impl NavGraph {
             }
         };
         self.slots[id as usize] = Slot::at(y);
+        self.next[id as usize] = NO_NODE;
         // Chained ids lie in chain pages.
         if let PageKind::Chain(start) = self.pages[(id >> PAGE_SHIFT) as usize].kind {
             self.chain_homes[start as usize + (id as usize & (PAGE - 1))] = home;
@@ -360,7 +367,7 @@ impl NavGraph {
             *stored = extra;
         }
         let slot = &mut self.slots[id as usize];
-        slot.plain = slot.terrain.is_plain() && extra == 0;
+        slot.set_plain(slot.terrain_code() == 0 && extra == 0);
         self.max_extra = self.max_extra.max(extra);
     }
 
@@ -393,10 +400,10 @@ impl NavGraph {
         if let Some(error) = failure {
             return Err(error);
         }
-        let slot = &mut self.slots[id as usize];
-        slot.out = word;
-        slot.terrain = body_terrain(world, &agent, feet);
-        self.terrain_seen = self.terrain_seen | slot.terrain;
+        self.slots[id as usize].set_moves(word);
+        let terrain = body_terrain(world, &agent, feet);
+        self.set_terrain(id, terrain);
+        self.terrain_seen = self.terrain_seen | terrain;
         // After the terrain: this also decides `plain`.
         self.set_extra(id, world.extra_cost(feet));
         Ok(())
@@ -455,10 +462,10 @@ impl NavGraph {
     }
 }
 
-/// Makes room in `items` for `more` items beyond its length: an eighth more than it holds
+/// Makes room in `items` for `more` items beyond its length: a 32nd more than it holds
 /// (at least `more`) when it is full.
 fn grow<T>(items: &mut Vec<T>, more: usize) {
     if items.capacity() - items.len() < more {
-        items.reserve_exact((items.len() / 8).max(more));
+        items.reserve_exact((items.len() / 32).max(more));
     }
 }

@@ -31,14 +31,16 @@
 //!   generator prices it. So a graph is per world and agent, not per costs: engines may use
 //!   any `MoveCosts` on the same graph.
 //!
-//! Memory: a 16-byte record per id (moves, height, terrain, the next node down the column),
-//! so 16 bytes per feet position plus 16 per column without one (its empty home slot); 4 more
-//! per node beyond its column's home slot (the home it hangs off), and 4 more per id only in
-//! worlds with [`VoxelWorld::extra_cost`]s. Ids are 256 per chunk column held plus the
-//! chained nodes (see below), and the arrays grow by an eighth, so the memory follows the
-//! loaded chunk columns: about 20 bytes per feet position on the default terrain, see
-//! [`NavGraph::memory_bytes`]. Pages given back by unloads are reused, not returned, so a
-//! graph keeps the memory of the most columns it held at once.
+//! Memory: per id a 10-byte record (moves, terrain code, height; see `Slot`) and 4 bytes
+//! for the next node down its column, so 14 bytes per feet position plus 14 per column
+//! without one (its empty home slot); 4 more per node beyond its column's home slot (the home
+//! it hangs off), 4 more per id only in worlds with [`VoxelWorld::extra_cost`]s, and 9 per
+//! node whose terrain is not among the first 6 the graph met. Ids are 256 per chunk column
+//! held plus the chained nodes (see below), and the arrays grow by a 32nd, so the memory
+//! follows the loaded chunk columns: 15.7 to 17.4 bytes per feet position over the server
+//! trace on the default terrain (`cargo run --release --example server`), see
+//! [`NavGraph::memory_bytes`]. Pages given back by unloads are reused (the lowest first),
+//! not returned, so a graph keeps the memory of the most columns it held at once.
 //!
 //! ## A graph that grows by chunk column
 //!
@@ -252,6 +254,10 @@ pub struct NavGraph {
     /// highest feet first): a column's first node needs no lookup of a head, and an empty
     /// home slot keeps the chain when its node is removed.
     slots: Vec<Slot>,
+    /// The next node down each id's column, [`NO_NODE`] at the end of a chain (and for ids
+    /// not in one): apart from the records, since a relaxation reads it only when the home
+    /// slot is not the target (see [`Slot`]).
+    next: Vec<NodeId>,
     /// The world's extra cost of entering each node, by id; empty while every node's is 0,
     /// which spares most worlds 4 bytes per id.
     extra: Vec<u32>,
@@ -260,6 +266,11 @@ pub struct NavGraph {
     free: Vec<NodeId>,
     /// The move shapes seen; code `c` is `shapes[c - 1]`.
     shapes: Vec<Shape>,
+    /// The terrains other than plain seen first, numbered like the shapes: a node's terrain
+    /// code `c` in `1 ..= 6` is `terrains[c - 1]` (see [`Slot`]).
+    terrains: Vec<TerrainFlags>,
+    /// The terrain of each node whose terrain is not plain nor in `terrains`.
+    rare_terrain: AHashMap<NodeId, TerrainFlags>,
     live: usize,
     /// The largest extra cost any node has had (never lowered by an update): searches use it
     /// to bound the costs they can reach.
@@ -482,13 +493,14 @@ impl NavGraph {
     /// The terrain of node `id`'s feet position, as the world reported it.
     #[must_use]
     pub fn terrain(&self, id: NodeId) -> TerrainFlags {
-        self.slots[id as usize].terrain
+        self.slot_terrain(id, self.slots[id as usize])
     }
 
     /// The memory the graph holds, in bytes (its arrays' capacities).
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
         self.slots.capacity() * std::mem::size_of::<Slot>()
+            + self.next.capacity() * 4
             + self.chain_homes.capacity() * 4
             + self.extra.capacity() * 4
             + self.pages.capacity() * std::mem::size_of::<Page>()
@@ -497,13 +509,16 @@ impl NavGraph {
             + (self.free_pages.capacity() + self.freed_pages.capacity()) * 4
             + self.free.capacity() * 4
             + self.unloaded.bits.capacity() * 8
+            // An entry: the id, the terrain (padded to 8) and a control byte.
+            + self.rare_terrain.capacity() * 9
+            + self.terrains.capacity()
     }
 
     /// Calls `visit` with every move out of node `id`, priced at `costs`, in the order of
     /// [`neighbours`](crate::engine::neighbours).
     #[inline]
     pub fn for_each_move(&self, id: NodeId, costs: &MoveCosts, mut visit: impl FnMut(GraphMove)) {
-        let Some(&Slot { out: word, .. }) = self.slots.get(id as usize) else {
+        let Some(word) = self.slots.get(id as usize).map(|slot| slot.moves()) else {
             return;
         };
         let home = self.home_of(id);
@@ -554,8 +569,7 @@ impl NavGraph {
             let mut source = self.home_toward(home, -direction.x, -direction.z);
             while source != NO_NODE {
                 let from = self.slots[source as usize];
-                let code =
-                    (self.slots[source as usize].out >> (slot as u32 * CODE_BITS)) & CODE_MASK;
+                let code = (from.out >> (slot as u32 * CODE_BITS)) & CODE_MASK;
                 if code != 0 {
                     let shape = self.shapes[code as usize - 1];
                     if i32::from(from.y) + shape.dy == y {
@@ -568,7 +582,7 @@ impl NavGraph {
                         });
                     }
                 }
-                source = from.next;
+                source = self.next[source as usize];
             }
         }
     }
@@ -592,7 +606,8 @@ impl NavGraph {
         if slot.is_plain() {
             0
         } else {
-            terrain_cost(slot.terrain, costs).saturating_add(self.extra_cost(target))
+            terrain_cost(self.slot_terrain(target, slot), costs)
+                .saturating_add(self.extra_cost(target))
         }
     }
 

@@ -4,7 +4,7 @@
 
 use glam::IVec3;
 
-use super::{NO_NODE, NavGraph, NodeId};
+use super::{NavGraph, NodeId};
 use crate::moves::agent::MoveCosts;
 use crate::moves::{DIRECTIONS, MoveKind};
 use crate::world::TerrainFlags;
@@ -34,48 +34,90 @@ pub(super) const SLOT_DIRECTIONS: [IVec3; SLOTS] = [
     IVec3::NEG_Y,
 ];
 
-/// One node, in 16 bytes: its moves (what an expansion reads), and what a relaxation reads of
-/// a move's target: its height (to find it in its column), the next node down the column, and
-/// whether entering it costs more than the move. A node's position and extra cost live in
-/// other arrays (see [`NavGraph`]): the smaller the record, the fewer cache lines a search
-/// touches around each node (the 24-byte record with x, z and the extra cost had 27% more
-/// L2 read misses on the terrain queries of `benches/graph.rs`, in callgrind's cache model).
+/// The bits of [`Slot::out`] that hold moves: [`SLOTS`] codes of [`CODE_BITS`] bits.
+pub(crate) const MOVES: u64 = (1 << (SLOTS as u32 * CODE_BITS)) - 1;
+/// Where [`Slot::out`] keeps the node's terrain code (3 bits above the moves): 0 for plain
+/// terrain, 1 ..= [`COMMON_TERRAINS`] for the graph's table of terrains seen, [`RARE_TERRAIN`]
+/// for a terrain kept by id elsewhere.
+const TERRAIN_SHIFT: u32 = SLOTS as u32 * CODE_BITS;
+const TERRAIN_CODE_MASK: u64 = 0b111;
+/// Terrains a graph numbers in its table; later ones are kept by id.
+pub(super) const COMMON_TERRAINS: usize = 6;
+/// The terrain code of a node whose terrain is kept by id (see [`NavGraph`]'s `rare_terrain`).
+pub(super) const RARE_TERRAIN: u8 = 7;
+/// The top bit of [`Slot::out`]: entering the node costs more than the move (terrain or an
+/// extra cost).
+const COSTLY: u64 = 1 << 63;
+
+/// One node, in 10 bytes: its moves (what an expansion reads), its terrain code and whether
+/// entering it costs more than the move, and its height (what a relaxation reads of a move's
+/// target, to find it in its column and price it). The next node down the column (read only
+/// when the home slot is not the target), the position, the terrain (when not plain) and the
+/// extra cost live elsewhere (see [`NavGraph`]): the smaller the record, the less memory per
+/// feet position (the graph's target is 16 bytes in all, see the module docs) and the fewer
+/// cache lines a search touches around each node.
+///
+/// Why 10 bytes and not the 14 of moves, height and next together: a 14-byte stride costs
+/// three instructions per index where 10 (like 16) costs one address computation, and the
+/// relaxation indexes a record for every move (+5.8% instructions of graph A* with the 14-byte
+/// record, by callgrind on `compare --quick --set long --set short`). Packed to an alignment
+/// of 2: the 8-byte word is read unaligned, which costs x86 and arm64 nothing within a cache
+/// line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(C, packed(2))]
 pub(crate) struct Slot {
     /// The node's moves: [`SLOTS`] shape codes of [`CODE_BITS`] bits each, slot `i` at bit
-    /// `6 i`; 0 for none.
+    /// `6 i`, 0 for none (see [`MOVES`]); then 3 bits of terrain code and the costly bit.
     pub(crate) out: u64,
     /// Feet y relative to `bounds.min.y`, [`DEAD`] for a removed node or an empty home slot.
     pub(crate) y: u16,
-    /// The terrain of the feet position, priced on every move into it.
-    pub(crate) terrain: TerrainFlags,
-    /// Whether entering the node costs only the move: plain terrain and no extra cost (one
-    /// byte to test in a relaxation rather than two fields).
-    pub(crate) plain: bool,
-    /// The next node down its column (after the home slot, which may be empty: see
-    /// [`NavGraph`]'s `slots`).
-    pub(crate) next: NodeId,
 }
+
+const _: () = assert!(std::mem::size_of::<Slot>() == 10);
 
 impl Slot {
     /// A home slot without a node.
     pub(super) const EMPTY: Self = Self::at(DEAD as i32);
 
-    /// A node at local height `y`, its terrain and moves not derived yet.
+    /// A node at local height `y`, plain, its moves not derived yet.
     pub(super) const fn at(y: i32) -> Self {
         Self {
             out: 0,
             y: y as u16,
-            terrain: TerrainFlags::PLAIN,
-            plain: true,
-            next: NO_NODE,
         }
+    }
+
+    /// The node's moves, without the terrain bits.
+    #[inline]
+    pub(crate) fn moves(self) -> u64 {
+        self.out & MOVES
+    }
+
+    /// Replaces the node's moves.
+    pub(super) fn set_moves(&mut self, word: u64) {
+        debug_assert_eq!(word & !MOVES, 0);
+        self.out = (self.out & !MOVES) | word;
     }
 
     /// Whether a move into this node costs only the move itself.
     #[inline]
     pub(crate) fn is_plain(self) -> bool {
-        self.plain
+        self.out & COSTLY == 0
+    }
+
+    pub(super) fn set_plain(&mut self, plain: bool) {
+        self.out = (self.out & !COSTLY) | if plain { 0 } else { COSTLY };
+    }
+
+    /// The node's terrain code (see [`TERRAIN_SHIFT`]).
+    #[inline]
+    pub(crate) fn terrain_code(self) -> u8 {
+        ((self.out >> TERRAIN_SHIFT) & TERRAIN_CODE_MASK) as u8
+    }
+
+    pub(super) fn set_terrain_code(&mut self, code: u8) {
+        self.out = (self.out & !(TERRAIN_CODE_MASK << TERRAIN_SHIFT))
+            | (u64::from(code) & TERRAIN_CODE_MASK) << TERRAIN_SHIFT;
     }
 }
 
@@ -190,4 +232,48 @@ pub(super) fn base_cost(slot: usize, shape: Shape, costs: &MoveCosts) -> u32 {
 /// The slot of a generated move's direction.
 pub(super) fn slot_of(direction: IVec3) -> Option<usize> {
     SLOT_DIRECTIONS.iter().position(|&d| d == direction)
+}
+
+impl NavGraph {
+    /// The terrain of node `id`, whose record is `slot`.
+    #[inline]
+    pub(crate) fn slot_terrain(&self, id: NodeId, slot: Slot) -> TerrainFlags {
+        match slot.terrain_code() {
+            0 => TerrainFlags::PLAIN,
+            RARE_TERRAIN => self
+                .rare_terrain
+                .get(&id)
+                .copied()
+                .unwrap_or(TerrainFlags::PLAIN),
+            code => self.terrains[usize::from(code) - 1],
+        }
+    }
+
+    /// Records `terrain` as node `id`'s: a code of the graph's table (numbered as met, like
+    /// the move shapes), else kept by id. Leaves `plain` to [`NavGraph::set_extra`].
+    pub(super) fn set_terrain(&mut self, id: NodeId, terrain: TerrainFlags) {
+        let code = if terrain.is_plain() {
+            0
+        } else if let Some(index) = self.terrains.iter().position(|&t| t == terrain) {
+            index as u8 + 1
+        } else if self.terrains.len() < COMMON_TERRAINS {
+            self.terrains.push(terrain);
+            self.terrains.len() as u8
+        } else {
+            RARE_TERRAIN
+        };
+        if code == RARE_TERRAIN {
+            self.rare_terrain.insert(id, terrain);
+        } else {
+            self.forget_terrain(id);
+        }
+        self.slots[id as usize].set_terrain_code(code);
+    }
+
+    /// Drops what is kept of node `id`'s terrain by id (the node is gone or plain now).
+    pub(super) fn forget_terrain(&mut self, id: NodeId) {
+        if !self.rare_terrain.is_empty() {
+            self.rare_terrain.remove(&id);
+        }
+    }
 }

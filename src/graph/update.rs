@@ -322,17 +322,17 @@ impl NavGraph {
             while id != NO_NODE {
                 let before = self.slots[id as usize];
                 if before.y != DEAD && (low..=high).contains(&i32::from(before.y)) {
-                    let extra = self.extra_cost(id);
+                    let entry = (self.slot_terrain(id, before), self.extra_cost(id));
                     self.derive_node(world, id)?;
                     let after = self.slots[id as usize];
-                    if after.out != before.out {
+                    if after.moves() != before.moves() {
                         update.changed.push(id);
                     }
-                    if (after.terrain, self.extra_cost(id)) != (before.terrain, extra) {
+                    if (self.slot_terrain(id, after), self.extra_cost(id)) != entry {
                         entry_changed.push(id);
                     }
                 }
-                id = before.next;
+                id = self.next[id as usize];
             }
         }
         // Moves into a node whose entry terms changed cost something else now. Read after
@@ -358,6 +358,7 @@ impl NavGraph {
             .collect();
         self.free.extend(chained);
         self.free_pages.append(&mut self.freed_pages);
+        self.free_pages.sort_unstable_by(|a, b| b.cmp(a));
         Ok(update)
     }
 
@@ -388,11 +389,14 @@ impl NavGraph {
                     self.live -= 1;
                     update.removed.push(id);
                 }
+                let next = self.next[id as usize];
                 self.slots[id as usize] = Slot::EMPTY;
+                self.next[id as usize] = NO_NODE;
+                self.forget_terrain(id);
                 if let Some(extra) = self.extra.get_mut(id as usize) {
                     *extra = 0;
                 }
-                id = slot.next;
+                id = next;
             }
         }
         let Page { chunk, around, .. } = self.pages[page as usize];
@@ -429,18 +433,19 @@ impl NavGraph {
         let mut previous = NO_NODE;
         let mut id = home;
         while id != NO_NODE {
+            let next = self.next[id as usize];
             let slot = &mut self.slots[id as usize];
-            let next = slot.next;
             let y = i32::from(slot.y);
             if slot.y != DEAD && (low..=high).contains(&y) && valid.binary_search(&y).is_err() {
                 slot.y = DEAD;
-                self.slots[id as usize].out = 0;
+                slot.out = 0;
+                self.forget_terrain(id);
                 if id == home {
                     home_emptied = true;
                     previous = id;
                 } else {
-                    self.slots[id as usize].next = NO_NODE;
-                    self.slots[previous as usize].next = next;
+                    self.next[id as usize] = NO_NODE;
+                    self.next[previous as usize] = next;
                 }
                 self.live -= 1;
                 update.removed.push(id);
@@ -464,13 +469,13 @@ impl NavGraph {
             }
             let new = self.push_node(home, y)?;
             let mut previous = home;
-            let mut id = self.slots[column].next;
+            let mut id = self.next[column];
             while id != NO_NODE && i32::from(self.slots[id as usize].y) > y {
                 previous = id;
-                id = self.slots[id as usize].next;
+                id = self.next[id as usize];
             }
-            self.slots[new as usize].next = id;
-            self.slots[previous as usize].next = new;
+            self.next[new as usize] = id;
+            self.next[previous as usize] = new;
             update.added.push(new);
         }
         Ok(())

@@ -169,12 +169,14 @@ impl Record for Narrow {
         let code = u64::from(self.tag) & CODE_MASK;
         let parent_y = (y - pricing.step(slot, code).dy) as u16;
         // The parent's column is one step against the arrival: the opposite slot's column.
-        let mut entry = graph.slots[around[OPPOSITE_SLOT[slot]]];
+        let mut id = around[OPPOSITE_SLOT[slot]];
+        let mut entry = graph.slots[id];
         while entry.y != parent_y {
-            if entry.next == NO_NODE {
+            id = graph.next[id] as usize;
+            if id == NO_NODE as usize {
                 return None;
             }
-            entry = graph.slots[entry.next as usize];
+            entry = graph.slots[id];
         }
         Some((slot, code, entry.out))
     }

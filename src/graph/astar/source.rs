@@ -67,7 +67,7 @@ impl<'r, R: Record> MoveSource<GraphRecords<'r, R>> for Forward<'_> {
         // Move by move from the lowest set bit: once the dominated moves are cleared, a word
         // has more empty slots than moves, and stepping slot by slot cost 2% more
         // instructions on the terrain queries of `benches/graph.rs`.
-        let mut word = slots[node as usize].out;
+        let mut word = slots[node as usize].moves();
         if let Some(arrival) = record.arrival(graph, pricing, node, y, &around) {
             word &= !detours.dominated(word, arrival);
         }
@@ -85,20 +85,20 @@ impl<'r, R: Record> MoveSource<GraphRecords<'r, R>> for Forward<'_> {
             // The home slot holds the target unless its column has more than one node.
             let mut target = column as NodeId;
             let mut entry = slots[column];
-            while entry.y != target_y {
-                target = entry.next;
+            if entry.y != target_y {
+                // Out of line: the chain's array stays out of the registers of the common
+                // case.
+                target = graph.find_in_chain(column, target_y);
                 if target == NO_NODE {
-                    break;
+                    continue;
                 }
                 entry = slots[target as usize];
-            }
-            if target == NO_NODE {
-                continue;
             }
             let terms = if entry.is_plain() {
                 0
             } else {
-                terrain_cost(entry.terrain, costs).saturating_add(graph.extra_cost(target))
+                terrain_cost(graph.slot_terrain(target, entry), costs)
+                    .saturating_add(graph.extra_cost(target))
             };
             let next = Successor {
                 at: target,
