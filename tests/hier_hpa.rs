@@ -211,6 +211,102 @@ fn abstraction_updates_after_random_block_changes_equal_a_fresh_build() {
     outcomes.assert_both_seen(5, 1);
 }
 
+/// Chunk columns loaded, unloaded and loaded again (with block edits between) at negative
+/// chunk coordinates: after each, the updated abstraction lists the edges a fresh build does,
+/// and its routes are legal, near the optimum, and found exactly when one exists.
+#[test]
+fn abstraction_updates_after_column_loads_and_unloads_equal_a_fresh_build() {
+    let mut rng = Rng::new(0x10ad);
+    let mut outcomes = Outcomes::default();
+    let agent = Agent::default();
+    let costs = MoveCosts::default();
+    let mut world = ChunkedWorld::with_height(-16, 16).expect("a valid height");
+    world.track_changes(true);
+    let palette = [Block::Air, Block::Solid];
+    let load = |world: &mut ChunkedWorld, rng: &mut Rng, cx: i32, cz: i32| {
+        // A floor 1 to 6 blocks high at y -16..; a few holes and posts.
+        let level = 1 + rng.below(6) as usize;
+        let cells: Vec<u16> = (0..4096)
+            .map(|i| {
+                let (y, column) = (i / 256, i % 256);
+                let floor = y < level && column % 23 != 5;
+                let post = y < level + 2 && column % 37 == 11;
+                u16::from(floor || post)
+            })
+            .collect();
+        world
+            .insert_column(cx, cz, [(&palette[..], &cells[..])])
+            .expect("a valid column");
+    };
+    let columns: Vec<(i32, i32)> = (-3..1)
+        .flat_map(|cx| (-2..1).map(move |cz| (cx - 100, cz)))
+        .collect();
+    for &(cx, cz) in &columns {
+        load(&mut world, &mut rng, cx, cz);
+    }
+    world.take_changes();
+    let mut loaded = columns.clone();
+    let mut graph = NavGraph::compile(&world, &agent).expect("compiles");
+    let mut hpa = Abstraction::build(&graph, &costs).expect("builds");
+    let mut search = AbstractSearch::new().with_direct_cells(0);
+    for step in 0..30 {
+        let (cx, cz) = columns[rng.below(columns.len() as u64) as usize];
+        if loaded.contains(&(cx, cz)) && loaded.len() > 2 && rng.chance(50) {
+            world.remove_column(cx, cz);
+            loaded.retain(|&column| column != (cx, cz));
+        } else {
+            load(&mut world, &mut rng, cx, cz);
+            if !loaded.contains(&(cx, cz)) {
+                loaded.push((cx, cz));
+            }
+        }
+        // A block edit in a loaded column too, on the border columns half the time.
+        let (ex, ez) = loaded[rng.below(loaded.len() as u64) as usize];
+        let local = |rng: &mut Rng| {
+            if rng.chance(50) {
+                15 * rng.below(2) as i32
+            } else {
+                rng.below(16) as i32
+            }
+        };
+        let p = IVec3::new(
+            ex * 16 + local(&mut rng),
+            -16 + rng.below(8) as i32,
+            ez * 16 + local(&mut rng),
+        );
+        let block = if rng.chance(50) {
+            Block::Air
+        } else {
+            Block::Solid
+        };
+        world.set(p, block).expect("inside a loaded column");
+        let changes = world.take_changes();
+        let update = graph.apply_changes(&world, &changes).expect("updates");
+        hpa.update(&graph, &update).expect("updates");
+        let fresh = Abstraction::build(&graph, &costs).expect("builds");
+        assert_eq!(hpa.edges(&graph), fresh.edges(&graph), "step {step}");
+        assert_eq!(hpa.portal_count(), fresh.portal_count(), "step {step}");
+        if step % 3 == 2 {
+            hpa.refresh_landmarks();
+        }
+        let feet = all_feet(&world, &agent);
+        for _ in 0..6 {
+            if feet.len() < 2 {
+                break;
+            }
+            let (start, goal) = (rng.pick(&feet), rng.pick(&feet));
+            let result = search
+                .find_path(&hpa, &graph, start, goal, &SearchOptions::default())
+                .expect("valid query");
+            let context = format!("step {step}: {start} -> {goal}");
+            let answer =
+                check_near_answer(&world, &agent, &costs, (start, goal), &result, &context);
+            outcomes.record(answer.is_some());
+        }
+    }
+    outcomes.assert_both_seen(20, 1);
+}
+
 #[test]
 fn abstraction_budgets_unreachable_goals_bad_input_and_staleness_answer_as_astar() {
     let mut world = rooms();

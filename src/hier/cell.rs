@@ -7,11 +7,14 @@ use std::collections::BinaryHeap;
 
 use ahash::AHashMap;
 use glam::IVec3;
+use std::collections::hash_map::Entry;
 
 use crate::error::{Error, Result};
 use crate::graph::{NavGraph, NodeId};
 use crate::moves::agent::MoveCosts;
 use crate::search::heuristic::Estimator;
+
+use super::radix::RadixHeap;
 
 /// The side of a cell in blocks: a chunk column.
 pub(super) const CELL_SIDE: i32 = 16;
@@ -256,10 +259,25 @@ pub(super) fn derive(
 pub(super) struct CellSearch {
     /// Per reached node: its cost and the node it was reached from (for a backward search,
     /// the node it leads to), [`crate::graph::NO_NODE`] for a source.
-    best: AHashMap<NodeId, (u64, NodeId)>,
-    heap: BinaryHeap<Reverse<(u64, u64, NodeId)>>,
+    best: AHashMap<NodeId, Reached>,
+    /// Ordered by `g` plus the estimate; equal keys deepest first, which on flat ground
+    /// (many equal keys under the octile estimate) goes straight for the target where the
+    /// binary heap's shallowest-first order spread out: the abstraction's windows took 27%
+    /// fewer instructions (callgrind, `long --size 1024 --pairs 20`: 375 M to 272 M).
+    heap: RadixHeap,
+    /// The moves of the node being expanded (kept for its allocation).
+    steps: Vec<(NodeId, IVec3, u32)>,
     /// Nodes expanded by the last run.
     pub(super) expanded: u64,
+}
+
+/// A node a [`CellSearch`] reached.
+#[derive(Debug, Clone, Copy)]
+struct Reached {
+    g: u64,
+    parent: NodeId,
+    /// Expanded at this `g`: an older entry of the node in the heap is stale.
+    done: bool,
 }
 
 /// Which way a [`CellSearch`] follows moves.
@@ -286,18 +304,31 @@ impl CellSearch {
         self.best.clear();
         self.heap.clear();
         self.expanded = 0;
-        self.best.insert(source, (0, crate::graph::NO_NODE));
+        self.best.insert(
+            source,
+            Reached {
+                g: 0,
+                parent: crate::graph::NO_NODE,
+                done: false,
+            },
+        );
         let estimate =
             |feet: IVec3| target.map_or(0, |(_, goal, estimator)| estimator.between(feet, goal));
-        self.heap
-            .push(Reverse((estimate(graph.feet(source)), 0, source)));
-        let mut steps = Vec::new();
-        while let Some(Reverse((_, g, node))) = self.heap.pop() {
-            if self.best.get(&node).is_some_and(|&(known, _)| g > known) {
+        self.heap.push(estimate(graph.feet(source)), source);
+        let mut steps = std::mem::take(&mut self.steps);
+        let mut found = None;
+        while let Some((_, node)) = self.heap.pop() {
+            let Some(reached) = self.best.get_mut(&node) else {
+                continue;
+            };
+            if reached.done {
                 continue;
             }
+            reached.done = true;
+            let g = reached.g;
             if target.is_some_and(|(goal, _, _)| goal == node) {
-                return Some(g);
+                found = Some(g);
+                break;
             }
             self.expanded += 1;
             steps.clear();
@@ -311,24 +342,33 @@ impl CellSearch {
                 Direction::Backward => graph.for_each_incoming(node, costs, &mut keep),
             }
             for &(next, feet, cost) in &steps {
-                let reached = g + u64::from(cost);
-                if self
-                    .best
-                    .get(&next)
-                    .is_none_or(|&(known, _)| reached < known)
-                {
-                    self.best.insert(next, (reached, node));
-                    self.heap
-                        .push(Reverse((reached + estimate(feet), reached, next)));
+                let g = g + u64::from(cost);
+                let better = Reached {
+                    g,
+                    parent: node,
+                    done: false,
+                };
+                match self.best.entry(next) {
+                    Entry::Occupied(mut known) => {
+                        if g >= known.get().g {
+                            continue;
+                        }
+                        known.insert(better);
+                    }
+                    Entry::Vacant(vacant) => {
+                        vacant.insert(better);
+                    }
                 }
+                self.heap.push(g + estimate(feet), next);
             }
         }
-        None
+        self.steps = steps;
+        found
     }
 
     /// The cost of the last run's route to `node`, if it reached it.
     pub(super) fn cost(&self, node: NodeId) -> Option<u64> {
-        self.best.get(&node).map(|&(g, _)| g)
+        self.best.get(&node).map(|reached| reached.g)
     }
 
     /// The nodes of the last run's route from its source to `node`: for a forward run, from
@@ -344,7 +384,7 @@ impl CellSearch {
     ) {
         let mut chain = Vec::new();
         let mut at = node;
-        while let Some(&(_, parent)) = self.best.get(&at) {
+        while let Some(&Reached { parent, .. }) = self.best.get(&at) {
             if parent == crate::graph::NO_NODE {
                 break;
             }

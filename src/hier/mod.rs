@@ -188,6 +188,7 @@
 mod cell;
 mod hpa;
 mod query;
+mod radix;
 
 use ahash::{AHashMap, AHashSet};
 use glam::IVec3;

@@ -5,12 +5,12 @@ use std::time::{Duration, Instant};
 
 use glam::IVec3;
 
-use super::radix::RadixHeap;
 use super::{Abstraction, LANDMARKS, NO_ROUTE, WINDOW_CELLS, WINDOW_STRIDE};
 use crate::error::{Error, Result};
 use crate::graph::{GraphSearch, NavGraph, NodeId};
 use crate::hier::cell::{CellSearch, Chunk, Direction, chunk_of};
 use crate::hier::query::end_nodes;
+use crate::hier::radix::RadixHeap;
 use crate::search::heuristic::{Estimator, Heuristic};
 use crate::search::{SearchOptions, SearchResult, SearchStats, SearchStatus};
 
@@ -90,7 +90,7 @@ impl AbstractSearch {
     /// Finds a route over `graph` from the feet position `start` to `goal` through `hpa`
     /// (built from `graph` and kept current with its updates). Queries within the direct
     /// distance ([`AbstractSearch::with_direct_cells`]) are A* over the graph; others search
-    /// the abstraction, then refine and smooth its route with A* windows two cells wide
+    /// the abstraction, then refine and smooth its route with A* windows three cells wide
     /// (see the [module docs](crate::hier#the-inexact-abstraction-hpa)): a legal route that costs
     /// what it reports, near-optimal. When the abstraction finds no route, A* over the graph
     /// decides (with the budget left), so "unreachable" is exact.
@@ -370,9 +370,10 @@ impl AbstractSearch {
     }
 
     /// The walk route from `start` through the abstract route ending at slot `end` (and on to
-    /// `goal` when given), smoothed: cell by cell, A* from where the route entered the
-    /// current cell to where it leaves the next one (or the goal), over the moves inside
-    /// those two cells, keeping its part up to its last entry into the next cell. Each
+    /// `goal` when given), smoothed: [`WINDOW_STRIDE`] cells at a time, A* from where the
+    /// route entered the current cell to where it leaves the [`WINDOW_CELLS`]th (or the
+    /// goal), over the moves inside those cells, keeping its part up to its last entry into
+    /// the cell after the stride. Each
     /// window's A* may take the abstract route's own part, so the smoothed route costs at
     /// most the abstract one. Returns the route, its cost and the windows' expansions.
     fn refine(

@@ -1,4 +1,4 @@
-//! The abstract search's open set: a radix heap (Ahuja, Mehlhorn, Orlin and Tarjan 1990).
+//! The open set of the abstract search and the searches inside cells: a radix heap (Ahuja, Mehlhorn, Orlin and Tarjan 1990).
 //!
 //! A* with a consistent heuristic pops keys that never decrease, which is all a radix heap
 //! needs: an entry sits in the bucket of the highest bit where its key differs from the last
@@ -10,7 +10,7 @@
 /// equal keys the one pushed last comes first (the deeper one in an A*, where a node pushed
 /// at the same `f` as its parent has a larger `g`).
 #[derive(Debug, Clone, Default)]
-pub(super) struct RadixHeap {
+pub(crate) struct RadixHeap {
     /// `buckets[0]` holds keys equal to `last`; `buckets[b]` keys whose highest bit
     /// differing from `last` is bit `b - 1`.
     buckets: Vec<Vec<(u64, u32)>>,
@@ -20,7 +20,7 @@ pub(super) struct RadixHeap {
 
 impl RadixHeap {
     /// Empties the heap; the next keys may start anywhere.
-    pub(super) fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         if self.buckets.len() != 65 {
             self.buckets = vec![Vec::new(); 65];
         }
@@ -35,7 +35,7 @@ impl RadixHeap {
     /// heuristic) is queued at the last popped key: it comes out next, as soon as a binary
     /// heap would have given it.
     #[inline]
-    pub(super) fn push(&mut self, key: u64, item: u32) {
+    pub(crate) fn push(&mut self, key: u64, item: u32) {
         if self.buckets.len() != 65 {
             self.clear();
         }
@@ -52,7 +52,7 @@ impl RadixHeap {
 
     /// The entry with the smallest key, `(key, item)`.
     #[inline]
-    pub(super) fn pop(&mut self) -> Option<(u64, u32)> {
+    pub(crate) fn pop(&mut self) -> Option<(u64, u32)> {
         if self.len == 0 {
             return None;
         }
