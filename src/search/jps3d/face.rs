@@ -176,7 +176,7 @@ mod tests {
                 }
             }
             let agent = Agent::flier(1 + round % 3);
-            fits.start(&world, &agent);
+            fits.start(&world, &agent, true);
             assert!(fits.has_rays());
             let random = |next: &mut dyn FnMut() -> u64| {
                 min - 2

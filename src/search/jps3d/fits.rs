@@ -95,7 +95,9 @@ pub(super) struct Fits {
 
 impl Fits {
     /// Starts a search of `agent` in `world`: forgets every word, keeping the memory.
-    pub(super) fn start<W: VoxelWorld + ?Sized>(&mut self, world: &W, agent: &Agent) {
+    /// Lines along x and z (see [`lines`]) are read only when `lines` is set and the world
+    /// allows them: their row blocks take memory.
+    pub(super) fn start<W: VoxelWorld + ?Sized>(&mut self, world: &W, agent: &Agent, lines: bool) {
         self.height = agent.height;
         self.swim = agent.movement == Movement::Swim;
         self.map.clear();
@@ -120,17 +122,19 @@ impl Fits {
                     // Another world: its words carry this array's stamps, so they are dropped.
                     self.slots = vec![Slot::default(); words];
                     (self.low, self.size) = (low, size);
-                    let (along_x, along_z) = (blocks(size.x), blocks(size.z));
-                    let layers = size.y as usize;
-                    let (x_rows, z_rows) = (
-                        layers * size.z as usize * along_x,
-                        layers * size.x as usize * along_z,
-                    );
-                    // A world thin along x or z would need far more blocks than words.
-                    self.rays = x_rows.max(z_rows) <= MAX_ROW_BLOCKS;
-                    let kept = if self.rays { (x_rows, z_rows) } else { (0, 0) };
-                    self.x_rows = vec![RowBlock::default(); kept.0];
-                    self.z_rows = vec![RowBlock::default(); kept.1];
+                    (self.x_rows, self.z_rows) = (Vec::new(), Vec::new());
+                }
+                let (along_x, along_z) = (blocks(size.x), blocks(size.z));
+                let layers = size.y as usize;
+                let (x_rows, z_rows) = (
+                    layers * size.z as usize * along_x,
+                    layers * size.x as usize * along_z,
+                );
+                // A world thin along x or z would need far more blocks than words.
+                self.rays = lines && x_rows.max(z_rows) <= MAX_ROW_BLOCKS;
+                if self.rays && self.x_rows.is_empty() {
+                    self.x_rows = vec![RowBlock::default(); x_rows];
+                    self.z_rows = vec![RowBlock::default(); z_rows];
                     self.row_blocks = IVec3::new(along_x as i32, 0, along_z as i32);
                 }
                 self.bounded = true;
@@ -340,7 +344,7 @@ mod tests {
         for height in 1..=3 {
             for agent in [Agent::flier(height), Agent::swimmer(height)] {
                 for world in [&bounded, &unbounded] {
-                    fits.start(world, &agent);
+                    fits.start(world, &agent, true);
                     for x in min.x - 2..min.x + size.x + 2 {
                         for y in min.y - 3..min.y + size.y + 3 {
                             for z in min.z - 2..min.z + size.z + 2 {

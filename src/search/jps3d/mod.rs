@@ -554,7 +554,7 @@ impl JumpSearch {
             open,
             ..
         } = self;
-        fits.start(world, &self.agent);
+        fits.start(world, &self.agent, tables.scans);
         cells.start(world.bounds());
         let Some(start_node) = cells.node(start) else {
             // A valid start lies in the key range; nothing is reachable from elsewhere.
