@@ -2,10 +2,11 @@
 //! flying sets: every Moving AI 3D `Simple` problem, 100 random pairs in a synthetic world of
 //! pillars and slabs, and 40 far-apart pairs in a large one (256 x 128 x 256). Both engines
 //! must agree on every cost; then each set prints, per engine, the expansions and the
-//! wall-clock time per query.
+//! wall-clock time per query. The jump search runs twice: as it is by default, and with its
+//! straight jumps scanned by word ([`voxnav::engine::JumpSearch::with_straight_scans`]).
 //!
-//! `cargo bench --bench jps3d`. `JPS3D_ENGINE=astar` or `JPS3D_ENGINE=jps` runs one engine
-//! alone (no cost check) and `JPS3D_SET=fly-simple`, `JPS3D_SET=fly-pillars` or
+//! `cargo bench --bench jps3d`. `JPS3D_ENGINE=astar`, `JPS3D_ENGINE=jps` or
+//! `JPS3D_ENGINE=scans` runs one engine alone (no cost check) and `JPS3D_SET=fly-simple`, `JPS3D_SET=fly-pillars` or
 //! `JPS3D_SET=fly-large-256` one set alone,
 //! for instruction counts that do not depend on the machine's load:
 //! `valgrind --tool=callgrind --toggle-collect='*run_astar*' --toggle-collect='*run_jps*'`
@@ -89,8 +90,8 @@ fn run_astar(set: &FlyingSet) -> Run {
 }
 
 #[inline(never)]
-fn run_jps(set: &FlyingSet) -> Run {
-    let mut jump = flying::jump_flier();
+fn run_jps(set: &FlyingSet, scans: bool) -> Run {
+    let mut jump = flying::jump_flier().with_straight_scans(scans);
     let run = flying::run_jump(set, &mut jump).unwrap_or_else(|m| panic!("{m}"));
     Run {
         costs: run.costs,
@@ -112,14 +113,23 @@ fn main() {
             continue;
         }
         let set = &build();
-        let astar = (only.as_deref() != Some("jps")).then(|| run_astar(set));
-        let jps = (only.as_deref() != Some("astar")).then(|| run_jps(set));
-        if let (Some(a), Some(j)) = (&astar, &jps) {
-            assert_eq!(a.costs, j.costs, "{}: the engines disagree", set.name);
+        let wanted = |engine: &str| only.as_deref().is_none_or(|only| only == engine);
+        let astar = wanted("astar").then(|| run_astar(set));
+        let jps = wanted("jps").then(|| run_jps(set, false));
+        let scans = wanted("scans").then(|| run_jps(set, true));
+        for run in [&jps, &scans] {
+            if let (Some(a), Some(j)) = (&astar, run) {
+                assert_eq!(a.costs, j.costs, "{}: the engines disagree", set.name);
+            }
         }
         let queries = set.queries.len() as u64;
         println!("{}: {}", set.name, set.about);
-        for (name, run) in [("flier A*", &astar), ("jump search", &jps)] {
+        let engines = [
+            ("flier A*", &astar),
+            ("jump search", &jps),
+            ("jump, scans", &scans),
+        ];
+        for (name, run) in engines {
             if let Some(run) = run {
                 println!(
                     "  {name:12} {:>8} expansions/query {:>10.1} us/query",

@@ -57,23 +57,37 @@ fn every_simple_problem_costs_what_the_flier_astar_finds() {
     let (agent, costs) = (Agent::flier(1), MoveCosts::octile());
     let mut astar = Pathfinder::new(agent, costs).unwrap();
     let mut jps = JumpSearch::new(agent, costs).unwrap();
+    let mut scanning = JumpSearch::new(agent, costs)
+        .unwrap()
+        .with_straight_scans(true);
     let options = SearchOptions::default();
-    let (mut astar_expanded, mut jps_expanded) = (0u64, 0u64);
+    let (mut astar_expanded, mut jps_expanded, mut scans_expanded) = (0u64, 0u64, 0u64);
     for scenario in &file.scenarios {
         let (start, goal) = (scenario.start, scenario.goal);
         let expected = astar.find_path(&world, start, goal, &options).unwrap();
-        let found = jps.find_path(&world, start, goal, &options).unwrap();
-        let what = format!("line {}", scenario.line);
-        assert_eq!(found.status, SearchStatus::Found, "{what}");
-        assert_eq!(found.cost, expected.cost, "{what}");
-        assert_legal(&world, &agent, &costs, &found, start, goal, &what);
         astar_expanded += expected.stats.expanded;
-        jps_expanded += found.stats.expanded;
+        for (engine, expanded) in [
+            (&mut jps, &mut jps_expanded),
+            (&mut scanning, &mut scans_expanded),
+        ] {
+            let found = engine.find_path(&world, start, goal, &options).unwrap();
+            let what = format!("line {}", scenario.line);
+            assert_eq!(found.status, SearchStatus::Found, "{what}");
+            assert_eq!(found.cost, expected.cost, "{what}");
+            assert_legal(&world, &agent, &costs, &found, start, goal, &what);
+            *expanded += found.stats.expanded;
+        }
     }
+    // Scanned straight jumps make far fewer positions explicit.
+    assert!(
+        scans_expanded * 3 < jps_expanded,
+        "{scans_expanded} {jps_expanded}"
+    );
     println!(
-        "Simple, 300 problems: flier A* {} expansions per query, jump search {}",
+        "Simple, 300 problems: flier A* {} expansions per query, jump search {}, scanned {}",
         astar_expanded / 300,
-        jps_expanded / 300
+        jps_expanded / 300,
+        scans_expanded / 300
     );
 }
 
@@ -203,7 +217,10 @@ fn random_worlds_cost_what_an_exhaustive_dijkstra_finds() {
         } else {
             Agent::flier(height as u32)
         };
-        let mut jps = JumpSearch::new(agent, costs).unwrap();
+        // Every other round scans straight jumps by word.
+        let mut jps = JumpSearch::new(agent, costs)
+            .unwrap()
+            .with_straight_scans(round % 2 == 1);
         let mut astar = Pathfinder::new(agent, costs).unwrap();
         let valid: Vec<IVec3> = (0..cells.open.len())
             .map(|i| {
@@ -280,7 +297,10 @@ fn extra_costs_get_the_flier_astar_answer() {
             every: 3 + round % 5,
         };
         let agent = Agent::flier(1);
-        let mut jps = JumpSearch::new(agent, costs).unwrap();
+        // Every other round scans straight jumps by word.
+        let mut jps = JumpSearch::new(agent, costs)
+            .unwrap()
+            .with_straight_scans(round % 2 == 1);
         let mut astar = Pathfinder::new(agent, costs).unwrap();
         let valid: Vec<IVec3> = (0..cells.open.len())
             .filter(|&i| cells.open[i])

@@ -23,6 +23,9 @@ use glam::IVec3;
 use crate::moves::agent::{Agent, Movement};
 use crate::world::key::{KEY_MAX, KEY_MIN, in_key_range};
 use crate::world::{TerrainFlags, VoxelWorld};
+use lines::{RowBlock, blocks};
+
+mod lines;
 
 /// Cells per word that are not overlap.
 const WINDOW: i32 = 62;
@@ -30,6 +33,10 @@ const WINDOW: i32 = 62;
 /// The most words the array of a bounded world may take (with their stamps, 12 bytes each:
 /// 48 MiB). A 512 x 256 x 512 world needs 1.3 million.
 pub(super) const MAX_DENSE_WORDS: u64 = 1 << 22;
+
+/// The most row blocks (520 bytes each) along x, and along z, of a world whose straight jumps
+/// scan by word (see [`lines`]): 34 MiB each way. A 512 x 256 x 512 world needs 20 480.
+const MAX_ROW_BLOCKS: usize = 1 << 16;
 
 /// The bit of the neighbour `v` (each component `-1..=1`) in a neighbourhood mask:
 /// `3 * column + (v.y + 1)`, columns numbered `3 * (v.x + 1) + (v.z + 1)`.
@@ -75,16 +82,29 @@ pub(super) struct Fits {
     /// slots of a word `k` and a column `(x, z)` lie at `((k, x), z)` in row-major order: the
     /// three columns along z around a position are side by side.)
     map: AHashMap<(i32, i32, i32), u64>,
+    /// The row blocks of the array along x (by window, z, block) and along z (by window, x,
+    /// block), and how many blocks a row has along x (`.x`) and along z (`.z`): see
+    /// [`lines`].
+    x_rows: Vec<RowBlock>,
+    z_rows: Vec<RowBlock>,
+    row_blocks: IVec3,
+    /// Whether the row blocks exist (a bounded world with an array, of at most
+    /// [`MAX_ROW_BLOCKS`] blocks each way).
+    rays: bool,
 }
 
 impl Fits {
     /// Starts a search of `agent` in `world`: forgets every word, keeping the memory.
-    pub(super) fn start<W: VoxelWorld + ?Sized>(&mut self, world: &W, agent: &Agent) {
+    /// Lines along x and z (see [`lines`]) are read only when `lines` is set and the world
+    /// allows them: their row blocks take memory.
+    pub(super) fn start<W: VoxelWorld + ?Sized>(&mut self, world: &W, agent: &Agent, lines: bool) {
         self.height = agent.height;
         self.swim = agent.movement == Movement::Swim;
         self.map.clear();
         if self.stamp == u32::MAX {
             self.slots.fill(Slot::default());
+            self.x_rows.fill(RowBlock::default());
+            self.z_rows.fill(RowBlock::default());
             self.stamp = 0;
         }
         self.stamp += 1;
@@ -102,11 +122,26 @@ impl Fits {
                     // Another world: its words carry this array's stamps, so they are dropped.
                     self.slots = vec![Slot::default(); words];
                     (self.low, self.size) = (low, size);
+                    (self.x_rows, self.z_rows) = (Vec::new(), Vec::new());
+                }
+                let (along_x, along_z) = (blocks(size.x), blocks(size.z));
+                let layers = size.y as usize;
+                let (x_rows, z_rows) = (
+                    layers * size.z as usize * along_x,
+                    layers * size.x as usize * along_z,
+                );
+                // A world thin along x or z would need far more blocks than words.
+                self.rays = lines && x_rows.max(z_rows) <= MAX_ROW_BLOCKS;
+                if self.rays && self.x_rows.is_empty() {
+                    self.x_rows = vec![RowBlock::default(); x_rows];
+                    self.z_rows = vec![RowBlock::default(); z_rows];
+                    self.row_blocks = IVec3::new(along_x as i32, 0, along_z as i32);
                 }
                 self.bounded = true;
             }
             None => {
                 self.bounded = false;
+                self.rays = false;
                 (self.low, self.size) = (IVec3::ZERO, IVec3::ZERO);
             }
         }
@@ -309,7 +344,7 @@ mod tests {
         for height in 1..=3 {
             for agent in [Agent::flier(height), Agent::swimmer(height)] {
                 for world in [&bounded, &unbounded] {
-                    fits.start(world, &agent);
+                    fits.start(world, &agent, true);
                     for x in min.x - 2..min.x + size.x + 2 {
                         for y in min.y - 3..min.y + size.y + 3 {
                             for z in min.z - 2..min.z + size.z + 2 {

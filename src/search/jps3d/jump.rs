@@ -3,8 +3,9 @@
 
 use glam::IVec3;
 
+use super::face::face_jump;
 use super::fits::Fits;
-use super::{JUMP_BUDGET, JumpRecord, START, Tables};
+use super::{JumpRecord, START, Tables};
 use crate::moves::fly::FREE_DIRECTIONS;
 use crate::search::cells::{CellTable, Neighbourhood};
 use crate::search::core::{MoveSource, Offer, RecordTable, Successor};
@@ -131,6 +132,7 @@ impl<'t, W: VoxelWorld + ?Sized> MoveSource<JumpRecords<'t>> for JumpMoves<'_, W
         }
         // Moves to a neighbour find its node at a fixed offset when it stays in the page.
         let neighbours = Neighbourhood::new(node, at);
+        let ahead = tables.ahead(self.fits);
         while dirs != 0 {
             let dir = dirs.trailing_zeros() as usize;
             dirs &= dirs - 1;
@@ -138,39 +140,27 @@ impl<'t, W: VoxelWorld + ?Sized> MoveSource<JumpRecords<'t>> for JumpMoves<'_, W
             if around & required != required {
                 continue;
             }
-            // The jump's first step, taken here: with no budget to read ahead (or at the
-            // goal) the jump ends on it, and no call is made.
+            // With no steps to read ahead (or at the goal) the jump ends on its first step, and
+            // no call is made.
             let next = at + FREE_DIRECTIONS[dir];
-            let (to, to_around) = if next == self.goal || JUMP_BUDGET == 0 {
-                (next, 0)
+            let (to_node, to, to_around, steps) = if next == self.goal || ahead & (1 << dir) == 0 {
+                let to_node = if neighbours.inside & (1 << dir) != 0 {
+                    Some(neighbours.neighbour(dir))
+                } else {
+                    table.cells.neighbour_node(node, at, next)
+                };
+                (to_node, next, 0, 1)
             } else {
-                let mut jump_budget = JUMP_BUDGET;
-                let jumped = jump(
-                    tables,
-                    self.fits,
-                    self.world,
-                    at,
-                    around,
-                    dir,
-                    self.goal,
-                    &mut jump_budget,
-                );
-                let Some(jumped) = jumped else {
+                let jumped = jump(tables, self.fits, self.world, at, around, dir, self.goal);
+                let Some((to, to_around)) = jumped else {
                     continue;
                 };
-                jumped
-            };
-            let to_node = if to != next {
-                table.cells.node(to)
-            } else if neighbours.inside & (1 << dir) != 0 {
-                Some(neighbours.neighbour(dir))
-            } else {
-                table.cells.neighbour_node(node, at, to)
+                let steps = (to - at).abs().max_element() as u32;
+                (table.cells.node(to), to, to_around, steps)
             };
             let Some(to_node) = to_node else {
                 continue;
             };
-            let steps = (to - at).abs().max_element() as u32;
             let successor = Successor {
                 at: to_node,
                 landing: to,
@@ -187,12 +177,9 @@ impl<'t, W: VoxelWorld + ?Sized> MoveSource<JumpRecords<'t>> for JumpMoves<'_, W
 /// Jumps from `from` (whose neighbourhood is `around`) in the direction `dir`: the first
 /// position that is the goal, has a forced move, or from which a natural sub-direction's jump
 /// returns something, with the "fits" bits around it when they were read (else 0); `None`
-/// when the next move is illegal first. A spent `budget` returns the position reached.
-#[expect(
-    clippy::too_many_arguments,
-    reason = "the search's parts, borrowed apart so that the jump can fill the bits it reads"
-)]
-fn jump<W: VoxelWorld + ?Sized>(
+/// when the next move is illegal first. After [`Tables::limit`] positions read, the next
+/// position is returned. A face jump may scan by word instead ([`face_jump`]).
+pub(super) fn jump<W: VoxelWorld + ?Sized>(
     tables: &Tables,
     fits: &mut Fits,
     world: &W,
@@ -200,20 +187,23 @@ fn jump<W: VoxelWorld + ?Sized>(
     around: u32,
     dir: usize,
     goal: IVec3,
-    budget: &mut u32,
 ) -> Option<(IVec3, u32)> {
     let d = FREE_DIRECTIONS[dir];
+    if tables.scans(dir, fits) {
+        return face_jump(tables, fits, world, from, dir, goal, tables.face_cap);
+    }
     let required = tables.required[dir];
+    let mut steps = tables.limit(dir, fits);
     let (mut at, mut around) = (from, around);
     loop {
         if around & required != required {
             return None;
         }
         let next = at + d;
-        if next == goal || *budget == 0 {
+        if next == goal || steps == 0 {
             return Some((next, 0));
         }
-        *budget -= 1;
+        steps -= 1;
         let next_around = fits.around(world, next);
         if tables.forced_moves(dir, next_around) != 0 {
             return Some((next, next_around));
@@ -222,7 +212,7 @@ fn jump<W: VoxelWorld + ?Sized>(
         while sub != 0 {
             let s = sub.trailing_zeros() as usize;
             sub &= sub - 1;
-            if jump(tables, fits, world, next, next_around, s, goal, budget).is_some() {
+            if jump(tables, fits, world, next, next_around, s, goal).is_some() {
                 return Some((next, next_around));
             }
         }

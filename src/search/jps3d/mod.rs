@@ -28,7 +28,7 @@
 //! something; it returns nothing when the next move is illegal. Along an optimal canonical route, the jump from one
 //! of its positions in the route's next direction therefore returns a later position of the
 //! route (the next turn at the latest), at the route's cost. A jump may also stop early when
-//! its step budget ([`JUMP_BUDGET`]) runs out: that only makes an intermediate position
+//! its step limit ([`JUMP_LIMITS`]) runs out: that only makes an intermediate position
 //! explicit, which the argument allows.
 //!
 //! The world is read only as "the body fits with its feet here" bits: a move `d` from `p` is
@@ -58,28 +58,48 @@
 //! ## Speed
 //!
 //! In open space a diagonal jump's sub-jumps end only at walls, so a jump is cut short by its
-//! budget ([`JUMP_BUDGET`], 0: no position is read ahead) and the search is A* over the
-//! canonical moves: as many expansions as the flier A*, each relaxing far fewer moves. Records live in the cell table of the flier A* (stamped per
-//! search, nothing cleared), the open set is its radix heap, and the world is read through
-//! the per-search "fits" words. Instructions against the flier A* on the same queries (`cargo
-//! bench --bench jps3d`, callgrind on `run_astar` / `run_jps`): the 300 `Simple` problems
-//! 187 M against 315 M (759 expansions per query against 726, 1.68x faster); 100 pairs in a
-//! 96 x 48 x 96 world of pillars and slabs 204 M against 364 M (1.78x); 40 pairs in a
-//! 256 x 128 x 256 one 857 M against 1 508 M (27 524 expansions per query against 24 075,
-//! 1.76x). A move to a neighbour finds its record at a fixed offset in its page, as the
-//! flier A*'s do (before that: 212 M, 239 M, 1 018 M). No `Simple` problem has a free direct route (the scenarios are chosen so), so the
-//! direct route pays only on open worlds. With budget 1, an expansion cost about 1 500
-//! instructions, its jumps included (the A*'s about 1 450): over a quarter read the "fits"
-//! words (9 per position read), about a seventh the records and the open set. Testing
-//! the direct route from every expanded position (a route found then is optimal too: its cost
-//! is the popped `f`) ended `Simple`'s searches only 6% sooner at 8 times the instructions,
-//! and longer straight jumps (budget 4 or 16 for face directions) saved expansions but cost
-//! more instructions (257 M, 445 M): each position a jump reads costs about 200.
+//! limit ([`JUMP_LIMITS`], 0: no position is read ahead) and the search is A* over the
+//! canonical moves: as many expansions as the flier A*, each relaxing far fewer moves. Records
+//! live in the cell table of the flier A* (stamped per search, nothing cleared), the open set
+//! is its radix heap, and the world is read through the per-search "fits" words.
+//! Instructions against the flier A* on the same queries (`cargo bench --bench jps3d`,
+//! callgrind on `run_astar` / `run_jps`):
+//!
+//! | set | flier A* | jump search | scanned straight jumps |
+//! |---|---|---|---|
+//! | `Simple`, 300 problems | 318 M (726 expansions per query) | 197 M (759), 1.61x | 421 M (122) |
+//! | pillars, 96 x 48 x 96, 100 pairs | 368 M (2 253) | 214 M (2 521), 1.72x | 603 M (943) |
+//! | large, 256 x 128 x 256, 40 pairs | 1 525 M (24 075) | 901 M (27 524), 1.69x | 3 575 M (13 951) |
+//!
+//! A move to a neighbour finds its record at a fixed offset in its page, as the flier A*'s do.
+//! No `Simple` problem has a free direct route (the scenarios are chosen so), so the direct
+//! route pays only on open worlds. Testing the direct route from every expanded position (a
+//! route found then is optimal too: its cost is the popped `f`) ended `Simple`'s searches
+//! only 6% sooner at 8 times the instructions.
+//!
+//! **What limits the speed-up.** Read-ahead pays only when it costs less than the
+//! expansions it saves, and here it does not. Stepped one position at a time (about 200
+//! instructions each: 9 word reads and the forced-move test), any limit above 0 costs more
+//! (see [`JUMP_LIMITS`]). Scanned by word ([`JumpSearch::with_straight_scans`]: lines of 64
+//! "fits" bits, a forced move looked for only where a side line turns free), straight jumps
+//! cut the expansions 6x on `Simple` (759 to 122 per query; stepped jumps of up to 128
+//! positions gave the same 122), but each of the 263 face jumps per query costs about
+//! 1 000 instructions: a jump along x or z needs the lines of 3 x 64 columns around it, which
+//! the "fits" words (columns along y, read per search since the world may change) give only
+//! by reading and transposing 64 column words per block (about 30% of the time: each block
+//! fill reads the world), and 9 part reads per 64 positions (another 35%). The search then
+//! also reads the world far from where A* would look. Diagonal jumps that call the straight
+//! ones at every step (JPS-3D's recursion, limited) cut the expansions further but cost more
+//! still: on `Simple`, with scanned straight jumps (a first version), edge limits 1, 2 and 8
+//! gave 77, 66 and 44 expansions per query for 541 M, 669 M and 1 729 M instructions; stepped
+//! throughout (no scans), limits (128, 1, 1) and (128, 128, 1) read 21 000 and 314 000
+//! positions per query for 77 and 36 expansions.
 //!
 //! ## Files
 //!
 //! `mod.rs` holds the search and its tables; `direct.rs` the direct route; `jump.rs` the jump
-//! move source and the jump; `fits.rs` the per-search "fits" words.
+//! move source and the jump; `face.rs` the straight jump scanned by word; `fits.rs` the
+//! per-search "fits" words, and `fits/lines.rs` the lines of them along each axis.
 
 use std::time::Instant;
 
@@ -98,6 +118,7 @@ use crate::search::{Budget, Pathfinder, SearchOptions, SearchResult, SearchStats
 use crate::world::VoxelWorld;
 
 mod direct;
+mod face;
 mod fits;
 mod jump;
 
@@ -108,20 +129,23 @@ use jump::{JumpMoves, JumpRecords};
 /// The tallest body the jump search takes.
 pub const MAX_JUMP_HEIGHT: u32 = 3;
 
-/// The most positions one jump (with the jumps it spawns) reads before it stops and makes its
-/// current position explicit. It bounds the work of a jump through open space, where a corner
-/// jump would otherwise scan a volume per step, and makes jumps end on unbounded worlds.
+/// The most positions a jump reads (each with the jumps it spawns there) before it stops and
+/// makes its next position explicit, by how many axes its direction changes (1, 2, 3): it
+/// bounds the work of a diagonal jump through open space, where its sub-jumps end only at
+/// walls, and makes jumps end on unbounded worlds. 0 stops every jump after its first step:
+/// the search is then A* over the canonical (natural and forced) moves.
 ///
-/// In open space the jumps a diagonal jump spawns end only at walls, so any budget shorter
-/// than the way to a wall stops a diagonal jump after its first step, and a budget of 0 stops
-/// every jump there: the search is then A* over the canonical (natural and forced) moves.
-/// Reading positions ahead costs more than the expansions it saves, except on open rooms.
-/// Instructions (`cargo bench --bench jps3d`, callgrind on `run_jps`), budget 0 / 1 / 2: the
-/// 300 `Simple` problems 212 M / 198 M / 215 M (759 / 437 / 327 expansions per query), the
-/// pillars set 239 M / 282 M / 348 M, the large set 1 018 M / 1 332 M (budget 2 not run).
-/// (Before the search read "fits" words and moved into the one loop, budgets 4, 8, 16 and 64
-/// gave 294 M, 358 M, 508 M and 1 355 M on `Simple`.)
-pub const JUMP_BUDGET: u32 = 0;
+/// With [`JumpSearch::with_straight_scans`], a face jump over a bounded world (see the
+/// module notes) scans by word instead, to the first forced move or wall.
+///
+/// Reading positions ahead costs more than the expansions it saves. Instructions (`cargo
+/// bench --bench jps3d`, callgrind on `run_jps`) on the 300 `Simple` problems, with the
+/// limits read at run time (which cost about 24 M more than constants), limits for face,
+/// edge and corner jumps `[0, 0, 0]` 219 M (759 expansions per query), `[2, 0, 0]` 215 M
+/// (328), `[4, 0, 0]` 230 M (233), `[8, 0, 0]` 274 M (164), `[2, 1, 0]` 257 M (327). An
+/// earlier budget shared by a jump and its sub-jumps gave 212 M / 198 M / 215 M for 0 / 1 / 2
+/// positions, and more on the pillars and the large set.
+pub const JUMP_LIMITS: [u32; 3] = [0, 0, 0];
 
 /// The arrival code of the start: every direction is natural there.
 const START: usize = 26;
@@ -144,6 +168,14 @@ struct Tables {
     sub: [u32; 26],
     /// The step cost of each direction.
     step: [u32; 26],
+    /// The most steps of a face jump scanned by word: its cost fits `u32`.
+    face_cap: u32,
+    /// Whether face jumps scan by word where the world has rays
+    /// ([`JumpSearch::with_straight_scans`]).
+    scans: bool,
+    /// The directions whose jumps read positions ahead ([`JUMP_LIMITS`] not 0), without
+    /// scans (`[0]`) and with them (`[1]`).
+    read_ahead: [u32; 2],
 }
 
 /// Jump point search for a flier or swimmer one to [`MAX_JUMP_HEIGHT`] cells tall, with the
@@ -293,7 +325,39 @@ impl Tables {
             natural,
             sub,
             step: dirs.map(|d| step_cost(costs, d)),
+            face_cap: u32::MAX / costs.straight.max(1),
+            scans: false,
+            read_ahead: [false, true].map(|scans| {
+                (0..26)
+                    .filter(|&j| {
+                        let r = rank(dirs[j]);
+                        (scans && r == 1) || JUMP_LIMITS[r as usize - 1] != 0
+                    })
+                    .fold(0, |bits, j| bits | 1 << j)
+            }),
         }
+    }
+
+    /// The directions whose jumps read positions ahead in `fits`' world, as bits of
+    /// [`FREE_DIRECTIONS`]; the others end on their first step.
+    #[inline]
+    fn ahead(&self, fits: &Fits) -> u32 {
+        self.read_ahead[usize::from(self.scans && fits.has_rays())]
+    }
+
+    /// Whether a jump in `dir` scans by word (see [`JUMP_LIMITS`]).
+    #[inline]
+    fn scans(&self, dir: usize, fits: &Fits) -> bool {
+        self.scans && rank(FREE_DIRECTIONS[dir]) == 1 && fits.has_rays()
+    }
+
+    /// How many positions a jump in `dir` reads before it stops (see [`JUMP_LIMITS`]).
+    #[inline]
+    fn limit(&self, dir: usize, fits: &Fits) -> u32 {
+        if self.scans(dir, fits) {
+            return self.face_cap;
+        }
+        JUMP_LIMITS[rank(FREE_DIRECTIONS[dir]) as usize - 1]
     }
 
     /// The forced moves after the arrival `a` (not [`START`]) at a position whose
@@ -346,7 +410,7 @@ impl JumpSearch {
     /// # Errors
     /// [`Error::InvalidSetting`] when the agent or the costs are invalid, the agent walks or is
     /// taller than [`MAX_JUMP_HEIGHT`], a step costs nothing, a jump's
-    /// steps ([`JUMP_BUDGET`] + 1 at most) cost more than `u32::MAX` together, or the
+    /// steps (the largest of [`JUMP_LIMITS`] + 1) cost more than `u32::MAX` together, or the
     /// costs let a detour cost less than the canonical steps (a corner step dearer than a
     /// face and an edge step together, for example), which jump point search cannot honour.
     pub fn new(agent: Agent, costs: MoveCosts) -> Result<Self> {
@@ -369,12 +433,12 @@ impl JumpSearch {
                 "jump point search needs face, edge and corner steps that cost more than 0".into(),
             ));
         }
-        let longest_jump = u64::from(costs.corner.max(costs.diagonal).max(costs.straight))
-            * u64::from(JUMP_BUDGET + 1);
+        let longest = JUMP_LIMITS.iter().max().copied().unwrap_or(0) + 1;
+        let longest_jump =
+            u64::from(costs.corner.max(costs.diagonal).max(costs.straight)) * u64::from(longest);
         if longest_jump > u64::from(u32::MAX) {
             return Err(Error::InvalidSetting(format!(
-                "jump point search needs a jump of {} steps to cost at most {}, not {longest_jump}",
-                JUMP_BUDGET + 1,
+                "jump point search needs a jump of {longest} steps to cost at most {}, not {longest_jump}",
                 u32::MAX
             )));
         }
@@ -392,6 +456,23 @@ impl JumpSearch {
             cells: CellTable::default(),
             open: OpenSet::default(),
         })
+    }
+
+    /// The same search with its face (straight) jumps scanned by word (`on`) or stepped one
+    /// position at a time, as [`JUMP_LIMITS`] says (the default). A scanned face jump reads the
+    /// world as lines of "fits" bits, 64 positions per word, and runs to the first forced
+    /// move, the goal or a wall, in a bounded world of at most a few million column words (see
+    /// the module notes; elsewhere jumps step). The answers are the same either way.
+    ///
+    /// Scanning makes far fewer positions explicit, but reads the world far from the
+    /// positions A* would touch, and on the flying sets of `cargo bench --bench jps3d` it
+    /// costs more than it saves (instructions, callgrind on `run_jps`): `Simple` 421 M against
+    /// 197 M (122 expansions per query against 759), the pillars 603 M against 214 M (943
+    /// against 2 521), the large set 3 575 M against 901 M (13 951 against 27 524).
+    #[must_use]
+    pub fn with_straight_scans(mut self, on: bool) -> Self {
+        self.tables.scans = on;
+        self
     }
 
     /// Finds a route from the feet position `start` to the feet position `goal`: the cost of
@@ -473,7 +554,7 @@ impl JumpSearch {
             open,
             ..
         } = self;
-        fits.start(world, &self.agent);
+        fits.start(world, &self.agent, tables.scans);
         cells.start(world.bounds());
         let Some(start_node) = cells.node(start) else {
             // A valid start lies in the key range; nothing is reachable from elsewhere.
