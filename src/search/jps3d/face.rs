@@ -225,5 +225,11 @@ mod tests {
             }
         }
         assert!(jumps > 1000, "{jumps} jumps found something");
+        // An unbounded world has no lines (its jumps step), nor a search that does not scan.
+        fits.start(&ChunkedWorld::new(), &Agent::flier(1), true);
+        assert!(!fits.has_rays());
+        let bounded = ChunkedWorld::with_bounds(Bounds::new(IVec3::ZERO, IVec3::ONE)).unwrap();
+        fits.start(&bounded, &Agent::flier(1), false);
+        assert!(!fits.has_rays());
     }
 }
