@@ -350,13 +350,23 @@ fn the_graph_follows_column_loads_unloads_and_edits() {
             assert_eq!(graph.node_count(), fresh.node_count());
             assert_eq!(picture(&graph), picture(&fresh));
             let mut lost = Vec::new();
-            for (id, feet) in before {
+            for &(id, feet) in &before {
                 if is_valid_feet(&world, feet, agent.height) {
                     assert_eq!(graph.node(feet), Some(id), "{feet}");
                 } else {
                     lost.push(id);
                 }
             }
+            // Unloads and edits say where each removed node stood.
+            let removed_at: Vec<(u32, IVec3)> = update
+                .removed
+                .iter()
+                .copied()
+                .zip(update.removed_feet.iter().copied())
+                .collect();
+            assert_eq!(removed_at.len(), update.removed.len());
+            assert_eq!(update.removed_feet.len(), update.removed.len());
+            assert!(removed_at.iter().all(|node| before.contains(node)));
             let mut removed = update.removed.clone();
             removed.sort_unstable();
             assert_eq!(removed, lost);

@@ -38,6 +38,9 @@ pub struct GraphUpdate {
     /// Ids of nodes that are no longer valid feet positions. A removed id is not reused by
     /// the same update; a later update may give it to a new node.
     pub removed: Vec<NodeId>,
+    /// The feet position each removed node had, in the order of `removed` (the graph
+    /// forgets it with the node): what structures keyed by position give back.
+    pub removed_feet: Vec<IVec3>,
     /// Live nodes (added ones included) whose moves out may differ from before: a move
     /// appeared or disappeared, or the cost of one changed (because the terrain or extra
     /// cost of its target changed). Sorted, without repeats.
@@ -388,6 +391,10 @@ impl NavGraph {
                 if slot.y != DEAD {
                     self.live -= 1;
                     update.removed.push(id);
+                    let (x, z) = self.home_xz((page << PAGE_SHIFT) | local);
+                    update
+                        .removed_feet
+                        .push(self.origin + IVec3::new(x, i32::from(slot.y), z));
                 }
                 let next = self.next[id as usize];
                 self.slots[id as usize] = Slot::EMPTY;
@@ -449,6 +456,7 @@ impl NavGraph {
                 }
                 self.live -= 1;
                 update.removed.push(id);
+                update.removed_feet.push(self.origin + IVec3::new(x, y, z));
             } else {
                 previous = id;
             }

@@ -73,7 +73,12 @@ impl Reach {
 ///
 /// After local updates ([`ReachIndex::apply_update`]) it also holds a union-find over region
 /// labels (9 bytes per region and per node added since the build) and the positions added
-/// since, with their labels.
+/// since, with their labels. Unloads and edits give back what they free: a removed node's
+/// position leaves the map (whose buckets shrink once it holds less than a quarter of them),
+/// and once fewer than half of the labels added since the build are in use, those in use
+/// are renumbered into a fresh union-find (the index's own tables only, never the world's:
+/// same sets, same proofs), so the memory follows the loaded columns rather than every
+/// column ever loaded.
 ///
 /// Its `Debug` output is a summary (counts, bytes, world and version), not its arrays.
 #[derive(Clone)]

@@ -54,6 +54,46 @@ impl Live {
         let root = self.sets.find(label);
         self.unranked[root as usize] = true;
     }
+
+    /// Gives back the labels of positions no longer held: once fewer than half of the labels
+    /// added since the build are still in use (every added node takes one, and unloads and
+    /// edits free them), renumbers those in use after the build's `built` labels (which
+    /// keep theirs) into a fresh union-find with the same sets and the same rank proofs.
+    /// Local to the index's own tables (no cell or graph is read), once per doubling, so
+    /// its cost spreads over the additions that made it due.
+    fn compact(&mut self, built: usize) {
+        let held = built + self.added.len();
+        if self.sets.parent.len() <= 2 * held + 64 {
+            return;
+        }
+        let mut sets = DisjointSets::new(held);
+        let mut unranked = vec![false; held];
+        // The new label standing for each old set, by its old root.
+        let mut stands_for = vec![u32::MAX; self.sets.parent.len()];
+        let mut join = |sets: &mut DisjointSets, old: &mut DisjointSets, label: u32, new: u32| {
+            let root = old.find(label) as usize;
+            if stands_for[root] == u32::MAX {
+                stands_for[root] = new;
+            } else {
+                sets.union(stands_for[root], new);
+            }
+        };
+        for label in 0..built as u32 {
+            join(&mut sets, &mut self.sets, label, label);
+        }
+        for (new, label) in (built as u32..).zip(self.added.values_mut()) {
+            join(&mut sets, &mut self.sets, *label, new);
+            *label = new;
+        }
+        for (root, &new) in stands_for.iter().enumerate() {
+            if new != u32::MAX {
+                let now = sets.find(new) as usize;
+                unranked[now] = self.unranked[root];
+            }
+        }
+        self.sets = sets;
+        self.unranked = unranked;
+    }
 }
 
 impl ReachIndex {
@@ -156,6 +196,17 @@ impl ReachIndex {
 
     /// The labelling half of [`ReachIndex::apply_update`].
     fn follow(&self, live: &mut Live, graph: &NavGraph, update: &GraphUpdate) -> Result<()> {
+        // What unloads and edits removed is given back: a position no longer valid needs no
+        // label (queries check validity first), and one valid again gets a fresh one below.
+        for feet in &update.removed_feet {
+            live.added.remove(feet);
+        }
+        // The map keeps its buckets when it empties: give back all but twice what it holds
+        // once it holds less than a quarter of them (a rehash of what is left, rarely).
+        let held = live.added.len();
+        if held < live.added.capacity() / 4 {
+            live.added.shrink_to(held * 2);
+        }
         for &id in &update.added {
             let label = live.sets.push();
             live.unranked.push(true);
@@ -174,6 +225,7 @@ impl ReachIndex {
             }
         }
         live.updates += 1;
+        live.compact(self.region_sizes.len());
         Ok(())
     }
 
