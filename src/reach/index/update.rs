@@ -1,9 +1,9 @@
 //! Local updates of a [`ReachIndex`]: [`ReachIndex::apply_update`], the `Live` state it keeps
 //! on top of the built labels, and the union-find over region labels.
 
-use ahash::AHashMap;
 use glam::IVec3;
 
+use super::added::AddedLabels;
 use super::{Reach, ReachIndex};
 use crate::error::{Error, Result};
 use crate::graph::{GraphUpdate, NavGraph};
@@ -22,7 +22,7 @@ pub(super) struct Live {
     pub(super) unranked: Vec<bool>,
     /// Positions that became valid feet positions since the build, with their labels; they
     /// override the built layout (a position removed and added again is here).
-    pub(super) added: AHashMap<IVec3, u32>,
+    pub(super) added: AddedLabels,
     /// How many local updates were applied since the build.
     updates: u64,
 }
@@ -32,7 +32,7 @@ impl Live {
         Self {
             sets: DisjointSets::new(regions),
             unranked: vec![false; regions],
-            added: AHashMap::new(),
+            added: AddedLabels::default(),
             updates: 0,
         }
     }
@@ -81,7 +81,7 @@ impl Live {
         for label in 0..built as u32 {
             join(&mut sets, &mut self.sets, label, label);
         }
-        for (new, label) in (built as u32..).zip(self.added.values_mut()) {
+        for (new, label) in (built as u32..).zip(self.added.labels_mut()) {
             join(&mut sets, &mut self.sets, *label, new);
             *label = new;
         }
@@ -112,8 +112,8 @@ impl ReachIndex {
             if !self.agent.is_valid_position(world, feet) {
                 return None;
             }
-            match live.added.get(&feet) {
-                Some(&label) => Some((label, None)),
+            match live.added.get(feet) {
+                Some(label) => Some((label, None)),
                 None => self
                     .slot_of(feet)
                     .map(|slot| (self.labels[slot], Some(slot))),
@@ -198,20 +198,21 @@ impl ReachIndex {
     fn follow(&self, live: &mut Live, graph: &NavGraph, update: &GraphUpdate) -> Result<()> {
         // What unloads and edits removed is given back: a position no longer valid needs no
         // label (queries check validity first), and one valid again gets a fresh one below.
-        for feet in &update.removed_feet {
+        for &feet in &update.removed_feet {
             live.added.remove(feet);
-        }
-        // The map keeps its buckets when it empties: give back all but twice what it holds
-        // once it holds less than a quarter of them (a rehash of what is left, rarely).
-        let held = live.added.len();
-        if held < live.added.capacity() / 4 {
-            live.added.shrink_to(held * 2);
         }
         for &id in &update.added {
             let label = live.sets.push();
             live.unranked.push(true);
             live.added.insert(graph.feet(id), label);
         }
+        live.added.trim(
+            update
+                .removed_feet
+                .iter()
+                .copied()
+                .chain(update.added.iter().map(|&id| graph.feet(id))),
+        );
         let costs = MoveCosts::default();
         let mut targets = Vec::new();
         for &id in &update.changed {
@@ -232,8 +233,8 @@ impl ReachIndex {
     /// The label of `feet`, a live node of the graph the index follows: added since the
     /// build, or else labelled by it.
     fn live_label(&self, live: &Live, feet: IVec3) -> Result<u32> {
-        match live.added.get(&feet) {
-            Some(&label) => Ok(label),
+        match live.added.get(feet) {
+            Some(label) => Ok(label),
             None => self
                 .slot_of(feet)
                 .map(|slot| self.labels[slot])
