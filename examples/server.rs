@@ -16,7 +16,8 @@
 //! again comes back edited, as a server's saved chunks do.
 //!
 //! It prints, per kind of work, the count and the p50 / p99 / max time; the memory held over
-//! time with the graph's bytes per feet position; then it checks the live state against a
+//! time with the graph's bytes and the graph's and the reachability index's together per
+//! loaded feet position; then it checks the live state against a
 //! from-scratch build of the same world (every cell of the loaded columns, every node and
 //! move of the graph, and the route cost of a sample of queries) and fails with exit code 1
 //! on any difference. The last line is `tick budget: W ms worst tick, P ms p99 tick`.
@@ -425,13 +426,22 @@ mod live {
              {skipped_queries} queries skipped: no feet position at the NPC or player)"
         );
         println!(
-            "{:>6} {:>8} {:>12} {:>12} {:>10} {:>14} {:>12}",
-            "time s", "columns", "world B", "graph B", "nodes", "graph B/feet", "index B"
+            "{:>6} {:>8} {:>12} {:>12} {:>10} {:>14} {:>12} {:>16}",
+            "time s",
+            "columns",
+            "world B",
+            "graph B",
+            "nodes",
+            "graph B/feet",
+            "index B",
+            "graph+index B/feet"
         );
         for (time, columns, world_bytes, graph_bytes, nodes, index_bytes) in &memory {
+            let per_feet = |bytes: usize| bytes as f64 / (*nodes).max(1) as f64;
             println!(
-                "{time:>6.0} {columns:>8} {world_bytes:>12} {graph_bytes:>12} {nodes:>10} {:>14.1} {index_bytes:>12}",
-                *graph_bytes as f64 / (*nodes).max(1) as f64
+                "{time:>6.0} {columns:>8} {world_bytes:>12} {graph_bytes:>12} {nodes:>10} {:>14.1} {index_bytes:>12} {:>18.1}",
+                per_feet(*graph_bytes),
+                per_feet(graph_bytes + index_bytes)
             );
         }
 

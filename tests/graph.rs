@@ -200,12 +200,17 @@ fn local_updates_equal_a_fresh_compile_after_every_random_block_change() {
             assert_eq!(picture(&graph, &costs), picture(&fresh, &costs));
             assert_eq!(graph.node_count(), fresh.node_count());
             // Ids of surviving nodes are stable; removed ids are exactly the lost positions.
-            for (id, feet) in before {
+            for &(id, feet) in &before {
                 if is_valid_feet(&world, feet, agent.height) {
                     assert_eq!(graph.node(feet), Some(id));
                 } else {
                     expected_removed.push(id);
                 }
+            }
+            // Each removed node's feet position comes with it.
+            assert_eq!(update.removed.len(), update.removed_feet.len());
+            for (id, feet) in update.removed.iter().zip(&update.removed_feet) {
+                assert!(before.contains(&(*id, *feet)), "{id} at {feet}");
             }
             let mut removed = update.removed.clone();
             removed.sort_unstable();

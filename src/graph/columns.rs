@@ -1,8 +1,8 @@
 //! The id space of a [`NavGraph`]: pages of [`PAGE`] ids. A chunk column the graph holds
 //! owns one home page (id `page * 256 + z * 16 + x` is the home slot of the column at local
 //! `x`, `z` of the chunk), found through a directory from chunk coordinates; further nodes of
-//! a column take ids from shared chain pages, each id remembering its column's home. Every
-//! page knows the pages of the 3 x 3 chunk columns around it, so a move across a chunk's seam
+//! a column take ids from shared chain pages, the last of a column's chain holding its home.
+//! Every page knows the pages of the 3 x 3 chunk columns around it, so a move across a chunk's seam
 //! is a table read; page 0 is a void page of empty home slots that stands for every chunk
 //! column not held.
 
@@ -15,6 +15,13 @@ pub(super) const PAGE: usize = 1 << PAGE_SHIFT;
 /// The page every column not held reads as: empty home slots, no chain.
 pub(super) const VOID_PAGE: u32 = 0;
 
+/// The mark of the end of a column's chain in `next` (see [`NavGraph`]): the last node of a
+/// chain holds this bit and the column's home, so a chained node finds its home by walking
+/// down its chain (no array of homes, 4 bytes per chained id less); a home slot without a
+/// chain and an id in no column hold the bit alone (home 0, the void page's first: a
+/// harmless answer for an id that is not live). Ids stay below it (see `take_page`).
+pub(super) const CHAIN_END: NodeId = 1 << 31;
+
 /// What a page holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum PageKind {
@@ -22,8 +29,8 @@ pub(super) enum PageKind {
     Void,
     /// The home slots of one chunk column.
     Home,
-    /// Further nodes of any columns; their homes start at this offset of `chain_homes`.
-    Chain(u32),
+    /// Further nodes of any columns.
+    Chain,
 }
 
 /// One page of ids.
@@ -89,8 +96,19 @@ impl NavGraph {
     #[inline(always)]
     pub(crate) fn home_of(&self, id: NodeId) -> NodeId {
         match self.pages[(id >> PAGE_SHIFT) as usize].kind {
-            PageKind::Chain(start) => self.chain_homes[start as usize + (id as usize & (PAGE - 1))],
+            PageKind::Chain => self.chain_home(id),
             _ => id,
+        }
+    }
+
+    /// The home of the chained node `id`: what the end of its chain holds.
+    fn chain_home(&self, mut id: NodeId) -> NodeId {
+        loop {
+            let next = self.next[id as usize];
+            if next & CHAIN_END != 0 {
+                return next & !CHAIN_END;
+            }
+            id = next;
         }
     }
 
@@ -136,6 +154,7 @@ impl NavGraph {
     }
 
     /// [`NavGraph::around`] for a column on its chunk's edge (`x`, `z` inside the chunk).
+    #[inline]
     fn around_edge(&self, home: usize, x: usize, z: usize) -> [usize; 16] {
         let pages = &self.pages[home >> PAGE_SHIFT].around;
         // The masks tell the compiler `x`, `z` < 16, so the page indexes below (at most
@@ -178,10 +197,13 @@ impl NavGraph {
     #[inline(never)]
     pub(crate) fn find_in_chain(&self, home: usize, y: u16) -> NodeId {
         let mut id = self.next[home];
-        while id != NO_NODE && self.slots[id as usize].y != y {
+        while id & CHAIN_END == 0 {
+            if self.slots[id as usize].y == y {
+                return id;
+            }
             id = self.next[id as usize];
         }
-        id
+        NO_NODE
     }
 
     /// The node of the column whose home is `home` at stored height `y` (never
@@ -195,7 +217,7 @@ impl NavGraph {
                 return id;
             }
             id = self.next[id as usize];
-            if id == NO_NODE {
+            if id & CHAIN_END != 0 {
                 return NO_NODE;
             }
         }

@@ -6,7 +6,7 @@ use glam::IVec3;
 
 use ahash::AHashMap;
 
-use super::columns::{self, PAGE, PAGE_SHIFT, Page, PageKind};
+use super::columns::{self, CHAIN_END, PAGE, PAGE_SHIFT, Page, PageKind};
 use super::slot::{CODE_BITS, DEAD, MAX_SHAPES, Shape, Slot, base_cost, reference_costs, slot_of};
 use super::unloaded::Unloaded;
 use super::{MAX_GRAPH_COLUMNS, MAX_GRAPH_NODES, NO_NODE, NavGraph, NodeId, Source};
@@ -90,10 +90,9 @@ impl NavGraph {
             directory: AHashMap::new(),
             free_pages: Vec::new(),
             freed_pages: Vec::new(),
-            chain_homes: Vec::new(),
             chain_fill: NO_NODE,
             slots: vec![Slot::EMPTY; PAGE],
-            next: vec![NO_NODE; PAGE],
+            next: vec![CHAIN_END; PAGE],
             extra: Vec::new(),
             free: Vec::new(),
             shapes: Vec::new(),
@@ -144,12 +143,15 @@ impl NavGraph {
                     self.fill_home(home as usize, y)?;
                     last
                 } else {
-                    self.push_node(home, y)?
+                    self.push_node(y)?
                 };
                 if id != last {
                     self.next[last as usize] = id;
                     last = id;
                 }
+            }
+            if last != home {
+                self.next[last as usize] = home | CHAIN_END;
             }
         }
         Ok(())
@@ -205,10 +207,11 @@ impl NavGraph {
             return Ok(page);
         }
         let page = self.pages.len();
-        if (page as u64 + 1) << PAGE_SHIFT > u64::from(NO_NODE) {
+        // Ids stay below the chain's end mark.
+        if (page as u64 + 1) << PAGE_SHIFT > u64::from(CHAIN_END) {
             return Err(Error::GraphTooLarge(format!(
                 "more than {} pages of node ids",
-                u64::from(NO_NODE) >> PAGE_SHIFT
+                u64::from(CHAIN_END) >> PAGE_SHIFT
             )));
         }
         grow(&mut self.pages, 1);
@@ -219,7 +222,7 @@ impl NavGraph {
         grow(&mut self.slots, PAGE);
         self.slots.resize(self.slots.len() + PAGE, Slot::EMPTY);
         grow(&mut self.next, PAGE);
-        self.next.resize(self.slots.len(), NO_NODE);
+        self.next.resize(self.slots.len(), CHAIN_END);
         if !self.extra.is_empty() {
             grow(&mut self.extra, PAGE);
             self.extra.resize(self.slots.len(), 0);
@@ -231,7 +234,6 @@ impl NavGraph {
     fn shrink_to_fit(&mut self) {
         self.slots.shrink_to_fit();
         self.next.shrink_to_fit();
-        self.chain_homes.shrink_to_fit();
         self.extra.shrink_to_fit();
         self.pages.shrink_to_fit();
     }
@@ -318,22 +320,18 @@ impl NavGraph {
         }
     }
 
-    /// A new node at stored height `y` of the column whose home is `home`, in a chain page
-    /// (link it into its column's chain), its moves not derived yet: a free id if there is
-    /// one, else the next of the last chain page, else the first of a new chain page.
-    pub(super) fn push_node(&mut self, home: NodeId, y: i32) -> Result<NodeId> {
+    /// A new node at stored height `y`, in a chain page (link it into its column's chain,
+    /// whose end holds the home), its moves not derived yet: a free id if there is one, else
+    /// the next of the last chain page, else the first of a new chain page.
+    pub(super) fn push_node(&mut self, y: i32) -> Result<NodeId> {
         self.count_new_node()?;
         let id = match self.free.pop() {
             Some(id) => id,
             None => {
                 if self.chain_fill == NO_NODE {
                     let page = self.take_page()?;
-                    let start = self.chain_homes.len() as u32;
-                    grow(&mut self.chain_homes, PAGE);
-                    self.chain_homes
-                        .resize(self.chain_homes.len() + PAGE, NO_NODE);
                     self.pages[page as usize] = Page {
-                        kind: PageKind::Chain(start),
+                        kind: PageKind::Chain,
                         ..Page::VOID
                     };
                     self.chain_fill = page << PAGE_SHIFT;
@@ -348,11 +346,7 @@ impl NavGraph {
             }
         };
         self.slots[id as usize] = Slot::at(y);
-        self.next[id as usize] = NO_NODE;
-        // Chained ids lie in chain pages.
-        if let PageKind::Chain(start) = self.pages[(id >> PAGE_SHIFT) as usize].kind {
-            self.chain_homes[start as usize + (id as usize & (PAGE - 1))] = home;
-        }
+        self.next[id as usize] = CHAIN_END;
         self.set_extra(id, 0);
         Ok(id)
     }

@@ -32,15 +32,25 @@
 //!   any `MoveCosts` on the same graph.
 //!
 //! Memory: per id a 10-byte record (moves, terrain code, height; see `Slot`) and 4 bytes
-//! for the next node down its column, so 14 bytes per feet position plus 14 per column
-//! without one (its empty home slot); 4 more per node beyond its column's home slot (the home
-//! it hangs off), 4 more per id only in worlds with [`VoxelWorld::extra_cost`]s, and 9 per
-//! node whose terrain is not among the first 6 the graph met. Ids are 256 per chunk column
-//! held plus the chained nodes (see below), and the arrays grow by a 32nd, so the memory
-//! follows the loaded chunk columns: 15.7 to 17.4 bytes per feet position over the server
-//! trace on the default terrain (`cargo run --release --example server`), see
-//! [`NavGraph::memory_bytes`]. Pages given back by unloads are reused (the lowest first),
-//! not returned, so a graph keeps the memory of the most columns it held at once.
+//! for the next node down its column (whose end holds the column's home, so a chained node
+//! needs no array of homes), so 14 bytes per feet position plus 14 per column without one
+//! (its empty home slot) and per chain id not in use; 4 more per id only in worlds with
+//! [`VoxelWorld::extra_cost`]s, and 9 per node whose terrain is not among the first 6 the
+//! graph met. Ids are 256 per chunk column held plus the chained nodes (see below), and the
+//! arrays grow by a 32nd, so the memory follows the loaded chunk columns, as
+//! [`NavGraph::memory_bytes`] counts it (capacities): 14.7 to 16.5 bytes per feet position
+//! over the server trace on the default terrain (`cargo run --release --example server`;
+//! 16.5 is its first line, 8 columns, where the void page weighs; 16.3 its trough, after
+//! unloads), 14.3 on the shipped 1.21.11 save (`examples/reach_edit`). Pages given back by
+//! unloads are reused (the lowest first), not returned, so a graph keeps the memory of the
+//! most columns it held at once; ids are stable, so nothing is compacted.
+//!
+//! Why this layout: the 16-byte record of before (moves, height, terrain, plain, next) gave
+//! 18.5 to 20.3 bytes in the same trace; a 14-byte record with `next` inside cost +5.8%
+//! instructions of graph A* (a stride of 14 takes three instructions per index, and the
+//! chain's array in the registers of the relaxation spilled others), the 10-byte record
+//! with the chain apart and walked out of line +0.2%, paid for by finding the columns around
+//! a chunk's edge once per expansion rather than per move.
 //!
 //! ## A graph that grows by chunk column
 //!
@@ -50,7 +60,7 @@
 //! - **Pages of ids.** Ids come in pages of 256. A chunk column the graph holds owns one
 //!   *home page*: id `page * 256 + 16 z + x` is the home slot of the column at `x`, `z` inside
 //!   the chunk. Further nodes of a column (a cave under the surface) take ids from shared
-//!   *chain pages*, and each remembers its column's home (4 bytes, by chain page). Page 0 is
+//!   *chain pages*, the last of a column's chain holding its home. Page 0 is
 //!   a *void page* of empty home slots standing for every chunk column not held, so a lookup
 //!   toward an unloaded neighbour reads "no node" without a test. Arrays indexed by id
 //!   (search records, reachability, chase fields) stay dense: 256 ids per loaded chunk column
@@ -245,8 +255,6 @@ pub struct NavGraph {
     /// Pages given back by the update running, free from the next one on (an update never
     /// hands out an id it removed).
     freed_pages: Vec<u32>,
-    /// The home of each id of the chain pages, 256 per chain page (see [`PageKind::Chain`]).
-    chain_homes: Vec<NodeId>,
     /// The next id never used of the last chain page, [`NO_NODE`] when it is full.
     chain_fill: NodeId,
     /// What a relaxation reads of each node, by id (see [`Slot`]). The home slots of a home
@@ -254,9 +262,10 @@ pub struct NavGraph {
     /// highest feet first): a column's first node needs no lookup of a head, and an empty
     /// home slot keeps the chain when its node is removed.
     slots: Vec<Slot>,
-    /// The next node down each id's column, [`NO_NODE`] at the end of a chain (and for ids
-    /// not in one): apart from the records, since a relaxation reads it only when the home
-    /// slot is not the target (see [`Slot`]).
+    /// The next node down each id's column; at the end of a chain the end mark and the
+    /// column's home (see `columns::CHAIN_END`; the mark alone for a home slot without a
+    /// chain and for ids in no column). Apart from the records, since a relaxation reads it
+    /// only when the home slot is not the target (see [`Slot`]).
     next: Vec<NodeId>,
     /// The world's extra cost of entering each node, by id; empty while every node's is 0,
     /// which spares most worlds 4 bytes per id.
@@ -501,7 +510,6 @@ impl NavGraph {
     pub fn memory_bytes(&self) -> usize {
         self.slots.capacity() * std::mem::size_of::<Slot>()
             + self.next.capacity() * 4
-            + self.chain_homes.capacity() * 4
             + self.extra.capacity() * 4
             + self.pages.capacity() * std::mem::size_of::<Page>()
             // A hash map entry: the key, the page and a control byte.
@@ -567,7 +575,7 @@ impl NavGraph {
         let y = i32::from(self.slots[id as usize].y);
         for (slot, &direction) in SLOT_DIRECTIONS.iter().enumerate() {
             let mut source = self.home_toward(home, -direction.x, -direction.z);
-            while source != NO_NODE {
+            while source & columns::CHAIN_END == 0 {
                 let from = self.slots[source as usize];
                 let code = (from.out >> (slot as u32 * CODE_BITS)) & CODE_MASK;
                 if code != 0 {

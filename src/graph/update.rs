@@ -22,7 +22,7 @@
 use ahash::AHashMap;
 use glam::IVec3;
 
-use super::columns::{PAGE, PAGE_SHIFT, Page, PageKind, VOID_PAGE};
+use super::columns::{CHAIN_END, PAGE, PAGE_SHIFT, Page, PageKind, VOID_PAGE};
 use super::slot::Slot;
 use super::{DEAD, NO_NODE, NavGraph, NodeId};
 use crate::error::{Error, Result};
@@ -38,6 +38,9 @@ pub struct GraphUpdate {
     /// Ids of nodes that are no longer valid feet positions. A removed id is not reused by
     /// the same update; a later update may give it to a new node.
     pub removed: Vec<NodeId>,
+    /// The feet position each removed node had, in the order of `removed` (the graph
+    /// forgets it with the node): what structures keyed by position give back.
+    pub removed_feet: Vec<IVec3>,
     /// Live nodes (added ones included) whose moves out may differ from before: a move
     /// appeared or disappeared, or the cost of one changed (because the terrain or extra
     /// cost of its target changed). Sorted, without repeats.
@@ -319,7 +322,7 @@ impl NavGraph {
         let mut entry_changed = Vec::new();
         for (&home, &(low, high)) in &rederive {
             let mut id = home;
-            while id != NO_NODE {
+            while id & CHAIN_END == 0 {
                 let before = self.slots[id as usize];
                 if before.y != DEAD && (low..=high).contains(&i32::from(before.y)) {
                     let entry = (self.slot_terrain(id, before), self.extra_cost(id));
@@ -352,7 +355,7 @@ impl NavGraph {
             .filter(|&id| {
                 matches!(
                     self.pages[(id >> PAGE_SHIFT) as usize].kind,
-                    PageKind::Chain(_)
+                    PageKind::Chain
                 )
             })
             .collect();
@@ -383,15 +386,19 @@ impl NavGraph {
     fn drop_page(&mut self, page: u32, update: &mut GraphUpdate) {
         for local in 0..PAGE as NodeId {
             let mut id = (page << PAGE_SHIFT) | local;
-            while id != NO_NODE {
+            while id & CHAIN_END == 0 {
                 let slot = self.slots[id as usize];
                 if slot.y != DEAD {
                     self.live -= 1;
                     update.removed.push(id);
+                    let (x, z) = self.home_xz((page << PAGE_SHIFT) | local);
+                    update
+                        .removed_feet
+                        .push(self.origin + IVec3::new(x, i32::from(slot.y), z));
                 }
                 let next = self.next[id as usize];
                 self.slots[id as usize] = Slot::EMPTY;
-                self.next[id as usize] = NO_NODE;
+                self.next[id as usize] = CHAIN_END;
                 self.forget_terrain(id);
                 if let Some(extra) = self.extra.get_mut(id as usize) {
                     *extra = 0;
@@ -432,7 +439,7 @@ impl NavGraph {
         let mut home_emptied = false;
         let mut previous = NO_NODE;
         let mut id = home;
-        while id != NO_NODE {
+        while id & CHAIN_END == 0 {
             let next = self.next[id as usize];
             let slot = &mut self.slots[id as usize];
             let y = i32::from(slot.y);
@@ -444,11 +451,12 @@ impl NavGraph {
                     home_emptied = true;
                     previous = id;
                 } else {
-                    self.next[id as usize] = NO_NODE;
+                    self.next[id as usize] = CHAIN_END;
                     self.next[previous as usize] = next;
                 }
                 self.live -= 1;
                 update.removed.push(id);
+                update.removed_feet.push(self.origin + IVec3::new(x, y, z));
             } else {
                 previous = id;
             }
@@ -467,14 +475,19 @@ impl NavGraph {
                 update.added.push(home);
                 continue;
             }
-            let new = self.push_node(home, y)?;
+            let new = self.push_node(y)?;
             let mut previous = home;
             let mut id = self.next[column];
-            while id != NO_NODE && i32::from(self.slots[id as usize].y) > y {
+            while id & CHAIN_END == 0 && i32::from(self.slots[id as usize].y) > y {
                 previous = id;
                 id = self.next[id as usize];
             }
-            self.next[new as usize] = id;
+            // The end of the chain holds the home (a home slot's own end mark may not).
+            self.next[new as usize] = if id & CHAIN_END == 0 {
+                id
+            } else {
+                home | CHAIN_END
+            };
             self.next[previous as usize] = new;
             update.added.push(new);
         }

@@ -13,6 +13,7 @@ use crate::moves::agent::{Agent, MoveCosts};
 use crate::world::key::in_key_range;
 use crate::world::{Bounds, VersionedWorld, WorldId};
 
+mod added;
 mod update;
 
 use update::{DisjointSets, Live};
@@ -73,7 +74,11 @@ impl Reach {
 ///
 /// After local updates ([`ReachIndex::apply_update`]) it also holds a union-find over region
 /// labels (9 bytes per region and per node added since the build) and the positions added
-/// since, with their labels.
+/// since with their labels (8 bytes each, in sorted arrays by chunk column). Unloads and
+/// edits give back what they free: a removed node's position leaves its array, and once fewer than half of the labels added since the build are in use, those in use
+/// are renumbered into a fresh union-find (the index's own tables only, never the world's:
+/// same sets, same proofs), so the memory follows the loaded columns rather than every
+/// column ever loaded.
 ///
 /// Its `Debug` output is a summary (counts, bytes, world and version), not its arrays.
 #[derive(Clone)]
@@ -341,7 +346,7 @@ impl ReachIndex {
             + self.live.as_ref().map_or(0, |live| {
                 live.sets.parent.capacity() * size_of::<u32>() * 2
                     + live.unranked.capacity()
-                    + live.added.capacity() * (size_of::<IVec3>() + size_of::<u32>())
+                    + live.added.memory_bytes()
             })
     }
 

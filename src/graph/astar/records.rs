@@ -4,6 +4,7 @@
 use glam::IVec3;
 
 use super::detours::{HORIZONTAL_SLOT, OPPOSITE_SLOT};
+use crate::graph::columns::CHAIN_END;
 use crate::graph::{
     CODE_BITS, CODE_MASK, NO_NODE, NavGraph, NodeId, Pricing, SLOT_DIRECTIONS, SLOT_UP,
 };
@@ -172,10 +173,11 @@ impl Record for Narrow {
         let mut id = around[OPPOSITE_SLOT[slot]];
         let mut entry = graph.slots[id];
         while entry.y != parent_y {
-            id = graph.next[id] as usize;
-            if id == NO_NODE as usize {
+            let next = graph.next[id];
+            if next & CHAIN_END != 0 {
                 return None;
             }
+            id = next as usize;
             entry = graph.slots[id];
         }
         Some((slot, code, entry.out))

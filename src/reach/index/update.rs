@@ -1,9 +1,9 @@
 //! Local updates of a [`ReachIndex`]: [`ReachIndex::apply_update`], the `Live` state it keeps
 //! on top of the built labels, and the union-find over region labels.
 
-use ahash::AHashMap;
 use glam::IVec3;
 
+use super::added::AddedLabels;
 use super::{Reach, ReachIndex};
 use crate::error::{Error, Result};
 use crate::graph::{GraphUpdate, NavGraph};
@@ -22,7 +22,7 @@ pub(super) struct Live {
     pub(super) unranked: Vec<bool>,
     /// Positions that became valid feet positions since the build, with their labels; they
     /// override the built layout (a position removed and added again is here).
-    pub(super) added: AHashMap<IVec3, u32>,
+    pub(super) added: AddedLabels,
     /// How many local updates were applied since the build.
     updates: u64,
 }
@@ -32,7 +32,7 @@ impl Live {
         Self {
             sets: DisjointSets::new(regions),
             unranked: vec![false; regions],
-            added: AHashMap::new(),
+            added: AddedLabels::default(),
             updates: 0,
         }
     }
@@ -54,6 +54,46 @@ impl Live {
         let root = self.sets.find(label);
         self.unranked[root as usize] = true;
     }
+
+    /// Gives back the labels of positions no longer held: once fewer than half of the labels
+    /// added since the build are still in use (every added node takes one, and unloads and
+    /// edits free them), renumbers those in use after the build's `built` labels (which
+    /// keep theirs) into a fresh union-find with the same sets and the same rank proofs.
+    /// Local to the index's own tables (no cell or graph is read), once per doubling, so
+    /// its cost spreads over the additions that made it due.
+    fn compact(&mut self, built: usize) {
+        let held = built + self.added.len();
+        if self.sets.parent.len() <= 2 * held + 64 {
+            return;
+        }
+        let mut sets = DisjointSets::new(held);
+        let mut unranked = vec![false; held];
+        // The new label standing for each old set, by its old root.
+        let mut stands_for = vec![u32::MAX; self.sets.parent.len()];
+        let mut join = |sets: &mut DisjointSets, old: &mut DisjointSets, label: u32, new: u32| {
+            let root = old.find(label) as usize;
+            if stands_for[root] == u32::MAX {
+                stands_for[root] = new;
+            } else {
+                sets.union(stands_for[root], new);
+            }
+        };
+        for label in 0..built as u32 {
+            join(&mut sets, &mut self.sets, label, label);
+        }
+        for (new, label) in (built as u32..).zip(self.added.labels_mut()) {
+            join(&mut sets, &mut self.sets, *label, new);
+            *label = new;
+        }
+        for (root, &new) in stands_for.iter().enumerate() {
+            if new != u32::MAX {
+                let now = sets.find(new) as usize;
+                unranked[now] = self.unranked[root];
+            }
+        }
+        self.sets = sets;
+        self.unranked = unranked;
+    }
 }
 
 impl ReachIndex {
@@ -72,8 +112,8 @@ impl ReachIndex {
             if !self.agent.is_valid_position(world, feet) {
                 return None;
             }
-            match live.added.get(&feet) {
-                Some(&label) => Some((label, None)),
+            match live.added.get(feet) {
+                Some(label) => Some((label, None)),
                 None => self
                     .slot_of(feet)
                     .map(|slot| (self.labels[slot], Some(slot))),
@@ -156,11 +196,23 @@ impl ReachIndex {
 
     /// The labelling half of [`ReachIndex::apply_update`].
     fn follow(&self, live: &mut Live, graph: &NavGraph, update: &GraphUpdate) -> Result<()> {
+        // What unloads and edits removed is given back: a position no longer valid needs no
+        // label (queries check validity first), and one valid again gets a fresh one below.
+        for &feet in &update.removed_feet {
+            live.added.remove(feet);
+        }
         for &id in &update.added {
             let label = live.sets.push();
             live.unranked.push(true);
             live.added.insert(graph.feet(id), label);
         }
+        live.added.trim(
+            update
+                .removed_feet
+                .iter()
+                .copied()
+                .chain(update.added.iter().map(|&id| graph.feet(id))),
+        );
         let costs = MoveCosts::default();
         let mut targets = Vec::new();
         for &id in &update.changed {
@@ -174,14 +226,15 @@ impl ReachIndex {
             }
         }
         live.updates += 1;
+        live.compact(self.region_sizes.len());
         Ok(())
     }
 
     /// The label of `feet`, a live node of the graph the index follows: added since the
     /// build, or else labelled by it.
     fn live_label(&self, live: &Live, feet: IVec3) -> Result<u32> {
-        match live.added.get(&feet) {
-            Some(&label) => Ok(label),
+        match live.added.get(feet) {
+            Some(label) => Ok(label),
             None => self
                 .slot_of(feet)
                 .map(|slot| self.labels[slot])
