@@ -123,60 +123,89 @@
 //!   side middles of the portals' area) to every portal, one Dijkstra each at build. The
 //!   abstract search estimates with the larger of the octile bound and `d(L, goal) -
 //!   d(L, v)`. Updates that change moves drop them ([`Abstraction::refresh_landmarks`]
-//!   computes them again, 1.6 s at 2048; until then the octile bound alone: 1.1 to 4 times
+//!   computes them again, 0.8 s at 2048; until then the octile bound alone: 1.1 to 4 times
 //!   the expansions on 8 pairs at 2048).
 //! - **Queries** ([`AbstractSearch::find_path`]): routes whose ends are at most one cell
 //!   apart (either axis, [`DIRECT_CELLS`]) go straight to A* over the walk graph. Others
 //!   search the start's cell forwards and the goal's backwards (Dijkstra inside each), run
-//!   A* over the portals (dense records stamped per query), then refine and smooth the
-//!   abstract route with windows: A* from where the route entered a cell to where it leaves
-//!   the next one, over the moves of those two cells, keeping its part up to where it
-//!   leaves the first. The crossing points are thereby free, and each window may take the
-//!   abstract route's own part, so the route costs at most the abstract one. When the
+//!   A* over the portals (dense records stamped per query, each portal's estimate computed
+//!   once per query, a radix heap as the open set), then refine and smooth the abstract
+//!   route with windows: A* from where the route entered a cell to where it leaves the
+//!   third cell on, over the moves of those three cells, keeping its part up to where it
+//!   enters the cell two on, the next window starting there. Every border lies inside a
+//!   window, so the crossing points are free, and each window may take the abstract
+//!   route's own part, so the route costs at most the abstract one. When the
 //!   abstraction finds no route, A* over the walk graph decides, so "unreachable" is exact
 //!   (and costs an abstract search plus a full A*); budgets and partial routes work as for
 //!   the exact search.
 //! - **Bound**: HPA* has none a priori (a route may have to leave the corridor of cells the
-//!   abstract route visits). It is measured, and enforced on fixed worlds by `tests/hier.rs`:
+//!   abstract route visits). It is measured, and enforced on fixed worlds by `tests/hier_hpa.rs`:
 //!   on 60 routes of at least 64 blocks over hills each cost is at most 5% above the optimum
 //!   and the mean at most 1% (measured 4.6% and 0.46%); that test fails with portals at one
 //!   end of each entrance. Random worlds check legality and exact reachability.
 //! - **Updates** ([`Abstraction::update`]): the exits of the cells of nodes whose moves
 //!   out changed are found again, then the tables of those cells and of every neighbour
-//!   whose portals changed are derived again (Dijkstra over Dial's buckets). `tests/hier.rs` checks the result equals a fresh
-//!   build, edge for edge, after random block changes.
+//!   whose portals changed are derived again (Dijkstra over Dial's buckets); a cell whose
+//!   exits came out the same leaves its neighbours alone. `tests/hier_hpa.rs` checks the
+//!   result equals a fresh build, edge for edge, after random block changes and after
+//!   chunk columns load and unload.
 //!
 //! Measured (`HIER_ENGINE=graph,hpa cargo run --release --example long`: 2048 x 128 x 2048,
 //! seed 1337, 200 connected pairs 500 to 1 843 blocks apart; busy machine, the process got
-//! 62% of a core; the exact hierarchy's row is from its own run, above):
+//! 72% of a core; the exact hierarchy's row is from its own run, above; wall clock ratios
+//! are noisy here, the instruction counts below are not):
 //!
 //! | | graph A* | exact hierarchy | abstraction |
 //! |---|---|---|---|
-//! | mean / p99 per query | 45.6 / 168 ms | 673 / 3 276 ms | 19.7 / 66.4 ms (2.3x faster) |
-//! | expansions per query | 360 875 | 164 992 | 24 188 (15x fewer) |
-//! | cost ratio mean / worst | 1 | 1 | 1.0074 / 1.0188 |
-//! | build | compile 2.36 s | 4.2x the compile | 5.97 s, 2.5x the compile (1.6 s of it landmarks; 2.2x in a later run) |
-//! | memory on top of the graph (92.7 MB) | | 233% | 83.7 MB, 90% (15.2 MB of it landmarks) |
-//! | block edit p50 / p99 | 7 / 16 us | 627 us / 10.4 ms | 287 us / 5.0 ms (later run, 51% of a core) |
+//! | mean / p99 per query | 40.4 / 140 ms | 673 / 3 276 ms | 10.9 / 31.4 ms (3.7x faster) |
+//! | expansions per query | 360 875 | 164 992 | 22 502 (16x fewer) |
+//! | cost ratio mean / worst | 1 | 1 | 1.0062 / 1.0153 |
+//! | build | compile 2.40 s | 4.2x the compile | 5.19 s, 2.17x the compile |
+//! | memory on top of the graph (94.1 MB) | | 233% | 83.7 MB, 89% (15.2 MB of it landmarks) |
+//! | block edit p50 / p99 | 7 / 16 us | 627 us / 10.4 ms | 225 us / 4.5 ms |
 //!
-//! Weight 1.05: 21.4 ms, 25 347 expansions, the same costs (the landmark bound is not
-//! weighted: weighting it too cost 3 times the expansions). Instruction counts on
-//! `long --quick --weight 1` (512, 20 pairs, every search counted, the choice of pairs
-//! included): `HIER_ENGINE=hpa valgrind --tool=callgrind
-//! --toggle-collect='*AbstractSearch*find_path*'` 872 M, of which 357 M are the fallback
-//! A* on the candidate pairs that are not connected; `HIER_ENGINE=graph` with
-//! `'*GraphSearch*find_path*'` 1 625 M.
+//! Landmarks computed again after the 200 edits: 844 ms.
 //!
-//! What limits the speed-up: an abstract expansion relaxes a table row of about 29
-//! portals, each with a landmark estimate, so the abstraction's counted expansions cost
-//! about 6 times graph A*'s (812 ns against 126 ns each at 2048, wall clock). The landmark
-//! bound is still weak on hills: 24 188 expansions per query, for routes that cross about
-//! 30 to 120 cells (two portals each). The windows expand about 10 nodes per route step
-//! (each cell is searched by two windows): two thirds of the instructions at 512
-//! (callgrind); at 2048 they are a smaller share (8 pairs: 4 to 11 k of 13 to 75 k
-//! expansions before the landmarks). Not met: 50x (2.3x), 1 ms, memory
-//! (90%, not 50%), build (2.2x to 2.5x, not 2x), edit p50 (287 us, not 200 us; 2.18 M
-//! instructions per edit at 512 by callgrind, `--toggle-collect='*Abstraction*update*'`).
+//! Weight 1.05: 12.3 ms, 23 533 expansions, the same costs (the landmark bound is not
+//! weighted: weighting it too cost 3 times the expansions).
+//!
+//! Instruction counts of the timed queries alone (`HIER_ENGINE=graph,hpa valgrind
+//! --tool=callgrind --toggle-collect='*timed_graph*' --toggle-collect='*timed_hpa*'
+//! target/release/examples/long --pairs 20 --edits 0 --weight 1`: 2048, 20 pairs): graph
+//! A* 172.7 M per query, the abstraction 26.8 M (6.4x fewer; 33.2 M before the radix heaps
+//! in the searches inside cells). Of the abstraction's: the abstract search about 15 M,
+//! the smoothing windows 10.8 M, the end cells' searches under 1 M. Costs 1.0056 mean,
+//! 1.0114 worst on those pairs. At 1024 (`--size 1024`, same toggle on
+//! `'*AbstractSearch*find_path*'`, 30 queries) the changes of this round took 703 M to
+//! 587 M (radix heap and estimates computed once per portal in the abstract search) to
+//! 407 M (radix heap in the searches inside cells). Build: 0.93x the compile's
+//! instructions at 1024 (6.94 G against 7.43 G, 0.97x before), though 2.2x to 2.5x its
+//! wall clock: the build's reads (a hash map per portal, moves of nodes all over the
+//! graph) miss the cache more. Per block edit: 2.15 M instructions at 512 (`long --size
+//! 512 --pairs 1 --edits 300`, `--toggle-collect='*Abstraction*update*'`; 2.35 M before),
+//! three quarters of it the derivation of the edited cell's table.
+//!
+//! What limits the speed-up:
+//!
+//! - The abstract search explores far more than the route: 19 720 expansions per query
+//!   (portals and window nodes together) for routes that cross 30 to 120 cells (two
+//!   portals each), because on hills both the
+//!   octile and the landmark bounds fall well short of the true cost. Each expansion of a
+//!   portal entered across a border relaxes a table row of about 29 entries.
+//! - A second level of bigger cells would not cut that work as it stands: portals grow
+//!   with a cell's perimeter, so a cell of 4 x 4 chunks has about 4 times the portals and
+//!   its rows relax `(4 p)^2 / 16 = p^2` entries per chunk of area explored, as many as
+//!   now. It pays only with sparser portals on the big cells' borders (which the cost
+//!   bound has little room for: one portal per entrance already left routes 2.2% above
+//!   optimal) or with a bound that shrinks the area explored.
+//! - Contracting each cell's table (dropping entries that two others imply) would drop
+//!   52% of them (counted at 512), but the search then has to relax the row of a portal
+//!   reached through its table too, which it now skips: about as many relaxations.
+//! - The windows expand about 10 nodes per route step, each node's moves decoded from the
+//!   graph and kept in a hash map; 40% of the query's instructions at 2048.
+//!
+//! Not met: 50x (6.4x in instructions), 1 ms, memory (89%, not 50%), build (wall clock),
+//! edit p50.
 //!
 //! For a router: build an [`Abstraction`] with the router's [`MoveCosts`], pass it every
 //! [`GraphUpdate`], call [`Abstraction::refresh_landmarks`] when edits settle, and answer
