@@ -77,14 +77,16 @@ pub(super) struct DeriveScratch {
 const MAX_BUCKETS: u32 = 256;
 
 /// The open set of the table's Dijkstra searches: Dial's bucket queue (one bucket per cost
-/// modulo the largest move cost plus one, so no comparisons) when the cell's moves are cheap,
+/// modulo a power of two above the largest move cost, so no comparisons) when the cell's
+/// moves are cheap,
 /// as with the default costs, else a binary heap. Half of a cell's derivation was heap
 /// operations (perf, `long --edits 3000`).
 #[derive(Debug, Default, Clone)]
 struct Frontier {
     heap: BinaryHeap<Reverse<(u64, u32)>>,
     buckets: Vec<Vec<u32>>,
-    /// The number of buckets in use; 0 for the heap.
+    /// The number of buckets in use, a power of two (so a cost's bucket is a mask, not a
+    /// division, on every push and pop); 0 for the heap.
     span: u64,
     /// The cost of the entries popped last (entries in buckets cost `at` to `at + span - 1`).
     at: u64,
@@ -99,7 +101,7 @@ impl Frontier {
             bucket.clear();
         }
         self.span = if max_cost < MAX_BUCKETS {
-            u64::from(max_cost) + 1
+            (u64::from(max_cost) + 1).next_power_of_two()
         } else {
             0
         };
@@ -116,7 +118,7 @@ impl Frontier {
         if self.span == 0 {
             self.heap.push(Reverse((g, node)));
         } else {
-            self.buckets[(g % self.span) as usize].push(node);
+            self.buckets[(g & (self.span - 1)) as usize].push(node);
             self.pending += 1;
         }
     }
@@ -128,7 +130,7 @@ impl Frontier {
             return self.heap.pop().map(|Reverse(entry)| entry);
         }
         while self.pending > 0 {
-            if let Some(node) = self.buckets[(self.at % self.span) as usize].pop() {
+            if let Some(node) = self.buckets[(self.at & (self.span - 1)) as usize].pop() {
                 self.pending -= 1;
                 return Some((self.at, node));
             }
