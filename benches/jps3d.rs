@@ -2,17 +2,22 @@
 //! flying sets: every Moving AI 3D `Simple` problem, 100 random pairs in a synthetic world of
 //! pillars and slabs, and 40 far-apart pairs in a large one (256 x 128 x 256). Both engines
 //! must agree on every cost; then each set prints, per engine, the expansions and the
-//! wall-clock time per query. The jump search runs twice: as it is by default, and with its
-//! straight jumps scanned by word ([`voxnav::engine::JumpSearch::with_straight_scans`]).
+//! wall-clock time per query. The jump search runs three times: as it is by default, with its
+//! straight jumps scanned by word ([`voxnav::engine::JumpSearch::with_straight_scans`]), and
+//! with its face jumps precomputed ([`voxnav::search::jps3d::JumpTables`], built once per set: the
+//! build's time and bytes are printed apart).
 //!
-//! `cargo bench --bench jps3d`. `JPS3D_ENGINE=astar`, `JPS3D_ENGINE=jps` or
-//! `JPS3D_ENGINE=scans` runs one engine alone (no cost check) and `JPS3D_SET=fly-simple`, `JPS3D_SET=fly-pillars` or
-//! `JPS3D_SET=fly-large-256` one set alone,
-//! for instruction counts that do not depend on the machine's load:
+//! `cargo bench --bench jps3d`. `JPS3D_ENGINE=astar`, `JPS3D_ENGINE=jps`,
+//! `JPS3D_ENGINE=scans` or `JPS3D_ENGINE=tables` runs one engine alone (no cost check) and
+//! `JPS3D_SET=fly-simple`, `JPS3D_SET=fly-pillars` or `JPS3D_SET=fly-large-256` one set alone;
+//! `JPS3D_LIMITS=E,C` sets the tables' edge and corner jump limits
+//! ([`voxnav::engine::JumpSearch::with_diagonal_limits`]).
+//! For instruction counts that do not depend on the machine's load,
 //! `valgrind --tool=callgrind --toggle-collect='*run_astar*' --toggle-collect='*run_jps*'`
-//! on the bench binary counts the searches only, not the loading of the worlds.
+//! on the bench binary counts the searches only, not the loading of the worlds nor the
+//! building of the tables (`--toggle-collect='*build_tables*'` counts that alone).
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 // A bench without the test harness is checked with `cfg(test)` on but its `#[test]` functions
 // left out, so the support module's unit tests import what nothing then uses.
 #[cfg_attr(test, allow(unused_imports))]
@@ -20,8 +25,9 @@ use std::time::Duration;
 mod support;
 use support::flying::{self, FlyingSet};
 
-use voxnav::IVec3;
+use voxnav::search::jps3d::JumpTables;
 use voxnav::world::{parse_movingai_3dmap, parse_movingai_3dscen};
+use voxnav::{Agent, IVec3};
 
 /// Every problem of `Simple`, read from this crate's `tests/data/movingai3d/`.
 fn simple_set() -> FlyingSet {
@@ -100,6 +106,32 @@ fn run_jps(set: &FlyingSet, scans: bool) -> Run {
     }
 }
 
+#[inline(never)]
+fn build_tables(set: &FlyingSet) -> (JumpTables, Duration) {
+    let started = Instant::now();
+    let tables = JumpTables::build(&set.world, Agent::flier(1)).unwrap_or_else(|e| panic!("{e}"));
+    (tables, started.elapsed())
+}
+
+#[inline(never)]
+fn run_jps_tables(set: &FlyingSet, tables: &JumpTables) -> Run {
+    let mut jump = flying::jump_flier();
+    if let Ok(limits) = std::env::var("JPS3D_LIMITS") {
+        let parse = |s: Option<&str>| {
+            s.and_then(|s| s.trim().parse::<u32>().ok())
+                .unwrap_or_else(|| panic!("JPS3D_LIMITS: two numbers, EDGE,CORNER"))
+        };
+        let mut parts = limits.split(',');
+        jump = jump.with_diagonal_limits(parse(parts.next()), parse(parts.next()));
+    }
+    let run = flying::run_jump_tables(set, &mut jump, tables).unwrap_or_else(|m| panic!("{m}"));
+    Run {
+        costs: run.costs,
+        expanded: run.expanded,
+        elapsed: run.elapsed,
+    }
+}
+
 fn main() {
     let only = std::env::var("JPS3D_ENGINE").ok();
     let set_filter = std::env::var("JPS3D_SET").ok();
@@ -117,7 +149,11 @@ fn main() {
         let astar = wanted("astar").then(|| run_astar(set));
         let jps = wanted("jps").then(|| run_jps(set, false));
         let scans = wanted("scans").then(|| run_jps(set, true));
-        for run in [&jps, &scans] {
+        let built = wanted("tables").then(|| build_tables(set));
+        let plus = built
+            .as_ref()
+            .map(|(tables, _)| run_jps_tables(set, tables));
+        for run in [&jps, &scans, &plus] {
             if let (Some(a), Some(j)) = (&astar, run) {
                 assert_eq!(a.costs, j.costs, "{}: the engines disagree", set.name);
             }
@@ -128,6 +164,7 @@ fn main() {
             ("flier A*", &astar),
             ("jump search", &jps),
             ("jump, scans", &scans),
+            ("jump, tables", &plus),
         ];
         for (name, run) in engines {
             if let Some(run) = run {
@@ -137,6 +174,13 @@ fn main() {
                     run.elapsed.as_secs_f64() * 1e6 / queries as f64
                 );
             }
+        }
+        if let Some((tables, elapsed)) = &built {
+            println!(
+                "  tables built once in {:.1} ms, {:.1} MB",
+                elapsed.as_secs_f64() * 1e3,
+                tables.bytes() as f64 / 1e6
+            );
         }
     }
 }

@@ -8,6 +8,7 @@ use std::collections::BinaryHeap;
 use std::path::Path;
 
 use voxnav::engine::{JumpSearch, Pathfinder};
+use voxnav::search::jps3d::JumpTables;
 use voxnav::world::{Bounds, parse_movingai_3dmap, parse_movingai_3dscen};
 use voxnav::{
     Agent, Block, ChunkedWorld, Error, IVec3, MoveCosts, SearchOptions, SearchResult, SearchStatus,
@@ -61,6 +62,15 @@ fn every_simple_problem_costs_what_the_flier_astar_finds() {
         .unwrap()
         .with_straight_scans(true);
     let options = SearchOptions::default();
+    let tables = JumpTables::build(&world, agent).unwrap();
+    // The default limits, and edge and corner jumps run to their stops (JPS-3D's recursion).
+    let mut with_tables = [
+        JumpSearch::new(agent, costs).unwrap(),
+        JumpSearch::new(agent, costs)
+            .unwrap()
+            .with_diagonal_limits(u32::MAX, 2),
+    ];
+    let mut tables_expanded = [0u64; 2];
     let (mut astar_expanded, mut jps_expanded, mut scans_expanded) = (0u64, 0u64, 0u64);
     for scenario in &file.scenarios {
         let (start, goal) = (scenario.start, scenario.goal);
@@ -77,17 +87,35 @@ fn every_simple_problem_costs_what_the_flier_astar_finds() {
             assert_legal(&world, &agent, &costs, &found, start, goal, &what);
             *expanded += found.stats.expanded;
         }
+        for (engine, expanded) in with_tables.iter_mut().zip(&mut tables_expanded) {
+            let found = engine
+                .find_path_with_tables(&tables, &world, start, goal, &options)
+                .unwrap();
+            let what = format!("line {} with tables", scenario.line);
+            assert_eq!(found.status, SearchStatus::Found, "{what}");
+            assert_eq!(found.cost, expected.cost, "{what}");
+            assert_legal(&world, &agent, &costs, &found, start, goal, &what);
+            *expanded += found.stats.expanded;
+        }
     }
-    // Scanned straight jumps make far fewer positions explicit.
+    // Scanned or precomputed straight jumps make far fewer positions explicit, and diagonal
+    // jumps run further fewer still.
     assert!(
         scans_expanded * 3 < jps_expanded,
         "{scans_expanded} {jps_expanded}"
     );
+    assert!(tables_expanded[0] * 3 < jps_expanded, "{tables_expanded:?}");
+    assert!(
+        tables_expanded[1] < tables_expanded[0],
+        "{tables_expanded:?}"
+    );
     println!(
-        "Simple, 300 problems: flier A* {} expansions per query, jump search {}, scanned {}",
+        "Simple, 300 problems: flier A* {} expansions per query, jump search {}, scanned {}, \
+         with tables {:?}",
         astar_expanded / 300,
         jps_expanded / 300,
-        scans_expanded / 300
+        scans_expanded / 300,
+        tables_expanded.map(|e| e / 300)
     );
 }
 
@@ -207,8 +235,8 @@ fn random_worlds_cost_what_an_exhaustive_dijkstra_finds() {
     let mut next = rng(0x9E37_79B9_7F4A_7C15);
     let costs = MoveCosts::octile();
     let options = SearchOptions::default();
-    let (mut found, mut unreachable) = (0, 0);
-    for round in 0..360 {
+    let (mut found, mut unreachable, mut wide_rounds) = (0, 0, 0);
+    for round in 0..360i32 {
         let (cells, world) = random_world(&mut next);
         let height = 1 + round % 3;
         let swim = round % 4 == 3;
@@ -222,6 +250,13 @@ fn random_worlds_cost_what_an_exhaustive_dijkstra_finds() {
             .unwrap()
             .with_straight_scans(round % 2 == 1);
         let mut astar = Pathfinder::new(agent, costs).unwrap();
+        // With precomputed face jumps, under the default diagonal limits and others.
+        let tables = JumpTables::build(&world, agent).unwrap();
+        let [edge, corner] =
+            [[0, 0], [u32::MAX, 0], [2, 1], [u32::MAX, u32::MAX]][(round % 4) as usize];
+        let mut plus = JumpSearch::new(agent, costs)
+            .unwrap()
+            .with_diagonal_limits(edge, corner);
         let valid: Vec<IVec3> = (0..cells.open.len())
             .map(|i| {
                 let i = i as i32;
@@ -233,6 +268,9 @@ fn random_worlds_cost_what_an_exhaustive_dijkstra_finds() {
         if valid.len() < 2 {
             continue;
         }
+        if round % 6 == 0 {
+            wide_rounds += wide_tables_meet_the_astar(&world, &valid, &mut next);
+        }
         for _ in 0..4 {
             let start = valid[(next() % valid.len() as u64) as usize];
             let dist = cells.dijkstra(start, height, swim, &costs);
@@ -241,15 +279,21 @@ fn random_worlds_cost_what_an_exhaustive_dijkstra_finds() {
                 let what =
                     format!("round {round}, {start} -> {goal}, height {height}, swim {swim}");
                 let result = jps.find_path(&world, start, goal, &options).unwrap();
+                let with_tables = plus
+                    .find_path_with_tables(&tables, &world, start, goal, &options)
+                    .unwrap();
                 let best = dist[cells.index(goal).unwrap()];
                 if best == u64::MAX {
                     assert_eq!(result.status, SearchStatus::Unreachable, "{what}");
+                    assert_eq!(with_tables.status, SearchStatus::Unreachable, "{what}");
                     unreachable += 1;
                     continue;
                 }
-                assert_eq!(result.status, SearchStatus::Found, "{what}");
-                assert_eq!(result.cost, Some(best), "{what}");
-                assert_legal(&world, &agent, &costs, &result, start, goal, &what);
+                for result in [&result, &with_tables] {
+                    assert_eq!(result.status, SearchStatus::Found, "{what}");
+                    assert_eq!(result.cost, Some(best), "{what}");
+                    assert_legal(&world, &agent, &costs, result, start, goal, &what);
+                }
                 let expected = astar.find_path(&world, start, goal, &options).unwrap();
                 assert_eq!(expected.cost, Some(best), "{what}");
                 found += 1;
@@ -257,9 +301,47 @@ fn random_worlds_cost_what_an_exhaustive_dijkstra_finds() {
         }
     }
     assert!(
-        found > 2000 && unreachable > 200,
-        "{found} found, {unreachable} unreachable"
+        found > 2000 && unreachable > 200 && wide_rounds > 100,
+        "{found} found, {unreachable} unreachable, {wide_rounds} wide queries"
     );
+}
+
+/// A body two cells wide searched with tables (built in the world as the wide body sees it)
+/// costs what the flier A* finds, between random valid positions of `valid`; returns how
+/// many queries it compared.
+fn wide_tables_meet_the_astar(
+    world: &ChunkedWorld,
+    valid: &[IVec3],
+    next: &mut impl FnMut() -> u64,
+) -> usize {
+    let (agent, costs, options) = (
+        Agent::flier(1).with_width(2),
+        MoveCosts::octile(),
+        SearchOptions::default(),
+    );
+    let tables = JumpTables::build(world, agent).unwrap();
+    let mut plus = JumpSearch::new(agent, costs)
+        .unwrap()
+        .with_diagonal_limits(u32::MAX, 1);
+    let mut astar = Pathfinder::new(agent, costs).unwrap();
+    let mut compared = 0;
+    for _ in 0..12 {
+        let start = valid[(next() % valid.len() as u64) as usize];
+        let goal = valid[(next() % valid.len() as u64) as usize];
+        let Ok(expected) = astar.find_path(world, start, goal, &options) else {
+            // The wide body does not fit there.
+            continue;
+        };
+        let found = plus
+            .find_path_with_tables(&tables, world, start, goal, &options)
+            .unwrap();
+        assert_eq!(found.cost, expected.cost, "wide {start} -> {goal}");
+        if found.is_found() {
+            assert_legal(world, &agent, &costs, &found, start, goal, "wide");
+        }
+        compared += 1;
+    }
+    compared
 }
 
 /// A world with an extra cost on some cells, which jump point search cannot price.
@@ -362,6 +444,50 @@ fn settings_it_cannot_honour_are_typed_errors() {
         .find_path(&unbounded, IVec3::ZERO, IVec3::splat(5), &options)
         .unwrap_err();
     assert!(matches!(error, Error::Unbounded), "{error}");
+    // Tables: bounded worlds of limited size, fliers and swimmers only, the search's agent
+    // and world only.
+    let error = JumpTables::build(&unbounded, Agent::flier(1)).unwrap_err();
+    assert!(matches!(error, Error::NeedsBounds(_)), "{error}");
+    let huge =
+        ChunkedWorld::with_bounds(Bounds::new(IVec3::ZERO, IVec3::new(4096, 256, 4096))).unwrap();
+    let error = JumpTables::build(&huge, Agent::flier(1)).unwrap_err();
+    assert!(
+        matches!(&error, Error::InvalidSetting(m) if m.contains("cells")),
+        "{error}"
+    );
+    for agent in [Agent::default(), Agent::flier(4)] {
+        let error = JumpTables::build(&world, agent).unwrap_err();
+        assert!(matches!(error, Error::InvalidSetting(_)), "{error}");
+    }
+    let tables = JumpTables::build(&world, Agent::flier(1)).unwrap();
+    let other = ChunkedWorld::with_size(IVec3::splat(9)).unwrap();
+    for world in [&world, &other] {
+        let error = jps
+            .find_path_with_tables(&tables, world, IVec3::ZERO, IVec3::splat(5), &options)
+            .unwrap_err();
+        assert!(
+            matches!(&error, Error::InvalidSetting(m) if m.contains("jump tables")),
+            "{error}"
+        );
+    }
+    let mut one_tall = JumpSearch::new(Agent::flier(1), octile).unwrap();
+    let error = one_tall
+        .find_path_with_tables(&tables, &other, IVec3::ZERO, IVec3::splat(5), &options)
+        .unwrap_err();
+    assert!(matches!(error, Error::InvalidSetting(_)), "{error}");
+    let found = one_tall
+        .find_path_with_tables(&tables, &world, IVec3::ZERO, IVec3::splat(5), &options)
+        .unwrap();
+    assert_eq!(found.cost, astar_cost(&world, IVec3::splat(5)));
+}
+
+/// The flier A*'s cost from the origin to `goal` for a body one cell tall.
+fn astar_cost(world: &ChunkedWorld, goal: IVec3) -> Option<u64> {
+    let mut astar = Pathfinder::new(Agent::flier(1), MoveCosts::octile()).unwrap();
+    astar
+        .find_path(world, IVec3::ZERO, goal, &SearchOptions::default())
+        .unwrap()
+        .cost
 }
 
 #[test]

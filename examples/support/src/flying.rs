@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 
 use voxnav::IVec3;
 use voxnav::engine::{JumpSearch, Pathfinder};
+use voxnav::search::jps3d::JumpTables;
 use voxnav::terrain::SplitMix64;
 use voxnav::world::{DenseWorld, VoxelScenario, parse_movingai_3dmap, parse_movingai_3dscen};
 use voxnav::{Agent, MoveCosts, SearchOptions, SearchResult, SearchStatus, VoxelWorld};
@@ -248,6 +249,22 @@ pub fn run_jump(set: &FlyingSet, jump: &mut JumpSearch) -> Result<FlyingRun, Str
     let options = SearchOptions::default();
     run_queries(set, |start, goal| {
         jump.find_path(&set.world, start, goal, &options)
+    })
+}
+
+/// Runs `set` with a jump point search whose face jumps read `tables` (built from the set's
+/// world).
+///
+/// # Errors
+/// The search's message when a query is invalid or the tables do not fit the search.
+pub fn run_jump_tables(
+    set: &FlyingSet,
+    jump: &mut JumpSearch,
+    tables: &JumpTables,
+) -> Result<FlyingRun, String> {
+    let options = SearchOptions::default();
+    run_queries(set, |start, goal| {
+        jump.find_path_with_tables(tables, &set.world, start, goal, &options)
     })
 }
 

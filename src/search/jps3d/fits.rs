@@ -254,6 +254,66 @@ impl Fits {
         water
     }
 
+    /// Fills every word of the array from the world now (for [`Fits::around_filled`]):
+    /// false when the world has no array (unbounded, or of more than [`MAX_DENSE_WORDS`]
+    /// words).
+    pub(super) fn fill_all<W: VoxelWorld + ?Sized>(&mut self, world: &W) -> bool {
+        if !self.bounded {
+            return false;
+        }
+        let (low, size) = (self.low, self.size);
+        for k in 0..size.y {
+            for x in 0..size.x {
+                for z in 0..size.z {
+                    let index = ((k * size.x + x) * size.z + z) as usize;
+                    self.slot(world, index, low.x + x, low.z + z, low.y + k);
+                }
+            }
+        }
+        true
+    }
+
+    /// The bytes the words take.
+    pub(super) fn bytes(&self) -> usize {
+        self.slots.len() * std::mem::size_of::<Slot>()
+    }
+
+    /// [`Fits::around`] from the array as [`Fits::fill_all`] left it, whatever search has
+    /// started since: for words that stay valid as long as the world does not change.
+    #[inline]
+    pub(super) fn around_filled(&self, centre: IVec3) -> u32 {
+        let (k, at) = window(centre.y);
+        let r = IVec3::new(centre.x - 1, k, centre.z - 1) - self.low;
+        let size = self.size;
+        let mut bits = 0u32;
+        if r.x >= 0 && r.y >= 0 && r.z >= 0 && r.x + 2 < size.x && r.y < size.y && r.z + 2 < size.z
+        {
+            // Three rows of three slots side by side along z.
+            let first = ((r.y * size.x + r.x) * size.z + r.z) as usize;
+            for i in 0..3 {
+                let row = first + i * size.z as usize;
+                if let Some(&[low, mid, high]) = self.slots.get(row..row + 3) {
+                    for (j, slot) in [low, mid, high].into_iter().enumerate() {
+                        bits |= ((slot.word >> at) as u32 & 7) << (3 * (3 * i + j));
+                    }
+                }
+            }
+            return bits;
+        }
+        // At the array's edge: columns outside it fit nowhere.
+        for i in 0..3 {
+            for j in 0..3 {
+                let c = r + IVec3::new(i, 0, j);
+                if c.cmpge(IVec3::ZERO).all() && c.cmplt(size).all() {
+                    let index = ((c.y * size.x + c.x) * size.z + c.z) as usize;
+                    let word = self.slots.get(index).map_or(0, |slot| slot.word);
+                    bits |= ((word >> at) as u32 & 7) << (3 * (3 * i + j));
+                }
+            }
+        }
+        bits
+    }
+
     /// Whether the body fits with its feet at `p`.
     #[inline]
     pub(super) fn fits<W: VoxelWorld + ?Sized>(&mut self, world: &W, p: IVec3) -> bool {

@@ -5,7 +5,8 @@ use glam::IVec3;
 
 use super::face::face_jump;
 use super::fits::Fits;
-use super::{JumpRecord, START, Tables};
+use super::plus::JumpTables;
+use super::{JumpRecord, START, Tables, rank as dir_rank};
 use crate::moves::fly::FREE_DIRECTIONS;
 use crate::search::cells::{CellTable, Neighbourhood};
 use crate::search::core::{MoveSource, Offer, RecordTable, Successor};
@@ -82,6 +83,8 @@ impl RecordTable for JumpRecords<'_> {
 pub(super) struct JumpMoves<'a, W: ?Sized> {
     pub(super) tables: &'a Tables,
     pub(super) fits: &'a mut Fits,
+    /// The precomputed face jumps, when the search has them.
+    pub(super) plus: Option<&'a JumpTables>,
     pub(super) world: &'a W,
     pub(super) goal: IVec3,
 }
@@ -105,10 +108,10 @@ impl<'t, W: VoxelWorld + ?Sized> MoveSource<JumpRecords<'t>> for JumpMoves<'_, W
         mut relax: impl FnMut(&mut JumpRecords<'t>, Successor<u32, (u32, u32), IVec3>) -> bool,
     ) {
         let tables = self.tables;
-        let around = if record.around != 0 {
-            record.around
-        } else {
-            self.fits.around(self.world, at)
+        let around = match (record.around, self.plus) {
+            (0, Some(plus)) => plus.around(at),
+            (0, None) => self.fits.around(self.world, at),
+            (around, _) => around,
         };
         let mut arrivals = record.pending;
         let mut dirs = 0u32;
@@ -132,7 +135,7 @@ impl<'t, W: VoxelWorld + ?Sized> MoveSource<JumpRecords<'t>> for JumpMoves<'_, W
         }
         // Moves to a neighbour find its node at a fixed offset when it stays in the page.
         let neighbours = Neighbourhood::new(node, at);
-        let ahead = tables.ahead(self.fits);
+        let ahead = tables.ahead(self.fits, self.plus.is_some());
         while dirs != 0 {
             let dir = dirs.trailing_zeros() as usize;
             dirs &= dirs - 1;
@@ -151,7 +154,9 @@ impl<'t, W: VoxelWorld + ?Sized> MoveSource<JumpRecords<'t>> for JumpMoves<'_, W
                 };
                 (to_node, next, 0, 1)
             } else {
-                let jumped = jump(tables, self.fits, self.world, at, around, dir, self.goal);
+                let jumped = jump(
+                    tables, self.plus, self.fits, self.world, at, around, dir, self.goal,
+                );
                 let Some((to, to_around)) = jumped else {
                     continue;
                 };
@@ -178,9 +183,12 @@ impl<'t, W: VoxelWorld + ?Sized> MoveSource<JumpRecords<'t>> for JumpMoves<'_, W
 /// position that is the goal, has a forced move, or from which a natural sub-direction's jump
 /// returns something, with the "fits" bits around it when they were read (else 0); `None`
 /// when the next move is illegal first. After [`Tables::limit`] positions read, the next
-/// position is returned. A face jump may scan by word instead ([`face_jump`]).
+/// position is returned. A face jump reads the precomputed tables when there are some
+/// ([`JumpTables::face_jump`]), or may scan by word ([`face_jump`]).
+#[allow(clippy::too_many_arguments)]
 pub(super) fn jump<W: VoxelWorld + ?Sized>(
     tables: &Tables,
+    plus: Option<&JumpTables>,
     fits: &mut Fits,
     world: &W,
     from: IVec3,
@@ -189,11 +197,18 @@ pub(super) fn jump<W: VoxelWorld + ?Sized>(
     goal: IVec3,
 ) -> Option<(IVec3, u32)> {
     let d = FREE_DIRECTIONS[dir];
-    if tables.scans(dir, fits) {
+    if let Some(plus) = plus {
+        if dir_rank(d) == 1 {
+            return plus.face_jump(from, dir, goal).map(|to| (to, 0));
+        }
+    } else if tables.scans(dir, fits) {
         return face_jump(tables, fits, world, from, dir, goal, tables.face_cap);
     }
     let required = tables.required[dir];
-    let mut steps = tables.limit(dir, fits);
+    let mut steps = match plus {
+        Some(_) => tables.plus_limits[dir_rank(d) as usize - 2],
+        None => tables.limit(dir, fits),
+    };
     let (mut at, mut around) = (from, around);
     loop {
         if around & required != required {
@@ -204,7 +219,10 @@ pub(super) fn jump<W: VoxelWorld + ?Sized>(
             return Some((next, 0));
         }
         steps -= 1;
-        let next_around = fits.around(world, next);
+        let next_around = match plus {
+            Some(plus) => plus.around(next),
+            None => fits.around(world, next),
+        };
         if tables.forced_moves(dir, next_around) != 0 {
             return Some((next, next_around));
         }
@@ -212,7 +230,7 @@ pub(super) fn jump<W: VoxelWorld + ?Sized>(
         while sub != 0 {
             let s = sub.trailing_zeros() as usize;
             sub &= sub - 1;
-            if jump(tables, fits, world, next, next_around, s, goal).is_some() {
+            if jump(tables, plus, fits, world, next, next_around, s, goal).is_some() {
                 return Some((next, next_around));
             }
         }

@@ -121,6 +121,9 @@ mod direct;
 mod face;
 mod fits;
 mod jump;
+mod plus;
+
+pub use plus::{JumpTables, MAX_TABLE_CELLS};
 
 use direct::direct_route;
 use fits::{ALL_AROUND, Fits, around_bit};
@@ -146,6 +149,11 @@ pub const MAX_JUMP_HEIGHT: u32 = 3;
 /// earlier budget shared by a jump and its sub-jumps gave 212 M / 198 M / 215 M for 0 / 1 / 2
 /// positions, and more on the pillars and the large set.
 pub const JUMP_LIMITS: [u32; 3] = [0, 0, 0];
+
+/// With [`JumpTables`], the most positions an edge jump (`[0]`) and a corner jump (`[1]`)
+/// read before they stop, as [`JUMP_LIMITS`] (face jumps read the tables and run to their
+/// stop): [`JumpSearch::with_diagonal_limits`] changes them.
+pub const TABLE_LIMITS: [u32; 2] = [0, 0];
 
 /// The arrival code of the start: every direction is natural there.
 const START: usize = 26;
@@ -176,6 +184,10 @@ struct Tables {
     /// The directions whose jumps read positions ahead ([`JUMP_LIMITS`] not 0), without
     /// scans (`[0]`) and with them (`[1]`).
     read_ahead: [u32; 2],
+    /// With [`JumpTables`]: the limits of edge and corner jumps ([`TABLE_LIMITS`]), and the
+    /// directions whose jumps read ahead (every face, and the diagonals whose limit is not 0).
+    plus_limits: [u32; 2],
+    plus_ahead: u32,
 }
 
 /// Jump point search for a flier or swimmer one to [`MAX_JUMP_HEIGHT`] cells tall, with the
@@ -335,13 +347,18 @@ impl Tables {
                     })
                     .fold(0, |bits, j| bits | 1 << j)
             }),
+            plus_limits: TABLE_LIMITS,
+            plus_ahead: plus_ahead(TABLE_LIMITS),
         }
     }
 
     /// The directions whose jumps read positions ahead in `fits`' world, as bits of
     /// [`FREE_DIRECTIONS`]; the others end on their first step.
     #[inline]
-    fn ahead(&self, fits: &Fits) -> u32 {
+    fn ahead(&self, fits: &Fits, plus: bool) -> u32 {
+        if plus {
+            return self.plus_ahead;
+        }
         self.read_ahead[usize::from(self.scans && fits.has_rays())]
     }
 
@@ -375,6 +392,17 @@ impl Tables {
         }
         out
     }
+}
+
+/// The directions (bits of [`FREE_DIRECTIONS`]) whose jumps read ahead with [`JumpTables`]
+/// under the edge and corner `limits`.
+fn plus_ahead(limits: [u32; 2]) -> u32 {
+    (0..26)
+        .filter(|&j| {
+            let r = rank(FREE_DIRECTIONS[j]);
+            r == 1 || limits[r as usize - 2] != 0
+        })
+        .fold(0, |bits, j| bits | 1 << j)
 }
 
 /// Whether the costs let every non-canonical pair of moves be replaced by its canonical steps
@@ -475,6 +503,18 @@ impl JumpSearch {
         self
     }
 
+    /// The same search with, under [`JumpTables`], edge jumps reading at most `edge`
+    /// positions and corner jumps at most `corner` before they stop ([`TABLE_LIMITS`] by
+    /// default; `u32::MAX` runs them to their stop, which a bounded world always has). The
+    /// answers are the same; the work moves between expansions and jumps (see the module
+    /// notes).
+    #[must_use]
+    pub fn with_diagonal_limits(mut self, edge: u32, corner: u32) -> Self {
+        self.tables.plus_limits = [edge, corner];
+        self.tables.plus_ahead = plus_ahead([edge, corner]);
+        self
+    }
+
     /// Finds a route from the feet position `start` to the feet position `goal`: the cost of
     /// the flier A*'s answer, the route cell by cell. [`SearchStats::expanded`] counts the
     /// explicit positions expanded (jump points); a free direct route (see the module notes)
@@ -490,6 +530,61 @@ impl JumpSearch {
         goal: IVec3,
         options: &SearchOptions,
     ) -> Result<SearchResult> {
+        self.find(None, world, start, goal, options)
+    }
+
+    /// [`JumpSearch::find_path`] with the face jumps read from `tables`, built from `world`
+    /// as it is now for this search's agent: the same answers, from fewer expansions (see
+    /// the module notes). Tables of an older state of the world give wrong answers.
+    ///
+    /// # Errors
+    /// As [`JumpSearch::find_path`]; [`Error::InvalidSetting`] when the tables were built
+    /// for another agent or for a world of other bounds, or when a jump across the world
+    /// would cost more than `u32::MAX`.
+    pub fn find_path_with_tables<W: VoxelWorld + ?Sized>(
+        &mut self,
+        tables: &JumpTables,
+        world: &W,
+        start: IVec3,
+        goal: IVec3,
+        options: &SearchOptions,
+    ) -> Result<SearchResult> {
+        let view_bounds = match self.agent.width {
+            1 => world.bounds(),
+            width => BoxView::new(world, width).bounds(),
+        };
+        if tables.agent() != self.agent || view_bounds != Some(tables.bounds()) {
+            return Err(Error::InvalidSetting(format!(
+                "jump tables built for {:?} in a world of bounds {:?} were given {:?} in a world of bounds {:?}",
+                tables.agent(),
+                tables.bounds(),
+                self.agent,
+                view_bounds
+            )));
+        }
+        let dearest = self
+            .costs
+            .corner
+            .max(self.costs.diagonal)
+            .max(self.costs.straight);
+        let longest = u64::from(dearest) * u64::from(tables.longest_line());
+        if longest > u64::from(u32::MAX) {
+            return Err(Error::InvalidSetting(format!(
+                "a jump across the world would cost {longest}, more than {}",
+                u32::MAX
+            )));
+        }
+        self.find(Some(tables), world, start, goal, options)
+    }
+
+    fn find<W: VoxelWorld + ?Sized>(
+        &mut self,
+        plus: Option<&JumpTables>,
+        world: &W,
+        start: IVec3,
+        goal: IVec3,
+        options: &SearchOptions,
+    ) -> Result<SearchResult> {
         let started = Instant::now();
         self.agent
             .check_position(world, start)
@@ -499,10 +594,13 @@ impl JumpSearch {
             .map_err(|reason| Error::InvalidGoal { pos: goal, reason })?;
         options.check_budgets(world.bounds().is_some())?;
         let mut result = match self.agent.width {
-            1 => self.search(world, start, goal, options, started),
+            1 => self.search(plus, world, start, goal, options, started),
             // A wide body follows the box rule of a one-block body in the view where a cell
             // stands for the body's cross-section (as in the flier A*).
-            width => self.search(&BoxView::new(world, width), start, goal, options, started),
+            width => {
+                let view = BoxView::new(world, width);
+                self.search(plus, &view, start, goal, options, started)
+            }
         };
         let (cost, extra) = self.true_cost(world, &result.path);
         if result.status == SearchStatus::Found && extra {
@@ -539,6 +637,7 @@ impl JumpSearch {
     /// costs is what the flier A* would find; the cost is filled in by the caller.
     fn search<W: VoxelWorld + ?Sized>(
         &mut self,
+        plus: Option<&JumpTables>,
         world: &W,
         start: IVec3,
         goal: IVec3,
@@ -586,6 +685,7 @@ impl JumpSearch {
         let mut source = JumpMoves {
             tables,
             fits,
+            plus,
             world,
             goal,
         };
