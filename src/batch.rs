@@ -50,9 +50,9 @@ use crate::hier::AbstractSearch;
 use crate::moves::agent::{Agent, MoveCosts};
 use crate::reach::{IndexSlot, IndexedRouter};
 use crate::search::heuristic::Heuristic;
-use crate::search::jps3d::JumpSearch;
+use crate::search::jps3d::{JumpSearch, JumpTables, MAX_TABLE_CELLS};
 use crate::search::{BlockGoal, Goal, Pathfinder, SearchOptions, SearchResult};
-use crate::world::{VersionedWorld, VoxelWorld};
+use crate::world::{Revision, VersionedWorld, VoxelWorld};
 
 /// One query of a batch: a start feet position, a goal, and optionally its own agent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -108,6 +108,9 @@ pub struct BatchRouter {
     template: Worker,
     options: SearchOptions,
     index: IndexSlot,
+    /// The face jumps of the router's flier or swimmer precomputed for one state of one world
+    /// (see [`JumpTables`]): read by jump point search on that world at that revision only.
+    tables: Option<(Revision, JumpTables)>,
     pool: Mutex<Vec<Worker>>,
 }
 
@@ -151,6 +154,7 @@ impl BatchRouter {
             },
             options: SearchOptions::default(),
             index: IndexSlot::new(agent),
+            tables: None,
             pool: Mutex::new(Vec::new()),
         })
     }
@@ -287,7 +291,10 @@ impl BatchRouter {
             && options.heuristic == Heuristic::default()
             && let (Some(jumper), Some(target)) = (worker.jumper.as_mut(), goal.block_target())
         {
-            return jumper.find_path(world, start, target, options);
+            return match self.tables_for(world) {
+                Some(tables) => jumper.find_path_with_tables(tables, world, start, target, options),
+                None => jumper.find_path(world, start, target, options),
+            };
         }
         self.index.search_long(
             &mut worker.long,
@@ -298,6 +305,47 @@ impl BatchRouter {
             goal,
             options,
         )
+    }
+
+    /// The jump tables, when they describe `world` as it is now.
+    fn tables_for<W: VersionedWorld + ?Sized>(&self, world: &W) -> Option<&JumpTables> {
+        let (revision, tables) = self.tables.as_ref()?;
+        (revision.world == world.world_id() && revision.version == world.version())
+            .then_some(tables)
+    }
+
+    /// Precomputes the face jumps of the router's flier or swimmer in `world` as it is now
+    /// ([`JumpTables::build`]), for the jump point search of later queries on `world` at this
+    /// revision. Returns whether it did: not for agents jump point search refuses, nor for
+    /// worlds without a revision or bounds, nor for worlds of more than [`MAX_TABLE_CELLS`]
+    /// cells (their searches jump without tables).
+    ///
+    /// # Errors
+    /// As [`JumpTables::build`].
+    pub(crate) fn build_jump_tables<W: VoxelWorld + ?Sized>(&mut self, world: &W) -> Result<bool> {
+        self.tables = None;
+        let (Some(_), Some(revision), Some(bounds)) = (
+            self.template.jumper.as_ref(),
+            Revision::of(world),
+            world.bounds(),
+        ) else {
+            return Ok(false);
+        };
+        if bounds.is_empty() || bounds.volume() > MAX_TABLE_CELLS {
+            return Ok(false);
+        }
+        self.tables = Some((revision, JumpTables::build(world, *self.agent())?));
+        Ok(true)
+    }
+
+    /// Drops the jump tables.
+    pub(crate) fn clear_jump_tables(&mut self) {
+        self.tables = None;
+    }
+
+    /// The bytes the jump tables hold (0 without them).
+    pub(crate) fn jump_tables_bytes(&self) -> usize {
+        self.tables.as_ref().map_or(0, |(_, tables)| tables.bytes())
     }
 
     /// Whether a query for a single block under `options` meets jump point search.

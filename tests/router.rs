@@ -366,6 +366,84 @@ fn fliers_and_swimmers_meet_jump_points_with_the_flier_astars_costs() -> voxnav:
     Ok(())
 }
 
+/// A prepared flier or swimmer jumps with its face jumps precomputed while the world is as
+/// it was prepared: the flier A*'s costs, legal routes, fewer expansions than without the
+/// tables; a changed world is jumped without them (changes applied or not), never with stale
+/// ones, and `apply_changes` gives their memory back.
+#[test]
+fn prepared_fliers_jump_with_tables_until_the_world_changes() -> voxnav::Result<()> {
+    let mut rng = Rng::new(0x7ab1_e5e5);
+    let size = IVec3::new(20, 10, 20);
+    let (mut found, mut fewer) = (0, 0);
+    for round in 0..6 {
+        let base = IVec3::new(-9, -4, -11) - IVec3::splat(round * 5);
+        let mut world = ChunkedWorld::with_bounds(Bounds::new(base, base + size))?;
+        if round % 3 == 2 {
+            world.fill(base, base + size - IVec3::ONE, Block::Water)?;
+        }
+        for _ in 0..500 {
+            world.set(base + random_cell(&mut rng, size), Block::Solid)?;
+        }
+        let agent = match round % 3 {
+            0 => Agent::flier(1),
+            1 => Agent::flier(2),
+            _ => Agent::swimmer(1),
+        };
+        let mut router = Router::new(agent, MoveCosts::default())?;
+        let unprepared = Router::new(agent, MoveCosts::default())?;
+        assert!(router.prepare(&world)?, "round {round}: nothing prepared");
+        assert!(router.prepared_bytes() >= 6 * (size.x * size.y * size.z) as usize);
+        assert_eq!(router.engine(&world), Engine::JumpPoints);
+        let mut plain = Pathfinder::new(agent, MoveCosts::default())?;
+        for step in 0..3 {
+            let cells: Vec<IVec3> = (0..size.x * size.y * size.z)
+                .map(|i| {
+                    base + IVec3::new(i % size.x, (i / size.x) % size.y, i / (size.x * size.y))
+                })
+                .filter(|&p| agent.is_valid_position(&world, p))
+                .collect();
+            for _ in 0..8 {
+                let (start, goal) = (cells[rng.index(cells.len())], cells[rng.index(cells.len())]);
+                let routed = router.route(&world, start, goal)?;
+                let without = unprepared.route(&world, start, goal)?;
+                let searched = plain.find_path(&world, start, goal, &SearchOptions::default())?;
+                let at = format!("round {round} step {step}: {start} -> {goal}");
+                assert_eq!(routed.cost, searched.cost, "{at}");
+                assert_eq!(routed.status, searched.status, "{at}");
+                if step == 0 {
+                    fewer += usize::from(routed.stats.expanded < without.stats.expanded);
+                } else {
+                    // A changed world: the router jumps without the tables.
+                    assert_eq!(routed.path, without.path, "{at}");
+                }
+                if routed.status == SearchStatus::Found {
+                    found += 1;
+                    let check =
+                        voxnav::check_path(&world, &agent, &MoveCosts::default(), &routed.path);
+                    assert!(check.is_legal(), "{at}: {check:?}");
+                    assert_eq!(check.cost, routed.cost, "{at}");
+                }
+            }
+            // Edit the world; apply the changes only on the last step.
+            world.track_changes(true);
+            for _ in 0..40 {
+                world.set(base + random_cell(&mut rng, size), random_block(&mut rng))?;
+            }
+            if step == 1 {
+                let changes = world.take_changes();
+                router.apply_changes(&world, &changes)?;
+                assert_eq!(router.prepared_bytes(), 0, "round {round}: tables kept");
+            }
+        }
+    }
+    assert!(found >= 60, "only {found} routes found");
+    assert!(
+        fewer >= 20,
+        "the tables cut the expansions of only {fewer} routes"
+    );
+    Ok(())
+}
+
 /// A router asked for long routes answers far queries through the abstraction: legal routes
 /// that cost what they report, within 5% of the optimum, "unreachable" exactly where the
 /// graph says so, through random edits applied chunk by chunk.
