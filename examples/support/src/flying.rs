@@ -396,7 +396,11 @@ pub fn print_section(sets: &[FlyingSet], rounds: usize) -> Result<Vec<String>, S
             );
             if round == 0 {
                 mismatched.extend(mismatches(set, &astar, &naive));
-                mismatched.extend(named_mismatches(set, ("jump search", &jps), ("naive", &naive)));
+                mismatched.extend(named_mismatches(
+                    set,
+                    ("jump search", &jps),
+                    ("naive", &naive),
+                ));
                 if let Some(plus_run) = &with_tables {
                     mismatched.extend(named_mismatches(
                         set,
