@@ -76,11 +76,12 @@
 //! | Simple, 105 x 132 x 105 | 10 000 | 10000 passed, 0 failed | 5 901 353 | 4.6 to 5.2 million |
 //! | `--synthetic 512 --queries 40` | 40 | 2 of 2 checked against the baseline | 6 518 271 | 3.2 to 3.4 million |
 //!
-//! Jump point search (`JPS`) on the 300 `Simple` problems of `tests/data/movingai3d/` expands
-//! 759 nodes per query against the A*'s 726 (A* over the canonical moves: see
-//! `JUMP_BUDGET`) and runs 187 M instructions against 315 M (1.68x; `cargo bench --bench
-//! jps3d`, which also has the synthetic worlds: 1.78x on the pillars, 1.76x on the large
-//! one; see `src/search/jps3d/mod.rs`).
+//! Jump point search (`JumpSearch`) on the 300 `Simple` problems of `tests/data/movingai3d/`
+//! expands 759 nodes per query against the A*'s 726 (A* over the canonical moves: see
+//! `JUMP_LIMITS`) and runs 197 M instructions against 318 M (1.61x); with its face jumps
+//! precomputed (`JumpTables`, built once) it expands 122 and runs 62 M (5.1x). Callgrind on
+//! `cargo bench --bench jps3d`, which also has the synthetic worlds; see
+//! `src/search/jps3d/mod.rs`.
 //!
 //! The synthetic run's searches by size (nodes generated), in million expansions per second:
 //! 10 000 to 100 000 nodes 3.6 to 5.2, 100 000 to 1 million 3.9 to 4.8, over 1 million 3.1 to

@@ -340,11 +340,13 @@ fn named_mismatches(
         .collect()
 }
 
-/// Runs the three engines (voxnav's flier A*, its jump point search and the naive baseline)
-/// on every set in `rounds` rounds over all the sets (each engine's time on a set is its
-/// fastest round), prints one table with each engine's time per query, the speed-ups over the
-/// naive A* and over voxnav's A*, and each set's expansions per second against the first
-/// set's, and returns the cost mismatches (none expected: all three solve the same problem).
+/// Runs the engines (voxnav's flier A*, its jump point search, the same with its face jumps
+/// precomputed ([`JumpTables`], built once per set, untimed, where the world is small enough)
+/// and the naive baseline) on every set in `rounds` rounds over all the sets (each engine's
+/// time on a set is its fastest round), prints one table with each engine's time per query,
+/// the speed-ups over the naive A* and over voxnav's A*, and each set's expansions per second
+/// against the first set's, and returns the cost mismatches (none expected: all solve the
+/// same problem).
 ///
 /// # Errors
 /// A message when a query is invalid for an engine.
@@ -373,26 +375,48 @@ pub fn print_section(sets: &[FlyingSet], rounds: usize) -> Result<Vec<String>, S
     // whole run: on a shared machine the speed of one stretch of time is not another's.
     let mut pathfinder = flier();
     let mut jump = jump_flier();
-    let mut best: Vec<[FlyingRun; 3]> = Vec::with_capacity(sets.len());
+    let mut plus = jump_flier();
+    // A world over the tables' size cap runs without them (`jps+` is left out).
+    let tables: Vec<Option<JumpTables>> = sets
+        .iter()
+        .map(|set| JumpTables::build(&set.world, Agent::flier(1)).ok())
+        .collect();
+    let mut best: Vec<[Option<FlyingRun>; 4]> = Vec::with_capacity(sets.len());
     let mut mismatched = Vec::new();
     for round in 0..rounds {
-        for (index, set) in sets.iter().enumerate() {
-            let runs = [
+        for (index, (set, tables)) in sets.iter().zip(&tables).enumerate() {
+            let with_tables = match tables {
+                Some(tables) => Some(run_jump_tables(set, &mut plus, tables)?),
+                None => None,
+            };
+            let (astar, jps, naive) = (
                 run_voxnav(set, &mut pathfinder)?,
                 run_jump(set, &mut jump)?,
                 run_baseline(set)?,
-            ];
+            );
             if round == 0 {
-                mismatched.extend(mismatches(set, &runs[0], &runs[2]));
+                mismatched.extend(mismatches(set, &astar, &naive));
                 mismatched.extend(named_mismatches(
                     set,
-                    ("jump search", &runs[1]),
-                    ("naive", &runs[2]),
+                    ("jump search", &jps),
+                    ("naive", &naive),
                 ));
+                if let Some(plus_run) = &with_tables {
+                    mismatched.extend(named_mismatches(
+                        set,
+                        ("jump search with tables", plus_run),
+                        ("naive", &naive),
+                    ));
+                }
+            }
+            let runs = [Some(astar), Some(jps), with_tables, Some(naive)];
+            if round == 0 {
                 best.push(runs);
             } else if let Some(kept) = best.get_mut(index) {
                 for (kept, run) in kept.iter_mut().zip(&runs) {
-                    kept.elapsed = kept.elapsed.min(run.elapsed);
+                    if let (Some(kept), Some(run)) = (kept, run) {
+                        kept.elapsed = kept.elapsed.min(run.elapsed);
+                    }
                 }
             }
         }
@@ -401,10 +425,16 @@ pub fn print_section(sets: &[FlyingSet], rounds: usize) -> Result<Vec<String>, S
     for (set, runs) in sets.iter().zip(&best) {
         println!("  {}: {}", set.name, set.about);
         let seconds = |run: &FlyingRun| run.elapsed.as_secs_f64().max(1e-9);
-        let [astar, _, naive] = runs;
+        let (Some(astar), Some(naive)) = (&runs[0], &runs[3]) else {
+            continue;
+        };
         let rate = astar.expanded as f64 / seconds(astar);
         let first = *first_rate.get_or_insert(rate);
-        for (engine, run) in ["voxnav", "jps", "naive26"].iter().zip(runs) {
+        let engines = ["voxnav", "jps", "jps+", "naive26"];
+        for (engine, run) in engines.iter().zip(runs) {
+            let Some(run) = run else {
+                continue;
+            };
             let is_naive = std::ptr::eq(run, naive);
             let ratio = |base: &FlyingRun| {
                 if is_naive {
