@@ -74,7 +74,8 @@ impl Reach {
 ///
 /// After local updates ([`ReachIndex::apply_update`]) it also holds a union-find over region
 /// labels (9 bytes per region and per node added since the build) and the positions added
-/// since with their labels (8 bytes each, in sorted arrays by chunk column). Unloads and
+/// since with their labels (8 bytes each, in sorted arrays by chunk column, and 1 KiB per
+/// chunk column for where its columns start). Unloads and
 /// edits give back what they free: a removed node's position leaves its array, and once fewer than half of the labels added since the build are in use, those in use
 /// are renumbered into a fresh union-find (the index's own tables only, never the world's:
 /// same sets, same proofs), so the memory follows the loaded columns rather than every
