@@ -16,8 +16,9 @@
 
 use glam::IVec3;
 
+use super::MAX_JUMP_HEIGHT;
+use super::canon::{Tables, rank};
 use super::fits::{Fits, MAX_DENSE_WORDS, around_bit};
-use super::{MAX_JUMP_HEIGHT, Tables, rank};
 use crate::error::{Error, Result};
 use crate::moves::agent::{Agent, MoveCosts};
 use crate::moves::fly::FREE_DIRECTIONS;
