@@ -3,10 +3,11 @@
 
 use glam::IVec3;
 
+use super::canon::{Tables, rank as dir_rank};
 use super::face::face_jump;
 use super::fits::Fits;
 use super::plus::JumpTables;
-use super::{JumpRecord, START, Tables, rank as dir_rank};
+use super::{JumpRecord, START};
 use crate::moves::fly::FREE_DIRECTIONS;
 use crate::search::cells::{CellTable, Neighbourhood};
 use crate::search::core::{MoveSource, Offer, RecordTable, Successor};

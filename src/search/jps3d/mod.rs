@@ -65,11 +65,45 @@
 //! Instructions against the flier A* on the same queries (`cargo bench --bench jps3d`,
 //! callgrind on `run_astar` / `run_jps`):
 //!
-//! | set | flier A* | jump search | scanned straight jumps |
-//! |---|---|---|---|
-//! | `Simple`, 300 problems | 318 M (726 expansions per query) | 197 M (759), 1.61x | 421 M (122) |
-//! | pillars, 96 x 48 x 96, 100 pairs | 368 M (2 253) | 214 M (2 521), 1.72x | 603 M (943) |
-//! | large, 256 x 128 x 256, 40 pairs | 1 525 M (24 075) | 901 M (27 524), 1.69x | 3 575 M (13 951) |
+//! | set | flier A* | jump search | scanned straight jumps | with [`JumpTables`] |
+//! |---|---|---|---|---|
+//! | `Simple`, 300 problems | 318 M (726 expansions per query) | 197 M (759), 1.61x | 421 M (122) | 59.7 M (122), **5.32x** |
+//! | pillars, 96 x 48 x 96, 100 pairs | 368 M (2 253) | 214 M (2 521), 1.72x | 603 M (943) | 127 M (943), 2.89x |
+//! | large, 256 x 128 x 256, 40 pairs | 1 525 M (24 075) | 901 M (27 524), 1.69x | 3 575 M (13 951) | 699 M (13 951), 2.18x |
+//!
+//! ## Precomputed face jumps (JPS+ in 3D)
+//!
+//! [`JumpTables::build`] reads a bounded world once and keeps, per cell and face direction,
+//! how far a face jump runs to its first forced move or to the wall (one byte, see
+//! [`JumpTables`]), with the world's "fits" words; [`JumpSearch::find_path_with_tables`] then
+//! answers a face jump with one table read and a test of the goal on its line, and reads
+//! neighbourhoods without touching the world. The forced moves and the stops are those of the
+//! cell-by-cell jump, so the answers are the same. The build is not free: on `Simple`
+//! (1.46 million cells) 535 M instructions and 9.3 MB, on the pillars 246 M and 2.8 MB, on the
+//! large world (8.4 million cells) 4 206 M and 53.5 MB (callgrind on the bench's
+//! `build_tables`): it pays after a few hundred to a few thousand queries on one world state.
+//!
+//! Edge and corner jumps step (with [`TABLE_LIMITS`], by default none: A* over the diagonal
+//! moves) and read the face tables at each step, as JPS-3D's recursion does. Stepping costs
+//! more than it saves: on `Simple`, edge limits 1, 2, 4, 8 cut the expansions from 122 to 77,
+//! 66, 53, 44 per query but took 87 M instructions at limit 1 (wall clock rose with the
+//! limit); on the large world limits (0, 0), (4, 0), (no limit, 0), (16, 1) gave 13 951,
+//! 8 579, 7 612, 7 670 expansions per query for 729 M, 1 080 M, 1 463 M, 1 693 M
+//! instructions.
+//!
+//! **What limits the speed-up with tables.** On the large world of pillars and slabs most of
+//! a route is diagonal, and the diagonals are still searched position by position: each
+//! expansion (about 1 300 instructions) relaxes its diagonal moves one step at a time and
+//! reads its face jumps (about 50 instructions each) and its forced moves (a list of up to 24
+//! tests when a neighbour is blocked). Diagonal jumps in O(1) need tables for the 12 edge and
+//! 8 corner directions as well (the stop: a forced move, or a sub-jump whose line ends at a
+//! jump point; the goal tested at the at most 3 positions of the line whose sub-jumps can
+//! reach it): 26 bytes per cell, 218 MB on the large world. Not done.
+//!
+//! Instructions are not the whole cost. Wall clock (`cargo bench --bench jps3d`, on a loaded
+//! machine, load 3.5: indicative only) gave 15 us per query with tables against 65 for the
+//! flier A* on `Simple`, but 2.7 to 2.9 ms against 2.2 to 2.4 ms on the large world, where the
+//! 53.5 MB of tables and words are read far apart and most reads likely miss the cache.
 //!
 //! A move to a neighbour finds its record at a fixed offset in its page, as the flier A*'s do.
 //! No `Simple` problem has a free direct route (the scenarios are chosen so), so the direct
@@ -97,9 +131,11 @@
 //!
 //! ## Files
 //!
-//! `mod.rs` holds the search and its tables; `direct.rs` the direct route; `jump.rs` the jump
-//! move source and the jump; `face.rs` the straight jump scanned by word; `fits.rs` the
-//! per-search "fits" words, and `fits/lines.rs` the lines of them along each axis.
+//! `mod.rs` holds the search; `canon.rs` its per-direction tables (natural and forced moves);
+//! `direct.rs` the direct route; `jump.rs` the jump move source and the jump; `face.rs` the
+//! straight jump scanned by word; `plus.rs` the precomputed face jumps ([`JumpTables`]);
+//! `fits.rs` the per-search "fits" words, and `fits/lines.rs` the lines of them along each
+//! axis.
 
 use std::time::Instant;
 
@@ -107,7 +143,7 @@ use glam::IVec3;
 
 use crate::error::{Error, Result};
 use crate::moves::agent::{Agent, MoveCosts};
-use crate::moves::fly::{FREE_DIRECTIONS, step_cost};
+use crate::moves::fly::step_cost;
 use crate::moves::wide::BoxView;
 use crate::search::BlockGoal;
 use crate::search::cells::{CLOSED, CellTable, Record};
@@ -117,6 +153,7 @@ use crate::search::open::OpenSet;
 use crate::search::{Budget, Pathfinder, SearchOptions, SearchResult, SearchStats, SearchStatus};
 use crate::world::VoxelWorld;
 
+mod canon;
 mod direct;
 mod face;
 mod fits;
@@ -125,8 +162,9 @@ mod plus;
 
 pub use plus::{JumpTables, MAX_TABLE_CELLS};
 
+use canon::{Tables, canonical_cost_failure, plus_ahead, sign};
 use direct::direct_route;
-use fits::{ALL_AROUND, Fits, around_bit};
+use fits::Fits;
 use jump::{JumpMoves, JumpRecords};
 
 /// The tallest body the jump search takes.
@@ -157,38 +195,6 @@ pub const TABLE_LIMITS: [u32; 2] = [0, 0];
 
 /// The arrival code of the start: every direction is natural there.
 const START: usize = 26;
-
-/// The per-direction tables of one set of costs, over the 27 "fits" bits around a position
-/// (see [`fits`]): the same for every body height.
-#[derive(Debug, Clone)]
-struct Tables {
-    /// The positions (neighbourhood bits) the move in each direction needs.
-    required: [u32; 26],
-    /// For each arrival, the moves that may be forced after it: the move's direction, the
-    /// positions of the move and those of its canonical replacement (see the module notes);
-    /// the move is forced when the first fit and the second do not. Natural moves and moves
-    /// back to the parent are left out.
-    forced: Box<[Vec<(u32, u32, u32)>; 26]>,
-    /// The natural moves of each arrival (bit `i` for [`FREE_DIRECTIONS`]`[i]`), all 26 for
-    /// [`START`].
-    natural: [u32; 27],
-    /// The natural moves of each direction other than itself, the sub-jumps of a jump.
-    sub: [u32; 26],
-    /// The step cost of each direction.
-    step: [u32; 26],
-    /// The most steps of a face jump scanned by word: its cost fits `u32`.
-    face_cap: u32,
-    /// Whether face jumps scan by word where the world has rays
-    /// ([`JumpSearch::with_straight_scans`]).
-    scans: bool,
-    /// The directions whose jumps read positions ahead ([`JUMP_LIMITS`] not 0), without
-    /// scans (`[0]`) and with them (`[1]`).
-    read_ahead: [u32; 2],
-    /// With [`JumpTables`]: the limits of edge and corner jumps ([`TABLE_LIMITS`]), and the
-    /// directions whose jumps read ahead (every face, and the diagonals whose limit is not 0).
-    plus_limits: [u32; 2],
-    plus_ahead: u32,
-}
 
 /// Jump point search for a flier or swimmer one to [`MAX_JUMP_HEIGHT`] cells tall, with the
 /// answers (costs, and routes as cell-by-cell paths) of the flier A*.
@@ -262,175 +268,6 @@ impl Record for JumpRecord {
     }
 }
 
-/// The offset's components, each `-1`, `0` or `1`.
-fn sign(v: IVec3) -> IVec3 {
-    v.signum()
-}
-
-/// How many axes `d` changes.
-fn rank(d: IVec3) -> u32 {
-    u32::from(d.x != 0) + u32::from(d.y != 0) + u32::from(d.z != 0)
-}
-
-/// Whether `e` is natural after `d`: every axis `e` changes, `d` changes the same way.
-fn is_natural(d: IVec3, e: IVec3) -> bool {
-    (0..3).all(|i| e[i] == 0 || e[i] == d[i])
-}
-
-/// The canonical steps from one position to another `v` away (each component in `-2..=2`,
-/// not all zero): `sign(v)`, then `sign` of the rest when it is not zero.
-fn canonical(v: IVec3) -> (IVec3, Option<IVec3>) {
-    let first = sign(v);
-    let rest = v - first;
-    (first, (rest != IVec3::ZERO).then(|| sign(rest)))
-}
-
-/// The neighbourhood bits (see [`around_bit`]) of the positions the body must fit at for the
-/// move from `a` to its neighbour `b`, both relative to the centre and within one cell of it
-/// across: `a + s` for every `s` made of some of the components of `b - a`.
-fn move_bits(a: IVec3, b: IVec3) -> u32 {
-    let d = b - a;
-    let mut bits = 0;
-    for sx in [0, d.x] {
-        for sy in [0, d.y] {
-            for sz in [0, d.z] {
-                bits |= around_bit(a + IVec3::new(sx, sy, sz));
-            }
-        }
-    }
-    bits
-}
-
-impl Tables {
-    fn new(costs: &MoveCosts) -> Self {
-        let dirs = FREE_DIRECTIONS;
-        let required = dirs.map(|e| move_bits(IVec3::ZERO, e));
-        let mut forced: Box<[Vec<(u32, u32, u32)>; 26]> = Box::default();
-        let mut natural = [0u32; 27];
-        natural[START] = (1 << 26) - 1;
-        let mut sub = [0u32; 26];
-        for (a, &d) in dirs.iter().enumerate() {
-            for (j, &e) in dirs.iter().enumerate() {
-                if is_natural(d, e) {
-                    natural[a] |= 1 << j;
-                    if j != a {
-                        sub[a] |= 1 << j;
-                    }
-                    continue;
-                }
-                let v = d + e;
-                if v == IVec3::ZERO {
-                    // Back to the parent: the route without the loop is never dearer.
-                    continue;
-                }
-                let p = -d;
-                let replacement = match canonical(v) {
-                    (first, None) => move_bits(p, p + first),
-                    (first, Some(_)) => move_bits(p, p + first) | move_bits(p + first, e),
-                };
-                forced[a].push((j as u32, required[j], replacement));
-            }
-        }
-        Self {
-            required,
-            forced,
-            natural,
-            sub,
-            step: dirs.map(|d| step_cost(costs, d)),
-            face_cap: u32::MAX / costs.straight.max(1),
-            scans: false,
-            read_ahead: [false, true].map(|scans| {
-                (0..26)
-                    .filter(|&j| {
-                        let r = rank(dirs[j]);
-                        (scans && r == 1) || JUMP_LIMITS[r as usize - 1] != 0
-                    })
-                    .fold(0, |bits, j| bits | 1 << j)
-            }),
-            plus_limits: TABLE_LIMITS,
-            plus_ahead: plus_ahead(TABLE_LIMITS),
-        }
-    }
-
-    /// The directions whose jumps read positions ahead in `fits`' world, as bits of
-    /// [`FREE_DIRECTIONS`]; the others end on their first step.
-    #[inline]
-    fn ahead(&self, fits: &Fits, plus: bool) -> u32 {
-        if plus {
-            return self.plus_ahead;
-        }
-        self.read_ahead[usize::from(self.scans && fits.has_rays())]
-    }
-
-    /// Whether a jump in `dir` scans by word (see [`JUMP_LIMITS`]).
-    #[inline]
-    fn scans(&self, dir: usize, fits: &Fits) -> bool {
-        self.scans && rank(FREE_DIRECTIONS[dir]) == 1 && fits.has_rays()
-    }
-
-    /// How many positions a jump in `dir` reads before it stops (see [`JUMP_LIMITS`]).
-    #[inline]
-    fn limit(&self, dir: usize, fits: &Fits) -> u32 {
-        if self.scans(dir, fits) {
-            return self.face_cap;
-        }
-        JUMP_LIMITS[rank(FREE_DIRECTIONS[dir]) as usize - 1]
-    }
-
-    /// The forced moves after the arrival `a` (not [`START`]) at a position whose
-    /// neighbourhood is `around`.
-    #[inline]
-    fn forced_moves(&self, a: usize, around: u32) -> u32 {
-        if around == ALL_AROUND {
-            return 0;
-        }
-        let mut out = 0u32;
-        for &(j, move_cells, replacement) in &self.forced[a] {
-            if around & move_cells == move_cells && around & replacement != replacement {
-                out |= 1 << j;
-            }
-        }
-        out
-    }
-}
-
-/// The directions (bits of [`FREE_DIRECTIONS`]) whose jumps read ahead with [`JumpTables`]
-/// under the edge and corner `limits`.
-fn plus_ahead(limits: [u32; 2]) -> u32 {
-    (0..26)
-        .filter(|&j| {
-            let r = rank(FREE_DIRECTIONS[j]);
-            r == 1 || limits[r as usize - 2] != 0
-        })
-        .fold(0, |bits, j| bits | 1 << j)
-}
-
-/// Whether the costs let every non-canonical pair of moves be replaced by its canonical steps
-/// (see the module notes): `None` when they do, else the first pair that fails.
-fn canonical_cost_failure(costs: &MoveCosts) -> Option<(IVec3, IVec3)> {
-    let cost = |d: IVec3| u64::from(step_cost(costs, d));
-    for &d in &FREE_DIRECTIONS {
-        for &e in &FREE_DIRECTIONS {
-            let v = d + e;
-            if is_natural(d, e) || v == IVec3::ZERO {
-                continue;
-            }
-            let (before, after) = (cost(d) + cost(e), canonical(v));
-            let ok = match after {
-                (first, None) => cost(first) <= before,
-                (first, Some(second)) => {
-                    let now = cost(first) + cost(second);
-                    now < before
-                        || now == before && (rank(first), rank(second)) > (rank(d), rank(e))
-                }
-            };
-            if !ok {
-                return Some((d, e));
-            }
-        }
-    }
-    None
-}
 impl JumpSearch {
     /// A jump search for `agent` (a flier or swimmer one to [`MAX_JUMP_HEIGHT`] cells tall,
     /// of any width the rules take) under `costs`.

@@ -16,8 +16,9 @@
 
 use glam::IVec3;
 
+use super::MAX_JUMP_HEIGHT;
+use super::canon::{Tables, rank};
 use super::fits::{Fits, MAX_DENSE_WORDS, around_bit};
-use super::{MAX_JUMP_HEIGHT, Tables};
 use crate::error::{Error, Result};
 use crate::moves::agent::{Agent, MoveCosts};
 use crate::moves::fly::FREE_DIRECTIONS;
@@ -62,6 +63,10 @@ pub struct JumpTables {
     /// The entries of the cell `(x, y, z)` (relative to the bounds' low corner) at
     /// `(x * size.y + y) * size.z + z`, by face (see [`face`]).
     entries: Vec<[u8; 6]>,
+    /// The face (see [`face`]) of each face direction of [`FREE_DIRECTIONS`] (0 for the
+    /// others), and by face how far the index moves 127 steps along it.
+    faces: [usize; 26],
+    more_strides: [isize; 6],
     /// The "fits" words of the world, all filled: the neighbourhood of a position without
     /// reading the world again.
     fits: Fits,
@@ -209,11 +214,17 @@ impl JumpTables {
                 }
             }
         }
+        let axis_strides = [strides[0] as isize, strides[1] as isize, 1];
         Ok(Self {
             agent,
             bounds,
             size,
             entries,
+            faces: FREE_DIRECTIONS.map(|d| if rank(d) == 1 { face(d) } else { 0 }),
+            more_strides: std::array::from_fn(|f| {
+                let sign = if f % 2 == 1 { 1 } else { -1 };
+                sign * axis_strides[f / 2] * isize::from(MORE)
+            }),
             fits,
         })
     }
@@ -266,7 +277,7 @@ impl JumpTables {
     #[inline]
     pub(super) fn face_jump(&self, from: IVec3, dir: usize, goal: IVec3) -> Option<IVec3> {
         let d = FREE_DIRECTIONS[dir];
-        let f = face(d);
+        let f = self.faces[dir];
         let to_goal = goal - from;
         let along = to_goal.dot(d);
         // The goal's steps along the line, or none (`i32::MAX`) when it is not on it ahead.
@@ -278,12 +289,7 @@ impl JumpTables {
         let mut index = self.index(from)?;
         // The entries of the cell 127 steps on along the line, which a `MORE` entry says
         // lies inside the bounds.
-        let stride = [
-            self.size.y as usize * self.size.z as usize,
-            self.size.z as usize,
-            1,
-        ][f / 2]
-            * usize::from(MORE);
+        let stride = self.more_strides[f];
         let mut done = 0i32;
         loop {
             let entry = self.entries.get(index)?[f];
@@ -295,11 +301,7 @@ impl JumpTables {
                 return (entry & JUMP != 0).then(|| from + d * (done + n));
             }
             done += n;
-            index = if f % 2 == 1 {
-                index + stride
-            } else {
-                index.wrapping_sub(stride)
-            };
+            index = index.wrapping_add_signed(stride);
         }
     }
 }

@@ -1,0 +1,212 @@
+//! The per-direction tables of the jump search: which neighbourhood bits each move needs,
+//! the natural and forced moves of each arrival (see the module notes of [`super`]), and the
+//! check that the costs let every non-canonical pair of moves be replaced.
+
+use glam::IVec3;
+
+use super::fits::{ALL_AROUND, Fits, around_bit};
+use super::{JUMP_LIMITS, START, TABLE_LIMITS};
+use crate::moves::agent::MoveCosts;
+use crate::moves::fly::{FREE_DIRECTIONS, step_cost};
+
+/// The per-direction tables of one set of costs, over the 27 "fits" bits around a position
+/// (see [`fits`]): the same for every body height.
+#[derive(Debug, Clone)]
+pub(super) struct Tables {
+    /// The positions (neighbourhood bits) the move in each direction needs.
+    pub(super) required: [u32; 26],
+    /// For each arrival, the moves that may be forced after it: the move's direction, the
+    /// positions of the move and those of its canonical replacement (see the module notes);
+    /// the move is forced when the first fit and the second do not. Natural moves and moves
+    /// back to the parent are left out.
+    pub(super) forced: Box<[Vec<(u32, u32, u32)>; 26]>,
+    /// The natural moves of each arrival (bit `i` for [`FREE_DIRECTIONS`]`[i]`), all 26 for
+    /// [`START`].
+    pub(super) natural: [u32; 27],
+    /// The natural moves of each direction other than itself, the sub-jumps of a jump.
+    pub(super) sub: [u32; 26],
+    /// The step cost of each direction.
+    pub(super) step: [u32; 26],
+    /// The most steps of a face jump scanned by word: its cost fits `u32`.
+    pub(super) face_cap: u32,
+    /// Whether face jumps scan by word where the world has rays
+    /// ([`JumpSearch::with_straight_scans`]).
+    pub(super) scans: bool,
+    /// The directions whose jumps read positions ahead ([`JUMP_LIMITS`] not 0), without
+    /// scans (`[0]`) and with them (`[1]`).
+    pub(super) read_ahead: [u32; 2],
+    /// With [`JumpTables`]: the limits of edge and corner jumps ([`TABLE_LIMITS`]), and the
+    /// directions whose jumps read ahead (every face, and the diagonals whose limit is not 0).
+    pub(super) plus_limits: [u32; 2],
+    pub(super) plus_ahead: u32,
+}
+
+/// The offset's components, each `-1`, `0` or `1`.
+pub(super) fn sign(v: IVec3) -> IVec3 {
+    v.signum()
+}
+
+/// How many axes `d` changes.
+pub(super) fn rank(d: IVec3) -> u32 {
+    u32::from(d.x != 0) + u32::from(d.y != 0) + u32::from(d.z != 0)
+}
+
+/// Whether `e` is natural after `d`: every axis `e` changes, `d` changes the same way.
+pub(super) fn is_natural(d: IVec3, e: IVec3) -> bool {
+    (0..3).all(|i| e[i] == 0 || e[i] == d[i])
+}
+
+/// The canonical steps from one position to another `v` away (each component in `-2..=2`,
+/// not all zero): `sign(v)`, then `sign` of the rest when it is not zero.
+pub(super) fn canonical(v: IVec3) -> (IVec3, Option<IVec3>) {
+    let first = sign(v);
+    let rest = v - first;
+    (first, (rest != IVec3::ZERO).then(|| sign(rest)))
+}
+
+/// The neighbourhood bits (see [`around_bit`]) of the positions the body must fit at for the
+/// move from `a` to its neighbour `b`, both relative to the centre and within one cell of it
+/// across: `a + s` for every `s` made of some of the components of `b - a`.
+pub(super) fn move_bits(a: IVec3, b: IVec3) -> u32 {
+    let d = b - a;
+    let mut bits = 0;
+    for sx in [0, d.x] {
+        for sy in [0, d.y] {
+            for sz in [0, d.z] {
+                bits |= around_bit(a + IVec3::new(sx, sy, sz));
+            }
+        }
+    }
+    bits
+}
+
+impl Tables {
+    pub(super) fn new(costs: &MoveCosts) -> Self {
+        let dirs = FREE_DIRECTIONS;
+        let required = dirs.map(|e| move_bits(IVec3::ZERO, e));
+        let mut forced: Box<[Vec<(u32, u32, u32)>; 26]> = Box::default();
+        let mut natural = [0u32; 27];
+        natural[START] = (1 << 26) - 1;
+        let mut sub = [0u32; 26];
+        for (a, &d) in dirs.iter().enumerate() {
+            for (j, &e) in dirs.iter().enumerate() {
+                if is_natural(d, e) {
+                    natural[a] |= 1 << j;
+                    if j != a {
+                        sub[a] |= 1 << j;
+                    }
+                    continue;
+                }
+                let v = d + e;
+                if v == IVec3::ZERO {
+                    // Back to the parent: the route without the loop is never dearer.
+                    continue;
+                }
+                let p = -d;
+                let replacement = match canonical(v) {
+                    (first, None) => move_bits(p, p + first),
+                    (first, Some(_)) => move_bits(p, p + first) | move_bits(p + first, e),
+                };
+                forced[a].push((j as u32, required[j], replacement));
+            }
+        }
+        Self {
+            required,
+            forced,
+            natural,
+            sub,
+            step: dirs.map(|d| step_cost(costs, d)),
+            face_cap: u32::MAX / costs.straight.max(1),
+            scans: false,
+            read_ahead: [false, true].map(|scans| {
+                (0..26)
+                    .filter(|&j| {
+                        let r = rank(dirs[j]);
+                        (scans && r == 1) || JUMP_LIMITS[r as usize - 1] != 0
+                    })
+                    .fold(0, |bits, j| bits | 1 << j)
+            }),
+            plus_limits: TABLE_LIMITS,
+            plus_ahead: plus_ahead(TABLE_LIMITS),
+        }
+    }
+
+    /// The directions whose jumps read positions ahead in `fits`' world, as bits of
+    /// [`FREE_DIRECTIONS`]; the others end on their first step.
+    #[inline]
+    pub(super) fn ahead(&self, fits: &Fits, plus: bool) -> u32 {
+        if plus {
+            return self.plus_ahead;
+        }
+        self.read_ahead[usize::from(self.scans && fits.has_rays())]
+    }
+
+    /// Whether a jump in `dir` scans by word (see [`JUMP_LIMITS`]).
+    #[inline]
+    pub(super) fn scans(&self, dir: usize, fits: &Fits) -> bool {
+        self.scans && rank(FREE_DIRECTIONS[dir]) == 1 && fits.has_rays()
+    }
+
+    /// How many positions a jump in `dir` reads before it stops (see [`JUMP_LIMITS`]).
+    #[inline]
+    pub(super) fn limit(&self, dir: usize, fits: &Fits) -> u32 {
+        if self.scans(dir, fits) {
+            return self.face_cap;
+        }
+        JUMP_LIMITS[rank(FREE_DIRECTIONS[dir]) as usize - 1]
+    }
+
+    /// The forced moves after the arrival `a` (not [`START`]) at a position whose
+    /// neighbourhood is `around`.
+    #[inline]
+    pub(super) fn forced_moves(&self, a: usize, around: u32) -> u32 {
+        if around == ALL_AROUND {
+            return 0;
+        }
+        let mut out = 0u32;
+        for &(j, move_cells, replacement) in &self.forced[a] {
+            if around & move_cells == move_cells && around & replacement != replacement {
+                out |= 1 << j;
+            }
+        }
+        out
+    }
+}
+
+/// The directions (bits of [`FREE_DIRECTIONS`]) whose jumps read ahead with [`JumpTables`]
+/// under the edge and corner `limits`.
+pub(super) fn plus_ahead(limits: [u32; 2]) -> u32 {
+    (0..26)
+        .filter(|&j| {
+            let r = rank(FREE_DIRECTIONS[j]);
+            r == 1 || limits[r as usize - 2] != 0
+        })
+        .fold(0, |bits, j| bits | 1 << j)
+}
+
+/// Whether the costs let every non-canonical pair of moves be replaced by its canonical steps
+/// (see the module notes): `None` when they do, else the first pair that fails.
+pub(super) fn canonical_cost_failure(costs: &MoveCosts) -> Option<(IVec3, IVec3)> {
+    let cost = |d: IVec3| u64::from(step_cost(costs, d));
+    for &d in &FREE_DIRECTIONS {
+        for &e in &FREE_DIRECTIONS {
+            let v = d + e;
+            if is_natural(d, e) || v == IVec3::ZERO {
+                continue;
+            }
+            let (before, after) = (cost(d) + cost(e), canonical(v));
+            let ok = match after {
+                (first, None) => cost(first) <= before,
+                (first, Some(second)) => {
+                    let now = cost(first) + cost(second);
+                    now < before
+                        || now == before && (rank(first), rank(second)) > (rank(d), rank(e))
+                }
+            };
+            if !ok {
+                return Some((d, e));
+            }
+        }
+    }
+    None
+}
