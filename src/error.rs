@@ -101,6 +101,18 @@ pub enum Error {
         /// The world's version now.
         now: u64,
     },
+    /// Jump tables ([`JumpTables`](crate::search::jps3d::JumpTables)) no longer describe
+    /// their world: it changed since they were built.
+    #[error(
+        "the jump tables describe version {built} of their world, which is at version {now}: \
+         build them again (`JumpTables::build`, or `Router::prepare`)"
+    )]
+    StaleJumpTables {
+        /// The world's version the tables describe.
+        built: u64,
+        /// The world's version now.
+        now: u64,
+    },
     /// A structure derived from one world was handed another (a different world instance,
     /// a clone included, even of the same size).
     #[error(

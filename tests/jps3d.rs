@@ -461,24 +461,42 @@ fn settings_it_cannot_honour_are_typed_errors() {
     }
     let tables = JumpTables::build(&world, Agent::flier(1)).unwrap();
     let other = ChunkedWorld::with_size(IVec3::splat(9)).unwrap();
-    for world in [&world, &other] {
+    let error = jps
+        .find_path_with_tables(&tables, &world, IVec3::ZERO, IVec3::splat(5), &options)
+        .unwrap_err();
+    assert!(
+        matches!(&error, Error::InvalidSetting(m) if m.contains("jump tables")),
+        "{error}"
+    );
+    let mut one_tall = JumpSearch::new(Agent::flier(1), octile).unwrap();
+    for jps in [&mut jps, &mut one_tall] {
         let error = jps
-            .find_path_with_tables(&tables, world, IVec3::ZERO, IVec3::splat(5), &options)
+            .find_path_with_tables(&tables, &other, IVec3::ZERO, IVec3::splat(5), &options)
             .unwrap_err();
         assert!(
-            matches!(&error, Error::InvalidSetting(m) if m.contains("jump tables")),
+            matches!(
+                error,
+                Error::OtherWorld {
+                    what: "jump tables",
+                    ..
+                }
+            ),
             "{error}"
         );
     }
-    let mut one_tall = JumpSearch::new(Agent::flier(1), octile).unwrap();
-    let error = one_tall
-        .find_path_with_tables(&tables, &other, IVec3::ZERO, IVec3::splat(5), &options)
-        .unwrap_err();
-    assert!(matches!(error, Error::InvalidSetting(_)), "{error}");
     let found = one_tall
         .find_path_with_tables(&tables, &world, IVec3::ZERO, IVec3::splat(5), &options)
         .unwrap();
     assert_eq!(found.cost, astar_cost(&world, IVec3::splat(5)));
+    // A change to the world after the build: the tables are refused, not read stale.
+    let mut changed = world.clone();
+    let tables = JumpTables::build(&changed, Agent::flier(1)).unwrap();
+    changed.set(IVec3::new(2, 2, 2), Block::Solid).unwrap();
+    let error = one_tall
+        .find_path_with_tables(&tables, &changed, IVec3::ZERO, IVec3::splat(5), &options)
+        .unwrap_err();
+    assert!(matches!(error, Error::StaleJumpTables { .. }), "{error}");
+    assert!(error.to_string().contains("build them again"), "{error}");
 }
 
 /// The flier A*'s cost from the origin to `goal` for a body one cell tall.

@@ -372,12 +372,15 @@ impl JumpSearch {
 
     /// [`JumpSearch::find_path`] with the face jumps read from `tables`, built from `world`
     /// as it is now for this search's agent: the same answers, from fewer expansions (see
-    /// the module notes). Tables of an older state of the world give wrong answers.
+    /// the module notes). Tables of an older state of a world that tells its version
+    /// ([`VoxelWorld::watch`]) are refused; for a world that cannot tell, tables of an older
+    /// state give wrong answers: build them again after every change.
     ///
     /// # Errors
     /// As [`JumpSearch::find_path`]; [`Error::InvalidSetting`] when the tables were built
     /// for another agent or for a world of other bounds, or when a jump across the world
-    /// would cost more than `u32::MAX`.
+    /// would cost more than `u32::MAX`; as [`JumpTables::check_current`] when the world they
+    /// were built from has changed since, or another world is given.
     pub fn find_path_with_tables<W: VoxelWorld + ?Sized>(
         &mut self,
         tables: &JumpTables,
@@ -386,6 +389,7 @@ impl JumpSearch {
         goal: IVec3,
         options: &SearchOptions,
     ) -> Result<SearchResult> {
+        tables.check_current(world)?;
         let view_bounds = match self.agent.width {
             1 => world.bounds(),
             width => BoxView::new(world, width).bounds(),

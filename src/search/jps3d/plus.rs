@@ -23,7 +23,7 @@ use crate::error::{Error, Result};
 use crate::moves::agent::{Agent, MoveCosts};
 use crate::moves::fly::FREE_DIRECTIONS;
 use crate::moves::wide::BoxView;
-use crate::world::{Bounds, VoxelWorld};
+use crate::world::{Bounds, Revision, VoxelWorld};
 
 /// The most cells the tables cover (6 bytes each: 100 MB).
 pub const MAX_TABLE_CELLS: u64 = 1 << 24;
@@ -70,6 +70,9 @@ pub struct JumpTables {
     /// The "fits" words of the world, all filled: the neighbourhood of a position without
     /// reading the world again.
     fits: Fits,
+    /// The world and version the tables describe, when the world can tell
+    /// ([`Revision::of`]).
+    source: Option<Revision>,
 }
 
 /// The face index (`2 * axis + 1` when positive) of the face direction `d`.
@@ -117,9 +120,42 @@ impl JumpTables {
                 agent.height
             )));
         }
-        match agent.width {
+        let mut tables = match agent.width {
             1 => Self::fill(world, agent),
             width => Self::fill(&BoxView::new(world, width), agent),
+        }?;
+        tables.source = Revision::of(world);
+        Ok(tables)
+    }
+
+    /// Whether the tables describe `world` as it is now: `Ok` for the world they were built
+    /// from at the version they were built at, and for any world when the world they were
+    /// built from could not tell its version (no [`VoxelWorld::watch`]: then keeping the
+    /// tables current is the caller's business).
+    ///
+    /// # Errors
+    /// [`Error::OtherWorld`] for another world than the one they were built from;
+    /// [`Error::StaleJumpTables`] for that world at a later version.
+    pub fn check_current<W: VoxelWorld + ?Sized>(&self, world: &W) -> Result<()> {
+        let Some(built) = self.source else {
+            return Ok(());
+        };
+        match Revision::of(world) {
+            Some(now) if now.world == built.world => {
+                if now.version == built.version {
+                    Ok(())
+                } else {
+                    Err(Error::StaleJumpTables {
+                        built: built.version,
+                        now: now.version,
+                    })
+                }
+            }
+            given => Err(Error::OtherWorld {
+                what: "jump tables",
+                built: built.world.get(),
+                given: given.map(|now| now.world.get()),
+            }),
         }
     }
 
@@ -226,6 +262,7 @@ impl JumpTables {
                 sign * axis_strides[f / 2] * isize::from(MORE)
             }),
             fits,
+            source: None,
         })
     }
 
