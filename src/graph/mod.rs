@@ -512,8 +512,12 @@ impl NavGraph {
             + self.next.capacity() * 4
             + self.extra.capacity() * 4
             + self.pages.capacity() * std::mem::size_of::<Page>()
-            // A hash map entry: the key, the page and a control byte.
-            + self.directory.capacity() * 13
+            // A hash map holds a power of two of buckets, at most 7 in 8 of them usable: per
+            // bucket the key, the page and a control byte, plus a group of control bytes.
+            + match self.directory.capacity() {
+                0 => 0,
+                usable => (usable * 8 / 7).next_power_of_two() * 13 + 16,
+            }
             + (self.free_pages.capacity() + self.freed_pages.capacity()) * 4
             + self.free.capacity() * 4
             + self.unloaded.bits.capacity() * 8
