@@ -7,6 +7,7 @@ use std::collections::BinaryHeap;
 
 use ahash::AHashMap;
 use glam::IVec3;
+use std::collections::hash_map::Entry;
 
 use crate::error::{Error, Result};
 use crate::graph::{NavGraph, NodeId};
@@ -14,7 +15,6 @@ use crate::moves::agent::MoveCosts;
 use crate::search::heuristic::Estimator;
 
 use super::radix::RadixHeap;
-use super::records::{Reached, Records};
 
 /// The side of a cell in blocks: a chunk column.
 pub(super) const CELL_SIDE: i32 = 16;
@@ -260,9 +260,8 @@ pub(super) fn derive(
 #[derive(Debug, Default, Clone)]
 pub(super) struct CellSearch {
     /// Per reached node: its cost and the node it was reached from (for a backward search,
-    /// the node it leads to), [`crate::graph::NO_NODE`] for a source. Dense blocks by node
-    /// id: a hash map here took 40% of the abstraction's query instructions at 2048.
-    best: Records,
+    /// the node it leads to), [`crate::graph::NO_NODE`] for a source.
+    best: AHashMap<NodeId, Reached>,
     /// Ordered by `g` plus the estimate; equal keys deepest first, which on flat ground
     /// (many equal keys under the octile estimate) goes straight for the target where the
     /// binary heap's shallowest-first order spread out: the abstraction's windows took 27%
@@ -272,6 +271,15 @@ pub(super) struct CellSearch {
     steps: Vec<(NodeId, IVec3, u32)>,
     /// Nodes expanded by the last run.
     pub(super) expanded: u64,
+}
+
+/// A node a [`CellSearch`] reached.
+#[derive(Debug, Clone, Copy)]
+struct Reached {
+    g: u64,
+    parent: NodeId,
+    /// Expanded at this `g`: an older entry of the node in the heap is stale.
+    done: bool,
 }
 
 /// Which way a [`CellSearch`] follows moves.
@@ -298,18 +306,23 @@ impl CellSearch {
         self.best.clear();
         self.heap.clear();
         self.expanded = 0;
-        *self.best.entry(source) = Reached {
-            g: 0,
-            parent: crate::graph::NO_NODE,
-            done: false,
-        };
+        self.best.insert(
+            source,
+            Reached {
+                g: 0,
+                parent: crate::graph::NO_NODE,
+                done: false,
+            },
+        );
         let estimate =
             |feet: IVec3| target.map_or(0, |(_, goal, estimator)| estimator.between(feet, goal));
         self.heap.push(estimate(graph.feet(source)), source);
         let mut steps = std::mem::take(&mut self.steps);
         let mut found = None;
         while let Some((_, node)) = self.heap.pop() {
-            let reached = self.best.entry(node);
+            let Some(reached) = self.best.get_mut(&node) else {
+                continue;
+            };
             if reached.done {
                 continue;
             }
@@ -332,15 +345,22 @@ impl CellSearch {
             }
             for &(next, feet, cost) in &steps {
                 let g = g + u64::from(cost);
-                let known = self.best.entry(next);
-                if g >= known.g {
-                    continue;
-                }
-                *known = Reached {
+                let better = Reached {
                     g,
                     parent: node,
                     done: false,
                 };
+                match self.best.entry(next) {
+                    Entry::Occupied(mut known) => {
+                        if g >= known.get().g {
+                            continue;
+                        }
+                        known.insert(better);
+                    }
+                    Entry::Vacant(vacant) => {
+                        vacant.insert(better);
+                    }
+                }
                 self.heap.push(g + estimate(feet), next);
             }
         }
@@ -350,7 +370,7 @@ impl CellSearch {
 
     /// The cost of the last run's route to `node`, if it reached it.
     pub(super) fn cost(&self, node: NodeId) -> Option<u64> {
-        self.best.get(node).map(|reached| reached.g)
+        self.best.get(&node).map(|reached| reached.g)
     }
 
     /// The nodes of the last run's route from its source to `node`: for a forward run, from
@@ -366,7 +386,7 @@ impl CellSearch {
     ) {
         let mut chain = Vec::new();
         let mut at = node;
-        while let Some(&Reached { parent, .. }) = self.best.get(at) {
+        while let Some(&Reached { parent, .. }) = self.best.get(&at) {
             if parent == crate::graph::NO_NODE {
                 break;
             }

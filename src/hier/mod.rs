@@ -221,7 +221,6 @@ mod cell;
 mod hpa;
 mod query;
 mod radix;
-mod records;
 
 use ahash::{AHashMap, AHashSet};
 use glam::IVec3;
