@@ -120,9 +120,12 @@
 //! - **In-cell edges**: the exact cost inside the cell between every two portals (the same
 //!   tables as the exact hierarchy's, over fewer portals), priced for one [`MoveCosts`].
 //! - **Landmarks (ALT)**: the abstract route costs from 8 portals (nearest the corners and
-//!   side middles of the portals' area) to every portal, one Dijkstra each at build. The
-//!   abstract search estimates with the larger of the octile bound and `d(L, goal) -
-//!   d(L, v)`. Updates that change moves drop them ([`Abstraction::refresh_landmarks`]
+//!   side middles of the portals' area) to every portal and from every portal to them, two
+//!   Dijkstras each at build. The abstract search estimates with the larger of the octile
+//!   bound, `d(L, goal) - d(L, v)` and `d(v, L) - d(goal, L)` (walking is far from
+//!   symmetric: a block climbed costs 5 times a block dropped). Both ways cut the abstract
+//!   search's expansions by 15% (19 720 to 16 839 per query, 20 pairs at 2048) for 19 MB;
+//!   4 landmarks both ways (the memory of 8 one way) expanded 22 572, 6 both ways 19 408. Updates that change moves drop them ([`Abstraction::refresh_landmarks`]
 //!   computes them again, 0.8 s at 2048; until then the octile bound alone: 1.1 to 4 times
 //!   the expansions on 8 pairs at 2048).
 //! - **Queries** ([`AbstractSearch::find_path`]): routes whose ends are at most one cell
@@ -188,6 +191,12 @@
 //! 224 us to 197 and 202 us of wall clock (`HIER_ENGINE=hpa long --pairs 1 --edits 400`,
 //! 2048, alternate runs on the busy machine).
 //!
+//! Later (helper hier2, same callgrind command, 20 pairs; the graph is now 78.0 MB): with
+//! landmarks both ways the abstraction took 488.9 M instructions for the 20 queries against
+//! 553.8 M one way (both with the dense records since dropped, about 3%), 24.4 M per query
+//! against graph A*'s 173.0 M (7.1x fewer); costs 1.0055 mean, 1.0098 worst (1.0056 and
+//! 1.0114 before). Memory 102.5 MB, 131% on top of the graph (83.7 MB, 107%, one way).
+//!
 //! What limits the speed-up:
 //!
 //! - The abstract search explores far more than the route: 19 720 expansions per query
@@ -205,7 +214,9 @@
 //!   52% of them (counted at 512), but the search then has to relax the row of a portal
 //!   reached through its table too, which it now skips: about as many relaxations.
 //! - The windows expand about 10 nodes per route step, each node's moves decoded from the
-//!   graph and kept in a hash map; 40% of the query's instructions at 2048.
+//!   graph; 40% of the query's instructions at 2048. The decoding, not the hash map of
+//!   records, is what costs: dense blocks of records by node id took 3% more instructions
+//!   (`timed_hpa` 553.8 M against 537.2 M for the 20 queries below), and were dropped.
 //!
 //! Not met: 50x (6.4x in instructions), 1 ms, memory (89%, not 50%), build (2.17x the
 //! compile's wall clock, not 2x); edit p50 is at the 200 us target, not clearly below.

@@ -11,12 +11,14 @@ use glam::IVec3;
 
 use super::Table;
 use super::cell::{CELL_SIDE, Chunk, DeriveScratch, chunk_of, derive, on_border, sort_portals};
-use super::radix::RadixHeap;
 use crate::error::{Error, Result};
 use crate::graph::{GraphUpdate, NavGraph, NodeId};
 use crate::moves::agent::MoveCosts;
 
+mod landmarks;
 mod search;
+
+use landmarks::{LANDMARK_VALUES, LANDMARKS, NO_ROUTE};
 
 pub use search::{AbstractSearch, DIRECT_CELLS};
 
@@ -92,20 +94,11 @@ pub struct Abstraction {
     /// The cell owning each overlay slot.
     slot_cell: Vec<u32>,
     used_slots: usize,
-    /// `landmarks[slot * LANDMARKS + l]`: the abstract route cost from landmark `l` to the
-    /// slot's portal ([`NO_ROUTE`] for none); empty while stale (see
-    /// [`Abstraction::refresh_landmarks`]).
+    /// `landmarks[slot * LANDMARK_VALUES + 2 l]`: the abstract route cost from landmark `l`
+    /// to the slot's portal, `+ 2 l + 1` from the portal to the landmark ([`NO_ROUTE`] for
+    /// none); empty while stale (see [`Abstraction::refresh_landmarks`]).
     landmarks: Vec<u32>,
 }
-
-/// The landmarks of the abstract search's ALT heuristic (Goldberg and Harrelson 2005): the
-/// portals nearest to the corners and the middles of the sides of the area the portals
-/// span. Each costs 4 bytes per portal slot. Farthest selection (each next landmark the
-/// portal farthest from those chosen) expanded 13% more on 8 pairs at 2048.
-const LANDMARKS: usize = 8;
-
-/// A landmark distance for a portal the landmark does not reach.
-const NO_ROUTE: u32 = u32::MAX;
 
 impl std::fmt::Debug for Abstraction {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -465,79 +458,16 @@ impl Abstraction {
         self.slot_cell.shrink_to_fit();
     }
 
-    /// Computes the landmark distances again (one Dijkstra over the portals per landmark)
-    /// after updates left them stale: until then the abstract search estimates with the
-    /// octile heuristic alone, exploring more (see the
-    /// [module docs](super#the-inexact-abstraction-hpa)). [`Abstraction::build`] computes
-    /// them; [`Abstraction::update`] drops them when the graph changed.
-    pub fn refresh_landmarks(&mut self) {
-        if !self.landmarks.is_empty() {
-            return;
-        }
-        let slots = self.slot_cell.len();
-        let mut portals: Vec<(IVec3, u32)> = Vec::new();
-        for cell in &self.cells {
-            for (local, &feet) in cell.feet.iter().enumerate() {
-                portals.push((feet, cell.base + local as u32));
-            }
-        }
-        let Some(low) = portals.iter().map(|p| p.0).reduce(IVec3::min) else {
-            return;
-        };
-        let high = portals.iter().map(|p| p.0).fold(low, IVec3::max);
-        let middle = (low + high) / 2;
-        let mut landmarks = vec![NO_ROUTE; slots * LANDMARKS];
-        let mut dist: Vec<u64> = Vec::new();
-        // Dijkstra pops costs in order, all a radix heap needs.
-        let mut heap = RadixHeap::default();
-        let aims = [
-            (low.x, low.z),
-            (high.x, high.z),
-            (low.x, high.z),
-            (high.x, low.z),
-            (middle.x, low.z),
-            (middle.x, high.z),
-            (low.x, middle.z),
-            (high.x, middle.z),
-        ];
-        for (l, &(x, z)) in aims.iter().enumerate().take(LANDMARKS) {
-            let aim = IVec3::new(x, 0, z);
-            let Some(&(_, source)) = portals.iter().min_by_key(|(feet, _)| {
-                let d = (*feet - aim).abs();
-                (i64::from(d.x) + i64::from(d.z), feet.to_array())
-            }) else {
-                continue;
-            };
-            dist.clear();
-            dist.resize(slots, u64::MAX);
-            dist[source as usize] = 0;
-            heap.clear();
-            heap.push(0, source);
-            while let Some((g, slot)) = heap.pop() {
-                if g > dist[slot as usize] {
-                    continue;
-                }
-                landmarks[slot as usize * LANDMARKS + l] = u32::try_from(g).unwrap_or(NO_ROUTE);
-                self.for_each_edge(slot, |next, cost| {
-                    let reached = g + u64::from(cost);
-                    if reached < dist[next as usize] {
-                        dist[next as usize] = reached;
-                        heap.push(reached, next);
-                    }
-                });
-            }
-        }
-        self.landmarks = landmarks;
-    }
-
     /// Visits the abstract edges out of the portal in `slot`: its table row and its exits.
     fn for_each_edge(&self, slot: u32, mut visit: impl FnMut(u32, u32)) {
         let cell = &self.cells[self.slot_cell[slot as usize] as usize];
-        let local = (slot - cell.base) as usize;
         let n = cell.portals.len();
-        if local >= n {
+        // Slots a cell left when it moved to more slots still name it; they hold no portal.
+        let Some(local) =
+            (slot.checked_sub(cell.base).map(|local| local as usize)).filter(|&local| local < n)
+        else {
             return;
-        }
+        };
         cell.table.for_each_in_row(local, n, |other, cost| {
             if other != local {
                 visit(cell.base + other as u32, cost);
