@@ -50,7 +50,7 @@ use crate::hier::AbstractSearch;
 use crate::moves::agent::{Agent, MoveCosts};
 use crate::reach::{IndexSlot, IndexedRouter};
 use crate::search::heuristic::Heuristic;
-use crate::search::jps3d::{JumpSearch, JumpTables, MAX_TABLE_CELLS};
+use crate::search::jps3d::{JumpSearch, JumpTables};
 use crate::search::{BlockGoal, Goal, Pathfinder, SearchOptions, SearchResult};
 use crate::world::{Revision, VersionedWorld, VoxelWorld};
 
@@ -113,6 +113,13 @@ pub struct BatchRouter {
     tables: Option<(Revision, JumpTables)>,
     pool: Mutex<Vec<Worker>>,
 }
+
+/// The most cells of a world the router builds jump tables for (12.6 MB of tables). Larger
+/// tables are read far apart and miss the cache: on the 256 x 128 x 256 world of
+/// `benches/jps3d.rs` (8.4 million cells, 53.5 MB) a query with them took 2.5 to 3.1 ms
+/// against 2.0 to 2.4 ms without (quiet machine, `cargo bench --bench jps3d`), although it
+/// ran 1.3x fewer instructions; on `Simple` (1.5 million cells, 9.3 MB) 15 us against 50 us.
+pub(crate) const ROUTER_TABLE_CELLS: u64 = 1 << 21;
 
 /// What one worker searches with: on the world, over the graph, and by jump points (for a
 /// flier or swimmer the jump search accepts).
@@ -317,8 +324,9 @@ impl BatchRouter {
     /// Precomputes the face jumps of the router's flier or swimmer in `world` as it is now
     /// ([`JumpTables::build`]), for the jump point search of later queries on `world` at this
     /// revision. Returns whether it did: not for agents jump point search refuses, nor for
-    /// worlds without a revision or bounds, nor for worlds of more than [`MAX_TABLE_CELLS`]
-    /// cells (their searches jump without tables).
+    /// worlds without a revision or bounds, nor for worlds of more than
+    /// [`ROUTER_TABLE_CELLS`] cells, where tables slow the search down (their searches jump
+    /// without tables).
     ///
     /// # Errors
     /// As [`JumpTables::build`].
@@ -331,7 +339,7 @@ impl BatchRouter {
         ) else {
             return Ok(false);
         };
-        if bounds.is_empty() || bounds.volume() > MAX_TABLE_CELLS {
+        if bounds.is_empty() || bounds.volume() > ROUTER_TABLE_CELLS {
             return Ok(false);
         }
         self.tables = Some((revision, JumpTables::build(world, *self.agent())?));
