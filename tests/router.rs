@@ -441,6 +441,13 @@ fn prepared_fliers_jump_with_tables_until_the_world_changes() -> voxnav::Result<
         fewer >= 20,
         "the tables cut the expansions of only {fewer} routes"
     );
+    // A world too large for tables that pay (they would miss the cache): nothing prepared,
+    // queries jump without them.
+    let large = ChunkedWorld::with_bounds(Bounds::new(IVec3::ZERO, IVec3::new(256, 128, 128)))?;
+    let mut router = Router::new(Agent::flier(1), MoveCosts::default())?;
+    assert!(!router.prepare(&large)?);
+    assert_eq!(router.prepared_bytes(), 0);
+    assert_eq!(router.engine(&large), Engine::JumpPoints);
     Ok(())
 }
 
