@@ -106,13 +106,15 @@ pub(super) fn face_jump<W: VoxelWorld + ?Sized>(
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::moves::agent::{Agent, MoveCosts};
     use crate::world::{Block, Bounds, ChunkedWorld};
 
-    /// The face jump cell by cell: the rules' forced-move test at every position.
-    fn face_jump_by_cells<W: VoxelWorld + ?Sized>(
+    /// The face jump cell by cell: the rules' forced-move test at every position; the goal,
+    /// the first position with a forced move (and its neighbourhood), the position `cap`
+    /// steps on (never for a `cap` of 0), or `None` at a wall. The tables' test reads it too.
+    pub(in crate::search::jps3d) fn face_jump_by_cells<W: VoxelWorld + ?Sized>(
         tables: &Tables,
         fits: &mut Fits,
         world: &W,

@@ -346,30 +346,8 @@ impl JumpTables {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::jps3d::face::tests::face_jump_by_cells;
     use crate::world::{Block, ChunkedWorld};
-
-    /// The face jump cell by cell, as the search without tables makes it: the goal, the first
-    /// position with a forced move, or `None` at a wall.
-    fn face_jump_by_cells<W: VoxelWorld + ?Sized>(
-        tables: &Tables,
-        fits: &mut Fits,
-        world: &W,
-        from: IVec3,
-        dir: usize,
-        goal: IVec3,
-    ) -> Option<IVec3> {
-        let mut at = from;
-        loop {
-            let next = at + FREE_DIRECTIONS[dir];
-            if !fits.fits(world, next) {
-                return None;
-            }
-            if next == goal || tables.forced_moves(dir, fits.around(world, next)) != 0 {
-                return Some(next);
-            }
-            at = next;
-        }
-    }
 
     /// The tables' face jumps stop where the cell-by-cell jump stops (at forced moves, at
     /// the goal on the line, or nowhere at a wall), along every face direction, on random
@@ -437,7 +415,8 @@ mod tests {
                     if !fits.fits(&view, at) {
                         continue;
                     }
-                    let expected = face_jump_by_cells(&tables, &mut fits, &view, at, dir, goal);
+                    let expected = face_jump_by_cells(&tables, &mut fits, &view, at, dir, goal, 0)
+                        .map(|(stop, _)| stop);
                     let found = plus.face_jump(at, dir, goal);
                     assert_eq!(found, expected, "{agent:?} {at} {d} goal {goal}");
                     jumps += usize::from(found.is_some());
