@@ -118,14 +118,10 @@ impl Abstraction {
         into: &[(u32, u32, u32)],
         mut visit: impl FnMut(u32, u32),
     ) {
-        let cell = &self.cells[self.slot_cell[slot as usize] as usize];
-        let n = cell.portals.len();
-        // Slots a cell left when it moved to more slots still name it; they hold no portal.
-        let Some(local) =
-            (slot.checked_sub(cell.base).map(|local| local as usize)).filter(|&local| local < n)
-        else {
+        let Some((cell, local)) = self.slot_portal(slot) else {
             return;
         };
+        let n = cell.portals.len();
         for other in (0..n).filter(|&other| other != local) {
             if let Some(cost) = cell.table.get(other * n + local) {
                 visit(cell.base + other as u32, cost);

@@ -458,16 +458,21 @@ impl Abstraction {
         self.slot_cell.shrink_to_fit();
     }
 
+    /// The cell of the portal in `slot` and the portal's place in it; `None` for a slot a cell
+    /// left when it moved to more slots (it still names the cell but holds no portal).
+    #[inline]
+    fn slot_portal(&self, slot: u32) -> Option<(&HpaCell, usize)> {
+        let cell = &self.cells[self.slot_cell[slot as usize] as usize];
+        let local = slot.checked_sub(cell.base)? as usize;
+        (local < cell.portals.len()).then_some((cell, local))
+    }
+
     /// Visits the abstract edges out of the portal in `slot`: its table row and its exits.
     fn for_each_edge(&self, slot: u32, mut visit: impl FnMut(u32, u32)) {
-        let cell = &self.cells[self.slot_cell[slot as usize] as usize];
-        let n = cell.portals.len();
-        // Slots a cell left when it moved to more slots still name it; they hold no portal.
-        let Some(local) =
-            (slot.checked_sub(cell.base).map(|local| local as usize)).filter(|&local| local < n)
-        else {
+        let Some((cell, local)) = self.slot_portal(slot) else {
             return;
         };
+        let n = cell.portals.len();
         cell.table.for_each_in_row(local, n, |other, cost| {
             if other != local {
                 visit(cell.base + other as u32, cost);
