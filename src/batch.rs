@@ -109,8 +109,9 @@ pub struct BatchRouter {
     options: SearchOptions,
     index: IndexSlot,
     /// The face jumps of the router's flier or swimmer precomputed for one state of one world
-    /// (see [`JumpTables`]): read by jump point search on that world at that revision only.
-    tables: Option<(Revision, JumpTables)>,
+    /// (see [`JumpTables`]): read by jump point search on that world at that revision only
+    /// (the tables remember it, [`JumpTables::check_current`]).
+    tables: Option<JumpTables>,
     pool: Mutex<Vec<Worker>>,
 }
 
@@ -316,9 +317,9 @@ impl BatchRouter {
 
     /// The jump tables, when they describe `world` as it is now.
     fn tables_for<W: VersionedWorld + ?Sized>(&self, world: &W) -> Option<&JumpTables> {
-        let (revision, tables) = self.tables.as_ref()?;
-        (revision.world == world.world_id() && revision.version == world.version())
-            .then_some(tables)
+        self.tables
+            .as_ref()
+            .filter(|tables| tables.check_current(world).is_ok())
     }
 
     /// Precomputes the face jumps of the router's flier or swimmer in `world` as it is now
@@ -332,7 +333,8 @@ impl BatchRouter {
     /// As [`JumpTables::build`].
     pub(crate) fn build_jump_tables<W: VoxelWorld + ?Sized>(&mut self, world: &W) -> Result<bool> {
         self.tables = None;
-        let (Some(_), Some(revision), Some(bounds)) = (
+        // A world that cannot tell its version could not tell the tables stale.
+        let (Some(_), Some(_), Some(bounds)) = (
             self.template.jumper.as_ref(),
             Revision::of(world),
             world.bounds(),
@@ -342,7 +344,7 @@ impl BatchRouter {
         if bounds.is_empty() || bounds.volume() > ROUTER_TABLE_CELLS {
             return Ok(false);
         }
-        self.tables = Some((revision, JumpTables::build(world, *self.agent())?));
+        self.tables = Some(JumpTables::build(world, *self.agent())?);
         Ok(true)
     }
 
@@ -353,7 +355,7 @@ impl BatchRouter {
 
     /// The bytes the jump tables hold (0 without them).
     pub(crate) fn jump_tables_bytes(&self) -> usize {
-        self.tables.as_ref().map_or(0, |(_, tables)| tables.bytes())
+        self.tables.as_ref().map_or(0, JumpTables::bytes)
     }
 
     /// Whether a query for a single block under `options` meets jump point search.

@@ -89,9 +89,9 @@ pub enum Engine {
     Graph,
     /// Jump point search ([`JumpSearch`](crate::engine::JumpSearch)) for fliers and swimmers:
     /// the flier A*'s costs, exactly, with fewer instructions (1.7x fewer on Moving AI's
-    /// `Simple` map and on cluttered worlds; about 5x on `Simple` with the face jumps
-    /// [`Router::prepare`] precomputes, while the world stays as it was). It answers single-block goals
-    /// ([`Router::route`], or a goal whose [`Goal::block_target`] is set) under the default
+    /// `Simple` map and on cluttered worlds; 5.3x on `Simple` with the face jumps
+    /// [`Router::prepare`] precomputes, while the world stays as it was). It answers
+    /// single-block goals ([`Router::route`], or a goal whose [`Goal::block_target`] is set) under the default
     /// heuristic; other goals, and weighted heuristics, meet [`Engine::OnTheFly`].
     JumpPoints,
 }
@@ -263,24 +263,23 @@ impl Router {
     /// queries on `world` run over the graph and unreachable goals are answered with no
     /// search. Returns whether anything was prepared: only walkers on bounded worlds that
     /// report a [`Revision`] have a graph, and fliers and swimmers get jump tables (below);
-    /// for the others every query is searched on the fly and this does nothing. A world of chunk columns
-    /// ([`ChunkedWorld::with_height`](crate::ChunkedWorld::with_height)) counts as bounded by
-    /// the columns it has loaded, and may be prepared before any has: the graph and index then
-    /// follow each column [`Router::apply_changes`] reports loaded or unloaded, with no
-    /// compile of the world.
+    /// for the others every query is searched on the fly and this does nothing. A world of
+    /// chunk columns ([`ChunkedWorld::with_height`](crate::ChunkedWorld::with_height))
+    /// counts as bounded by the columns it has loaded, and may be prepared before any has:
+    /// the graph and index then follow each column [`Router::apply_changes`] reports loaded
+    /// or unloaded, with no compile of the world.
     ///
-    /// Costs time and memory once (about 16 bytes per feet position); worth it when a world
-    /// answers many queries between changes.
+    /// Costs time and memory once (about 15 bytes per feet position for the graph, about
+    /// twice that for the index); worth it when a world answers many queries between changes.
     ///
     /// For fliers and swimmers that meet jump point search ([`Engine::JumpPoints`]) it
     /// precomputes their face jumps instead ([`JumpTables`](crate::search::jps3d::JumpTables),
     /// 6 bytes per cell of the world's bounds, bounded worlds of at most 2 097 152 cells, as
     /// larger tables miss the cache and slow queries down): the same routes from about 5x
     /// fewer instructions than the flier A* on Moving AI's `Simple` map (15 us against 64 us
-    /// per query). The
-    /// tables describe the world as it is now; a query on a later version of it jumps
-    /// without them, and [`Router::apply_changes`] drops them (prepare again once edits
-    /// settle).
+    /// per query). The tables describe the world as it is now; a query on a later version of
+    /// it jumps without them, and [`Router::apply_changes`] drops them (prepare again once
+    /// edits settle).
     ///
     /// # Errors
     /// [`Error::GraphTooLarge`](crate::Error::GraphTooLarge) for worlds too large to compile.
