@@ -14,7 +14,7 @@ use crate::graph::{NavGraph, NodeId};
 use crate::moves::agent::MoveCosts;
 use crate::search::heuristic::Estimator;
 
-use super::radix::RadixHeap;
+use crate::search::open::OpenSet;
 
 /// The side of a cell in blocks: a chunk column.
 pub(super) const CELL_SIDE: i32 = 16;
@@ -266,7 +266,7 @@ pub(super) struct CellSearch {
     /// (many equal keys under the octile estimate) goes straight for the target where the
     /// binary heap's shallowest-first order spread out: the abstraction's windows took 27%
     /// fewer instructions (callgrind, `long --size 1024 --pairs 20`: 375 M to 272 M).
-    heap: RadixHeap,
+    heap: OpenSet,
     /// The moves of the node being expanded (kept for its allocation).
     steps: Vec<(NodeId, IVec3, u32)>,
     /// Nodes expanded by the last run.
@@ -304,7 +304,7 @@ impl CellSearch {
         target: Option<(NodeId, IVec3, &Estimator)>,
     ) -> Option<u64> {
         self.best.clear();
-        self.heap.clear();
+        self.heap.reset(0);
         self.expanded = 0;
         self.best.insert(
             source,
@@ -316,7 +316,7 @@ impl CellSearch {
         );
         let estimate =
             |feet: IVec3| target.map_or(0, |(_, goal, estimator)| estimator.between(feet, goal));
-        self.heap.push(estimate(graph.feet(source)), source);
+        self.heap.push(estimate(graph.feet(source)), 0, source);
         let mut steps = std::mem::take(&mut self.steps);
         let mut found = None;
         while let Some((_, node)) = self.heap.pop() {
@@ -361,7 +361,7 @@ impl CellSearch {
                         vacant.insert(better);
                     }
                 }
-                self.heap.push(g + estimate(feet), next);
+                self.heap.push(g + estimate(feet), g, next);
             }
         }
         self.steps = steps;

@@ -132,10 +132,10 @@
 //!   apart (either axis, [`DIRECT_CELLS`]) go straight to A* over the walk graph. Others
 //!   search the start's cell forwards and the goal's backwards (Dijkstra inside each), run
 //!   A* over the portals (dense records stamped per query, each portal's estimate computed
-//!   once per query, a radix heap as the open set), then refine and smooth the abstract
-//!   route with windows: A* from where the route entered a cell to where it leaves the
-//!   third cell on, over the moves of those three cells, keeping its part up to where it
-//!   enters the cell two on, the next window starting there. Every border lies inside a
+//!   once per query, the search core's radix heap as the open set), then refine and smooth
+//!   the abstract route with windows: A* from where the route entered a cell to where it
+//!   leaves the third cell on, over the moves of those three cells, keeping its part up to
+//!   where it enters the cell two on, the next window starting there. Every border lies inside a
 //!   window, so the crossing points are free, and each window may take the abstract
 //!   route's own part, so the route costs at most the abstract one. When the
 //!   abstraction finds no route, A* over the walk graph decides, so "unreachable" is exact
@@ -231,7 +231,6 @@
 mod cell;
 mod hpa;
 mod query;
-mod radix;
 
 use ahash::{AHashMap, AHashSet};
 use glam::IVec3;

@@ -9,7 +9,7 @@
 use glam::IVec3;
 
 use super::Abstraction;
-use crate::hier::radix::RadixHeap;
+use crate::search::open::OpenSet;
 
 /// The landmarks: the portals nearest to the corners and the middles of the sides of the
 /// area the portals span (the first [`LANDMARKS`] of those 8 aims). Farthest selection (each
@@ -60,7 +60,7 @@ impl Abstraction {
         let mut landmarks = vec![NO_ROUTE; slots * LANDMARK_VALUES];
         let mut dist: Vec<u64> = Vec::new();
         // Dijkstra pops costs in order, all a radix heap needs.
-        let mut heap = RadixHeap::default();
+        let mut heap = OpenSet::default();
         let aims = [
             (low.x, low.z),
             (high.x, high.z),
@@ -83,8 +83,8 @@ impl Abstraction {
                 dist.clear();
                 dist.resize(slots, u64::MAX);
                 dist[source as usize] = 0;
-                heap.clear();
-                heap.push(0, source);
+                heap.reset(0);
+                heap.push(0, 0, source);
                 let value = 2 * l + usize::from(backward);
                 while let Some((g, slot)) = heap.pop() {
                     if g > dist[slot as usize] {
@@ -96,7 +96,7 @@ impl Abstraction {
                         let reached = g + u64::from(cost);
                         if reached < dist[next as usize] {
                             dist[next as usize] = reached;
-                            heap.push(reached, next);
+                            heap.push(reached, reached, next);
                         }
                     };
                     if backward {

@@ -10,8 +10,8 @@ use crate::error::{Error, Result};
 use crate::graph::{GraphSearch, NavGraph, NodeId};
 use crate::hier::cell::{CellSearch, Chunk, Direction, chunk_of};
 use crate::hier::query::end_nodes;
-use crate::hier::radix::RadixHeap;
 use crate::search::heuristic::{Estimator, Heuristic};
+use crate::search::open::OpenSet;
 use crate::search::{SearchOptions, SearchResult, SearchStats, SearchStatus};
 
 /// The parent of the portals reached from the start's cell search.
@@ -41,7 +41,7 @@ struct Record {
 pub struct AbstractSearch {
     records: Vec<Record>,
     stamp: u32,
-    open: RadixHeap,
+    open: OpenSet,
     goal: Option<(u64, u32)>,
     first: CellSearch,
     last: CellSearch,
@@ -266,7 +266,7 @@ impl AbstractSearch {
                 && self.goal.is_none_or(|(known, _)| g + rest < known)
             {
                 self.goal = Some((g + rest, slot));
-                self.open.push(g + rest, GOAL);
+                self.open.push(g + rest, g, GOAL);
             }
             // A portal reached through its cell's table has its table row covered already
             // (in-cell costs are shortest routes, so a second table step never improves).
@@ -364,7 +364,7 @@ impl AbstractSearch {
     }
 
     fn reset(&mut self, slots: usize) {
-        self.open.clear();
+        self.open.reset(0);
         self.goal = None;
         if self.records.len() < slots {
             self.records.resize(slots, Record::default());
@@ -393,7 +393,7 @@ impl AbstractSearch {
         record.parent = parent;
         record.done = false;
         let f = g + record.h;
-        self.open.push(f, slot);
+        self.open.push(f, 0, slot);
         true
     }
 
