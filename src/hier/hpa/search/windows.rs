@@ -1,0 +1,129 @@
+//! The refinement of an abstract route into walk moves: A* windows a few cells wide along
+//! it, which smooth the route as they refine it (see [`WINDOW_CELLS`] and [`WINDOW_STRIDE`]).
+
+use glam::IVec3;
+
+use super::{AbstractSearch, FROM_START};
+use crate::error::{Error, Result};
+use crate::graph::{NavGraph, NodeId};
+use crate::hier::cell::{Chunk, Direction, chunk_of};
+use crate::hier::hpa::{Abstraction, WINDOW_CELLS, WINDOW_STRIDE};
+use crate::search::heuristic::{Estimator, Heuristic};
+
+impl AbstractSearch {
+    /// The walk route from `start` through the abstract route ending at slot `end` (and on to
+    /// `goal` when given), smoothed: [`WINDOW_STRIDE`] cells at a time, A* from where the
+    /// route entered the current cell to where it leaves the [`WINDOW_CELLS`]th (or the
+    /// goal), over the moves inside those cells, keeping its part up to its last entry into
+    /// the cell after the stride. Each
+    /// window's A* may take the abstract route's own part, so the smoothed route costs at
+    /// most the abstract one. Returns the route, its cost and the windows' expansions.
+    pub(super) fn refine(
+        &mut self,
+        hpa: &Abstraction,
+        graph: &NavGraph,
+        start: NodeId,
+        end: u32,
+        goal: Option<NodeId>,
+    ) -> Result<(Vec<IVec3>, u64, u64)> {
+        // The abstract route's portals, start to end.
+        let mut portals = Vec::new();
+        let mut slot = end;
+        while slot != FROM_START {
+            let cell = &hpa.cells[hpa.slot_cell[slot as usize] as usize];
+            portals.push(cell.portals[(slot - cell.base) as usize]);
+            slot = self.records[slot as usize].parent;
+        }
+        portals.reverse();
+        portals.extend(goal);
+        // Per cell the route passes through, in order: its chunk and the node where the route
+        // leaves it (the goal or last portal for the last).
+        let mut legs: Vec<(Chunk, NodeId)> = Vec::new();
+        let mut at = chunk_of(graph.feet(start));
+        let mut previous = start;
+        for &portal in &portals {
+            let next = chunk_of(graph.feet(portal));
+            if next != at {
+                legs.push((at, previous));
+                at = next;
+            }
+            previous = portal;
+        }
+        legs.push((at, previous));
+        let estimator = Heuristic::default().estimator(graph.agent(), &hpa.costs);
+        let mut path = vec![graph.feet(start)];
+        let mut cost = 0;
+        let mut expanded = 0;
+        let mut from = start;
+        let mut region: Vec<Chunk> = Vec::with_capacity(WINDOW_CELLS);
+        let mut i = 0;
+        while i < legs.len() {
+            let last = (i + WINDOW_CELLS).min(legs.len()) - 1;
+            region.clear();
+            region.extend(legs[i..=last].iter().map(|leg| leg.0));
+            self.window_leg(graph, hpa, &region, (from, legs[last].1), &estimator)?;
+            expanded += self.window.expanded;
+            if last + 1 == legs.len() {
+                cost += self.window.cost(legs[last].1).unwrap_or(0);
+                path.extend_from_slice(&self.leg);
+                break;
+            }
+            // Keep the window's route up to the node after its last one in the cells the
+            // window steps over: from there it runs in the window's later cells, so the next
+            // window holds a route to its end. A route that stays in those cells (the window
+            // no wider than its step) is kept whole, to where the abstract route leaves them.
+            let kept = &region[..WINDOW_STRIDE];
+            let keep = self
+                .leg
+                .iter()
+                .rposition(|&feet| kept.contains(&chunk_of(feet)))
+                .map_or(0, |k| k + 1)
+                .min(self.leg.len().saturating_sub(1));
+            i += WINDOW_STRIDE;
+            let Some(&entry) = self.leg.get(keep) else {
+                continue;
+            };
+            let entry_id = graph.node(entry).unwrap_or(from);
+            cost += self.window.cost(entry_id).unwrap_or(0);
+            path.extend_from_slice(&self.leg[..=keep]);
+            from = entry_id;
+        }
+        Ok((path, cost, expanded))
+    }
+
+    /// A* from `from` to `to` over the moves inside `region`; the route (without `from`) in
+    /// `self.leg`, its cost returned.
+    fn window_leg(
+        &mut self,
+        graph: &NavGraph,
+        hpa: &Abstraction,
+        region: &[Chunk],
+        (from, to): (NodeId, NodeId),
+        estimator: &Estimator,
+    ) -> Result<u64> {
+        self.leg.clear();
+        if from == to {
+            self.window.expanded = 0;
+            return Ok(0);
+        }
+        let target = (to, graph.feet(to), estimator);
+        let Some(cost) = self.window.run(
+            graph,
+            &hpa.costs,
+            region,
+            from,
+            Direction::Forward,
+            Some(target),
+        ) else {
+            return Err(Error::GraphBroken(format!(
+                "the abstraction has a route from {} to {} inside {region:?} that the graph does \
+                 not: update it with every change of the graph",
+                graph.feet(from),
+                graph.feet(to)
+            )));
+        };
+        self.window
+            .append_leg(graph, to, Direction::Forward, &mut self.leg);
+        Ok(cost)
+    }
+}
