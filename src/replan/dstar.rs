@@ -235,11 +235,7 @@ impl DStarLite {
         goal: IVec3,
     ) -> Result<SearchResult> {
         let started = Instant::now();
-        super::check_ends(world, &self.agent, start, goal)?;
-        if world.bounds().is_none() {
-            return Err(Error::NeedsBounds("D* Lite"));
-        }
-        let graph = NavGraph::compile(world, &self.agent)?;
+        let graph = super::compile_for(world, &self.agent, (start, goal), "D* Lite")?;
         self.plan_over(graph, start, goal, started)
     }
 
@@ -258,8 +254,7 @@ impl DStarLite {
         goal: IVec3,
     ) -> Result<SearchResult> {
         let started = Instant::now();
-        super::check_agent(&graph, &self.agent)?;
-        graph.check_current()?;
+        super::check_given(&graph, &self.agent)?;
         self.plan_over(graph, start, goal, started)
     }
 

@@ -114,17 +114,31 @@ fn check_ends<W: VoxelWorld + ?Sized>(
         .map_err(|reason| Error::InvalidGoal { pos: goal, reason })
 }
 
-/// Refuses a walk graph compiled for another agent than the planner's.
-fn check_agent(graph: &NavGraph, agent: &Agent) -> Result<()> {
-    if graph.agent() == agent {
-        Ok(())
-    } else {
-        Err(Error::InvalidSetting(format!(
+/// The walk graph a planner named `planner` plans over from `start` to `goal` in `world`:
+/// both ends checked, then compiled (a bounded world only).
+fn compile_for<W: VoxelWorld + ?Sized>(
+    world: &W,
+    agent: &Agent,
+    (start, goal): (IVec3, IVec3),
+    planner: &'static str,
+) -> Result<NavGraph> {
+    check_ends(world, agent, start, goal)?;
+    if world.bounds().is_none() {
+        return Err(Error::NeedsBounds(planner));
+    }
+    NavGraph::compile(world, agent)
+}
+
+/// Refuses a walk graph compiled for another agent than the planner's, or stale.
+fn check_given(graph: &NavGraph, agent: &Agent) -> Result<()> {
+    if graph.agent() != agent {
+        return Err(Error::InvalidSetting(format!(
             "the walk graph was compiled for agent {:?}, not for {:?}",
             graph.agent(),
             agent
-        )))
+        )));
     }
+    graph.check_current()
 }
 
 /// Random block worlds for the unit tests of this module.

@@ -211,11 +211,7 @@ impl Replanner {
         goal: IVec3,
     ) -> Result<SearchResult> {
         let started = Instant::now();
-        super::check_ends(world, &self.agent, start, goal)?;
-        if world.bounds().is_none() {
-            return Err(Error::NeedsBounds("the Replanner"));
-        }
-        let graph = NavGraph::compile(world, &self.agent)?;
+        let graph = super::compile_for(world, &self.agent, (start, goal), "the Replanner")?;
         self.plan_over(graph, start, goal, started)
     }
 
@@ -234,8 +230,7 @@ impl Replanner {
         goal: IVec3,
     ) -> Result<SearchResult> {
         let started = Instant::now();
-        super::check_agent(&graph, &self.agent)?;
-        graph.check_current()?;
+        super::check_given(&graph, &self.agent)?;
         self.plan_over(graph, start, goal, started)
     }
 
