@@ -12,6 +12,12 @@
 //!   world as it is now;
 //! - **graph**: A* over the walk graph compiled by [`Router::prepare`] (walkers on bounded
 //!   worlds), the same costs with fewer reads of the world;
+//! - **long routes**: a walker's route whose start and goal lie more than a chunk apart goes
+//!   through an abstraction of that graph ([`crate::hier`], HPA* style: portals on chunk
+//!   borders, exact costs between them inside each chunk, landmarks to guide the search),
+//!   built by [`Router::prepare`] too and kept current by [`Router::apply_changes`]. Near the
+//!   optimum, not always at it (see [`Router::with_long_routes`] for the figures, and to turn
+//!   it off for exact routes);
 //! - **index**: a goal the reachability index proves unreachable is answered with no search;
 //! - **jump points**: fliers and swimmers going to one block are answered by jump point search
 //!   where it is exact (the flier A*'s costs; see [`Engine::JumpPoints`]), with its face jumps
@@ -85,7 +91,8 @@ pub enum Engine {
     /// swimming rules).
     OnTheFly,
     /// A* over the walk graph compiled by [`Router::prepare`], with the reachability index in
-    /// front of it.
+    /// front of it, and for routes longer than a chunk the graph's abstraction (see
+    /// [`Router::with_long_routes`]).
     Graph,
     /// Jump point search ([`JumpSearch`](crate::engine::JumpSearch)) for fliers and swimmers:
     /// the flier A*'s costs, exactly, with fewer instructions (1.7x fewer on Moving AI's
@@ -104,8 +111,10 @@ impl Router {
     /// [`Error::InvalidSetting`](crate::Error::InvalidSetting) when the agent or the costs
     /// are out of range (see [`Agent::validate`] and [`MoveCosts::validate`]).
     pub fn new(agent: Agent, costs: MoveCosts) -> Result<Self> {
+        let mut batch = BatchRouter::new(agent, costs)?;
+        batch.index_slot_mut().set_long_routes(Some(costs));
         Ok(Self {
-            batch: BatchRouter::new(agent, costs)?,
+            batch,
             costs,
             prepared: None,
         })
@@ -121,20 +130,23 @@ impl Router {
     }
 
     /// Sends long routes (start and goal more than a chunk apart) through an abstraction of
-    /// the walk graph from the next [`Router::prepare`] on (`true`), or not (`false`, the
-    /// default). The abstraction ([`crate::hier`], HPA* style: portals on chunk borders,
-    /// exact costs between them inside each chunk, the route refined and smoothed by A*
-    /// two chunks wide) answers faster than A* over the graph, with routes near, not always
-    /// at, the optimum: on 200 routes of 500 to 1 843 blocks over the built-in terrain at
-    /// 2048 x 2048, about 2.3x faster, 0.7% above the optimum on average and 1.9% at worst
-    /// (`HIER_ENGINE=graph,hpa cargo run --release --example long`); no bound is proven.
-    /// "Unreachable" stays exact. It costs about twice the graph's compile time at
-    /// [`Router::prepare`] and about 90% more memory, and follows [`Router::apply_changes`]
-    /// chunk by chunk, except its landmarks (the lower bounds that guide its search): an
-    /// update that changes moves drops them, and long routes take up to 4x more steps until
-    /// [`Router::refresh_long_routes`] (or the next [`Router::prepare`]) computes them again.
-    /// Only walkers with a prepared graph and single-block goals under the default heuristic
-    /// use it; the others are answered as before.
+    /// the walk graph from the next [`Router::prepare`] on (`true`, the default), or answers
+    /// them by A* over the graph (`false`: exact, slower). The abstraction ([`crate::hier`],
+    /// HPA* style: portals on chunk borders, exact costs between them inside each chunk,
+    /// landmarks for the search, the route refined and smoothed by A* three chunks wide)
+    /// answers faster than A* over the graph from about two chunks on, with routes near, not
+    /// always at, the optimum: on 200 routes of 500 to 1 843 blocks over the built-in terrain
+    /// at 2048 x 2048, 4.2x faster, 0.61% above the optimum on average and 1.53% at worst
+    /// (`HIER_ENGINE=graph,hpa cargo run --release --example long`); the tests hold it
+    /// within 5%, but no bound is proven. "Unreachable" stays exact. It costs about 2.3x the
+    /// graph's compile time at [`Router::prepare`] and about 130% more memory than the graph,
+    /// and follows [`Router::apply_changes`] chunk by chunk, except its landmarks (the lower
+    /// bounds that guide its search): an update that changes moves drops them, and long
+    /// routes take about 1.4x the instructions (still about 4x fewer than A* over the graph,
+    /// at 1024 x 1024) until [`Router::refresh_long_routes`] (or the next
+    /// [`Router::prepare`]) computes them again. Only walkers with a prepared graph and
+    /// single-block goals under the default heuristic use it; the others are answered as
+    /// before.
     #[must_use]
     pub fn with_long_routes(mut self, on: bool) -> Self {
         let costs = on.then_some(self.costs);
@@ -144,7 +156,7 @@ impl Router {
 
     /// Computes the landmarks of the abstraction for long routes again when changes dropped
     /// them (see [`Router::with_long_routes`]); returns whether it did. A pass over the whole
-    /// abstraction (about 2 s at 2048 x 2048 blocks): run it off the tick, once edits settle.
+    /// abstraction (about 1.2 s at 2048 x 2048 blocks): run it off the tick, once edits settle.
     pub fn refresh_long_routes(&mut self) -> bool {
         self.batch.index_slot_mut().refresh_landmarks()
     }
@@ -270,7 +282,10 @@ impl Router {
     /// or unloaded, with no compile of the world.
     ///
     /// Costs time and memory once (about 15 bytes per feet position for the graph, about
-    /// twice that for the index); worth it when a world answers many queries between changes.
+    /// twice that for the index, and for long routes an abstraction of the graph: about 2.3x
+    /// the compile's time and 1.3x the graph's memory again, unless
+    /// [`Router::with_long_routes`] turned it off); worth it when a world answers many
+    /// queries between changes.
     ///
     /// For fliers and swimmers that meet jump point search ([`Engine::JumpPoints`]) it
     /// precomputes their face jumps instead ([`JumpTables`](crate::search::jps3d::JumpTables),

@@ -57,8 +57,9 @@ fn load(world: &mut ChunkedWorld, rng: &mut Rng, (cx, cz): (i32, i32)) {
 /// graph and the index were built for, each followed by `apply_changes`: after every step the index was updated locally (its
 /// count of local updates grows, it is current, and it labels every valid feet position),
 /// every `Separate` it gives is `Separate` in a fresh build too, every `Separate` or
-/// `OneWay` is confirmed by an exhaustive search, and the navigator's and a prepared
-/// router's answers equal a plain search's.
+/// `OneWay` is confirmed by an exhaustive search, the navigator's answers equal a plain
+/// search's, and a prepared router's (long ones through its abstraction, kept current too)
+/// have the same status, legal routes and costs within 5% of the optimum.
 #[test]
 fn a_locally_updated_index_never_calls_a_reachable_goal_unreachable() {
     let agent = Agent::default();
@@ -160,8 +161,19 @@ fn a_locally_updated_index_never_calls_a_reachable_goal_unreachable() {
                         "seed {seed} step {step}: {start} -> {goal}"
                     );
                     assert_eq!(ours.cost, reachable.get(&goal).copied());
+                    // The router sends routes over a chunk long through its abstraction,
+                    // kept current through the loads and edits: legal, within the bound.
                     let routed = router.route(&world, start, goal).unwrap();
-                    assert_eq!((routed.status, routed.cost), (theirs.status, theirs.cost));
+                    assert_eq!(routed.status, theirs.status, "{start} -> {goal}");
+                    if let (Some(cost), Some(optimum)) = (routed.cost, theirs.cost) {
+                        let check =
+                            voxnav::check_path(&world, &agent, &MoveCosts::default(), &routed.path);
+                        assert!(check.is_legal() && check.cost == routed.cost, "{check:?}");
+                        assert!(
+                            cost >= optimum && cost * 100 <= optimum * 105,
+                            "seed {seed} step {step}: {start} -> {goal}: {cost} vs {optimum}"
+                        );
+                    }
                 }
             }
             // A position that is no longer valid is not answered for.

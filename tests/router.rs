@@ -451,11 +451,12 @@ fn prepared_fliers_jump_with_tables_until_the_world_changes() -> voxnav::Result<
     Ok(())
 }
 
-/// A router asked for long routes answers far queries through the abstraction: legal routes
+/// A router answers far queries through the abstraction unless told not to: legal routes
 /// that cost what they report, within 5% of the optimum, "unreachable" exactly where the
 /// graph says so, through random edits applied chunk by chunk.
 #[test]
-fn long_routes_through_the_abstraction_stay_legal_and_near_the_optimum() -> voxnav::Result<()> {
+fn long_routes_go_through_the_abstraction_by_default_legal_and_near_the_optimum()
+-> voxnav::Result<()> {
     let size = IVec3::new(96, 24, 80);
     let base = IVec3::new(-40, -8, -24);
     let mut world = ChunkedWorld::with_bounds(Bounds::new(base, base + size))?;
@@ -477,8 +478,8 @@ fn long_routes_through_the_abstraction_stay_legal_and_near_the_optimum() -> voxn
     }
     world.track_changes(true);
     let agent = Agent::default();
-    let mut long = Router::new(agent, MoveCosts::default())?.with_long_routes(true);
-    let mut exact = Router::new(agent, MoveCosts::default())?;
+    let mut long = Router::new(agent, MoveCosts::default())?;
+    let mut exact = Router::new(agent, MoveCosts::default())?.with_long_routes(false);
     assert!(long.prepare(&world)? && exact.prepare(&world)?);
     assert!(
         long.prepared_bytes() > exact.prepared_bytes(),
