@@ -27,6 +27,10 @@
 //! own blocks (so the decode is left out), timing the navigator's `apply_changes` after each
 //! unload and each load: what a chunk costs the graph and the index kept current.
 //!
+//! `--long-routes` keeps the abstraction for long routes current too, as a
+//! [`Router`](voxnav::Router) does by default: what an edit and a chunk cost the router's
+//! `apply_changes`.
+//!
 //! Bad input prints one line on stderr and exits with code 2.
 
 use std::process::ExitCode;
@@ -47,17 +51,20 @@ fn main() -> ExitCode {
     }
 }
 
-/// The options: a world path, `--edits N`, `--mode local|relabel`, `--columns N`.
+/// The options: a world path, `--edits N`, `--mode local|relabel`, `--columns N`,
+/// `--long-routes`.
 struct Args {
     world: String,
     edits: usize,
     relabel: bool,
     columns: usize,
+    long_routes: bool,
 }
 
 fn parse() -> Result<Args, String> {
     let mut args = std::env::args().skip(1);
     let (mut world, mut edits, mut relabel, mut columns) = (None, 200, false, 0);
+    let mut long_routes = false;
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--edits" => {
@@ -72,6 +79,7 @@ fn parse() -> Result<Args, String> {
                     .parse()
                     .map_err(|_| format!("--columns needs a number, not {value:?}"))?;
             }
+            "--long-routes" => long_routes = true,
             "--mode" => match args.next().as_deref() {
                 Some("local") => relabel = false,
                 Some("relabel") => relabel = true,
@@ -87,6 +95,7 @@ fn parse() -> Result<Args, String> {
         edits,
         relabel,
         columns,
+        long_routes,
     })
 }
 
@@ -99,6 +108,11 @@ fn run() -> Result<(), String> {
     }
     let mut navigator =
         Navigator::new(Agent::default(), MoveCosts::default()).map_err(|e| e.to_string())?;
+    if args.long_routes {
+        navigator
+            .index_slot_mut()
+            .set_long_routes(Some(MoveCosts::default()));
+    }
     navigator
         .build_graph(&loaded.world)
         .map_err(|e| e.to_string())?;
@@ -144,6 +158,14 @@ fn run() -> Result<(), String> {
             graph.node_count(),
             graph.memory_bytes(),
             graph.memory_bytes() as f64 / graph.node_count().max(1) as f64
+        );
+    }
+    if let Some(abstraction) = navigator.index_slot().abstraction() {
+        println!(
+            "abstraction for long routes: {} cells, {} portals, {} bytes",
+            abstraction.cell_count(),
+            abstraction.portal_count(),
+            abstraction.memory_bytes()
         );
     }
     Ok(())
