@@ -15,10 +15,12 @@ use crate::error::{Error, Result};
 use crate::graph::{GraphUpdate, NavGraph, NodeId};
 use crate::moves::agent::MoveCosts;
 
+mod alt;
 mod landmarks;
 mod search;
 
-use landmarks::{LANDMARK_VALUES, LANDMARKS, NO_ROUTE};
+use alt::LandmarkTable;
+use landmarks::LANDMARK_WAYS;
 
 pub use search::{AbstractSearch, DIRECT_CELLS};
 
@@ -94,10 +96,9 @@ pub struct Abstraction {
     /// The cell owning each overlay slot.
     slot_cell: Vec<u32>,
     used_slots: usize,
-    /// `landmarks[slot * LANDMARK_VALUES + 2 l]`: the abstract route cost from landmark `l`
-    /// to the slot's portal, `+ 2 l + 1` from the portal to the landmark ([`NO_ROUTE`] for
-    /// none); empty while stale (see [`Abstraction::refresh_landmarks`]).
-    landmarks: Vec<u32>,
+    /// The abstract route costs from every landmark to every slot's portal and back; empty
+    /// while stale (see [`Abstraction::refresh_landmarks`]).
+    landmarks: LandmarkTable<LANDMARK_WAYS>,
 }
 
 impl std::fmt::Debug for Abstraction {
@@ -230,7 +231,7 @@ impl Abstraction {
             portal_of: AHashMap::new(),
             slot_cell: Vec::new(),
             used_slots: 0,
-            landmarks: Vec::new(),
+            landmarks: LandmarkTable::default(),
         };
         let mut border: Vec<Vec<NodeId>> = Vec::new();
         for id in graph.nodes() {
@@ -415,7 +416,7 @@ impl Abstraction {
         self.compact_slots();
         if !dirty.is_empty() {
             // Costs changed somewhere: a landmark distance that fell could overestimate.
-            self.landmarks = Vec::new();
+            self.landmarks = LandmarkTable::default();
         }
         self.version = graph.world_version();
         Ok(())
@@ -566,6 +567,6 @@ impl Abstraction {
             + self.by_chunk.capacity() * entry(8, 4)
             + self.portal_of.capacity() * entry(4, 8)
             + self.slot_cell.capacity() * 4
-            + self.landmarks.capacity() * 4
+            + self.landmarks.memory_bytes()
     }
 }
