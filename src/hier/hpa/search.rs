@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use glam::IVec3;
 
-use super::Abstraction;
+use super::{Abstraction, NO_CELL};
 use crate::error::{Error, Result};
 use crate::graph::{GraphSearch, NavGraph};
 use crate::hier::cell::{CellSearch, Direction, chunk_of};
@@ -244,13 +244,14 @@ impl AbstractSearch {
             }
             // Exits are sorted by their portal: its own are one run.
             let first = cell.exits.partition_point(|exit| exit.from < portal);
-            for exit in cell.exits[first..]
+            for (exit, &(to_cell, to_local)) in cell.exits[first..]
                 .iter()
-                .take_while(|exit| exit.from == portal)
+                .zip(&cell.targets[first..])
+                .take_while(|(exit, _)| exit.from == portal)
             {
-                let Some(&(to_cell, to_local)) = hpa.portal_of.get(&exit.to) else {
+                if to_cell == NO_CELL {
                     continue;
-                };
+                }
                 let target_slot = hpa.cells[to_cell as usize].base + to_local;
                 let next = g + u64::from(exit.cost);
                 let feet = hpa.cells[to_cell as usize].feet[to_local as usize];
