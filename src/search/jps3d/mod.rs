@@ -71,34 +71,25 @@
 //! | pillars, 96 x 48 x 96, 100 pairs | 368 M (2 253) | 214 M (2 521), 1.72x | 603 M (943) | 127 M (943), 2.89x |
 //! | large, 256 x 128 x 256, 40 pairs | 1 525 M (24 075) | 901 M (27 524), 1.69x | 3 575 M (13 951) | 699 M (13 951), 2.18x |
 //!
-//! ## Precomputed face jumps (JPS+ in 3D)
+//! ## Precomputed face and edge jumps (JPS+ in 3D)
 //!
-//! [`JumpTables::build`] reads a bounded world once and keeps, per cell and face direction,
-//! how far a face jump runs to its first forced move or to the wall (one byte, see
-//! [`JumpTables`]), with the world's "fits" words; [`JumpSearch::find_path_with_tables`] then
-//! answers a face jump with one table read and a test of the goal on its line, and reads
-//! neighbourhoods without touching the world. The forced moves and the stops are those of the
-//! cell-by-cell jump, so the answers are the same. The build is not free: on `Simple`
-//! (1.46 million cells) 535 M instructions and 9.3 MB, on the pillars 246 M and 2.8 MB, on the
-//! large world (8.4 million cells) 4 206 M and 53.5 MB (callgrind on the bench's
-//! `build_tables`): it pays after a few hundred to a few thousand queries on one world state.
+//! [`JumpTables::build`] reads a bounded world once and keeps, per cell and for each of the 6
+//! face and 12 edge directions, how far a jump runs to its stop or to the wall (one byte, see
+//! [`JumpTables`]), beside the cell's 27 "fits" bits: 24 bytes per cell, so that an expansion
+//! reads one or two cache lines of tables. [`JumpSearch::find_path_with_tables`] then answers a
+//! face or an edge jump with one table read and a test of the goal (for an edge, the one
+//! position of its line whose face sub-jump could meet the goal, found from the goal's
+//! offset), and reads neighbourhoods without touching the world. An edge's stop is the
+//! cell-by-cell jump's: a forced move, or a face sub-jump that ends at a forced move; the
+//! answers are the same. Corner jumps step ([`TABLE_LIMITS`], by default none: A* over the
+//! corner moves), reading the face and edge tables at each step: stepping them further
+//! changes nothing on the large world (7 612, 7 603, 7 602, 7 601 expansions per query at
+//! corner limits 0, 1, 4 and none), since a corner's six sub-jumps nearly always meet
+//! something.
 //!
-//! Edge and corner jumps step (with [`TABLE_LIMITS`], by default none: A* over the diagonal
-//! moves) and read the face tables at each step, as JPS-3D's recursion does. Stepping costs
-//! more than it saves: on `Simple`, edge limits 1, 2, 4, 8 cut the expansions from 122 to 77,
-//! 66, 53, 44 per query but took 87 M instructions at limit 1 (wall clock rose with the
-//! limit); on the large world limits (0, 0), (4, 0), (no limit, 0), (16, 1) gave 13 951,
-//! 8 579, 7 612, 7 670 expansions per query for 729 M, 1 080 M, 1 463 M, 1 693 M
-//! instructions.
-//!
-//! **What limits the speed-up with tables.** On the large world of pillars and slabs most of
-//! a route is diagonal, and the diagonals are still searched position by position: each
-//! expansion (about 1 300 instructions) relaxes its diagonal moves one step at a time and
-//! reads its face jumps (about 50 instructions each) and its forced moves (a list of up to 24
-//! tests when a neighbour is blocked). Diagonal jumps in O(1) need tables for the 12 edge and
-//! 8 corner directions as well (the stop: a forced move, or a sub-jump whose line ends at a
-//! jump point; the goal tested at the at most 3 positions of the line whose sub-jumps can
-//! reach it): 26 bytes per cell, 218 MB on the large world. Not done.
+//! Edge tables cut the expansions per query from 122 to 43 on `Simple`, 943 to 532 on the
+//! pillars, 13 951 to 7 612 on the large world; instructions (callgrind as above) from 59.7 M
+//! to 35.1 M, 127 M to 100 M, 699 M to 524 M.
 //!
 //! Instructions are not the whole cost. Wall clock (`cargo bench --bench jps3d`, on a loaded
 //! machine, load 3.5: indicative only) gave 15 us per query with tables against 65 for the
@@ -133,9 +124,9 @@
 //!
 //! `mod.rs` holds the search; `canon.rs` its per-direction tables (natural and forced moves);
 //! `direct.rs` the direct route; `jump.rs` the jump move source and the jump; `face.rs` the
-//! straight jump scanned by word; `plus.rs` the precomputed face jumps ([`JumpTables`]);
-//! `fits.rs` the per-search "fits" words, and `fits/lines.rs` the lines of them along each
-//! axis.
+//! straight jump scanned by word; `plus.rs` the precomputed face and edge jumps
+//! ([`JumpTables`]) and `plus/fill.rs` their filling; `fits.rs` the per-search "fits" words,
+//! and `fits/lines.rs` the lines of them along each axis.
 
 use std::time::Instant;
 
@@ -189,9 +180,10 @@ pub const MAX_JUMP_HEIGHT: u32 = 3;
 pub const JUMP_LIMITS: [u32; 3] = [0, 0, 0];
 
 /// With [`JumpTables`], the most positions an edge jump (`[0]`) and a corner jump (`[1]`)
-/// read before they stop, as [`JUMP_LIMITS`] (face jumps read the tables and run to their
-/// stop): [`JumpSearch::with_diagonal_limits`] changes them.
-pub const TABLE_LIMITS: [u32; 2] = [0, 0];
+/// read before they stop, as [`JUMP_LIMITS`]: edge jumps read the tables and run to their
+/// stop by default, corner jumps step and stop after one step.
+/// [`JumpSearch::with_diagonal_limits`] changes them.
+pub const TABLE_LIMITS: [u32; 2] = [u32::MAX, 0];
 
 /// The arrival code of the start: every direction is natural there.
 const START: usize = 26;
@@ -370,7 +362,7 @@ impl JumpSearch {
         self.find(None, world, start, goal, options)
     }
 
-    /// [`JumpSearch::find_path`] with the face jumps read from `tables`, built from `world`
+    /// [`JumpSearch::find_path`] with the face and edge jumps read from `tables`, built from `world`
     /// as it is now for this search's agent: the same answers, from fewer expansions (see
     /// the module notes). Tables of an older state of a world that tells its version
     /// ([`VoxelWorld::watch`]) are refused; for a world that cannot tell, tables of an older

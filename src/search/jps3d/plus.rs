@@ -1,46 +1,60 @@
-//! Face jumps precomputed (JPS+ in 3D): for every cell of a bounded world and each of the 6
-//! face directions, how far a face jump from there runs before it must stop, so that a search
-//! answers a face jump with one table read (and a few more on long open lines) and a test of
-//! whether the goal lies on the line before the stop.
+//! Jumps precomputed (JPS+ in 3D): for every cell of a bounded world and each of the 6 face
+//! and 12 edge directions, how far a jump from there runs before it must stop, so that a
+//! search answers a face or an edge jump with one table read (and a few more on long open
+//! lines) and a test of whether the goal lies where the jump would meet it.
 //!
-//! A face jump from `c` along `d` steps while the move is legal (the body fits at the next
-//! position) and stops at the first position where a move is forced after arriving along `d`
-//! ([`Tables::forced_moves`], the test of the cell-by-cell jump), or at the goal. The goal
-//! changes with the query, the rest only with the world: the table holds the rest.
+//! A face jump from `c` along `d` steps while the move is legal and stops at the first
+//! position where a move is forced after arriving along `d` ([`Tables::forced_moves`], the
+//! test of the cell-by-cell jump), or at the goal. An edge jump steps the same way and stops
+//! also where the face jump along one of its two faces stops at a forced move (the sub-jumps
+//! of the cell-by-cell jump), or where one of them meets the goal. The goal changes with the
+//! query, the rest only with the world: the table holds the rest, and a query finds the one
+//! position of an edge jump's line from which a face sub-jump can meet the goal (the goal's
+//! offset along the edge's two axes fixes it) and reads that face jump.
 //!
-//! One byte per cell and direction: `JUMP | n` (`n` in `1..=127`): the jump stops at a forced
-//! move `n` steps on; `n` in `0..=126`: `n` free steps, then a wall (the jump returns nothing
-//! unless the goal lies within them); [`MORE`]: 127 free steps without a forced move, read the
-//! entry 127 steps on. Six bytes per cell: 8.8 MB for `Simple` (105 x 132 x 105), 50 MB for a
-//! 256 x 128 x 256 world.
+//! One byte per cell and direction: `JUMP | n` (`n` in `1..=127`): the jump stops at a
+//! forced move `n` steps on; `n` in `0..=126`: `n` free steps, then a wall (the jump returns
+//! nothing unless the goal is met within them); [`MORE`]: 127 free steps without a stop, read
+//! the entry 127 steps on. The 18 bytes of a cell and its 27 "fits" bits (the neighbourhood
+//! an expansion reads) lie together: 24 bytes per cell, one or two cache lines per
+//! expansion.
 
 use glam::IVec3;
 
 use super::MAX_JUMP_HEIGHT;
 use super::canon::{Tables, rank};
-use super::fits::{Fits, MAX_DENSE_WORDS, around_bit};
+use super::fits::{Fits, MAX_DENSE_WORDS};
 use crate::error::{Error, Result};
 use crate::moves::agent::{Agent, MoveCosts};
 use crate::moves::fly::FREE_DIRECTIONS;
 use crate::moves::wide::BoxView;
 use crate::world::{Bounds, Revision, VoxelWorld};
 
-/// The most cells the tables cover (6 bytes each: 100 MB).
-pub const MAX_TABLE_CELLS: u64 = 1 << 24;
+mod fill;
 
-/// The flag of an entry that ends at a forced move.
+/// The most cells the tables cover (24 bytes each: 200 MB).
+pub const MAX_TABLE_CELLS: u64 = 1 << 23;
+
+/// The flag of an entry that ends at a stop.
 const JUMP: u8 = 0x80;
 
-/// The bit of a cell's build mark saying that the body fits there (bits 0 to 5: a move is
-/// forced there after arriving along that face).
-const FITS: u8 = 1 << 6;
-
-/// The entry of 127 free steps without a forced move: read again 127 steps on.
+/// The entry of 127 free steps without a stop: read again 127 steps on.
 const MORE: u8 = 127;
+
+/// Entries per cell: the 6 faces, then the 12 edges.
+const SLOTS: usize = 18;
+
+/// What the tables keep per cell: the "fits" bits around it and its jump entries.
+#[derive(Debug, Clone, Copy, Default)]
+struct Cell {
+    around: u32,
+    jumps: [u8; SLOTS],
+}
 
 /// The jump distances of one world state for one agent (see the module notes): built once,
 /// read by [`JumpSearch::find_path_with_tables`](super::JumpSearch::find_path_with_tables)
-/// until the world changes. Bounded worlds of at most [`MAX_TABLE_CELLS`] cells only.
+/// until the world changes. Bounded worlds of at most [`MAX_TABLE_CELLS`] cells only; 24 bytes per
+/// cell.
 ///
 /// ```
 /// use voxnav::engine::JumpSearch;
@@ -60,36 +74,26 @@ pub struct JumpTables {
     agent: Agent,
     bounds: Bounds,
     size: IVec3,
-    /// The entries of the cell `(x, y, z)` (relative to the bounds' low corner) at
-    /// `(x * size.y + y) * size.z + z`, by face (see [`face`]).
-    entries: Vec<[u8; 6]>,
-    /// The face (see [`face`]) of each face direction of [`FREE_DIRECTIONS`] (0 for the
-    /// others), and by face how far the index moves 127 steps along it.
-    faces: [usize; 26],
-    more_strides: [isize; 6],
-    /// The "fits" words of the world, all filled: the neighbourhood of a position without
-    /// reading the world again.
+    /// The cell `(x, y, z)` (relative to the bounds' low corner) at
+    /// `(x * size.y + y) * size.z + z`.
+    cells: Vec<Cell>,
+    /// By direction of [`FREE_DIRECTIONS`]: its entry in a cell (faces and edges; 0 for
+    /// corners), how far the index moves one step along it, and 127 steps along it.
+    slot: [usize; 26],
+    step: [isize; 26],
+    more_step: [isize; 26],
+    /// The face direction along each axis, backwards (`[axis][0]`) and forwards (`[1]`).
+    face_dir: [[usize; 2]; 3],
+    /// The "fits" words of the world, all filled: what an update reads again around a
+    /// change.
     fits: Fits,
     /// The world and version the tables describe, when the world can tell
     /// ([`Revision::of`]).
     source: Option<Revision>,
 }
 
-/// The face index (`2 * axis + 1` when positive) of the face direction `d`.
-#[inline]
-fn face(d: IVec3) -> usize {
-    let axis = if d.x != 0 {
-        0
-    } else if d.y != 0 {
-        1
-    } else {
-        2
-    };
-    2 * axis + usize::from(d[axis] > 0)
-}
-
-/// The entry of a cell whose next position along the line fits and has no forced move, from
-/// the entry of that next position.
+/// The entry of a cell whose move along the line is legal and whose next position is no
+/// stop, from the entry of that next position.
 #[inline]
 fn one_more(next: u8) -> u8 {
     if next & JUMP != 0 {
@@ -104,7 +108,7 @@ fn one_more(next: u8) -> u8 {
 impl JumpTables {
     /// The tables of `agent` (a flier or swimmer one to [`MAX_JUMP_HEIGHT`] cells tall, of any
     /// width the rules take) in `world` as it is now. Reads every cell of the world once;
-    /// rebuild them after the world changes.
+    /// build them again after the world changes.
     ///
     /// # Errors
     /// [`Error::InvalidSetting`] for an invalid agent, a walker or a body taller than
@@ -173,8 +177,6 @@ impl JumpTables {
             )));
         }
         let size = bounds.size();
-        // The forced moves do not depend on the costs.
-        let tables = Tables::new(&MoveCosts::octile());
         let mut fits = Fits::default();
         fits.start(world, &agent, false);
         if !fits.fill_all(world) {
@@ -184,86 +186,42 @@ impl JumpTables {
                 bounds.min, bounds.max
             )));
         }
-        // Per cell: bit `FITS` whether the body fits, bit `f` whether a move is forced there
-        // after arriving along face `f`.
-        let faces: [usize; 6] = std::array::from_fn(|f| {
-            let d = IVec3::AXES[f / 2] * if f % 2 == 1 { 1 } else { -1 };
-            FREE_DIRECTIONS.iter().position(|&e| e == d).unwrap_or(0)
+        let axis_step = [i64::from(size.y) * i64::from(size.z), i64::from(size.z), 1];
+        let step = FREE_DIRECTIONS
+            .map(|d| (0..3).map(|i| i64::from(d[i]) * axis_step[i]).sum::<i64>() as isize);
+        let face_dir: [[usize; 2]; 3] = std::array::from_fn(|axis| {
+            [-1, 1].map(|sign| {
+                let d = IVec3::AXES[axis] * sign;
+                FREE_DIRECTIONS.iter().position(|&e| e == d).unwrap_or(0)
+            })
         });
-        let mut marks = vec![0u8; cells as usize];
-        let mut i = 0;
-        for x in 0..size.x {
-            for y in 0..size.y {
-                for z in 0..size.z {
-                    let around = fits.around_filled(bounds.min + IVec3::new(x, y, z));
-                    if around & around_bit(IVec3::ZERO) != 0 {
-                        let mut mark = FITS;
-                        for (f, &dir) in faces.iter().enumerate() {
-                            if tables.forced_moves(dir, around) != 0 {
-                                mark |= 1 << f;
-                            }
-                        }
-                        marks[i] = mark;
-                    }
-                    i += 1;
-                }
+        let (mut faces, mut edges) = (0, 6);
+        let slot = FREE_DIRECTIONS.map(|d| match rank(d) {
+            1 => {
+                faces += 1;
+                faces - 1
             }
-        }
-        let mut entries = vec![[0u8; 6]; cells as usize];
-        let strides = [size.y as usize * size.z as usize, size.z as usize, 1usize];
-        // `f` picks the byte of every cell's entries, not a cell.
-        #[allow(clippy::needless_range_loop)]
-        for f in 0..6 {
-            let (axis, forward) = (f / 2, f % 2 == 1);
-            let length = size[axis] as usize;
-            let stride = strides[axis];
-            // Every line along the axis, from its far end back: the entry of a cell is made
-            // from the entry of the next cell along the line.
-            let (u, v) = ((axis + 1) % 3, (axis + 2) % 3);
-            for a in 0..size[u] as usize {
-                for b in 0..size[v] as usize {
-                    let first = a * strides[u] + b * strides[v];
-                    let mut next_entry = 0u8;
-                    for t in 0..length {
-                        let t = if forward { length - 1 - t } else { t };
-                        let cell = first + t * stride;
-                        let entry = if t == if forward { length - 1 } else { 0 } {
-                            0
-                        } else {
-                            let next = if forward {
-                                cell + stride
-                            } else {
-                                cell - stride
-                            };
-                            let mark = marks[next];
-                            if mark & FITS == 0 {
-                                0
-                            } else if mark & (1 << f) != 0 {
-                                JUMP | 1
-                            } else {
-                                one_more(next_entry)
-                            }
-                        };
-                        entries[cell][f] = entry;
-                        next_entry = entry;
-                    }
-                }
+            2 => {
+                edges += 1;
+                edges - 1
             }
-        }
-        let axis_strides = [strides[0] as isize, strides[1] as isize, 1];
-        Ok(Self {
+            _ => 0,
+        });
+        let mut tables = Self {
             agent,
             bounds,
             size,
-            entries,
-            faces: FREE_DIRECTIONS.map(|d| if rank(d) == 1 { face(d) } else { 0 }),
-            more_strides: std::array::from_fn(|f| {
-                let sign = if f % 2 == 1 { 1 } else { -1 };
-                sign * axis_strides[f / 2] * isize::from(MORE)
-            }),
+            cells: vec![Cell::default(); cells as usize],
+            slot,
+            step,
+            more_step: step.map(|s| s * isize::from(MORE)),
+            face_dir,
             fits,
             source: None,
-        })
+        };
+        // The forced moves do not depend on the costs.
+        tables.fill_all(&Tables::new(&MoveCosts::octile()));
+        Ok(tables)
     }
 
     /// The agent the tables were built for.
@@ -281,13 +239,15 @@ impl JumpTables {
     /// The bytes the tables take.
     #[must_use]
     pub fn bytes(&self) -> usize {
-        std::mem::size_of::<Self>() + self.entries.len() * 6 + self.fits.bytes()
+        std::mem::size_of::<Self>()
+            + self.cells.len() * std::mem::size_of::<Cell>()
+            + self.fits.bytes()
     }
 
-    /// The "fits" bits around `p` (see [`Fits::around`]).
+    /// The "fits" bits around `p` (see [`Fits::around`]), none outside the bounds.
     #[inline]
     pub(super) fn around(&self, p: IVec3) -> u32 {
-        self.fits.around_filled(p)
+        self.index(p).map_or(0, |i| self.cells[i].around)
     }
 
     /// The most steps a jump can take in the tables' world: its longest side.
@@ -295,7 +255,7 @@ impl JumpTables {
         self.size.max_element() as u32
     }
 
-    /// The index of the entries of `p`, `None` outside the bounds.
+    /// The index of the cell `p`, `None` outside the bounds.
     #[inline]
     fn index(&self, p: IVec3) -> Option<usize> {
         let r = p - self.bounds.min;
@@ -308,38 +268,82 @@ impl JumpTables {
         Some((r.x as usize * size.y as usize + r.y as usize) * size.z as usize + r.z as usize)
     }
 
+    /// How far the jump from the cell `index` in the direction `dir` (a face or an edge)
+    /// runs: the steps to its stop or to its last free position, and whether it stops.
+    #[inline]
+    fn reach(&self, mut index: usize, dir: usize) -> Option<(i32, bool)> {
+        let slot = self.slot[dir];
+        let mut done = 0i32;
+        loop {
+            let entry = self.cells.get(index)?.jumps[slot];
+            if entry != MORE {
+                return Some((done + i32::from(entry & !JUMP), entry & JUMP != 0));
+            }
+            done += i32::from(MORE);
+            // A `MORE` entry says the cell 127 steps on lies inside the bounds.
+            index = index.wrapping_add_signed(self.more_step[dir]);
+        }
+    }
+
     /// The face jump from `from` in the face direction `dir` (an index of
     /// [`FREE_DIRECTIONS`]): the goal when it lies on the line before the stop, else the
     /// first position with a forced move, `None` when a wall comes first.
     #[inline]
     pub(super) fn face_jump(&self, from: IVec3, dir: usize, goal: IVec3) -> Option<IVec3> {
         let d = FREE_DIRECTIONS[dir];
-        let f = self.faces[dir];
         let to_goal = goal - from;
         let along = to_goal.dot(d);
-        // The goal's steps along the line, or none (`i32::MAX`) when it is not on it ahead.
-        let goal_steps = if along > 0 && to_goal == d * along {
-            along
-        } else {
-            i32::MAX
-        };
-        let mut index = self.index(from)?;
-        // The entries of the cell 127 steps on along the line, which a `MORE` entry says
-        // lies inside the bounds.
-        let stride = self.more_strides[f];
-        let mut done = 0i32;
-        loop {
-            let entry = self.entries.get(index)?[f];
-            let n = i32::from(entry & !JUMP);
-            if goal_steps <= done + n {
-                return Some(goal);
-            }
-            if entry != MORE {
-                return (entry & JUMP != 0).then(|| from + d * (done + n));
-            }
-            done += n;
-            index = index.wrapping_add_signed(stride);
+        let (reach, stops) = self.reach(self.index(from)?, dir)?;
+        if along > 0 && to_goal == d * along && along <= reach {
+            return Some(goal);
         }
+        stops.then(|| from + d * reach)
+    }
+
+    /// The edge jump from `from` in the edge direction `dir`, reading at most `limit`
+    /// positions (as the cell-by-cell jump: the position after them is returned): the first
+    /// position that is the goal, has a forced move, or from which a face jump along one of
+    /// the edge's two axes meets the goal or a forced move; `None` when a wall comes first.
+    #[inline]
+    pub(super) fn edge_jump(
+        &self,
+        from: IVec3,
+        dir: usize,
+        goal: IVec3,
+        limit: u32,
+    ) -> Option<IVec3> {
+        let d = FREE_DIRECTIONS[dir];
+        let (reach, stops) = self.reach(self.index(from)?, dir)?;
+        let mut best = if stops { reach } else { i32::MAX };
+        // The goal can be met only from the position whose offset to it is 0 along the
+        // edge's shorter axis: on the line itself, or on a face line from there.
+        let offset = goal - from;
+        let (first, second) = match (d.x, d.y) {
+            (0, _) => (1, 2),
+            (_, 0) => (0, 2),
+            _ => (0, 1),
+        };
+        if offset[3 - first - second] == 0 {
+            let along = (offset[first] * d[first], offset[second] * d[second]);
+            let steps = along.0.min(along.1);
+            if steps >= 1 && steps <= reach && steps < best {
+                // Before the stop no face jump from the line meets a forced move: one that
+                // returns something has met the goal.
+                let met = along.0 == along.1 || {
+                    let axis = if along.0 > along.1 { first } else { second };
+                    let face = self.face_dir[axis][usize::from(d[axis] > 0)];
+                    self.face_jump(from + d * steps, face, goal).is_some()
+                };
+                if met {
+                    best = steps;
+                }
+            }
+        }
+        let limited = i64::from(limit) + 1;
+        if limited <= i64::from(reach) && limited < i64::from(best) {
+            best = limited as i32;
+        }
+        (best != i32::MAX).then(|| from + d * best)
     }
 }
 
@@ -349,85 +353,178 @@ mod tests {
     use crate::search::jps3d::face::tests::face_jump_by_cells;
     use crate::world::{Block, ChunkedWorld};
 
-    /// The tables' face jumps stop where the cell-by-cell jump stops (at forced moves, at
-    /// the goal on the line, or nowhere at a wall), along every face direction, on random
-    /// worlds long enough for continued entries (more than 127 free steps), at negative and
+    /// The edge jump cell by cell, as the search's stepped jump makes it: the goal, the first
+    /// position with a forced move or from which a face jump along one of the edge's axes
+    /// returns something, the position `limit + 1` steps on, or `None` at a wall.
+    pub(in crate::search::jps3d) fn edge_jump_by_cells<W: VoxelWorld + ?Sized>(
+        tables: &Tables,
+        fits: &mut Fits,
+        world: &W,
+        from: IVec3,
+        dir: usize,
+        goal: IVec3,
+        limit: u32,
+    ) -> Option<IVec3> {
+        let d = FREE_DIRECTIONS[dir];
+        let (mut at, mut steps) = (from, limit);
+        loop {
+            let required = tables.required[dir];
+            if fits.around(world, at) & required != required {
+                return None;
+            }
+            let next = at + d;
+            if next == goal || steps == 0 {
+                return Some(next);
+            }
+            steps -= 1;
+            if tables.forced_moves(dir, fits.around(world, next)) != 0 {
+                return Some(next);
+            }
+            for axis in (0..3).filter(|&axis| d[axis] != 0) {
+                let face = IVec3::AXES[axis] * d[axis];
+                let face = FREE_DIRECTIONS.iter().position(|&e| e == face).unwrap();
+                if face_jump_by_cells(tables, fits, world, next, face, goal, 0).is_some() {
+                    return Some(next);
+                }
+            }
+            at = next;
+        }
+    }
+
+    /// The tables' face and edge jumps stop where the cell-by-cell jumps stop (at forced
+    /// moves, where a face sub-jump meets a forced move or the goal, at the goal, at the
+    /// limit, or nowhere at a wall), along every face and edge direction, on random worlds
+    /// with lines of more than 127 free steps (straight and diagonal), at negative and
     /// positive offsets, for fliers and swimmers one to three cells tall and two wide.
     #[test]
     fn table_jumps_stop_where_the_cell_by_cell_jump_stops() {
         let mut next = crate::testing::xorshift(0x9E37_79B9_7F4A_7C15);
         let tables = Tables::new(&MoveCosts::octile());
         let mut fits = Fits::default();
-        let (mut jumps, mut long) = (0, 0);
-        for round in 0..10u32 {
+        let (mut jumps, mut long, mut long_edges, mut met_by_face) = (0, 0, 0, 0);
+        for round in 0..12u32 {
             let min = IVec3::new(
                 (next() % 200) as i32 - 100,
                 (next() % 200) as i32 - 100,
                 (next() % 200) as i32 - 100,
             );
-            // One long axis in turn, so that lines of more than 127 free steps occur.
             let mut size = IVec3::new(
                 8 + (next() % 20) as i32,
                 8 + (next() % 20) as i32,
                 8 + (next() % 20) as i32,
             );
-            size[(round % 3) as usize] = 300 + (next() % 100) as i32;
+            // One long axis in turn, or two, so that lines of more than 127 free steps
+            // occur, straight and diagonal.
+            let axis = (round % 3) as usize;
+            if round % 4 == 3 {
+                size = IVec3::splat(130 + (next() % 30) as i32);
+                size[axis] = 6 + (next() % 4) as i32;
+            } else {
+                size[axis] = 300 + (next() % 100) as i32;
+            }
             let mut world = ChunkedWorld::with_bounds(Bounds::new(min, min + size)).unwrap();
-            let solid = next() % 6;
+            // Solid blocks per 10 000: the open worlds have long diagonal runs.
+            let solid = if round % 4 == 3 {
+                next() % 3
+            } else {
+                next() % 600
+            };
             for x in 0..size.x {
                 for y in 0..size.y {
                     for z in 0..size.z {
                         let p = min + IVec3::new(x, y, z);
-                        let roll = next() % 100;
+                        let roll = next() % 10_000;
                         if roll < solid {
                             world.set(p, Block::Solid).unwrap();
-                        } else if roll < 50 {
+                        } else if roll < 5_000 {
                             world.set(p, Block::Water).unwrap();
                         }
                     }
                 }
             }
             let agent = match round % 4 {
-                0 => Agent::flier(1),
                 1 => Agent::swimmer(2),
-                2 => Agent::flier(3),
-                _ => Agent::flier(1).with_width(2),
+                2 => Agent::flier(3).with_width(2),
+                _ => Agent::flier(1),
             };
             let plus = JumpTables::build(&world, agent).unwrap();
             // The world as the body sees it (itself for a body one cell wide).
             let view = BoxView::new(&world, agent.width);
             fits.start(&view, &agent, false);
-            for _ in 0..400 {
-                let at = min
-                    + IVec3::new(
-                        (next() % size.x as u64) as i32,
-                        (next() % size.y as u64) as i32,
-                        (next() % size.z as u64) as i32,
-                    );
-                for dir in (0..26).filter(|&j| FREE_DIRECTIONS[j].abs().element_sum() == 1) {
-                    let d = FREE_DIRECTIONS[dir];
-                    // Half the goals on the line (some past the stop), half off it.
-                    let goal = if next().is_multiple_of(2) {
-                        at + d * (1 + (next() % 400) as i32)
-                    } else {
-                        at + IVec3::ONE
+            let random = |next: &mut dyn FnMut() -> u64| {
+                min + IVec3::new(
+                    (next() % size.x as u64) as i32,
+                    (next() % size.y as u64) as i32,
+                    (next() % size.z as u64) as i32,
+                )
+            };
+            for _ in 0..150 {
+                // Half the starts near a corner, where the longest diagonals begin.
+                let at = if next().is_multiple_of(2) {
+                    random(&mut next)
+                } else {
+                    let near = |n: i32, r: u64| {
+                        let t = (r >> 1) as i32 % n.min(4);
+                        if r & 1 == 0 { t } else { n - 1 - t }
                     };
-                    if !fits.fits(&view, at) {
-                        continue;
-                    }
-                    let expected = face_jump_by_cells(&tables, &mut fits, &view, at, dir, goal, 0)
-                        .map(|(stop, _)| stop);
-                    let found = plus.face_jump(at, dir, goal);
+                    min + IVec3::new(
+                        near(size.x, next()),
+                        near(size.y, next()),
+                        near(size.z, next()),
+                    )
+                };
+                if !fits.fits(&view, at) {
+                    continue;
+                }
+                assert_eq!(plus.around(at), fits.around(&view, at), "{at}");
+                for dir in (0..26).filter(|&j| rank(FREE_DIRECTIONS[j]) <= 2) {
+                    let d = FREE_DIRECTIONS[dir];
+                    let axes: Vec<usize> = (0..3).filter(|&a| d[a] != 0).collect();
+                    let face = IVec3::AXES[axes[next() as usize % axes.len()]];
+                    // Goals on the line (some past the stop), on a face line from it, off it.
+                    let goal = match next() % 4 {
+                        0 => at + d * (1 + (next() % 300) as i32),
+                        1 => {
+                            at + d * (1 + (next() % 40) as i32)
+                                + face * d * (1 + (next() % 300) as i32)
+                        }
+                        2 => at + IVec3::ONE,
+                        _ => random(&mut next),
+                    };
+                    let (found, expected) = if rank(d) == 1 {
+                        let expected =
+                            face_jump_by_cells(&tables, &mut fits, &view, at, dir, goal, 0);
+                        (
+                            plus.face_jump(at, dir, goal),
+                            expected.map(|(stop, _)| stop),
+                        )
+                    } else {
+                        let limit = if next().is_multiple_of(4) {
+                            (next() % 6) as u32
+                        } else {
+                            u32::MAX
+                        };
+                        let expected =
+                            edge_jump_by_cells(&tables, &mut fits, &view, at, dir, goal, limit);
+                        (plus.edge_jump(at, dir, goal, limit), expected)
+                    };
                     assert_eq!(found, expected, "{agent:?} {at} {d} goal {goal}");
                     jumps += usize::from(found.is_some());
-                    long +=
-                        usize::from(found.is_some_and(|to| (to - at).abs().max_element() > 127));
+                    // Lines read past a `MORE` entry.
+                    let far = plus.reach(plus.index(at).unwrap(), dir).unwrap().0 > 127;
+                    long += usize::from(far && rank(d) == 1);
+                    long_edges += usize::from(far && rank(d) == 2);
+                    met_by_face += usize::from(found.is_some_and(|to| {
+                        let rest = goal - to;
+                        rank(d) == 2 && to != goal && rank(rest) == 1 && rest.dot(d) > 0
+                    }));
                 }
             }
         }
         assert!(
-            jumps > 3000 && long > 20,
-            "{jumps} jumps, {long} past 127 steps"
+            jumps > 3000 && long > 20 && long_edges > 5 && met_by_face > 50,
+            "{jumps} jumps, {long} faces and {long_edges} edges running past 127 steps, \
+             {met_by_face} goals met by a face sub-jump"
         );
     }
 }
