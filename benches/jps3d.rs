@@ -4,8 +4,9 @@
 //! must agree on every cost; then each set prints, per engine, the expansions and the
 //! wall-clock time per query. The jump search runs three times: as it is by default, with its
 //! straight jumps scanned by word ([`voxnav::engine::JumpSearch::with_straight_scans`]), and
-//! with its face jumps precomputed ([`voxnav::search::jps3d::JumpTables`], built once per set: the
-//! build's time and bytes are printed apart).
+//! with its face and edge jumps precomputed ([`voxnav::search::jps3d::JumpTables`], built once per
+//! set: the build's time and bytes are printed apart, with the mean time of an update after one
+//! block changes).
 //!
 //! `cargo bench --bench jps3d`. `JPS3D_ENGINE=astar`, `JPS3D_ENGINE=jps`,
 //! `JPS3D_ENGINE=scans` or `JPS3D_ENGINE=tables` runs one engine alone (no cost check) and
@@ -15,7 +16,8 @@
 //! For instruction counts that do not depend on the machine's load,
 //! `valgrind --tool=callgrind --toggle-collect='*run_astar*' --toggle-collect='*run_jps*'`
 //! on the bench binary counts the searches only, not the loading of the worlds nor the
-//! building of the tables (`--toggle-collect='*build_tables*'` counts that alone).
+//! building of the tables (`--toggle-collect='*build_tables*'` counts that alone, and
+//! `--toggle-collect='*update_tables*'` the 40 updates after one changed block each).
 
 use std::time::{Duration, Instant};
 // A bench without the test harness is checked with `cfg(test)` on but its `#[test]` functions
@@ -132,6 +134,36 @@ fn run_jps_tables(set: &FlyingSet, tables: &JumpTables) -> Run {
     }
 }
 
+/// Blocks and frees again 20 cells spread over the world, one at a time, bringing `tables`
+/// up to date after each change ([`JumpTables::update`]): the mean time of one update.
+#[inline(never)]
+fn update_tables(set: &FlyingSet, tables: &mut JumpTables) -> Duration {
+    let mut world = set.world.clone();
+    let size = world.size();
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    let mut updates = 0u32;
+    let started = Instant::now();
+    for _ in 0..20 {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let p = IVec3::new(
+            (state % size.x as u64) as i32,
+            (state / 7 % size.y as u64) as i32,
+            (state / 49 % size.z as u64) as i32,
+        );
+        let was = world.is_blocked(p);
+        for blocked in [!was, was] {
+            world
+                .set_blocked(p, blocked)
+                .unwrap_or_else(|e| panic!("{e}"));
+            tables.update(&world, [p]).unwrap_or_else(|e| panic!("{e}"));
+            updates += 1;
+        }
+    }
+    started.elapsed() / updates
+}
+
 fn main() {
     let only = std::env::var("JPS3D_ENGINE").ok();
     let set_filter = std::env::var("JPS3D_SET").ok();
@@ -149,7 +181,7 @@ fn main() {
         let astar = wanted("astar").then(|| run_astar(set));
         let jps = wanted("jps").then(|| run_jps(set, false));
         let scans = wanted("scans").then(|| run_jps(set, true));
-        let built = wanted("tables").then(|| build_tables(set));
+        let mut built = wanted("tables").then(|| build_tables(set));
         let plus = built
             .as_ref()
             .map(|(tables, _)| run_jps_tables(set, tables));
@@ -175,11 +207,12 @@ fn main() {
                 );
             }
         }
-        if let Some((tables, elapsed)) = &built {
+        if let Some((tables, elapsed)) = &mut built {
             println!(
-                "  tables built once in {:.1} ms, {:.1} MB",
+                "  tables built once in {:.1} ms, {:.1} MB; one block changed: updated in {:.1} us",
                 elapsed.as_secs_f64() * 1e3,
-                tables.bytes() as f64 / 1e6
+                tables.bytes() as f64 / 1e6,
+                update_tables(set, tables).as_secs_f64() * 1e6
             );
         }
     }

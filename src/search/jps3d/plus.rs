@@ -31,6 +31,7 @@ use crate::moves::wide::BoxView;
 use crate::world::{Bounds, Revision, VoxelWorld};
 
 mod fill;
+mod update;
 
 /// The most cells the tables cover (24 bytes each: 200 MB).
 pub const MAX_TABLE_CELLS: u64 = 1 << 23;
@@ -45,7 +46,7 @@ const MORE: u8 = 127;
 const SLOTS: usize = 18;
 
 /// What the tables keep per cell: the "fits" bits around it and its jump entries.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 struct Cell {
     around: u32,
     jumps: [u8; SLOTS],
@@ -53,7 +54,9 @@ struct Cell {
 
 /// The jump distances of one world state for one agent (see the module notes): built once,
 /// read by [`JumpSearch::find_path_with_tables`](super::JumpSearch::find_path_with_tables)
-/// until the world changes. Bounded worlds of at most [`MAX_TABLE_CELLS`] cells only; 24 bytes per
+/// until the world changes, or brought up to date after blocks change
+/// ([`JumpTables::apply_changes`], [`JumpTables::update`]: the lines through the changes only).
+/// Bounded worlds of at most [`MAX_TABLE_CELLS`] cells only; 24 bytes per
 /// cell.
 ///
 /// ```
@@ -108,7 +111,8 @@ fn one_more(next: u8) -> u8 {
 impl JumpTables {
     /// The tables of `agent` (a flier or swimmer one to [`MAX_JUMP_HEIGHT`] cells tall, of any
     /// width the rules take) in `world` as it is now. Reads every cell of the world once;
-    /// build them again after the world changes.
+    /// after the world changes, bring them up to date ([`JumpTables::apply_changes`]) or build
+    /// them again.
     ///
     /// # Errors
     /// [`Error::InvalidSetting`] for an invalid agent, a walker or a body taller than
