@@ -1,11 +1,13 @@
 //! A* over a [`NavGraph`] on the one search loop (`search::core`): the graph is the move
 //! source (`source.rs`), per-node records live in one flat array indexed by node id with a
 //! search stamp instead of clearing between queries (`records.rs`), and a node's moves skip
-//! the detours its parent dominates (`detours.rs`). No allocation per expansion.
+//! the detours its parent dominates (`detours.rs`). No allocation per expansion. The same
+//! search can be kept inside a few chunk columns (`within.rs`).
 
 mod detours;
 mod records;
 mod source;
+mod within;
 
 use std::time::Instant;
 
@@ -186,22 +188,20 @@ impl GraphSearch {
         }
         // The search runs in the graph's coordinates (relative to its origin).
         let min = graph.origin;
-        let octile = options
-            .heuristic
-            .estimator(&graph.agent, &self.core.costs)
-            .octile();
-        match (goal.block_target(), octile) {
+        let estimator = options.heuristic.estimator(&graph.agent, &self.core.costs);
+        let with = (options, &estimator);
+        match (goal.block_target(), estimator.octile()) {
             (Some(target), Some(octile)) => {
                 let goal = OctileNodeGoal {
                     target: target - min,
                     octile,
                 };
-                self.search_from(graph, start_id, &goal, options)
+                self.search_from(graph, start_id, &goal, with)
             }
             (Some(target), None) => {
-                self.search_from(graph, start_id, &NodeGoal(target - min), options)
+                self.search_from(graph, start_id, &NodeGoal(target - min), with)
             }
-            (None, _) => self.search_from(graph, start_id, &Shifted { goal, min }, options),
+            (None, _) => self.search_from(graph, start_id, &Shifted { goal, min }, with),
         }
     }
 
@@ -287,13 +287,14 @@ impl GraphSearch {
         })
     }
 
-    /// [`GraphSearch::search`] from the node `start_id` for a checked goal.
+    /// [`GraphSearch::search`] from the node `start_id` for a checked goal, estimating with
+    /// `estimator` (the options' heuristic's, worked out once per search).
     fn search_from<G: Goal + ?Sized>(
         &mut self,
         graph: &NavGraph,
         start_id: NodeId,
         goal: &G,
-        options: &SearchOptions,
+        (options, estimator): (&SearchOptions, &Estimator),
     ) -> Result<SearchResult> {
         let started = Instant::now();
         // A graph is always bounded.
@@ -305,16 +306,20 @@ impl GraphSearch {
         let core = &mut self.core;
         let result = match (self.last_narrow, budgeted) {
             (true, true) => {
-                core.run::<_, _, true>(&mut self.narrow, graph, start_id, goal, options, started)
+                let table = &mut self.narrow;
+                core.run::<_, _, true>(table, graph, start_id, goal, (options, estimator), started)
             }
             (true, false) => {
-                core.run::<_, _, false>(&mut self.narrow, graph, start_id, goal, options, started)
+                let table = &mut self.narrow;
+                core.run::<_, _, false>(table, graph, start_id, goal, (options, estimator), started)
             }
             (false, true) => {
-                core.run::<_, _, true>(&mut self.wide, graph, start_id, goal, options, started)
+                let table = &mut self.wide;
+                core.run::<_, _, true>(table, graph, start_id, goal, (options, estimator), started)
             }
             (false, false) => {
-                core.run::<_, _, false>(&mut self.wide, graph, start_id, goal, options, started)
+                let table = &mut self.wide;
+                core.run::<_, _, false>(table, graph, start_id, goal, (options, estimator), started)
             }
         };
         Ok(result)
@@ -356,11 +361,10 @@ impl Core {
         graph: &NavGraph,
         start: NodeId,
         goal: &G,
-        options: &SearchOptions,
+        (options, estimator): (&SearchOptions, &Estimator),
         started: Instant,
     ) -> SearchResult {
         let budget = Budget::new(options, started);
-        let estimator = options.heuristic.estimator(&graph.agent, &self.costs);
         let mut records = table.start(graph, start);
         let mut source = Forward {
             graph,
@@ -374,7 +378,7 @@ impl Core {
             &mut self.open,
             start,
             goal,
-            &estimator,
+            estimator,
             &budget,
         )
         .expect("the records hold every cost of the search (see `narrow_fits`)");

@@ -215,6 +215,8 @@ fn exits_of(
         exits.extend((0..count).map(|part| run[(2 * part + 1) * run.len() / (2 * count)]));
     }
     exits.sort_unstable_by_key(|exit| (exit.from, exit.to));
+    // Kept per cell for as long as the cell: no room left over from growing.
+    exits.shrink_to_fit();
     exits
 }
 
@@ -261,6 +263,7 @@ impl Abstraction {
         for cell in 0..abstraction.cells.len() {
             abstraction.resolve_exits(graph, cell);
         }
+        abstraction.slot_cell.shrink_to_fit();
         abstraction.refresh_landmarks();
         Ok(abstraction)
     }
@@ -354,6 +357,7 @@ impl Abstraction {
         }
         cell.feet = derived.portals.iter().map(|&id| graph.feet(id)).collect();
         cell.portals = derived.portals;
+        cell.portals.shrink_to_fit();
         cell.table = Table::new(derived.table);
         Ok(())
     }

@@ -46,11 +46,9 @@ pub struct AbstractSearch {
     goal: Option<(u64, u32)>,
     first: CellSearch,
     last: CellSearch,
-    window: CellSearch,
     to_goal: Vec<Option<u64>>,
     plain: Option<GraphSearch>,
     direct_cells: i32,
-    leg: Vec<IVec3>,
 }
 
 impl std::fmt::Debug for AbstractSearch {

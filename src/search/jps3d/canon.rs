@@ -39,6 +39,8 @@ pub(super) struct Tables {
     /// directions whose jumps read ahead (every face, and the diagonals whose limit is not 0).
     pub(super) plus_limits: [u32; 2],
     pub(super) plus_ahead: u32,
+    /// The face and edge directions, whose jumps [`JumpTables`] answer.
+    pub(super) tabled: u32,
 }
 
 /// The offset's components, each `-1`, `0` or `1`.
@@ -128,6 +130,9 @@ impl Tables {
             }),
             plus_limits: TABLE_LIMITS,
             plus_ahead: plus_ahead(TABLE_LIMITS),
+            tabled: (0..26)
+                .filter(|&j| rank(dirs[j]) <= 2)
+                .fold(0, |bits, j| bits | 1 << j),
         }
     }
 

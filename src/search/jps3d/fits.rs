@@ -273,6 +273,24 @@ impl Fits {
         true
     }
 
+    /// Reads the words of the column `(x, z)` of the array from the world again (after a
+    /// change in it), for [`Fits::around_filled`]; nothing for a column outside the array.
+    pub(super) fn refill_column<W: VoxelWorld + ?Sized>(&mut self, world: &W, x: i32, z: i32) {
+        let (low, size) = (self.low, self.size);
+        let (rx, rz) = (x - low.x, z - low.z);
+        if !self.bounded || rx < 0 || rz < 0 || rx >= size.x || rz >= size.z {
+            return;
+        }
+        for k in 0..size.y {
+            let index = ((k * size.x + rx) * size.z + rz) as usize;
+            let word = self.fill(world, x, z, low.y + k);
+            self.slots[index] = Slot {
+                word,
+                stamp: self.stamp,
+            };
+        }
+    }
+
     /// The bytes the words take.
     pub(super) fn bytes(&self) -> usize {
         self.slots.len() * std::mem::size_of::<Slot>()

@@ -109,8 +109,12 @@ impl<'t, W: VoxelWorld + ?Sized> MoveSource<JumpRecords<'t>> for JumpMoves<'_, W
         mut relax: impl FnMut(&mut JumpRecords<'t>, Successor<u32, (u32, u32), IVec3>) -> bool,
     ) {
         let tables = self.tables;
-        let around = match (record.around, self.plus) {
-            (0, Some(plus)) => plus.around(at),
+        // With tables, the cell of `at` in them (an expanded position lies in the bounds).
+        let plus_at = self
+            .plus
+            .and_then(|plus| plus.index(at).map(|index| (plus, index)));
+        let around = match (record.around, plus_at) {
+            (0, Some((plus, index))) => plus.around_at(index),
             (0, None) => self.fits.around(self.world, at),
             (around, _) => around,
         };
@@ -155,9 +159,15 @@ impl<'t, W: VoxelWorld + ?Sized> MoveSource<JumpRecords<'t>> for JumpMoves<'_, W
                 };
                 (to_node, next, 0, 1)
             } else {
-                let jumped = jump(
-                    tables, self.plus, self.fits, self.world, at, around, dir, self.goal,
-                );
+                let jumped = match plus_at {
+                    // Face and edge jumps read the tables at once.
+                    Some((plus, index)) if tables.tabled & (1 << dir) != 0 => plus
+                        .jump_at(index, at, dir, self.goal, tables.plus_limits[0])
+                        .map(|to| (to, 0)),
+                    _ => jump(
+                        tables, self.plus, self.fits, self.world, at, around, dir, self.goal,
+                    ),
+                };
                 let Some((to, to_around)) = jumped else {
                     continue;
                 };

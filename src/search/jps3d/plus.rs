@@ -31,6 +31,7 @@ use crate::moves::wide::BoxView;
 use crate::world::{Bounds, Revision, VoxelWorld};
 
 mod fill;
+mod update;
 
 /// The most cells the tables cover (24 bytes each: 200 MB).
 pub const MAX_TABLE_CELLS: u64 = 1 << 23;
@@ -45,7 +46,7 @@ const MORE: u8 = 127;
 const SLOTS: usize = 18;
 
 /// What the tables keep per cell: the "fits" bits around it and its jump entries.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 struct Cell {
     around: u32,
     jumps: [u8; SLOTS],
@@ -53,7 +54,9 @@ struct Cell {
 
 /// The jump distances of one world state for one agent (see the module notes): built once,
 /// read by [`JumpSearch::find_path_with_tables`](super::JumpSearch::find_path_with_tables)
-/// until the world changes. Bounded worlds of at most [`MAX_TABLE_CELLS`] cells only; 24 bytes per
+/// until the world changes, or brought up to date after blocks change
+/// ([`JumpTables::apply_changes`], [`JumpTables::update`]: the lines through the changes only).
+/// Bounded worlds of at most [`MAX_TABLE_CELLS`] cells only; 24 bytes per
 /// cell.
 ///
 /// ```
@@ -108,7 +111,8 @@ fn one_more(next: u8) -> u8 {
 impl JumpTables {
     /// The tables of `agent` (a flier or swimmer one to [`MAX_JUMP_HEIGHT`] cells tall, of any
     /// width the rules take) in `world` as it is now. Reads every cell of the world once;
-    /// build them again after the world changes.
+    /// after the world changes, bring them up to date ([`JumpTables::apply_changes`]) or build
+    /// them again.
     ///
     /// # Errors
     /// [`Error::InvalidSetting`] for an invalid agent, a walker or a body taller than
@@ -247,7 +251,32 @@ impl JumpTables {
     /// The "fits" bits around `p` (see [`Fits::around`]), none outside the bounds.
     #[inline]
     pub(super) fn around(&self, p: IVec3) -> u32 {
-        self.index(p).map_or(0, |i| self.cells[i].around)
+        self.index(p).map_or(0, |i| self.around_at(i))
+    }
+
+    /// The "fits" bits around the cell `index`.
+    #[inline]
+    pub(super) fn around_at(&self, index: usize) -> u32 {
+        self.cells[index].around
+    }
+
+    /// The face or edge jump from `from` (the cell `index`) in the direction `dir`, an edge
+    /// jump reading at most `edge_limit` positions: see [`JumpTables::face_jump`] and
+    /// [`JumpTables::edge_jump`].
+    #[inline]
+    pub(super) fn jump_at(
+        &self,
+        index: usize,
+        from: IVec3,
+        dir: usize,
+        goal: IVec3,
+        edge_limit: u32,
+    ) -> Option<IVec3> {
+        if self.slot[dir] < 6 {
+            self.face_jump_at(index, from, dir, goal)
+        } else {
+            self.edge_jump_at(index, from, dir, goal, edge_limit)
+        }
     }
 
     /// The most steps a jump can take in the tables' world: its longest side.
@@ -257,7 +286,7 @@ impl JumpTables {
 
     /// The index of the cell `p`, `None` outside the bounds.
     #[inline]
-    fn index(&self, p: IVec3) -> Option<usize> {
+    pub(super) fn index(&self, p: IVec3) -> Option<usize> {
         let r = p - self.bounds.min;
         let size = self.size;
         // Negative components wrap to large unsigned ones, outside the size too.
@@ -290,10 +319,16 @@ impl JumpTables {
     /// first position with a forced move, `None` when a wall comes first.
     #[inline]
     pub(super) fn face_jump(&self, from: IVec3, dir: usize, goal: IVec3) -> Option<IVec3> {
+        self.face_jump_at(self.index(from)?, from, dir, goal)
+    }
+
+    /// [`JumpTables::face_jump`] from the cell `index`, at `from`.
+    #[inline]
+    fn face_jump_at(&self, index: usize, from: IVec3, dir: usize, goal: IVec3) -> Option<IVec3> {
         let d = FREE_DIRECTIONS[dir];
         let to_goal = goal - from;
         let along = to_goal.dot(d);
-        let (reach, stops) = self.reach(self.index(from)?, dir)?;
+        let (reach, stops) = self.reach(index, dir)?;
         if along > 0 && to_goal == d * along && along <= reach {
             return Some(goal);
         }
@@ -312,8 +347,21 @@ impl JumpTables {
         goal: IVec3,
         limit: u32,
     ) -> Option<IVec3> {
+        self.edge_jump_at(self.index(from)?, from, dir, goal, limit)
+    }
+
+    /// [`JumpTables::edge_jump`] from the cell `index`, at `from`.
+    #[inline]
+    fn edge_jump_at(
+        &self,
+        index: usize,
+        from: IVec3,
+        dir: usize,
+        goal: IVec3,
+        limit: u32,
+    ) -> Option<IVec3> {
         let d = FREE_DIRECTIONS[dir];
-        let (reach, stops) = self.reach(self.index(from)?, dir)?;
+        let (reach, stops) = self.reach(index, dir)?;
         let mut best = if stops { reach } else { i32::MAX };
         // The goal can be met only from the position whose offset to it is 0 along the
         // edge's shorter axis: on the line itself, or on a face line from there.

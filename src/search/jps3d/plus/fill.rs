@@ -49,6 +49,59 @@ impl JumpTables {
         }
     }
 
+    /// Fills the entries of `dir` along its whole line through the relative position `r`
+    /// (inside the bounds), from the far end back. With `changed_hits`, pushes (relative) every
+    /// cell of a face line whose jump along `dir` changed between ending at a forced
+    /// move and not (what the edge entries read).
+    pub(super) fn fill_line(
+        &mut self,
+        forced: &Tables,
+        dir: usize,
+        r: IVec3,
+        changed_hits: Option<&mut Vec<IVec3>>,
+    ) {
+        let d = FREE_DIRECTIONS[dir];
+        let mut first = r;
+        while self.inside(first - d) {
+            first -= d;
+        }
+        let mut line = Vec::new();
+        let mut at = first;
+        while self.inside(at) {
+            line.push((self.relative_index(at), at));
+            at += d;
+        }
+        let before = changed_hits.as_ref().map(|_| self.line_hits(&line, dir));
+        let slot = self.slot[dir];
+        for &(index, at) in line.iter().rev() {
+            self.cells[index].jumps[slot] = self.entry_of(forced, index, at, dir);
+        }
+        if let (Some(list), Some(before)) = (changed_hits, before) {
+            let after = self.line_hits(&line, dir);
+            for ((&(_, at), was), is) in line.iter().zip(before).zip(after) {
+                if was != is {
+                    list.push(at);
+                }
+            }
+        }
+    }
+
+    /// For each cell of `line` (in order along `dir`), whether its jump along `dir` ends at
+    /// a stop.
+    fn line_hits(&self, line: &[(usize, IVec3)], dir: usize) -> Vec<bool> {
+        let slot = self.slot[dir];
+        let mut hits = vec![false; line.len()];
+        for t in (0..line.len()).rev() {
+            let entry = self.cells[line[t].0].jumps[slot];
+            hits[t] = if entry == MORE {
+                hits.get(t + usize::from(MORE)).copied().unwrap_or(false)
+            } else {
+                entry & JUMP != 0
+            };
+        }
+        hits
+    }
+
     /// Whether the relative position `r` lies inside the bounds.
     #[inline]
     pub(super) fn inside(&self, r: IVec3) -> bool {
@@ -63,7 +116,7 @@ impl JumpTables {
 
     /// The entry of the cell `index` at the relative position `r` in the direction `dir` (a
     /// face or an edge), from the entries of the next cell along it, which must be final.
-    fn entry_of(&self, forced: &Tables, index: usize, r: IVec3, dir: usize) -> u8 {
+    pub(super) fn entry_of(&self, forced: &Tables, index: usize, r: IVec3, dir: usize) -> u8 {
         if !self.inside(r + FREE_DIRECTIONS[dir]) {
             return 0;
         }

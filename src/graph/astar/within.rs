@@ -1,0 +1,419 @@
+//! [`GraphSearch::search_within`]: the graph's A* kept inside a few chunk columns, for the
+//! hierarchy's refinement windows. The same loop, records and move decoding as the plain
+//! search ([`Forward`]), wrapped by a source that drops the moves landing outside the area
+//! ([`InArea`]), so the plain search's code is not touched.
+
+use std::time::Instant;
+
+use glam::IVec3;
+
+use super::records::{GraphRecords, Record, Records};
+use super::source::{Forward, SlotMove};
+use super::{Core, GraphSearch, NodeGoal, OctileNodeGoal};
+use crate::graph::{NO_NODE, NavGraph, NodeId};
+use crate::search::core::{Landing, MoveSource, Successor, run};
+use crate::search::heuristic::Estimator;
+use crate::search::{Budget, Goal, SearchOptions};
+
+/// How a [`GraphSearch::search_within`] ended when it reached its target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Within {
+    /// The cost of the cheapest route inside the area.
+    pub(crate) cost: u64,
+    /// The nodes the search expanded.
+    pub(crate) expanded: u64,
+}
+
+/// The moves of [`Forward`] that land in one of the chunk columns `area`.
+///
+/// Dropping moves leaves the skipped detours right: a detour a parent dominates lands on
+/// the node the parent's own move lands on, so the area keeps both or neither.
+struct InArea<'a> {
+    forward: Forward<'a>,
+    /// The graph's origin: the searches run in coordinates relative to it.
+    origin: IVec3,
+    area: &'a [[i32; 2]],
+}
+
+impl<'r, R: Record> MoveSource<GraphRecords<'r, R>> for InArea<'_> {
+    type Landing = SlotMove;
+
+    #[inline]
+    fn feet(&self, table: &GraphRecords<'r, R>, node: u32) -> IVec3 {
+        self.forward.feet(table, node)
+    }
+
+    #[inline]
+    fn expand(
+        &mut self,
+        table: &mut GraphRecords<'r, R>,
+        node: u32,
+        record: R,
+        feet: IVec3,
+        mut relax: impl FnMut(
+            &mut GraphRecords<'r, R>,
+            Successor<NodeId, (usize, u64), Self::Landing>,
+        ) -> bool,
+    ) {
+        let (origin, area) = (self.origin, self.area);
+        self.forward
+            .expand(table, node, record, feet, |table, next| {
+                // World feet positions fit i32 (the graph's do), and `>> 4` floors.
+                let to = origin + next.landing.feet(feet);
+                !area.contains(&[to.x >> 4, to.z >> 4]) || relax(table, next)
+            });
+    }
+}
+
+impl GraphSearch {
+    /// A* from node `start` to node `target` of `graph` over the moves that land in the
+    /// chunk columns `area` (chunk coordinates), estimating with `estimator`: the cheapest
+    /// route that stays there when `estimator` is admissible, `None` when there is none.
+    /// The route's nodes after `start`, each with its cost from `start`, are written to
+    /// `route` (cleared first).
+    ///
+    /// `start` and `target` must be live nodes of `graph`; `start` may lie outside `area`.
+    pub(crate) fn search_within(
+        &mut self,
+        graph: &NavGraph,
+        (start, target): (NodeId, NodeId),
+        area: &[[i32; 2]],
+        estimator: &Estimator,
+        route: &mut Vec<(NodeId, u64)>,
+    ) -> Option<Within> {
+        route.clear();
+        self.core.prepare(graph);
+        self.last_narrow = self.core.narrow_fits(graph);
+        // The search runs in the graph's coordinates, as the plain one does.
+        let local = graph.local_feet(target);
+        let ends = (start, target);
+        let core = &mut self.core;
+        match (self.last_narrow, estimator.octile()) {
+            (true, Some(octile)) => core.within(
+                &mut self.narrow,
+                graph,
+                ends,
+                area,
+                &OctileNodeGoal {
+                    target: local,
+                    octile,
+                },
+                estimator,
+                route,
+            ),
+            (true, None) => core.within(
+                &mut self.narrow,
+                graph,
+                ends,
+                area,
+                &NodeGoal(local),
+                estimator,
+                route,
+            ),
+            (false, Some(octile)) => core.within(
+                &mut self.wide,
+                graph,
+                ends,
+                area,
+                &OctileNodeGoal {
+                    target: local,
+                    octile,
+                },
+                estimator,
+                route,
+            ),
+            (false, None) => core.within(
+                &mut self.wide,
+                graph,
+                ends,
+                area,
+                &NodeGoal(local),
+                estimator,
+                route,
+            ),
+        }
+    }
+}
+
+impl Core {
+    /// [`GraphSearch::search_within`] on one record layout and goal.
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the parts of one search, each borrowed from a different field"
+    )]
+    fn within<R: Record, G: Goal>(
+        &mut self,
+        table: &mut Records<R>,
+        graph: &NavGraph,
+        (start, target): (NodeId, NodeId),
+        area: &[[i32; 2]],
+        goal: &G,
+        estimator: &Estimator,
+        route: &mut Vec<(NodeId, u64)>,
+    ) -> Option<Within> {
+        // No budget: the area bounds the search.
+        let budget = Budget::new(&SearchOptions::default(), Instant::now());
+        let mut records = table.start(graph, start);
+        let mut source = InArea {
+            forward: Forward {
+                graph,
+                pricing: &self.pricing,
+                detours: &self.detours,
+                costs: &self.costs,
+            },
+            origin: graph.origin,
+            area,
+        };
+        let ended = run::<_, _, _, false>(
+            &mut records,
+            &mut source,
+            &mut self.open,
+            start,
+            goal,
+            estimator,
+            &budget,
+        )?;
+        let end = ended.found?;
+        debug_assert_eq!(end, target, "the goal is the target's feet position");
+        let records = records.records;
+        let mut node = end;
+        while node != start && node != NO_NODE {
+            let record = records[node as usize];
+            route.push((node, record.g()));
+            node = record.parent(graph, &self.rises, node);
+        }
+        route.reverse();
+        Some(Within {
+            cost: records[end as usize].g(),
+            expanded: ended.stats.expanded,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cmp::Reverse;
+    use std::collections::BinaryHeap;
+
+    use glam::IVec3;
+
+    use crate::graph::{GraphSearch, NavGraph, NodeId};
+    use crate::moves::agent::{Agent, MoveCosts};
+    use crate::search::heuristic::{Heuristic, HeuristicKind};
+    use crate::world::{Block, Bounds, ChunkedWorld};
+
+    /// `SplitMix64`: the test's worlds, seeded.
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: u64) -> u64 {
+            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            (z ^ (z >> 31)) % n
+        }
+        fn coord(&mut self, n: i32) -> i32 {
+            self.below(n as u64) as i32
+        }
+    }
+
+    /// A world 33 to 56 blocks across x and z (three or four chunk columns each way) at an
+    /// offset from -40 to 8 in each axis: a floor, hills, walls with gaps, ladders, water,
+    /// doors, fences and slow floors.
+    fn random_world(rng: &mut Rng) -> ChunkedWorld {
+        let size = IVec3::new(33 + rng.coord(24), 7, 33 + rng.coord(24));
+        let min = IVec3::new(rng.coord(49) - 40, rng.coord(49) - 40, rng.coord(49) - 40);
+        let mut world =
+            ChunkedWorld::with_bounds(Bounds::new(min, min + size)).expect("small world");
+        for x in 0..size.x {
+            for z in 0..size.z {
+                let top = [0, 0, 0, 1, 1, 2, 3][rng.below(7) as usize];
+                world
+                    .fill(
+                        min + IVec3::new(x, 0, z),
+                        min + IVec3::new(x, top, z),
+                        Block::Solid,
+                    )
+                    .expect("inside");
+            }
+        }
+        for _ in 0..rng.below(4) {
+            let (x, z) = (rng.coord(size.x), rng.coord(size.z));
+            let along_x = rng.below(2) == 0;
+            for i in 0..size.x.max(size.z) {
+                let (x, z) = if along_x { (i, z) } else { (x, i) };
+                if x < size.x && z < size.z && rng.below(12) != 0 {
+                    world
+                        .fill(
+                            min + IVec3::new(x, 1, z),
+                            min + IVec3::new(x, 4, z),
+                            Block::Solid,
+                        )
+                        .expect("inside");
+                }
+            }
+        }
+        let kinds = [
+            Block::Air,
+            Block::Water,
+            Block::Ladder,
+            Block::Door,
+            Block::Fence,
+            Block::SlowFloor,
+        ];
+        for _ in 0..size.x * size.z / 6 {
+            let at = min + IVec3::new(rng.coord(size.x), 1 + rng.coord(4), rng.coord(size.z));
+            let kind = kinds[rng.below(kinds.len() as u64) as usize];
+            world.set(at, kind).expect("inside");
+        }
+        world
+    }
+
+    /// The chunk column of a feet position.
+    fn chunk(feet: IVec3) -> [i32; 2] {
+        [feet.x.div_euclid(16), feet.z.div_euclid(16)]
+    }
+
+    /// Dijkstra from `start` over the moves landing in `area`: every node's cost.
+    fn dijkstra(
+        graph: &NavGraph,
+        costs: &MoveCosts,
+        start: NodeId,
+        area: &[[i32; 2]],
+    ) -> Vec<Option<u64>> {
+        let mut best = vec![None; graph.id_bound()];
+        let mut heap = BinaryHeap::from([Reverse((0, start))]);
+        best[start as usize] = Some(0);
+        while let Some(Reverse((g, node))) = heap.pop() {
+            if best[node as usize].is_some_and(|known| known < g) {
+                continue;
+            }
+            graph.for_each_move(node, costs, |step| {
+                let next = g + u64::from(step.cost);
+                if area.contains(&chunk(step.feet))
+                    && best[step.node as usize].is_none_or(|known| next < known)
+                {
+                    best[step.node as usize] = Some(next);
+                    heap.push(Reverse((next, step.node)));
+                }
+            });
+        }
+        best
+    }
+
+    /// On random worlds, with the default costs and large ones (whose searches use the wide
+    /// records), under the octile estimate and none: the search kept to 1 to 4 chunk
+    /// columns costs what Dijkstra over the moves landing there costs, fails exactly where
+    /// Dijkstra finds no route, and returns a route of moves landing there whose costs add
+    /// up to what it reports. Starts lie anywhere, in the area or not.
+    #[test]
+    fn search_within_an_area_costs_what_dijkstra_over_the_area_costs() {
+        let mut rng = Rng(0x3c0_51de);
+        let (mut found, mut cut_off, mut wide) = (0, 0, 0);
+        for world_index in 0..12 {
+            let world = random_world(&mut rng);
+            let graph = NavGraph::compile(&world, &Agent::default()).expect("compiles");
+            let costs = if world_index % 3 == 2 {
+                // Costs this large overflow the narrow records on these worlds.
+                MoveCosts {
+                    straight: 10_000_000,
+                    diagonal: 14_000_000,
+                    ..MoveCosts::default()
+                }
+            } else {
+                MoveCosts::default()
+            };
+            let mut search = GraphSearch::new(costs).expect("valid costs");
+            let nodes: Vec<NodeId> = (0..graph.id_bound() as NodeId)
+                .filter(|&id| graph.is_live(id))
+                .collect();
+            let chunks: Vec<[i32; 2]> = {
+                let mut all: Vec<_> = nodes.iter().map(|&id| chunk(graph.feet(id))).collect();
+                all.sort_unstable();
+                all.dedup();
+                all
+            };
+            for _ in 0..8 {
+                // A chunk column holding the start (most often) or any, then up to three
+                // more that touch the area, as a window's cells do.
+                let start = nodes[rng.below(nodes.len() as u64) as usize];
+                let first = if rng.below(4) == 0 {
+                    chunks[rng.below(chunks.len() as u64) as usize]
+                } else {
+                    chunk(graph.feet(start))
+                };
+                let mut area = vec![first];
+                for _ in 0..rng.below(4) {
+                    let [x, z] = area[rng.below(area.len() as u64) as usize];
+                    let next = [x + rng.coord(3) - 1, z + rng.coord(3) - 1];
+                    if chunks.contains(&next) && !area.contains(&next) {
+                        area.push(next);
+                    }
+                }
+                let best = dijkstra(&graph, &costs, start, &area);
+                let inside: Vec<NodeId> = nodes
+                    .iter()
+                    .copied()
+                    .filter(|&id| area.contains(&chunk(graph.feet(id))))
+                    .collect();
+                for _ in 0..6 {
+                    let target = inside[rng.below(inside.len() as u64) as usize];
+                    let kind = if rng.below(2) == 0 {
+                        HeuristicKind::Octile
+                    } else {
+                        HeuristicKind::Zero
+                    };
+                    let estimator = Heuristic::new(kind).estimator(graph.agent(), &costs);
+                    let mut route = vec![(0, 0)];
+                    let within = search.search_within(
+                        &graph,
+                        (start, target),
+                        &area,
+                        &estimator,
+                        &mut route,
+                    );
+                    let expected = if target == start {
+                        Some(0)
+                    } else {
+                        best[target as usize]
+                    };
+                    assert_eq!(
+                        within.map(|w| w.cost),
+                        expected,
+                        "from {} to {} in {area:?}",
+                        graph.feet(start),
+                        graph.feet(target)
+                    );
+                    let Some(within) = within else {
+                        assert!(route.is_empty(), "no route, yet one written");
+                        cut_off += 1;
+                        continue;
+                    };
+                    found += 1;
+                    wide += usize::from(!search.last_narrow);
+                    assert_eq!(route.last().map_or(start, |&(id, _)| id), target);
+                    assert_eq!(route.last().map_or(0, |&(_, g)| g), within.cost);
+                    let (mut at, mut g) = (start, 0);
+                    for &(next, cost) in &route {
+                        let mut step_cost = None;
+                        graph.for_each_move(at, &costs, |step| {
+                            if step.node == next {
+                                step_cost = Some(u64::from(step.cost));
+                            }
+                        });
+                        let step_cost = step_cost.expect("each step is a move of the graph");
+                        assert!(area.contains(&chunk(graph.feet(next))), "left the area");
+                        g += step_cost;
+                        assert_eq!(g, cost, "the costs along the route add up");
+                        at = next;
+                    }
+                }
+            }
+        }
+        assert!(
+            found > 200 && cut_off > 10 && wide > 50,
+            "{found} found, {cut_off} cut off, {wide} wide"
+        );
+    }
+}
