@@ -52,7 +52,7 @@ use crate::reach::{IndexSlot, IndexedRouter};
 use crate::search::heuristic::Heuristic;
 use crate::search::jps3d::{JumpSearch, JumpTables};
 use crate::search::{BlockGoal, Goal, Pathfinder, SearchOptions, SearchResult};
-use crate::world::{Revision, VersionedWorld, VoxelWorld};
+use crate::world::{Changes, Revision, VersionedWorld, VoxelWorld};
 
 /// One query of a batch: a start feet position, a goal, and optionally its own agent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -346,6 +346,23 @@ impl BatchRouter {
         }
         self.tables = Some(JumpTables::build(world, *self.agent())?);
         Ok(true)
+    }
+
+    /// Brings the jump tables up to date after `changes` in `world`, locally
+    /// ([`JumpTables::apply_changes`]); drops them when they cannot follow (changes of
+    /// another world or with some missing, chunk columns loaded or unloaded). Returns
+    /// whether tables are kept.
+    pub(crate) fn update_jump_tables<W: VoxelWorld + ?Sized>(
+        &mut self,
+        world: &W,
+        changes: &Changes,
+    ) -> bool {
+        if let Some(tables) = &mut self.tables
+            && tables.apply_changes(world, changes).is_err()
+        {
+            self.tables = None;
+        }
+        self.tables.is_some()
     }
 
     /// Drops the jump tables.

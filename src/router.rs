@@ -292,9 +292,10 @@ impl Router {
     /// 6 bytes per cell of the world's bounds, bounded worlds of at most 2 097 152 cells, as
     /// larger tables miss the cache and slow queries down): the same routes from about 5x
     /// fewer instructions than the flier A* on Moving AI's `Simple` map (15 us against 64 us
-    /// per query). The tables describe the world as it is now; a query on a later version of
-    /// it jumps without them, and [`Router::apply_changes`] drops them (prepare again once
-    /// edits settle).
+    /// per query). The tables describe the world as it is now: a query on a later version of
+    /// it jumps without them until [`Router::apply_changes`] brings them up to date, locally
+    /// (the lines through the changed blocks' neighbourhoods); changes they cannot follow
+    /// (chunk columns loaded or unloaded, changes missing) drop them.
     ///
     /// # Errors
     /// [`Error::GraphTooLarge`](crate::Error::GraphTooLarge) for worlds too large to compile.
@@ -341,9 +342,12 @@ impl Router {
             return Ok(());
         };
         if self.agent().movement != Movement::Walk {
-            // Jump tables have no local update: a world that changes is jumped without them.
+            // The jump tables follow block changes locally; chunk columns loaded or unloaded,
+            // or changes they cannot vouch for, drop them (queries jump without them).
             let same_world = Revision::of(world).is_some_and(|revision| revision.world == prepared);
-            if !changes.is_empty() || !same_world {
+            if !same_world
+                || (!changes.is_empty() && !self.batch.update_jump_tables(world, changes))
+            {
                 self.forget();
             }
             return Ok(());

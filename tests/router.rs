@@ -366,15 +366,16 @@ fn fliers_and_swimmers_meet_jump_points_with_the_flier_astars_costs() -> voxnav:
     Ok(())
 }
 
-/// A prepared flier or swimmer jumps with its face jumps precomputed while the world is as
-/// it was prepared: the flier A*'s costs, legal routes, fewer expansions than without the
-/// tables; a changed world is jumped without them (changes applied or not), never with stale
-/// ones, and `apply_changes` gives their memory back.
+/// A prepared flier or swimmer jumps with its face jumps precomputed: the flier A*'s costs,
+/// legal routes, fewer expansions than without the tables. A changed world is jumped
+/// without them until the changes are applied; applied changes bring them up to date
+/// locally (the same searches as a router prepared afresh); changes with a gap drop them,
+/// never leaving stale ones.
 #[test]
-fn prepared_fliers_jump_with_tables_until_the_world_changes() -> voxnav::Result<()> {
+fn prepared_fliers_jump_with_tables_that_follow_applied_changes() -> voxnav::Result<()> {
     let mut rng = Rng::new(0x7ab1_e5e5);
     let size = IVec3::new(20, 10, 20);
-    let (mut found, mut fewer) = (0, 0);
+    let (mut found, mut fewer, mut followed) = (0, 0, 0);
     for round in 0..6 {
         let base = IVec3::new(-9, -4, -11) - IVec3::splat(round * 5);
         let mut world = ChunkedWorld::with_bounds(Bounds::new(base, base + size))?;
@@ -394,8 +395,11 @@ fn prepared_fliers_jump_with_tables_until_the_world_changes() -> voxnav::Result<
         assert!(router.prepare(&world)?, "round {round}: nothing prepared");
         assert!(router.prepared_bytes() >= 6 * (size.x * size.y * size.z) as usize);
         assert_eq!(router.engine(&world), Engine::JumpPoints);
+        world.track_changes(true);
         let mut plain = Pathfinder::new(agent, MoveCosts::default())?;
-        for step in 0..3 {
+        for step in 0..4 {
+            let mut fresh = Router::new(agent, MoveCosts::default())?;
+            assert!(fresh.prepare(&world)?);
             let cells: Vec<IVec3> = (0..size.x * size.y * size.z)
                 .map(|i| {
                     base + IVec3::new(i % size.x, (i / size.x) % size.y, i / (size.x * size.y))
@@ -410,11 +414,18 @@ fn prepared_fliers_jump_with_tables_until_the_world_changes() -> voxnav::Result<
                 let at = format!("round {round} step {step}: {start} -> {goal}");
                 assert_eq!(routed.cost, searched.cost, "{at}");
                 assert_eq!(routed.status, searched.status, "{at}");
-                if step == 0 {
-                    fewer += usize::from(routed.stats.expanded < without.stats.expanded);
-                } else {
-                    // A changed world: the router jumps without the tables.
-                    assert_eq!(routed.path, without.path, "{at}");
+                match step {
+                    0 => fewer += usize::from(routed.stats.expanded < without.stats.expanded),
+                    // Tables updated by the applied changes: the searches of fresh ones.
+                    2 => {
+                        let afresh = fresh.route(&world, start, goal)?;
+                        assert_eq!(routed.path, afresh.path, "{at}");
+                        assert_eq!(routed.stats.expanded, afresh.stats.expanded, "{at}");
+                        followed += usize::from(routed.stats.expanded < without.stats.expanded);
+                    }
+                    // A changed world whose changes were not applied, or came with a gap:
+                    // the router jumps without the tables.
+                    _ => assert_eq!(routed.path, without.path, "{at}"),
                 }
                 if routed.status == SearchStatus::Found {
                     found += 1;
@@ -424,18 +435,37 @@ fn prepared_fliers_jump_with_tables_until_the_world_changes() -> voxnav::Result<
                     assert_eq!(check.cost, routed.cost, "{at}");
                 }
             }
-            // Edit the world; apply the changes only on the last step.
-            world.track_changes(true);
             for _ in 0..40 {
                 world.set(base + random_cell(&mut rng, size), random_block(&mut rng))?;
             }
-            if step == 1 {
-                let changes = world.take_changes();
-                router.apply_changes(&world, &changes)?;
-                assert_eq!(router.prepared_bytes(), 0, "round {round}: tables kept");
+            match step {
+                // Applied: the tables follow.
+                1 => {
+                    let changes = world.take_changes();
+                    router.apply_changes(&world, &changes)?;
+                    assert!(router.prepared_bytes() > 0, "round {round}: tables dropped");
+                }
+                // Some changes taken and lost: the tables cannot follow and are dropped.
+                2 => {
+                    world.take_changes();
+                    world.set(base + random_cell(&mut rng, size), Block::Solid)?;
+                    world.set(base + random_cell(&mut rng, size), Block::Air)?;
+                    let changes = world.take_changes();
+                    router.apply_changes(&world, &changes)?;
+                    assert_eq!(
+                        router.prepared_bytes(),
+                        0,
+                        "round {round}: stale tables kept"
+                    );
+                }
+                _ => {}
             }
         }
     }
+    assert!(
+        followed >= 20,
+        "updated tables cut the expansions of only {followed} routes"
+    );
     assert!(found >= 60, "only {found} routes found");
     assert!(
         fewer >= 20,
