@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo run --release --example server -- [--players N] [--seconds S] [--view CHUNKS]
-//!     [--npcs N] [--edits N] [--loads-per-tick N] [--sample N] [--seed N]
+//!     [--npcs N] [--edits N] [--loads-per-tick N] [--sample N] [--seed N] [--long-routes]
 //! ```
 //!
 //! The tick thread owns the world (a [`ChunkedWorld::with_height`] of chunk columns) and its
@@ -26,6 +26,9 @@
 //! shrinks with the loaded columns: no bounds are chosen up front, and its memory follows
 //! the loaded chunks (see the bytes per feet position). A reachability index follows the
 //! graph's updates ([`ReachIndex::apply_update`]); loads, unloads and edits include both.
+//! With `--long-routes` they include the updates of the abstraction for long routes too
+//! ([`voxnav::hier::Abstraction`], which a prepared `Router` keeps for walkers by default),
+//! and the check at the end compares its edges with one built afresh from the live graph.
 //!
 //! On a busy machine, count instructions per operation instead of timing it: loads, unloads
 //! and edits are the out-of-line functions `load_column`, `unload_column` and `edit_block`,
@@ -62,6 +65,7 @@ mod live {
     use clap::Parser;
     use voxnav::engine::{Pathfinder, ReachIndex};
     use voxnav::graph::{GraphSearch, NavGraph};
+    use voxnav::hier::Abstraction;
     use voxnav::terrain::{SplitMix64, TerrainConfig, generate_terrain};
     use voxnav::world::{WorldSnapshot, is_valid_feet};
     use voxnav::{Agent, Block, ChunkedWorld, IVec3, MoveCosts, SearchOptions, VoxelWorld};
@@ -110,6 +114,11 @@ mod live {
         /// The terrain's and the simulation's seed.
         #[arg(long, default_value_t = 1337)]
         seed: u64,
+        /// Keeps the abstraction for long routes (`voxnav::hier::Abstraction`) current too,
+        /// as a prepared `Router` does for walkers by default: loads, unloads and edits then
+        /// include its updates.
+        #[arg(long)]
+        long_routes: bool,
     }
 
     /// One column's sections, read from the terrain: a palette and 4096 indices each.
@@ -228,6 +237,11 @@ mod live {
         let mut world = empty_world()?;
         let mut graph = NavGraph::compile(&world, &agent).map_err(|e| e.to_string())?;
         let mut index = ReachIndex::from_graph(&world, &graph).map_err(|e| e.to_string())?;
+        let mut hpa = if cli.long_routes {
+            Some(Abstraction::build(&graph, &MoveCosts::default()).map_err(|e| e.to_string())?)
+        } else {
+            None
+        };
         world.track_changes(true);
 
         let (jobs, job_queue) = mpsc::channel::<Job>();
@@ -317,7 +331,7 @@ mod live {
                 .collect();
             for (cx, cz) in far {
                 let at = Instant::now();
-                unload_column(&mut world, &mut graph, &mut index, (cx, cz))?;
+                unload_column(&mut world, &mut graph, &mut index, &mut hpa, (cx, cz))?;
                 let spent = at.elapsed();
                 unloads.0.push(spent);
                 tick_time += spent;
@@ -331,7 +345,9 @@ mod live {
             for column in missing {
                 let sections = read_column(&source, column.0, column.1);
                 let at = Instant::now();
-                load_column(&mut world, &mut graph, &mut index, column, &sections)?;
+                load_column(
+                    &mut world, &mut graph, &mut index, &mut hpa, column, &sections,
+                )?;
                 let spent = at.elapsed();
                 loads.0.push(spent);
                 tick_time += spent;
@@ -356,7 +372,7 @@ mod live {
                     (feet - IVec3::Y, Block::Air)
                 };
                 let at = Instant::now();
-                edit_block(&mut world, &mut graph, &mut index, cell, block)?;
+                edit_block(&mut world, &mut graph, &mut index, &mut hpa, cell, block)?;
                 let spent = at.elapsed();
                 edits.0.push(spent);
                 tick_time += spent;
@@ -422,8 +438,13 @@ mod live {
         println!("{}", snapshots.row("snapshot"));
         println!("{}", queries.row("query (worker)"));
         println!(
-            "(loads, unloads and edits include the graph's and the reachability index's updates; \
-             {skipped_queries} queries skipped: no feet position at the NPC or player)"
+            "(loads, unloads and edits include the graph's and the reachability index's updates{}; \
+             {skipped_queries} queries skipped: no feet position at the NPC or player)",
+            if hpa.is_some() {
+                ", and the abstraction's"
+            } else {
+                ""
+            }
         );
         println!(
             "{:>6} {:>8} {:>12} {:>12} {:>10} {:>14} {:>12} {:>16}",
@@ -446,6 +467,27 @@ mod live {
         }
 
         verify(&world, &graph, &index, &source, &players, cli, &mut rng)?;
+        if let Some(hpa) = &hpa {
+            // The abstraction kept through every load, unload and edit against one built
+            // afresh from the live graph: the same edges.
+            let fresh =
+                Abstraction::build(&graph, &MoveCosts::default()).map_err(|e| e.to_string())?;
+            let (mut live, mut rebuilt) = (hpa.edges(&graph), fresh.edges(&graph));
+            live.sort_unstable_by_key(|&(a, b, cost)| (a.to_array(), b.to_array(), cost));
+            rebuilt.sort_unstable_by_key(|&(a, b, cost)| (a.to_array(), b.to_array(), cost));
+            if live != rebuilt {
+                return Err("the live abstraction differs from one built afresh".to_owned());
+            }
+            println!(
+                "abstraction: {} cells, {} portals, {} bytes ({:.0}% of the graph's), {} edges \
+                 equal to a fresh build's",
+                hpa.cell_count(),
+                hpa.portal_count(),
+                hpa.memory_bytes(),
+                100.0 * hpa.memory_bytes() as f64 / graph.memory_bytes().max(1) as f64,
+                live.len()
+            );
+        }
 
         ticks.0.sort_unstable();
         let worst = ticks.0.last().copied().unwrap_or_default();
@@ -466,11 +508,12 @@ mod live {
         world: &mut ChunkedWorld,
         graph: &mut NavGraph,
         index: &mut ReachIndex,
+        hpa: &mut Option<Abstraction>,
         column: (i32, i32),
         sections: &Sections,
     ) -> Result<(), String> {
         insert(world, column, sections)?;
-        follow(world, graph, index)
+        follow(world, graph, index, hpa)
     }
 
     /// Unloads a column and brings the graph and the index up to date.
@@ -479,10 +522,11 @@ mod live {
         world: &mut ChunkedWorld,
         graph: &mut NavGraph,
         index: &mut ReachIndex,
+        hpa: &mut Option<Abstraction>,
         (cx, cz): (i32, i32),
     ) -> Result<(), String> {
         world.remove_column(cx, cz);
-        follow(world, graph, index)
+        follow(world, graph, index, hpa)
     }
 
     /// Edits one block and brings the graph and the index up to date.
@@ -491,18 +535,21 @@ mod live {
         world: &mut ChunkedWorld,
         graph: &mut NavGraph,
         index: &mut ReachIndex,
+        hpa: &mut Option<Abstraction>,
         cell: IVec3,
         block: Block,
     ) -> Result<(), String> {
         world.set(cell, block).map_err(|e| e.to_string())?;
-        follow(world, graph, index)
+        follow(world, graph, index, hpa)
     }
 
-    /// The graph and the index follow the world's changes, locally.
+    /// The graph, the index and the abstraction (when kept) follow the world's changes,
+    /// locally.
     fn follow(
         world: &mut ChunkedWorld,
         graph: &mut NavGraph,
         index: &mut ReachIndex,
+        hpa: &mut Option<Abstraction>,
     ) -> Result<(), String> {
         let changes = world.take_changes();
         let update = graph
@@ -510,7 +557,11 @@ mod live {
             .map_err(|e| e.to_string())?;
         index
             .apply_update(world, graph, &update)
-            .map_err(|e| e.to_string())
+            .map_err(|e| e.to_string())?;
+        match hpa {
+            Some(hpa) => hpa.update(graph, &update).map_err(|e| e.to_string()),
+            None => Ok(()),
+        }
     }
 
     /// The live world, graph and index against a from-scratch build of the same loaded
