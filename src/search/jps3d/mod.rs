@@ -81,7 +81,7 @@
 //! |---|---|---|---|---|---|---|
 //! | `Simple` | 314.9 M; 3 130 / 14 | 28.5 M; 257 / 1.4 | **11.05x** | 726 / 43 | 3 406 M, 35.5 MB | 30.6 M |
 //! | pillars | 364.2 M; 11 852 / 95 | 78.4 M; 2 502 / 19 | 4.65x | 2 253 / 532 | 1 057 M, 10.8 MB | 5.3 M |
-//! | large | 1 520 M; 168 470 / 597 | 405 M; 39 150 / 5 663 | 3.75x | 24 075 / 7 612 | 20 340 M, 204.5 MB | 10.8 M |
+//! | large | 1 520 M; 168 420 / 597 | 405 M; 39 150 / 5 673 | 3.75x | 24 075 / 7 612 | 20 340 M, 204.5 MB | 10.8 M |
 //!
 //! Build and update instructions: callgrind with `--toggle-collect='*build_tables*'` and
 //! `--toggle-collect='*update_tables*'` (the bench's 40 updates, each after one block set or
