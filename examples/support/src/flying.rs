@@ -252,8 +252,8 @@ pub fn run_jump(set: &FlyingSet, jump: &mut JumpSearch) -> Result<FlyingRun, Str
     })
 }
 
-/// Runs `set` with a jump point search whose face jumps read `tables` (built from the set's
-/// world).
+/// Runs `set` with a jump point search whose face and edge jumps read `tables` (built from the
+/// set's world).
 ///
 /// # Errors
 /// The search's message when a query is invalid or the tables do not fit the search.
@@ -340,8 +340,8 @@ fn named_mismatches(
         .collect()
 }
 
-/// Runs the engines (voxnav's flier A*, its jump point search, the same with its face jumps
-/// precomputed ([`JumpTables`], built once per set, untimed, where the world is small enough)
+/// Runs the engines (voxnav's flier A*, its jump point search, the same with its face and edge
+/// jumps precomputed ([`JumpTables`], built once per set, untimed, where the world is small enough)
 /// and the naive baseline) on every set in `rounds` rounds over all the sets (each engine's
 /// time on a set is its fastest round), prints one table with each engine's time per query,
 /// the speed-ups over the naive A* and over voxnav's A*, and each set's expansions per second

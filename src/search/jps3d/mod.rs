@@ -63,13 +63,33 @@
 //! live in the cell table of the flier A* (stamped per search, nothing cleared), the open set
 //! is its radix heap, and the world is read through the per-search "fits" words.
 //! Instructions against the flier A* on the same queries (`cargo bench --bench jps3d`,
-//! callgrind on `run_astar` / `run_jps`):
+//! callgrind on `run_astar` / `run_jps`, engines cold: before the bench primed them):
 //!
-//! | set | flier A* | jump search | scanned straight jumps | with [`JumpTables`] |
+//! | set | flier A* | jump search | scanned straight jumps | with face tables only |
 //! |---|---|---|---|---|
-//! | `Simple`, 300 problems | 318 M (726 expansions per query) | 197 M (759), 1.61x | 421 M (122) | 59.7 M (122), **5.32x** |
+//! | `Simple`, 300 problems | 318 M (726 expansions per query) | 197 M (759), 1.61x | 421 M (122) | 59.7 M (122), 5.32x |
 //! | pillars, 96 x 48 x 96, 100 pairs | 368 M (2 253) | 214 M (2 521), 1.72x | 603 M (943) | 127 M (943), 2.89x |
 //! | large, 256 x 128 x 256, 40 pairs | 1 525 M (24 075) | 901 M (27 524), 1.69x | 3 575 M (13 951) | 699 M (13 951), 2.18x |
+//!
+//! With face and edge tables ([`JumpTables`] now), both engines warm (the bench answers the
+//! set once untimed first), `valgrind --tool=callgrind --cache-sim=yes --LL=33554432,16,64
+//! --toggle-collect='*run_astar*' --toggle-collect='*run_jps*'` on the bench binary with
+//! `JPS3D_SET` and `JPS3D_ENGINE` (misses per query: D1, and LL of 32 MB as this machine's
+//! L3):
+//!
+//! | set | flier A*: instructions; D1 / LL misses | with tables | ratio | expansions | build, bytes | update after one block |
+//! |---|---|---|---|---|---|---|
+//! | `Simple` | 314.9 M; 3 130 / 14 | 28.5 M; 257 / 1.4 | **11.05x** | 726 / 43 | 3 406 M, 35.5 MB | 30.6 M |
+//! | pillars | 364.2 M; 11 852 / 95 | 78.4 M; 2 502 / 19 | 4.65x | 2 253 / 532 | 1 057 M, 10.8 MB | 5.3 M |
+//! | large | 1 520 M; 168 420 / 597 | 405 M; 39 150 / 5 673 | 3.75x | 24 075 / 7 612 | 20 340 M, 204.5 MB | 10.8 M |
+//!
+//! Build and update instructions: callgrind with `--toggle-collect='*build_tables*'` and
+//! `--toggle-collect='*update_tables*'` (the bench's 40 updates, each after one block set or
+//! cleared, divided by 40); `Simple`'s and the large build were measured before a last 5% cut
+//! (the pillars' 1 116 M became 1 057 M), about 2 300 instructions per cell, most of them
+//! forced-move tests and the chains of face entries an edge entry reads. Before the edge tables and the bench's priming, the large set with
+//! face tables read 109 k D1 and 32 k LL misses per query, 27 k of them the first searches'
+//! page allocations in the cell table, counted in every run then.
 //!
 //! ## Precomputed face and edge jumps (JPS+ in 3D)
 //!
@@ -88,13 +108,22 @@
 //! something.
 //!
 //! Edge tables cut the expansions per query from 122 to 43 on `Simple`, 943 to 532 on the
-//! pillars, 13 951 to 7 612 on the large world; instructions (callgrind as above) from 59.7 M
-//! to 35.1 M, 127 M to 100 M, 699 M to 524 M.
+//! pillars, 13 951 to 7 612 on the large world; instructions (callgrind as above, engines
+//! cold) from 59.7 M to 35.1 M, 127 M to 100 M, 699 M to 524 M. Reading them from the
+//! expansion directly (not through the stepped jump) then gave the warm figures above.
+//! After blocks change, [`JumpTables::apply_changes`] fills again only what the changes reach
+//! (see `plus/update.rs`).
 //!
-//! Instructions are not the whole cost. Wall clock (`cargo bench --bench jps3d`, on a loaded
-//! machine, load 3.5: indicative only) gave 15 us per query with tables against 65 for the
-//! flier A* on `Simple`, but 2.7 to 2.9 ms against 2.2 to 2.4 ms on the large world, where the
-//! 53.5 MB of tables and words are read far apart and most reads likely miss the cache.
+//! **What limits the speed-up on large worlds.** Instructions fall 3.75x but LL misses rise
+//! 9.5x (5.7 k per query against 0.6 k): the A*'s memory (its cell table's pages and "fits"
+//! words, a few MB) is reused from query to query and stays in the L3, while each jump search
+//! reads the tables of its own region of a 200 MB array, about one line per expansion
+//! (2.6 k misses per query at the expanded cell's line, 1.2 k at the records of jump landings
+//! far apart, 0.4 k at face jumps read by edge jumps). At some 100 ns a miss, those cost as
+//! much as millions of instructions, so the wall-clock gain there stays well below the
+//! instruction ratio. And the expansions fall only 3.2x: in a world of pillars and slabs
+//! nearly every diagonal position has a face line that meets a forced move, so edge jumps are
+//! short, and corner jumps end after one step whatever their limit.
 //!
 //! A move to a neighbour finds its record at a fixed offset in its page, as the flier A*'s do.
 //! No `Simple` problem has a free direct route (the scenarios are chosen so), so the direct

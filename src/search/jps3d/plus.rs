@@ -85,8 +85,10 @@ pub struct JumpTables {
     slot: [usize; 26],
     step: [isize; 26],
     more_step: [isize; 26],
-    /// The face direction along each axis, backwards (`[axis][0]`) and forwards (`[1]`).
+    /// The face direction along each axis, backwards (`[axis][0]`) and forwards (`[1]`), and
+    /// the two face directions of each edge direction (`None` for the others).
     face_dir: [[usize; 2]; 3],
+    sub_faces: [Option<[usize; 2]>; 26],
     /// The "fits" words of the world, all filled: what an update reads again around a
     /// change.
     fits: Fits,
@@ -199,6 +201,15 @@ impl JumpTables {
                 FREE_DIRECTIONS.iter().position(|&e| e == d).unwrap_or(0)
             })
         });
+        let sub_faces = FREE_DIRECTIONS.map(|d| {
+            let mut axes = (0..3).filter(|&axis| d[axis] != 0);
+            match (axes.next(), axes.next(), axes.next()) {
+                (Some(a), Some(b), None) => {
+                    Some([a, b].map(|axis| face_dir[axis][usize::from(d[axis] > 0)]))
+                }
+                _ => None,
+            }
+        });
         let (mut faces, mut edges) = (0, 6);
         let slot = FREE_DIRECTIONS.map(|d| match rank(d) {
             1 => {
@@ -220,6 +231,7 @@ impl JumpTables {
             step,
             more_step: step.map(|s| s * isize::from(MORE)),
             face_dir,
+            sub_faces,
             fits,
             source: None,
         };

@@ -117,7 +117,12 @@ impl JumpTables {
     /// The entry of the cell `index` at the relative position `r` in the direction `dir` (a
     /// face or an edge), from the entries of the next cell along it, which must be final.
     pub(super) fn entry_of(&self, forced: &Tables, index: usize, r: IVec3, dir: usize) -> u8 {
-        if !self.inside(r + FREE_DIRECTIONS[dir]) {
+        let (ahead, size) = (r + FREE_DIRECTIONS[dir], self.size);
+        // Negative components wrap to large unsigned ones, outside the size too.
+        if ahead.x as u32 >= size.x as u32
+            || ahead.y as u32 >= size.y as u32
+            || ahead.z as u32 >= size.z as u32
+        {
             return 0;
         }
         let required = forced.required[dir];
@@ -125,19 +130,15 @@ impl JumpTables {
             return 0;
         }
         let next = index.wrapping_add_signed(self.step[dir]);
-        let stops = forced.forced_moves(dir, self.cells[next].around) != 0
-            || self.slot[dir] >= 6 && {
-                // An edge stops where the face jump along one of its axes stops at a forced
-                // move.
-                let d = FREE_DIRECTIONS[dir];
-                (0..3).any(|axis| {
-                    d[axis] != 0 && self.hits(next, self.face_dir[axis][usize::from(d[axis] > 0)])
-                })
-            };
+        let next_cell = self.cells[next];
+        // An edge stops also where the face jump along one of its axes stops at a forced
+        // move.
+        let stops = forced.forced_moves(dir, next_cell.around) != 0
+            || self.sub_faces[dir].is_some_and(|[a, b]| self.hits(next, a) || self.hits(next, b));
         if stops {
             JUMP | 1
         } else {
-            one_more(self.cells[next].jumps[self.slot[dir]])
+            one_more(next_cell.jumps[self.slot[dir]])
         }
     }
 

@@ -71,22 +71,30 @@ impl JumpTables {
                     .into(),
             ));
         }
-        if let (Some(span), Some(built)) = (changes.span, self.source) {
-            if span.world != built.world {
-                return Err(Error::OtherWorld {
-                    what: "jump tables (given the changes of another world)",
-                    built: built.world.get(),
-                    given: Some(span.world.get()),
-                });
-            }
-            if span.since > built.version {
-                return Err(Error::StaleJumpTables {
-                    built: built.version,
-                    now: span.until,
-                });
-            }
+        let Some((span, built)) = changes.span.zip(self.source) else {
+            return self.update(world, changes.positions());
+        };
+        if span.world != built.world {
+            return Err(Error::OtherWorld {
+                what: "jump tables (given the changes of another world)",
+                built: built.world.get(),
+                given: Some(span.world.get()),
+            });
         }
-        self.update(world, changes.positions())
+        if span.since > built.version {
+            return Err(Error::StaleJumpTables {
+                built: built.version,
+                now: span.until,
+            });
+        }
+        self.update(world, changes.positions())?;
+        // The tables describe the version the changes reach: when the world has moved on
+        // since they were taken, the tables are stale until the next changes are applied.
+        self.source = Some(Revision {
+            world: built.world,
+            version: built.version.max(span.until),
+        });
+        Ok(())
     }
 
     /// [`Error::OtherWorld`] or [`Error::InvalidSetting`] when `world` is not one the tables
@@ -351,6 +359,7 @@ mod tests {
 
     /// Updates it cannot make are typed errors, and leave the tables as they were: changes
     /// of another world, changes that start after a missed report, a world of other bounds.
+    /// Tables brought up to a version the world has since left say they are stale.
     #[test]
     fn updates_it_cannot_make_are_typed_errors() {
         let bounds = Bounds::new(IVec3::splat(-4), IVec3::splat(12));
@@ -379,6 +388,24 @@ mod tests {
             Err(Error::StaleJumpTables { .. })
         ));
         assert_eq!(tables.cells, kept);
+        // Changes taken before the world moved on bring the tables to the version they reach,
+        // which is stale until the later changes are applied too.
+        let mut tables = JumpTables::build(&world, Agent::flier(1)).unwrap();
+        world.set(IVec3::new(2, 3, 4), Block::Solid).unwrap();
+        let first = world.take_changes();
+        world.set(IVec3::new(5, 3, 4), Block::Water).unwrap();
+        tables.apply_changes(&world, &first).unwrap();
+        assert!(matches!(
+            tables.check_current(&world),
+            Err(Error::StaleJumpTables { .. })
+        ));
+        let second = world.take_changes();
+        tables.apply_changes(&world, &second).unwrap();
+        tables.check_current(&world).unwrap();
+        assert_eq!(
+            tables.cells,
+            JumpTables::build(&world, Agent::flier(1)).unwrap().cells
+        );
         // A world that cannot tell its identity: only its bounds are checked.
         let dense = DenseWorld::new(IVec3::splat(8)).unwrap();
         let mut plain = JumpTables::build(&dense, Agent::flier(1)).unwrap();
