@@ -4,46 +4,147 @@
 
 use glam::IVec3;
 
-use super::{JUMP, JumpTables, MORE, one_more};
+use super::{JUMP, JumpTables, MORE, SLOTS, one_more};
 use crate::moves::fly::FREE_DIRECTIONS;
 use crate::search::jps3d::canon::{Tables, rank};
 
+/// Where the bits of a [`Kinds::of`] mask start: those of the entries whose move the cell
+/// allows (bit `slot`), those of the arrivals that stop at the cell at a forced move, and
+/// (set by the face sweeps) those of the face jumps from the cell that end at a stop.
+const STOPS: usize = 32;
+const HIT: usize = 24;
+
+/// The moves and forced stops of neighbourhoods, remembered: a world has few distinct
+/// neighbourhoods, and the forced moves of one take a test per possible move and arrival.
+struct Kinds<'a> {
+    forced: &'a Tables,
+    /// The face and edge directions by entry slot.
+    dirs: [usize; SLOTS],
+    /// The last neighbourhood seen at each place (by a hash of it) and its mask; `u32::MAX`
+    /// (no neighbourhood: they have 27 bits) where none was.
+    seen: Vec<(u32, u64)>,
+}
+
+/// The places [`Kinds`] remembers neighbourhoods at: a power of two.
+const KINDS_SEEN: usize = 1 << 12;
+
+impl<'a> Kinds<'a> {
+    fn new(tables: &JumpTables, forced: &'a Tables) -> Self {
+        let mut dirs = [0; SLOTS];
+        for (dir, &d) in FREE_DIRECTIONS.iter().enumerate() {
+            if rank(d) <= 2 {
+                dirs[tables.slot[dir]] = dir;
+            }
+        }
+        Self {
+            forced,
+            dirs,
+            seen: vec![(u32::MAX, 0); KINDS_SEEN],
+        }
+    }
+
+    /// The mask of a cell whose neighbourhood is `around`: bit `slot` when the move along
+    /// the entry's direction fits, bit [`STOPS`]` + slot` when an arrival along it has a
+    /// forced move.
+    #[inline]
+    fn of(&mut self, around: u32) -> u64 {
+        let place = (around.wrapping_mul(0x9E37_79B1) >> 20) as usize % KINDS_SEEN;
+        let (key, mask) = self.seen[place];
+        if key == around {
+            return mask;
+        }
+        let mut mask = 0u64;
+        for (slot, &dir) in self.dirs.iter().enumerate() {
+            let required = self.forced.required[dir];
+            if around & required == required {
+                mask |= 1 << slot;
+            }
+            if self.forced.forced_moves(dir, around) != 0 {
+                mask |= 1 << (STOPS + slot);
+            }
+        }
+        self.seen[place] = (around, mask);
+        mask
+    }
+}
+
 impl JumpTables {
-    /// Fills every cell: the neighbourhoods from the "fits" words, then the face entries
-    /// (which the edge entries read), then the edge entries.
+    /// Fills every cell: the neighbourhoods from the "fits" words, then what each
+    /// neighbourhood allows (the moves of the cell and the arrivals forced to stop there,
+    /// [`Kinds`]), then each face direction and each edge direction in one sweep over the
+    /// cells, every line from its far end back.
     pub(super) fn fill_all(&mut self, forced: &Tables) {
         let (min, size) = (self.bounds.min, self.size);
+        let mut kinds = Kinds::new(self, forced);
+        let mut masks = Vec::with_capacity(self.cells.len());
         let mut i = 0;
         for x in 0..size.x {
             for y in 0..size.y {
                 for z in 0..size.z {
-                    self.cells[i].around = self.fits.around_filled(min + IVec3::new(x, y, z));
+                    let around = self.fits.around_filled(min + IVec3::new(x, y, z));
+                    self.cells[i].around = around;
+                    masks.push(kinds.of(around));
                     i += 1;
                 }
             }
         }
+        // The faces first: the edges read whether the face jumps end at a stop.
         for rank_wanted in [1, 2] {
             for (dir, &d) in FREE_DIRECTIONS.iter().enumerate() {
                 if rank(d) == rank_wanted {
-                    self.fill_direction(forced, dir);
+                    self.sweep(&mut masks, dir);
                 }
             }
         }
     }
 
-    /// Fills the entries of `dir` in every cell, each line from its far end back: along each
-    /// axis the direction moves forward on, from the high end.
-    fn fill_direction(&mut self, forced: &Tables, dir: usize) {
-        let (d, size) = (FREE_DIRECTIONS[dir], self.size);
-        let order = |axis: usize, t: i32| if d[axis] > 0 { size[axis] - 1 - t } else { t };
-        for a in 0..size.x {
-            let x = order(0, a);
-            for b in 0..size.y {
-                let y = order(1, b);
-                for c in 0..size.z {
-                    let r = IVec3::new(x, y, order(2, c));
-                    let index = self.relative_index(r);
-                    self.cells[index].jumps[self.slot[dir]] = self.entry_of(forced, index, r, dir);
+    /// Fills the entries of `dir` (a face or an edge) in every cell whose next cell along
+    /// it lies inside the bounds (the others keep the 0 of a wall), with `masks` as
+    /// [`Kinds::of`] gave them; a face sweep also marks in `masks` the cells whose jump
+    /// along it ends at a stop ([`HIT`]), which the edge sweeps read.
+    fn sweep(&mut self, masks: &mut [u64], dir: usize) {
+        let (d, size, slot) = (FREE_DIRECTIONS[dir], self.size, self.slot[dir]);
+        let step = self.step[dir];
+        let moves = 1u64 << slot;
+        // An arrival stops at the next cell at a forced move, or for an edge where the
+        // face jump along one of its two axes ends at a stop.
+        let mut stops = 1u64 << (STOPS + slot);
+        if let Some(faces) = self.sub_faces[dir] {
+            for face in faces {
+                stops |= 1 << (HIT + self.slot[face]);
+            }
+        }
+        let hit = (slot < 6).then(|| 1u64 << (HIT + slot));
+        // Along each axis the positions whose next one along `d` lies inside, the far end
+        // first.
+        let span = |axis: usize, t: i32| match d[axis] {
+            1 => size[axis] - 2 - t,
+            -1 => t + 1,
+            _ => t,
+        };
+        let count = |axis: usize| size[axis] - d[axis].abs();
+        for a in 0..count(0) {
+            let x = span(0, a);
+            for b in 0..count(1) {
+                let y = span(1, b);
+                let row = self.relative_index(IVec3::new(x, y, 0));
+                for c in 0..count(2) {
+                    let index = row + span(2, c) as usize;
+                    if masks[index] & moves == 0 {
+                        continue;
+                    }
+                    let next = index.wrapping_add_signed(step);
+                    let ahead = masks[next];
+                    self.cells[index].jumps[slot] = if ahead & stops != 0 {
+                        JUMP | 1
+                    } else {
+                        one_more(self.cells[next].jumps[slot])
+                    };
+                    if let Some(hit) = hit
+                        && ahead & (stops | hit) != 0
+                    {
+                        masks[index] |= hit;
+                    }
                 }
             }
         }
@@ -154,5 +255,108 @@ impl JumpTables {
             }
             index = index.wrapping_add_signed(self.more_step[dir]);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::moves::agent::{Agent, MoveCosts};
+    use crate::world::{Block, Bounds, ChunkedWorld};
+
+    /// The sweeps of a build give the entries of the cell-by-cell definition
+    /// ([`JumpTables::entry_of`] from the entries of the next cell, faces before edges, each
+    /// line from its far end: what updates fill with), every entry of every cell, on random
+    /// worlds of few to many solid blocks and water, with lines of more than 127 steps, at
+    /// negative and positive offsets, for fliers and swimmers one to three cells tall and two
+    /// wide.
+    #[test]
+    fn sweeps_give_the_cell_by_cell_entries() {
+        let mut next = crate::testing::xorshift(0x2545_F491_4F6C_DD1D);
+        let forced = Tables::new(&MoveCosts::octile());
+        let (mut stops, mut free, mut walls) = (0usize, 0usize, 0usize);
+        for round in 0..8u32 {
+            let min = IVec3::new(
+                (next() % 300) as i32 - 150,
+                (next() % 300) as i32 - 150,
+                (next() % 300) as i32 - 150,
+            );
+            let mut size = IVec3::new(
+                5 + (next() % 20) as i32,
+                5 + (next() % 20) as i32,
+                5 + (next() % 20) as i32,
+            );
+            if round % 2 == 0 {
+                size[(round / 2 % 3) as usize] = 140 + (next() % 60) as i32;
+            }
+            let mut world = ChunkedWorld::with_bounds(Bounds::new(min, min + size)).unwrap();
+            // Solid blocks per 1 000, from open worlds with long free lines to crowded ones.
+            let solid = [2, 30, 150, 400][(round % 4) as usize];
+            for x in 0..size.x {
+                for y in 0..size.y {
+                    for z in 0..size.z {
+                        let roll = next() % 1_000;
+                        let block = if roll < solid {
+                            Block::Solid
+                        } else if roll < 450 {
+                            Block::Water
+                        } else {
+                            continue;
+                        };
+                        world.set(min + IVec3::new(x, y, z), block).unwrap();
+                    }
+                }
+            }
+            let agent = match round % 4 {
+                1 => Agent::swimmer(2),
+                2 => Agent::flier(3).with_width(2),
+                3 => Agent::swimmer(1),
+                _ => Agent::flier(1),
+            };
+            let built = JumpTables::build(&world, agent).unwrap();
+            let mut by_cells = built.clone();
+            // The bounds of the world as the body sees it.
+            let size = built.size;
+            for cell in &mut by_cells.cells {
+                cell.jumps = [0xAA; SLOTS];
+            }
+            for rank_wanted in [1, 2] {
+                for (dir, &d) in FREE_DIRECTIONS.iter().enumerate() {
+                    if rank(d) != rank_wanted {
+                        continue;
+                    }
+                    let order = |axis: usize, t: i32| {
+                        if d[axis] > 0 { size[axis] - 1 - t } else { t }
+                    };
+                    for a in 0..size.x {
+                        for b in 0..size.y {
+                            for c in 0..size.z {
+                                let r = IVec3::new(order(0, a), order(1, b), order(2, c));
+                                let index = by_cells.relative_index(r);
+                                let entry = by_cells.entry_of(&forced, index, r, dir);
+                                by_cells.cells[index].jumps[by_cells.slot[dir]] = entry;
+                            }
+                        }
+                    }
+                }
+            }
+            let first_wrong = (0..built.cells.len()).find(|&i| built.cells[i] != by_cells.cells[i]);
+            assert_eq!(
+                first_wrong.map(|i| (i, built.cells[i], by_cells.cells[i])),
+                None,
+                "{agent:?} in {size} at {min}"
+            );
+            for cell in &built.cells {
+                for &entry in &cell.jumps {
+                    stops += usize::from(entry & JUMP != 0);
+                    free += usize::from(entry == MORE);
+                    walls += usize::from(entry == 0);
+                }
+            }
+        }
+        assert!(
+            stops > 100_000 && free > 1_000 && walls > 100_000,
+            "{stops} entries ending at a stop, {free} of 127 free steps, {walls} at a wall"
+        );
     }
 }
