@@ -114,36 +114,68 @@ impl JumpTables {
                 stops |= 1 << (HIT + self.slot[face]);
             }
         }
-        let hit = (slot < 6).then(|| 1u64 << (HIT + slot));
-        // Along each axis the positions whose next one along `d` lies inside, the far end
-        // first.
+        let hit = if slot < 6 { 1u64 << (HIT + slot) } else { 0 };
+        // The entry of a cell whose move fits, from its next cell's mask and entry, and its
+        // mark: whether its face jump ends at a stop.
+        let fill = |ahead: u64, next: u8| {
+            let entry = if ahead & stops != 0 {
+                JUMP | 1
+            } else {
+                one_more(next)
+            };
+            (entry, if ahead & (stops | hit) != 0 { hit } else { 0 })
+        };
+        // The rows along z whose next row along `d` lies inside, the far end first.
         let span = |axis: usize, t: i32| match d[axis] {
             1 => size[axis] - 2 - t,
             -1 => t + 1,
             _ => t,
         };
         let count = |axis: usize| size[axis] - d[axis].abs();
+        let n = size.z as usize;
+        // The cells of a row whose next cell lies inside, and those next cells.
+        let (inner, ahead) = match d.z {
+            1 => (0..n - 1, 1..n),
+            -1 => (1..n, 0..n - 1),
+            _ => (0..n, 0..n),
+        };
         for a in 0..count(0) {
             let x = span(0, a);
             for b in 0..count(1) {
-                let y = span(1, b);
-                let row = self.relative_index(IVec3::new(x, y, 0));
-                for c in 0..count(2) {
-                    let index = row + span(2, c) as usize;
-                    if masks[index] & moves == 0 {
-                        continue;
-                    }
-                    let next = index.wrapping_add_signed(step);
-                    let ahead = masks[next];
-                    self.cells[index].jumps[slot] = if ahead & stops != 0 {
-                        JUMP | 1
-                    } else {
-                        one_more(self.cells[next].jumps[slot])
+                let row = self.relative_index(IVec3::new(x, span(1, b), 0));
+                if d.x == 0 && d.y == 0 {
+                    // Along z, each cell from the one just done.
+                    let cells = &mut self.cells[row..row + n];
+                    let masks = &mut masks[row..row + n];
+                    let mut one = |z: usize, next: usize| {
+                        if masks[z] & moves != 0 {
+                            let (entry, mark) = fill(masks[next], cells[next].jumps[slot]);
+                            cells[z].jumps[slot] = entry;
+                            masks[z] |= mark;
+                        }
                     };
-                    if let Some(hit) = hit
-                        && ahead & (stops | hit) != 0
-                    {
-                        masks[index] |= hit;
+                    if d.z > 0 {
+                        inner.clone().rev().for_each(|z| one(z, z + 1));
+                    } else {
+                        inner.clone().for_each(|z| one(z, z - 1));
+                    }
+                    continue;
+                }
+                // Another row, filled before this one.
+                let next_row = row.wrapping_add_signed(step - d.z as isize);
+                let (cells, next_cells) = rows(&mut self.cells, row, next_row, n);
+                let (masks, next_masks) = rows(masks, row, next_row, n);
+                let cells = cells[inner.clone()]
+                    .iter_mut()
+                    .zip(&mut masks[inner.clone()]);
+                let next = next_cells[ahead.clone()]
+                    .iter()
+                    .zip(&next_masks[ahead.clone()]);
+                for ((cell, mask), (next_cell, &next_mask)) in cells.zip(next) {
+                    if *mask & moves != 0 {
+                        let (entry, mark) = fill(next_mask, next_cell.jumps[slot]);
+                        cell.jumps[slot] = entry;
+                        *mask |= mark;
                     }
                 }
             }
@@ -255,6 +287,18 @@ impl JumpTables {
             }
             index = index.wrapping_add_signed(self.more_step[dir]);
         }
+    }
+}
+
+/// The row of `n` items at `row` of `items`, and the other row at `other` (not `row`: rows
+/// do not overlap).
+fn rows<T>(items: &mut [T], row: usize, other: usize, n: usize) -> (&mut [T], &[T]) {
+    if row < other {
+        let (low, high) = items.split_at_mut(other);
+        (&mut low[row..row + n], &high[..n])
+    } else {
+        let (low, high) = items.split_at_mut(row);
+        (&mut high[..n], &low[other..other + n])
     }
 }
 
