@@ -4,7 +4,7 @@
 //! lines) and a test of whether the goal lies where the jump would meet it.
 //!
 //! A face jump from `c` along `d` steps while the move is legal and stops at the first
-//! position where a move is forced after arriving along `d` ([`Tables::forced_moves`], the
+//! position where a move is forced after arriving along `d` ([`Tables::forced_moves`](super::canon::Tables::forced_moves), the
 //! test of the cell-by-cell jump), or at the goal. An edge jump steps the same way and stops
 //! also where the face jump along one of its two faces stops at a forced move (the sub-jumps
 //! of the cell-by-cell jump), or where one of them meets the goal. The goal changes with the
@@ -22,10 +22,10 @@
 use glam::IVec3;
 
 use super::MAX_JUMP_HEIGHT;
-use super::canon::{Tables, rank};
+use super::canon::rank;
 use super::fits::{Fits, MAX_DENSE_WORDS};
 use crate::error::{Error, Result};
-use crate::moves::agent::{Agent, MoveCosts};
+use crate::moves::agent::Agent;
 use crate::moves::fly::FREE_DIRECTIONS;
 use crate::moves::wide::BoxView;
 use crate::world::{Bounds, Revision, VoxelWorld};
@@ -235,8 +235,7 @@ impl JumpTables {
             fits,
             source: None,
         };
-        // The forced moves do not depend on the costs.
-        tables.fill_all(&Tables::new(&MoveCosts::octile()));
+        tables.fill_all(fill::forced_tables());
         Ok(tables)
     }
 
@@ -410,6 +409,8 @@ impl JumpTables {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::moves::agent::MoveCosts;
+    use crate::search::jps3d::canon::Tables;
     use crate::search::jps3d::face::tests::face_jump_by_cells;
     use crate::world::{Block, ChunkedWorld};
 

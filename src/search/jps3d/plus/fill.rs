@@ -2,9 +2,12 @@
 //! for the whole world (in an order where the next cell is always done first) or for single
 //! lines (what an update fills again).
 
+use std::sync::OnceLock;
+
 use glam::IVec3;
 
 use super::{JUMP, JumpTables, MORE, SLOTS, one_more};
+use crate::moves::agent::MoveCosts;
 use crate::moves::fly::FREE_DIRECTIONS;
 use crate::search::jps3d::canon::{Tables, rank};
 
@@ -23,6 +26,12 @@ struct Kinds<'a> {
     /// The last neighbourhood seen at each place (by a hash of it) and its mask; `u32::MAX`
     /// (no neighbourhood: they have 27 bits) where none was.
     seen: Vec<(u32, u64)>,
+}
+
+/// The forced moves of the octile costs (those of any costs), made once.
+pub(super) fn forced_tables() -> &'static Tables {
+    static FORCED: OnceLock<Tables> = OnceLock::new();
+    FORCED.get_or_init(|| Tables::new(&MoveCosts::octile()))
 }
 
 /// The places [`Kinds`] remembers neighbourhoods at: a power of two.
@@ -198,7 +207,7 @@ impl JumpTables {
         while self.inside(first - d) {
             first -= d;
         }
-        let mut line = Vec::new();
+        let mut line = Vec::with_capacity(self.longest_line() as usize);
         let mut at = first;
         while self.inside(at) {
             line.push((self.relative_index(at), at));
@@ -305,7 +314,7 @@ fn rows<T>(items: &mut [T], row: usize, other: usize, n: usize) -> (&mut [T], &[
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::moves::agent::{Agent, MoveCosts};
+    use crate::moves::agent::Agent;
     use crate::world::{Block, Bounds, ChunkedWorld};
 
     /// The sweeps of a build give the entries of the cell-by-cell definition

@@ -15,13 +15,18 @@
 use ahash::AHashSet;
 use glam::IVec3;
 
-use super::JumpTables;
+use super::fill::forced_tables;
+use super::{JumpTables, MAX_TABLE_CELLS};
 use crate::error::{Error, Result};
-use crate::moves::agent::MoveCosts;
 use crate::moves::fly::FREE_DIRECTIONS;
 use crate::moves::wide::BoxView;
 use crate::search::jps3d::canon::{Tables, rank};
 use crate::world::{Changes, Revision, VoxelWorld};
+
+/// The bits of a walk's key ([`JumpTables::start_key`]) that hold its cell's index, and
+/// where its direction starts.
+const START_INDEX: u64 = MAX_TABLE_CELLS - 1;
+const START_DIR: u32 = 49;
 
 impl JumpTables {
     /// Brings the tables up to date after the blocks at `changed` changed in `world`, the
@@ -174,7 +179,7 @@ impl JumpTables {
                 }
             }
         }
-        let forced = Tables::new(&MoveCosts::octile());
+        let forced = forced_tables();
         // Face lines through every changed neighbourhood, noting the cells whose face jumps
         // changed between ending at a forced move and not.
         let mut lines = AHashSet::new();
@@ -182,7 +187,7 @@ impl JumpTables {
         for &at in &around_changed {
             for (dir, &d) in FREE_DIRECTIONS.iter().enumerate() {
                 if rank(d) == 1 && lines.insert((dir, self.line_start(at, dir))) {
-                    self.fill_line(&forced, dir, at, Some(&mut cells));
+                    self.fill_line(forced, dir, at, Some(&mut cells));
                     hits_changed.extend(cells.drain(..).map(|cell| (cell, dir)));
                 }
             }
@@ -195,7 +200,8 @@ impl JumpTables {
         for &at in &around_changed {
             for (dir, &d) in FREE_DIRECTIONS.iter().enumerate() {
                 if rank(d) == 2 {
-                    starts.extend([(dir, at), (dir, at - d)]);
+                    starts.extend(self.start_key(dir, at));
+                    starts.extend(self.start_key(dir, at - d));
                 }
             }
         }
@@ -204,17 +210,43 @@ impl JumpTables {
             for (dir, &d) in FREE_DIRECTIONS.iter().enumerate() {
                 // The edges with this face among their axes.
                 if rank(d) == 2 && (0..3).all(|axis| f[axis] == 0 || d[axis] == f[axis]) {
-                    starts.push((dir, cell - d));
+                    starts.extend(self.start_key(dir, cell - d));
                 }
             }
         }
         // Further along their lines first, so that a walk back meets the entries ahead of it
         // final and stops where they are unchanged.
-        starts.sort_unstable_by_key(|&(dir, at)| (dir, -at.dot(FREE_DIRECTIONS[dir])));
+        starts.sort_unstable();
         starts.dedup();
-        for (dir, from) in starts {
-            self.fill_back(&forced, dir, from);
+        let (columns, rows) = (
+            self.size.z as usize,
+            self.size.y as usize * self.size.z as usize,
+        );
+        for key in starts {
+            let index = (key & START_INDEX) as usize;
+            let r = IVec3::new(
+                (index / rows) as i32,
+                (index / columns % self.size.y as usize) as i32,
+                (index % columns) as i32,
+            );
+            self.fill_back(forced, (key >> START_DIR) as usize, r);
         }
+    }
+
+    /// The key of the walk back along `dir` from the relative position `at`: by direction,
+    /// then further along it first, then by cell; `None` (no walk) outside the bounds.
+    fn start_key(&self, dir: usize, at: IVec3) -> Option<u64> {
+        if !self.inside(at) {
+            return None;
+        }
+        // Relative positions are at most 2^23 along each axis: the dot product of one with a
+        // direction lies within 3 * 2^23 of 0.
+        let behind = (1i64 << 25) - i64::from(at.dot(FREE_DIRECTIONS[dir]));
+        Some(
+            (dir as u64) << START_DIR
+                | (behind as u64) << START_INDEX.count_ones()
+                | self.relative_index(at) as u64,
+        )
     }
 
     /// Fills the entry of `dir` at the relative position `from` again, and those of the
