@@ -215,8 +215,12 @@ impl JumpTables {
         }
         let before = changed_hits.as_ref().map(|_| self.line_hits(&line, dir));
         let slot = self.slot[dir];
-        for &(index, at) in line.iter().rev() {
-            self.cells[index].jumps[slot] = self.entry_of(forced, index, at, dir);
+        // The last cell's next one lies outside: a wall.
+        if let Some(&(last, _)) = line.last() {
+            self.cells[last].jumps[slot] = 0;
+        }
+        for &(index, _) in line.iter().rev().skip(1) {
+            self.cells[index].jumps[slot] = self.entry_inside(forced, index, dir);
         }
         if let (Some(list), Some(before)) = (changed_hits, before) {
             let after = self.line_hits(&line, dir);
@@ -267,6 +271,13 @@ impl JumpTables {
         {
             return 0;
         }
+        self.entry_inside(forced, index, dir)
+    }
+
+    /// [`JumpTables::entry_of`] for a cell whose next cell along `dir` lies inside the
+    /// bounds.
+    #[inline]
+    pub(super) fn entry_inside(&self, forced: &Tables, index: usize, dir: usize) -> u8 {
         let required = forced.required[dir];
         if self.cells[index].around & required != required {
             return 0;

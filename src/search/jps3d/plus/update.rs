@@ -252,24 +252,35 @@ impl JumpTables {
     /// Fills the entry of `dir` at the relative position `from` again, and those of the
     /// cells behind it along `dir` while they change.
     fn fill_back(&mut self, forced: &Tables, dir: usize, from: IVec3) {
-        let (d, slot) = (FREE_DIRECTIONS[dir], self.slot[dir]);
-        let mut at = from;
-        while self.inside(at) {
-            let index = self.relative_index(at);
-            let entry = self.entry_of(forced, index, at, dir);
+        let (slot, step) = (self.slot[dir], self.step[dir]);
+        let mut index = self.relative_index(from);
+        let entry = self.entry_of(forced, index, from, dir);
+        if self.cells[index].jumps[slot] == entry {
+            return;
+        }
+        self.cells[index].jumps[slot] = entry;
+        // The cells behind `from` inside the bounds, whose next cells lie inside too.
+        for _ in 0..self.steps_back(from, dir) {
+            index = index.wrapping_add_signed(-step);
+            let entry = self.entry_inside(forced, index, dir);
             if self.cells[index].jumps[slot] == entry {
                 return;
             }
             self.cells[index].jumps[slot] = entry;
-            at -= d;
         }
     }
 
     /// The first cell (relative) of the line along `dir` through the relative position `at`:
     /// the one whose step back along `dir` leaves the bounds.
     fn line_start(&self, at: IVec3, dir: usize) -> IVec3 {
+        at - FREE_DIRECTIONS[dir] * self.steps_back(at, dir)
+    }
+
+    /// How many cells of the line along `dir` lie behind the relative position `at` inside
+    /// the bounds.
+    fn steps_back(&self, at: IVec3, dir: usize) -> i32 {
         let d = FREE_DIRECTIONS[dir];
-        let back = (0..3)
+        (0..3)
             .filter(|&axis| d[axis] != 0)
             .map(|axis| {
                 if d[axis] > 0 {
@@ -279,8 +290,7 @@ impl JumpTables {
                 }
             })
             .min()
-            .unwrap_or(0);
-        at - d * back
+            .unwrap_or(0)
     }
 }
 
