@@ -205,12 +205,14 @@ impl JumpTables {
                 }
             }
         }
+        let edges: Vec<(usize, [usize; 2])> = (0..26)
+            .filter_map(|dir| self.sub_faces[dir].map(|faces| (dir, faces)))
+            .collect();
         for &(cell, face) in &hits_changed {
-            let f = FREE_DIRECTIONS[face];
-            for (dir, &d) in FREE_DIRECTIONS.iter().enumerate() {
-                // The edges with this face among their axes.
-                if rank(d) == 2 && (0..3).all(|axis| f[axis] == 0 || d[axis] == f[axis]) {
-                    starts.extend(self.start_key(dir, cell - d));
+            // The edges with this face among their axes.
+            for &(dir, faces) in &edges {
+                if faces.contains(&face) {
+                    starts.extend(self.start_key(dir, cell - FREE_DIRECTIONS[dir]));
                 }
             }
         }
