@@ -101,14 +101,28 @@ pub struct JumpTables {
 /// stop, from the entry of that next position.
 #[inline]
 fn one_more(next: u8) -> u8 {
-    if next & JUMP != 0 {
-        let n = next & !JUMP;
-        if n < 127 { JUMP | (n + 1) } else { MORE }
-    } else {
-        // 126 free steps and one more are `MORE` (a wall 0 steps after the 127th).
-        (next + 1).min(MORE)
-    }
+    ONE_MORE[next as usize]
 }
+
+/// [`one_more`] of every entry, looked up: the sweeps of a build take it for most entries.
+const ONE_MORE: [u8; 256] = {
+    let mut table = [0; 256];
+    let mut next = 0;
+    while next < 256 {
+        let entry = next as u8;
+        table[next] = if entry & JUMP != 0 {
+            let n = entry & !JUMP;
+            if n < 127 { JUMP | (n + 1) } else { MORE }
+        } else if entry < MORE {
+            entry + 1
+        } else {
+            // 126 free steps and one more are `MORE` (a wall 0 steps after the 127th).
+            MORE
+        };
+        next += 1;
+    }
+    table
+};
 
 impl JumpTables {
     /// The tables of `agent` (a flier or swimmer one to [`MAX_JUMP_HEIGHT`] cells tall, of any
