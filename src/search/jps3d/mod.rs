@@ -79,17 +79,17 @@
 //!
 //! | set | flier A*: instructions; D1 / LL misses | with tables | ratio | expansions | build, bytes | update after one block |
 //! |---|---|---|---|---|---|---|
-//! | `Simple` | 314.9 M; 3 130 / 14 | 28.5 M; 257 / 1.4 | **11.05x** | 726 / 43 | 3 406 M, 35.5 MB | 30.6 M |
-//! | pillars | 364.2 M; 11 852 / 95 | 78.4 M; 2 502 / 19 | 4.65x | 2 253 / 532 | 1 057 M, 10.8 MB | 5.3 M |
-//! | large | 1 520 M; 168 420 / 597 | 405 M; 39 150 / 5 673 | 3.75x | 24 075 / 7 612 | 20 340 M, 204.5 MB | 10.8 M |
+//! | `Simple` | 314.9 M; 3 130 / 14 | 28.5 M; 257 / 1.4 | **11.05x** | 726 / 43 | 699 M, 35.5 MB | 14.7 M |
+//! | pillars | 364.2 M; 11 852 / 95 | 78.4 M; 2 502 / 19 | 4.65x | 2 253 / 532 | 195 M, 10.8 MB | 2.7 M |
+//! | large | 1 520 M; 168 420 / 597 | 405 M; 39 150 / 5 673 | 3.75x | 24 075 / 7 612 | 3 585 M, 204.5 MB | 5.8 M |
 //!
 //! Build and update instructions: callgrind with `--toggle-collect='*build_tables*'` and
 //! `--toggle-collect='*update_tables*'` (the bench's 40 updates, each after one block set or
-//! cleared, divided by 40); `Simple`'s and the large build were measured before a last 5% cut
-//! (the pillars' 1 116 M became 1 057 M), about 2 300 instructions per cell, most of them
-//! forced-move tests and the chains of face entries an edge entry reads. Before the edge tables and the bench's priming, the large set with
-//! face tables read 109 k D1 and 32 k LL misses per query, 27 k of them the first searches'
-//! page allocations in the cell table, counted in every run then.
+//! cleared, divided by 40): 430 to 480 instructions per cell, down from about 2 300 before
+//! the builds swept each direction once (see the notes of `plus/fill.rs`). Before the edge
+//! tables and the bench's priming, the large set with face tables read 109 k D1 and 32 k LL
+//! misses per query, 27 k of them the first searches' page allocations in the cell table,
+//! counted in every run then.
 //!
 //! ## Precomputed face and edge jumps (JPS+ in 3D)
 //!

@@ -4,8 +4,9 @@
 //! lines) and a test of whether the goal lies where the jump would meet it.
 //!
 //! A face jump from `c` along `d` steps while the move is legal and stops at the first
-//! position where a move is forced after arriving along `d` ([`Tables::forced_moves`](super::canon::Tables::forced_moves), the
-//! test of the cell-by-cell jump), or at the goal. An edge jump steps the same way and stops
+//! position where a move is forced after arriving along `d`
+//! ([`Tables::forced_moves`](super::canon::Tables::forced_moves), the test of the
+//! cell-by-cell jump), or at the goal. An edge jump steps the same way and stops
 //! also where the face jump along one of its two faces stops at a forced move (the sub-jumps
 //! of the cell-by-cell jump), or where one of them meets the goal. The goal changes with the
 //! query, the rest only with the world: the table holds the rest, and a query finds the one
