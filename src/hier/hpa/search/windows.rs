@@ -153,7 +153,7 @@ impl AbstractSearch {
         if from == to {
             return Ok(0);
         }
-        let Some(within) =
+        let Some(expanded) =
             self.plain(hpa)?
                 .search_within(graph, (from, to), region, estimator, route)
         else {
@@ -164,6 +164,6 @@ impl AbstractSearch {
                 graph.feet(to)
             )));
         };
-        Ok(within.expanded)
+        Ok(expanded)
     }
 }
