@@ -119,21 +119,23 @@
 //!   2.2% above optimal on average after smoothing.
 //! - **In-cell edges**: the exact cost inside the cell between every two portals (the same
 //!   tables as the exact hierarchy's, over fewer portals), priced for one [`MoveCosts`].
-//! - **Landmarks (ALT)**: the abstract route costs from 24 portals (nearest points spread
-//!   evenly along the border of the portals' area, from a corner on) to every portal and from
+//! - **Landmarks (ALT)**: the abstract route costs from 24 portals to every portal and from
 //!   every portal to them, two Dijkstras each at build, stored in 16-bit units of a quantum
-//!   (1 or 2 at 2048) and rounded so that every bound stays a lower bound. The abstract search
-//!   estimates with the larger of the octile bound, `d(L, goal) - d(L, v)` and
-//!   `d(v, L) - d(goal, L)` over all 48 ways (walking is far from symmetric: a block climbed
-//!   costs 5 times a block dropped); per query each way is one constant, per portal a maximum
-//!   of saturating 16-bit differences. From 8 landmarks in 32-bit units to 24 in 16-bit ones:
-//!   abstract expansions per query (with the end cells' searches) 5 470 to 2 577, the timed
-//!   queries' instructions 299.3 M to 237.8 M (`long --size 1024`, 20 pairs, callgrind below),
-//!   for 32 more bytes per portal. 16 landmarks expanded 4 462, 28 2 484. Active landmarks
-//!   (per query only the ways that bound the start best) expanded more: 12 of 48 ways 3 795,
-//!   16 3 200. Updates that change moves drop them ([`Abstraction::refresh_landmarks`]
-//!   computes them again; until then the octile bound alone: 1.1 to 4 times the expansions
-//!   on 8 pairs at 2048).
+//!   (1 or 2 at 2048) and rounded so that every bound stays a lower bound. The landmarks are
+//!   the portals nearest to points spread evenly along the border of the portals' area, among
+//!   those of the largest strongly connected part a probe finds (from the middle, both ways):
+//!   at 1024 the portals nearest the border points sat on islands, leaving 72% of the
+//!   distances unknown (33% now). The abstract search estimates with the larger of the octile
+//!   bound, `d(L, goal) - d(L, v)` and `d(v, L) - d(goal, L)` over all 48 ways (walking is far
+//!   from symmetric: a block climbed costs 5 times a block dropped): per query one constant per
+//!   way, per portal a maximum of saturating 16-bit differences. Measured (`long --size 1024`,
+//!   20 pairs, callgrind as below; expansions with the windows'): 8 landmarks in 32 bits
+//!   10 549 expansions, 117.4 M instructions outside the windows; 24 in 16 bits 7 711, 57.6 M;
+//!   the same in the connected part 7 149, 47.5 M (96 bytes per portal against 64). Tried:
+//!   16 landmarks 7 736; active landmarks (only the ways bounding the start best: 12 of 48
+//!   expanded 35% more portals); a byte per portal and way over a per-cell base and step
+//!   (95% memory at 1024 instead of 120%, but 8 424 expansions, 74.7 M). Edits drop the
+//!   landmarks ([`Abstraction::refresh_landmarks`]; meanwhile the octile bound alone).
 //! - **Queries** ([`AbstractSearch::find_path`]): routes whose ends are at most one cell
 //!   apart (either axis, [`DIRECT_CELLS`]) go straight to A* over the walk graph. Others
 //!   search the start's cell forwards and the goal's backwards (Dijkstra inside each), run
