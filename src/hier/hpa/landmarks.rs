@@ -74,18 +74,9 @@ impl Abstraction {
         }
         let low = portals.iter().map(|p| p.0).reduce(IVec3::min)?;
         let high = portals.iter().map(|p| p.0).fold(low, IVec3::max);
-        // The transitions into each slot, `(to, from, cost)` sorted, for the Dijkstras
-        // toward a landmark (in-cell edges into a portal are a column of its cell's table).
-        let mut into = Vec::new();
-        for slot in 0..slots as u32 {
-            let own = self.slot_cell[slot as usize];
-            self.for_each_edge(slot, |next, cost| {
-                if self.slot_cell[next as usize] != own {
-                    into.push((next, slot, cost));
-                }
-            });
-        }
-        into.sort_unstable();
+        // The transitions into each slot, for the Dijkstras toward a landmark (in-cell edges
+        // into a portal are a column of its cell's table).
+        let into = Incoming::new(self);
         let mut dist: Vec<u64> = Vec::new();
         let mut back: Vec<u64> = Vec::new();
         // Dijkstra pops costs in order, all a radix heap needs.
@@ -153,54 +144,98 @@ impl Abstraction {
         &self,
         source: u32,
         backward: bool,
-        into: &[(u32, u32, u32)],
+        into: &Incoming,
         dist: &mut Vec<u64>,
         heap: &mut OpenSet,
     ) {
         dist.clear();
         dist.resize(self.slot_cell.len(), u64::MAX);
         dist[source as usize] = 0;
+        // Per slot, whether its distance came through its cell's table: then its own table
+        // row (column, backward) improves nothing, as in the abstract search (in-cell costs
+        // are shortest routes), and only its transitions are relaxed. Most portals of a cell
+        // are reached so; this cut the landmark Dijkstras' relaxations by most of the rows.
+        let mut via_table = vec![false; self.slot_cell.len()];
         heap.reset(0);
         heap.push(0, 0, source);
         while let Some((g, slot)) = heap.pop() {
             if g > dist[slot as usize] {
                 continue;
             }
+            let own = self.slot_cell[slot as usize];
+            let row = !via_table[slot as usize];
             let mut visit = |next: u32, cost: u32| {
                 let reached = g + u64::from(cost);
                 if reached < dist[next as usize] {
                     dist[next as usize] = reached;
+                    via_table[next as usize] = self.slot_cell[next as usize] == own;
                     heap.push(reached, reached, next);
                 }
             };
             if backward {
-                self.for_each_edge_into(slot, into, &mut visit);
+                self.for_each_edge_into(slot, row, into, &mut visit);
             } else {
-                self.for_each_edge(slot, &mut visit);
+                self.for_each_edge(slot, row, &mut visit);
             }
         }
     }
 
     /// Visits the abstract edges into the portal in `slot`, `(from, cost)`: its table column
-    /// and the transitions in `into` (sorted, `(to, from, cost)`).
+    /// (when `column`) and its transitions in `into`.
     fn for_each_edge_into(
         &self,
         slot: u32,
-        into: &[(u32, u32, u32)],
+        column: bool,
+        into: &Incoming,
         mut visit: impl FnMut(u32, u32),
     ) {
         let Some((cell, local)) = self.slot_portal(slot) else {
             return;
         };
-        let n = cell.portals.len();
-        for other in (0..n).filter(|&other| other != local) {
-            if let Some(cost) = cell.table.get(other * n + local) {
-                visit(cell.base + other as u32, cost);
+        if column {
+            let n = cell.portals.len();
+            for other in (0..n).filter(|&other| other != local) {
+                if let Some(cost) = cell.table.get(other * n + local) {
+                    visit(cell.base + other as u32, cost);
+                }
             }
         }
-        let first = into.partition_point(|&(to, _, _)| to < slot);
-        for &(_, from, cost) in into[first..].iter().take_while(|&&(to, _, _)| to == slot) {
+        let edges = into.first[slot as usize] as usize..into.first[slot as usize + 1] as usize;
+        for &(from, cost) in &into.edges[edges] {
             visit(from, cost);
+        }
+    }
+}
+
+/// The transitions into each slot, grouped by slot: `edges[first[s] .. first[s + 1]]` are
+/// `(from, cost)` of those into slot `s`.
+struct Incoming {
+    first: Vec<u32>,
+    edges: Vec<(u32, u32)>,
+}
+
+impl Incoming {
+    fn new(hpa: &Abstraction) -> Self {
+        let slots = hpa.slot_cell.len();
+        let mut all = Vec::new();
+        for slot in 0..slots as u32 {
+            hpa.for_each_edge(slot, false, |next, cost| all.push((next, slot, cost)));
+        }
+        all.sort_unstable();
+        let mut first = Vec::with_capacity(slots + 1);
+        let mut at = 0;
+        for slot in 0..=slots as u32 {
+            while at < all.len() && all[at].0 < slot {
+                at += 1;
+            }
+            first.push(at as u32);
+        }
+        Self {
+            first,
+            edges: all
+                .into_iter()
+                .map(|(_, from, cost)| (from, cost))
+                .collect(),
         }
     }
 }
@@ -236,7 +271,9 @@ mod tests {
         let slots = hpa.slot_cell.len() as u32;
         let mut edges = Vec::new();
         for slot in 0..slots {
-            hpa.for_each_edge(slot, |next, cost| edges.push((slot, next, u64::from(cost))));
+            hpa.for_each_edge(slot, true, |next, cost| {
+                edges.push((slot, next, u64::from(cost)));
+            });
         }
         assert!(edges.len() > 100, "a world of {} edges", edges.len());
         // Costs on this small world fit 16 bits: the quantised distances are the distances.

@@ -515,17 +515,20 @@ impl Abstraction {
         (local < cell.portals.len()).then_some((cell, local))
     }
 
-    /// Visits the abstract edges out of the portal in `slot`: its table row and its exits.
-    fn for_each_edge(&self, slot: u32, mut visit: impl FnMut(u32, u32)) {
+    /// Visits the abstract edges out of the portal in `slot`: its table row (when `row`) and
+    /// its exits.
+    fn for_each_edge(&self, slot: u32, row: bool, mut visit: impl FnMut(u32, u32)) {
         let Some((cell, local)) = self.slot_portal(slot) else {
             return;
         };
         let n = cell.portals.len();
-        cell.table.for_each_in_row(local, n, |other, cost| {
-            if other != local {
-                visit(cell.base + other as u32, cost);
-            }
-        });
+        if row {
+            cell.table.for_each_in_row(local, n, |other, cost| {
+                if other != local {
+                    visit(cell.base + other as u32, cost);
+                }
+            });
+        }
         let portal = cell.portals[local];
         let first = cell.exits.partition_point(|exit| exit.from < portal);
         for (exit, &(to_cell, to_local)) in cell.exits[first..]
