@@ -414,6 +414,9 @@ impl Abstraction {
             .collect();
         dirty.sort_unstable();
         let mut affected = dirty.clone();
+        // The cells whose exits may point at the wrong portals: those whose exits changed, and
+        // the neighbours of those whose portals changed (their exits' targets may have moved).
+        let mut resolve = Vec::new();
         for &index in &dirty {
             let border = self.border_nodes(graph, index);
             let chunk = self.cells[index].chunk;
@@ -426,6 +429,7 @@ impl Abstraction {
                 continue;
             }
             self.cells[index].exits = exits;
+            resolve.push(index);
             for dx in -1..=1 {
                 for dz in -1..=1 {
                     if let Some(&other) = self.by_chunk.get(&[chunk[0] + dx, chunk[1] + dz]) {
@@ -437,14 +441,14 @@ impl Abstraction {
         affected.sort_unstable();
         affected.dedup();
         let mut scratch = DeriveScratch::default();
-        // The cells whose exits may point at moved portals: those derived again (their exits
-        // may have changed) and their neighbours (their exits' targets may have moved).
-        let mut resolve = Vec::new();
         for index in affected {
             let portals = self.portals_of(graph, index);
+            let moved = portals != self.cells[index].portals;
             // A cell whose portals stayed and whose own nodes did not change keeps its table.
-            if dirty.binary_search(&index).is_ok() || portals != self.cells[index].portals {
+            if dirty.binary_search(&index).is_ok() || moved {
                 self.rederive(graph, index, portals, &mut scratch)?;
+            }
+            if moved {
                 let chunk = self.cells[index].chunk;
                 for dx in -1..=1 {
                     for dz in -1..=1 {
