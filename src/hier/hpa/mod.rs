@@ -414,6 +414,9 @@ impl Abstraction {
             .collect();
         dirty.sort_unstable();
         let mut affected = dirty.clone();
+        // The cells whose exits may point at the wrong portals: those whose exits changed, and
+        // the neighbours of those whose portals changed (their exits' targets may have moved).
+        let mut resolve = Vec::new();
         for &index in &dirty {
             let border = self.border_nodes(graph, index);
             let chunk = self.cells[index].chunk;
@@ -426,6 +429,7 @@ impl Abstraction {
                 continue;
             }
             self.cells[index].exits = exits;
+            resolve.push(index);
             for dx in -1..=1 {
                 for dz in -1..=1 {
                     if let Some(&other) = self.by_chunk.get(&[chunk[0] + dx, chunk[1] + dz]) {
@@ -437,14 +441,14 @@ impl Abstraction {
         affected.sort_unstable();
         affected.dedup();
         let mut scratch = DeriveScratch::default();
-        // The cells whose exits may point at moved portals: those derived again (their exits
-        // may have changed) and their neighbours (their exits' targets may have moved).
-        let mut resolve = Vec::new();
         for index in affected {
             let portals = self.portals_of(graph, index);
+            let moved = portals != self.cells[index].portals;
             // A cell whose portals stayed and whose own nodes did not change keeps its table.
-            if dirty.binary_search(&index).is_ok() || portals != self.cells[index].portals {
+            if dirty.binary_search(&index).is_ok() || moved {
                 self.rederive(graph, index, portals, &mut scratch)?;
+            }
+            if moved {
                 let chunk = self.cells[index].chunk;
                 for dx in -1..=1 {
                     for dz in -1..=1 {
@@ -515,17 +519,20 @@ impl Abstraction {
         (local < cell.portals.len()).then_some((cell, local))
     }
 
-    /// Visits the abstract edges out of the portal in `slot`: its table row and its exits.
-    fn for_each_edge(&self, slot: u32, mut visit: impl FnMut(u32, u32)) {
+    /// Visits the abstract edges out of the portal in `slot`: its table row (when `row`) and
+    /// its exits.
+    fn for_each_edge(&self, slot: u32, row: bool, mut visit: impl FnMut(u32, u32)) {
         let Some((cell, local)) = self.slot_portal(slot) else {
             return;
         };
         let n = cell.portals.len();
-        cell.table.for_each_in_row(local, n, |other, cost| {
-            if other != local {
-                visit(cell.base + other as u32, cost);
-            }
-        });
+        if row {
+            cell.table.for_each_in_row(local, n, |other, cost| {
+                if other != local {
+                    visit(cell.base + other as u32, cost);
+                }
+            });
+        }
         let portal = cell.portals[local];
         let first = cell.exits.partition_point(|exit| exit.from < portal);
         for (exit, &(to_cell, to_local)) in cell.exits[first..]
