@@ -184,10 +184,11 @@
 //! 172.9 M per query, the abstraction 15.8 M (10.9x fewer; 24.4 M with 8 landmarks in 32
 //! bits, 26.8 M one way). Of the abstraction's: the smoothing windows 10.8 M, the abstract
 //! search and the end cells' searches 5.0 M. Build at 1024 (`--size 1024 --pairs 1`,
-//! `--toggle-collect='*Abstraction*build*'`): 9.81 G instructions, 2.91 G of them the 50
-//! landmark Dijkstras (48 and two probes; 5.61 G before they skipped rows of portals reached
-//! through their table). The build is limited by cache misses more than instructions: the
-//! compile's wall clock is about half the build's for as many instructions. Per block edit:
+//! `--toggle-collect='*Abstraction*build*'`): 9.63 G instructions (the compile 7.56 G,
+//! `'*NavGraph*compile*'`), 2.91 G of them the 50 landmark Dijkstras (48 and two probes;
+//! 5.61 G before they skipped rows of portals reached through their table), 5.19 G the
+//! tables. The build misses the cache more than the compile: 2.3x its wall clock at 1.3x
+//! its instructions (under valgrind, same run). Per block edit:
 //! 2.26 M instructions at 512 (`long --size 512 --pairs 1 --edits 300`,
 //! `--toggle-collect='*Abstraction*update*'`; 2.24 M with a hash map of portals, 2.15 M
 //! earlier), three quarters of it the derivation of the edited cell's table.
