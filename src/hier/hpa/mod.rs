@@ -63,6 +63,9 @@ struct Transition {
 #[derive(Debug, Clone)]
 struct HpaCell {
     chunk: Chunk,
+    /// How many nodes of the graph lie in the cell: it is dropped when none is left (its
+    /// column unloaded), so the abstraction's memory follows the loaded columns.
+    nodes: u32,
     /// The lowest and highest feet y any node of the cell has had: where to look for its
     /// border nodes again after an update.
     y_low: i32,
@@ -250,6 +253,7 @@ impl Abstraction {
         for id in graph.nodes() {
             let feet = graph.feet(id);
             let cell = abstraction.cell_for(feet);
+            abstraction.cells[cell].nodes += 1;
             if border.len() <= cell {
                 border.resize_with(cell + 1, Vec::new);
             }
@@ -289,6 +293,7 @@ impl Abstraction {
         let index = *self.by_chunk.entry(chunk).or_insert_with(|| {
             cells.push(HpaCell {
                 chunk,
+                nodes: 0,
                 y_low: feet.y,
                 y_high: feet.y,
                 exits: Vec::new(),
@@ -396,7 +401,7 @@ impl Abstraction {
     pub fn update(&mut self, graph: &NavGraph, changes: &GraphUpdate) -> Result<()> {
         graph.check_current()?;
         let mut dirty: AHashSet<Chunk> = AHashSet::new();
-        for &id in changes.added.iter().chain(&changes.changed) {
+        for (nth, &id) in changes.added.iter().chain(&changes.changed).enumerate() {
             if !graph.is_live(id) {
                 continue;
             }
@@ -404,15 +409,24 @@ impl Abstraction {
             // its own nodes' moves out, and the portals a neighbour's exits give it are found
             // again below for every neighbour.
             let feet = graph.feet(id);
-            self.cell_for(feet);
+            let index = self.cell_for(feet);
+            if nth < changes.added.len() {
+                self.cells[index].nodes += 1;
+            }
             dirty.insert(chunk_of(feet));
         }
+        let mut emptied = false;
         for (id, &feet) in changes.removed.iter().zip(&changes.removed_feet) {
             let chunk = chunk_of(feet);
-            if let Some(&cell) = self.by_chunk.get(&chunk)
-                && self.cells[cell as usize].portals.contains(id)
-            {
-                dirty.insert(chunk);
+            if let Some(&index) = self.by_chunk.get(&chunk) {
+                let cell = &mut self.cells[index as usize];
+                // Saturating: changes not passed in order could remove nodes never counted;
+                // the cell then goes early, and comes back with the next node added in it.
+                cell.nodes = cell.nodes.saturating_sub(1);
+                emptied |= cell.nodes == 0;
+                if cell.portals.contains(id) {
+                    dirty.insert(chunk);
+                }
             }
         }
         let mut dirty: Vec<usize> = dirty
@@ -471,9 +485,17 @@ impl Abstraction {
         for index in resolve {
             self.resolve_exits(graph, index);
         }
-        self.compact_slots();
-        if !dirty.is_empty() {
-            // Costs changed somewhere: a landmark distance that fell could overestimate.
+        if emptied {
+            // The emptied cells have no portal and no exit left: the updates above took their
+            // nodes' portals and the neighbours' transitions into them away.
+            self.drop_empty_cells();
+        } else if self.used_slots * 2 < self.slot_cell.len() {
+            // Cells that grew left more than half the slots unused.
+            self.lay_out_slots();
+        }
+        if emptied || !dirty.is_empty() {
+            // Slots laid out again, or costs changed somewhere (a landmark distance that fell
+            // could overestimate).
             self.landmarks = LandmarkTable::default();
         }
         self.version = graph.world_version();
@@ -501,11 +523,39 @@ impl Abstraction {
         nodes
     }
 
-    /// Lays the overlay slots out again when cells that grew left more than half unused.
-    fn compact_slots(&mut self) {
-        if self.used_slots * 2 >= self.slot_cell.len() {
-            return;
+    /// Drops the cells without nodes and numbers the others again (in `by_chunk`, the exits'
+    /// targets and the slots): a pass over every cell, but only after an update that emptied
+    /// a column, itself a pass over the column's thousands of nodes.
+    fn drop_empty_cells(&mut self) {
+        let mut kept = 0;
+        let renumber: Vec<u32> = self
+            .cells
+            .iter()
+            .map(|cell| {
+                if cell.nodes == 0 {
+                    return NO_CELL;
+                }
+                kept += 1;
+                kept - 1
+            })
+            .collect();
+        self.cells.retain(|cell| cell.nodes > 0);
+        for cell in &mut self.cells {
+            for target in &mut cell.targets {
+                if target.0 != NO_CELL {
+                    target.0 = renumber[target.0 as usize];
+                }
+            }
         }
+        self.by_chunk.retain(|_, index| {
+            *index = renumber[*index as usize];
+            *index != NO_CELL
+        });
+        self.lay_out_slots();
+    }
+
+    /// Gives every cell exactly the overlay slots its portals need, in cell order.
+    fn lay_out_slots(&mut self) {
         self.slot_cell.clear();
         for (index, cell) in self.cells.iter_mut().enumerate() {
             let count = cell.portals.len() as u32;
@@ -576,7 +626,7 @@ impl Abstraction {
         self.used_slots
     }
 
-    /// The number of cells (chunk columns that have had a node).
+    /// The number of cells (chunk columns with a node of the graph).
     #[must_use]
     pub fn cell_count(&self) -> usize {
         self.cells.len()
