@@ -211,6 +211,24 @@ fn abstraction_updates_after_random_block_changes_equal_a_fresh_build() {
     outcomes.assert_both_seen(5, 1);
 }
 
+/// Loads chunk column `(cx, cz)` of a world of height 16 from y -16: a floor 1 to 6 blocks
+/// high, a few holes and posts.
+fn load_column(world: &mut ChunkedWorld, rng: &mut Rng, cx: i32, cz: i32) {
+    let palette = [Block::Air, Block::Solid];
+    let level = 1 + rng.below(6) as usize;
+    let cells: Vec<u16> = (0..4096)
+        .map(|i| {
+            let (y, column) = (i / 256, i % 256);
+            let floor = y < level && column % 23 != 5;
+            let post = y < level + 2 && column % 37 == 11;
+            u16::from(floor || post)
+        })
+        .collect();
+    world
+        .insert_column(cx, cz, [(&palette[..], &cells[..])])
+        .expect("a valid column");
+}
+
 /// Chunk columns loaded, unloaded and loaded again (with block edits between) at negative
 /// chunk coordinates: after each, the updated abstraction lists the edges a fresh build does,
 /// and its routes are legal, near the optimum, and found exactly when one exists.
@@ -222,27 +240,11 @@ fn abstraction_updates_after_column_loads_and_unloads_equal_a_fresh_build() {
     let costs = MoveCosts::default();
     let mut world = ChunkedWorld::with_height(-16, 16).expect("a valid height");
     world.track_changes(true);
-    let palette = [Block::Air, Block::Solid];
-    let load = |world: &mut ChunkedWorld, rng: &mut Rng, cx: i32, cz: i32| {
-        // A floor 1 to 6 blocks high at y -16..; a few holes and posts.
-        let level = 1 + rng.below(6) as usize;
-        let cells: Vec<u16> = (0..4096)
-            .map(|i| {
-                let (y, column) = (i / 256, i % 256);
-                let floor = y < level && column % 23 != 5;
-                let post = y < level + 2 && column % 37 == 11;
-                u16::from(floor || post)
-            })
-            .collect();
-        world
-            .insert_column(cx, cz, [(&palette[..], &cells[..])])
-            .expect("a valid column");
-    };
     let columns: Vec<(i32, i32)> = (-3..1)
         .flat_map(|cx| (-2..1).map(move |cz| (cx - 100, cz)))
         .collect();
     for &(cx, cz) in &columns {
-        load(&mut world, &mut rng, cx, cz);
+        load_column(&mut world, &mut rng, cx, cz);
     }
     world.take_changes();
     let mut loaded = columns.clone();
@@ -255,7 +257,7 @@ fn abstraction_updates_after_column_loads_and_unloads_equal_a_fresh_build() {
             world.remove_column(cx, cz);
             loaded.retain(|&column| column != (cx, cz));
         } else {
-            load(&mut world, &mut rng, cx, cz);
+            load_column(&mut world, &mut rng, cx, cz);
             if !loaded.contains(&(cx, cz)) {
                 loaded.push((cx, cz));
             }
@@ -305,6 +307,60 @@ fn abstraction_updates_after_column_loads_and_unloads_equal_a_fresh_build() {
         }
     }
     outcomes.assert_both_seen(20, 1);
+}
+
+/// A window of 3 x 2 loaded columns slides from chunk x -13 to 10 and back (two columns
+/// loaded ahead and two unloaded behind at each step): after every step the updated
+/// abstraction equals a fresh build, holds exactly its cells (none left for unloaded
+/// columns), and with its landmark distances at most a quarter more memory, however many
+/// columns it has seen.
+#[test]
+fn abstraction_memory_follows_a_sliding_window_of_loaded_columns() {
+    let mut rng = Rng::new(0x5116);
+    let agent = Agent::default();
+    let costs = MoveCosts::default();
+    let mut world = ChunkedWorld::with_height(-16, 16).expect("a valid height");
+    world.track_changes(true);
+    let (width, first) = (3, -13);
+    for cx in first..first + width {
+        for cz in -1..1 {
+            load_column(&mut world, &mut rng, cx, cz);
+        }
+    }
+    world.take_changes();
+    let mut graph = NavGraph::compile(&world, &agent).expect("compiles");
+    let mut hpa = Abstraction::build(&graph, &costs).expect("builds");
+    // Right to the last column, then back left to the first: 42 steps.
+    let slides = (0..21).map(|_| 1).chain((0..21).map(|_| -1));
+    let mut low = first;
+    for (step, slide) in slides.enumerate() {
+        let (gone, new) = if slide > 0 {
+            (low, low + width)
+        } else {
+            (low + width - 1, low - 1)
+        };
+        low += slide;
+        for cz in -1..1 {
+            world.remove_column(gone, cz);
+            load_column(&mut world, &mut rng, new, cz);
+        }
+        let changes = world.take_changes();
+        let update = graph.apply_changes(&world, &changes).expect("updates");
+        hpa.update(&graph, &update).expect("updates");
+        let fresh = Abstraction::build(&graph, &costs).expect("builds");
+        assert_eq!(hpa.edges(&graph), fresh.edges(&graph), "step {step}");
+        assert_eq!(hpa.cell_count(), fresh.cell_count(), "step {step}");
+        assert_eq!(hpa.cell_count(), 2 * width as usize, "step {step}");
+        // With its landmark distances, as a fresh build has them.
+        hpa.refresh_landmarks();
+        assert!(hpa.landmarks_current(), "step {step}");
+        assert!(
+            hpa.memory_bytes() * 4 <= fresh.memory_bytes() * 5,
+            "step {step}: {} bytes against a fresh build's {}",
+            hpa.memory_bytes(),
+            fresh.memory_bytes()
+        );
+    }
 }
 
 #[test]

@@ -119,21 +119,23 @@
 //!   2.2% above optimal on average after smoothing.
 //! - **In-cell edges**: the exact cost inside the cell between every two portals (the same
 //!   tables as the exact hierarchy's, over fewer portals), priced for one [`MoveCosts`].
-//! - **Landmarks (ALT)**: the abstract route costs from 24 portals (nearest points spread
-//!   evenly along the border of the portals' area, from a corner on) to every portal and from
+//! - **Landmarks (ALT)**: the abstract route costs from 24 portals to every portal and from
 //!   every portal to them, two Dijkstras each at build, stored in 16-bit units of a quantum
-//!   (1 or 2 at 2048) and rounded so that every bound stays a lower bound. The abstract search
-//!   estimates with the larger of the octile bound, `d(L, goal) - d(L, v)` and
-//!   `d(v, L) - d(goal, L)` over all 48 ways (walking is far from symmetric: a block climbed
-//!   costs 5 times a block dropped); per query each way is one constant, per portal a maximum
-//!   of saturating 16-bit differences. From 8 landmarks in 32-bit units to 24 in 16-bit ones:
-//!   abstract expansions per query (with the end cells' searches) 5 470 to 2 577, the timed
-//!   queries' instructions 299.3 M to 237.8 M (`long --size 1024`, 20 pairs, callgrind below),
-//!   for 32 more bytes per portal. 16 landmarks expanded 4 462, 28 2 484. Active landmarks
-//!   (per query only the ways that bound the start best) expanded more: 12 of 48 ways 3 795,
-//!   16 3 200. Updates that change moves drop them ([`Abstraction::refresh_landmarks`]
-//!   computes them again; until then the octile bound alone: 1.1 to 4 times the expansions
-//!   on 8 pairs at 2048).
+//!   (1 or 2 at 2048) and rounded so that every bound stays a lower bound. The landmarks are
+//!   the portals nearest to points spread evenly along the border of the portals' area, among
+//!   those of the largest strongly connected part a probe finds (from the middle, both ways):
+//!   at 1024 the portals nearest the border points sat on islands, leaving 72% of the
+//!   distances unknown (33% now). The abstract search estimates with the larger of the octile
+//!   bound, `d(L, goal) - d(L, v)` and `d(v, L) - d(goal, L)` over all 48 ways (walking is far
+//!   from symmetric: a block climbed costs 5 times a block dropped): per query one constant per
+//!   way, per portal a maximum of saturating 16-bit differences. Measured (`long --size 1024`,
+//!   20 pairs, callgrind as below; expansions with the windows'): 8 landmarks in 32 bits
+//!   10 549 expansions, 117.4 M instructions outside the windows; 24 in 16 bits 7 711, 57.6 M;
+//!   the same in the connected part 7 149, 47.5 M (96 bytes per portal against 64). Tried:
+//!   16 landmarks 7 736; active landmarks (only the ways bounding the start best: 12 of 48
+//!   expanded 35% more portals); a byte per portal and way over a per-cell base and step
+//!   (95% memory at 1024 instead of 120%, but 8 424 expansions, 74.7 M). Edits drop the
+//!   landmarks ([`Abstraction::refresh_landmarks`]; meanwhile the octile bound alone).
 //! - **Queries** ([`AbstractSearch::find_path`]): routes whose ends are at most one cell
 //!   apart (either axis, [`DIRECT_CELLS`]) go straight to A* over the walk graph. Others
 //!   search the start's cell forwards and the goal's backwards (Dijkstra inside each), run
@@ -161,51 +163,42 @@
 //!
 //! Measured (`HIER_ENGINE=graph,hpa cargo run --release --example long`: 2048 x 128 x 2048,
 //! seed 1337, 200 connected pairs 500 to 1 843 blocks apart; busy machine, the process got
-//! 72% of a core; the exact hierarchy's row is from its own run, above; wall clock ratios
-//! are noisy here, the instruction counts below are not):
+//! 58% of a core, so wall clock figures are inflated and noisy, the instruction counts below
+//! are not; the exact hierarchy's row is from its own run, above):
 //!
 //! | | graph A* | exact hierarchy | abstraction |
 //! |---|---|---|---|
-//! | mean / p99 per query | 40.4 / 140 ms | 673 / 3 276 ms | 10.9 / 31.4 ms (3.7x faster) |
-//! | expansions per query | 360 875 | 164 992 | 22 502 (16x fewer) |
-//! | cost ratio mean / worst | 1 | 1 | 1.0062 / 1.0153 |
-//! | build | compile 2.40 s | 4.2x the compile | 5.19 s, 2.17x the compile |
-//! | memory on top of the graph (94.1 MB) | | 233% | 83.7 MB, 89% (15.2 MB of it landmarks) |
-//! | block edit p50 / p99 | 7 / 16 us | 627 us / 10.4 ms | 225 us / 4.5 ms (about 200 us p50 with power-of-two buckets, below) |
+//! | mean / p99 per query | 49.3 / 205 ms | 673 / 3 276 ms | 4.54 / 18.6 ms (10.8x faster) |
+//! | expansions per query | 360 875 | 164 992 | 11 137 (19 404 before the 24 landmarks) |
+//! | cost ratio mean / worst | 1 | 1 | 1.0061 / 1.0153 |
+//! | build | compile 2.43 s | 4.2x the compile | 9.22 s, 3.80x the compile (busy) |
+//! | memory on top of the graph (78.1 MB) | | 233% | 95.7 MB, 123% (45.6 MB of it landmarks) |
+//! | block edit p50 / p99 | 8 / 15 us | 627 us / 10.4 ms | 238 / 820 us (busy) |
 //!
-//! Landmarks computed again after the 200 edits: 844 ms. Weight 1.05: 12.3 ms, 23 533
+//! Landmarks computed again after the 200 edits: 3.1 s (busy). Weight 1.05: 5.28 ms, 12 580
 //! expansions, the same costs (weighting the landmark bound too cost 3 times the expansions).
 //!
-//! Instruction counts of the timed queries alone (`HIER_ENGINE=graph,hpa valgrind
-//! --tool=callgrind --toggle-collect='*timed_graph*' --toggle-collect='*timed_hpa*'
-//! target/release/examples/long --pairs 20 --edits 0 --weight 1`: 2048, 20 pairs): graph
-//! A* 172.7 M per query, the abstraction 26.8 M (6.4x fewer; 33.2 M before the radix heaps
-//! in the searches inside cells). Of the abstraction's: the abstract search about 15 M,
-//! the smoothing windows 10.8 M, the end cells' searches under 1 M. Costs 1.0056 mean,
-//! 1.0114 worst on those pairs. At 1024 (`--size 1024`, same toggle on
-//! `'*AbstractSearch*find_path*'`, 30 queries) the changes of this round took 703 M to
-//! 587 M (radix heap and estimates computed once per portal in the abstract search) to
-//! 407 M (radix heap in the searches inside cells). Build: 0.93x the compile's
-//! instructions at 1024 (6.94 G against 7.43 G, 0.97x before), though 2.2x to 2.5x its
-//! wall clock: the build's reads (a hash map per portal, moves of nodes all over the
-//! graph) miss the cache more. Per block edit: 2.15 M instructions at 512 (`long --size
-//! 512 --pairs 1 --edits 300`, `--toggle-collect='*Abstraction*update*'`; 2.35 M before),
-//! three quarters of it the derivation of the edited cell's table. Dial's buckets indexed
-//! by a mask instead of a 64-bit division took the same instructions but p50 228 and
-//! 224 us to 197 and 202 us of wall clock (`HIER_ENGINE=hpa long --pairs 1 --edits 400`,
-//! 2048, alternate runs on the busy machine).
-//!
-//! Later (helper hier2, same command): landmarks both ways, 24.4 M instructions per query
-//! against graph A*'s 173.0 M (7.1x fewer), costs 1.0055 mean, 1.0098 worst; memory 131% on
-//! top of the graph (78.0 MB).
+//! Instructions of the timed queries alone (`HIER_ENGINE=graph,hpa valgrind --tool=callgrind
+//! --toggle-collect='*timed_graph*' --toggle-collect='*timed_hpa*'
+//! target/release/examples/long --pairs 20 --edits 0 --weight 1`: 2048, 20 pairs): graph A*
+//! 172.9 M per query, the abstraction 15.8 M (10.9x fewer; 24.4 M with 8 landmarks in 32
+//! bits, 26.8 M one way). Of the abstraction's: the smoothing windows 10.8 M, the abstract
+//! search and the end cells' searches 5.0 M. Build at 1024 (`--size 1024 --pairs 1`,
+//! `--toggle-collect='*Abstraction*build*'`): 9.63 G instructions (the compile 7.56 G,
+//! `'*NavGraph*compile*'`), 2.91 G of them the 50 landmark Dijkstras (48 and two probes;
+//! 5.61 G before they skipped rows of portals reached through their table), 5.19 G the
+//! tables. The build misses the cache more than the compile: 2.3x its wall clock at 1.3x
+//! its instructions (under valgrind, same run). Per block edit:
+//! 2.26 M instructions at 512 (`long --size 512 --pairs 1 --edits 300`,
+//! `--toggle-collect='*Abstraction*update*'`; 2.24 M with a hash map of portals, 2.15 M
+//! earlier), three quarters of it the derivation of the edited cell's table.
 //!
 //! What limits the speed-up:
 //!
-//! - The abstract search explores far more than the route: 19 720 expansions per query
-//!   (portals and window nodes together) for routes that cross 30 to 120 cells (two
-//!   portals each), because on hills both the
-//!   octile and the landmark bounds fall well short of the true cost. Each expansion of a
-//!   portal entered across a border relaxes a table row of about 29 entries.
+//! - The abstract search still explores more than the route: 11 137 expansions per query
+//!   (portals and window nodes together) for routes that cross 30 to 120 cells (two portals
+//!   each), as on hills the octile and landmark bounds fall short of the true cost. Each
+//!   expansion of a portal entered across a border relaxes a table row of about 29 entries.
 //! - A second level of bigger cells would not cut that work as it stands: portals grow
 //!   with a cell's perimeter, so a cell of 4 x 4 chunks has about 4 times the portals and
 //!   its rows relax `(4 p)^2 / 16 = p^2` entries per chunk of area explored, as many as
@@ -216,9 +209,14 @@
 //!   52% of them (counted at 512), but the search then has to relax the row of a portal
 //!   reached through its table too, which it now skips: about as many relaxations.
 //! - The windows expand about 10 nodes per route step, each node's moves decoded from the
-//!   graph; 40% of the query's instructions at 2048. The decoding, not the hash map of
+//!   graph; 68% of the query's instructions at 2048 (10.8 of 15.8 M). The decoding, not the hash map of
 //!   records, is what costs: dense blocks of records by node id took 3% more instructions
 //!   (`timed_hpa` 553.8 M against 537.2 M for the 20 queries below), and were dropped.
+//!
+//! - Memory (123% at 2048, target 50%): the landmarks take 96 bytes per portal (45.6 MB),
+//!   the tables about 29 x 29 x 2 bytes per cell (27.6 MB); the 50% the issue asks (39 MB)
+//!   is less than those two. A byte per landmark way over a per-cell scale cut the landmarks
+//!   to half for 41% more instructions in the abstract search (see Landmarks, above).
 //!
 //! For a router: build an [`Abstraction`] with the router's [`MoveCosts`], pass it every
 //! [`GraphUpdate`], call [`Abstraction::refresh_landmarks`] when edits settle, and answer

@@ -63,6 +63,9 @@ struct Transition {
 #[derive(Debug, Clone)]
 struct HpaCell {
     chunk: Chunk,
+    /// How many nodes of the graph lie in the cell: it is dropped when none is left (its
+    /// column unloaded), so the abstraction's memory follows the loaded columns.
+    nodes: u32,
     /// The lowest and highest feet y any node of the cell has had: where to look for its
     /// border nodes again after an update.
     y_low: i32,
@@ -153,12 +156,16 @@ fn exits_of(
     // Per border node and neighbour cell, its cheapest crossing (ties: the lowest target
     // position), so diagonal crossings count only where no straight one is cheaper.
     let mut crossings: Vec<(Chunk, i32, i32, Transition, IVec3)> = Vec::new();
+    // The border nodes' moves inside the cell, `(from, to)`: whether two sources are joined
+    // is then looked up rather than decoded from the graph again (that took 7% of a build).
+    let mut inside: Vec<(NodeId, NodeId)> = Vec::new();
     for &from in border {
         let feet = graph.feet(from);
         let first = crossings.len();
         graph.for_each_move(from, costs, |step| {
             let to_chunk = chunk_of(step.feet);
             if to_chunk == chunk {
+                inside.push((from, step.node));
                 return;
             }
             let transition = Transition {
@@ -182,6 +189,8 @@ fn exits_of(
         });
     }
     crossings.sort_unstable_by_key(|&(to_chunk, t, y, _, _)| (to_chunk, t, y));
+    inside.sort_unstable();
+    let moves = |a: NodeId, b: NodeId| inside.binary_search(&(a, b)).is_ok();
     // Runs grow in order along the border; a crossing joins the open run of its neighbour
     // cell whose last crossing is one step before it and joined on both sides.
     let mut runs: Vec<Vec<Transition>> = Vec::new();
@@ -191,7 +200,8 @@ fn exits_of(
             let last = *runs[run].last().unwrap_or(&transition);
             run_chunk == to_chunk
                 && last_t + 1 == t
-                && joined(graph, costs, last.from, transition.from)
+                && moves(last.from, transition.from)
+                && moves(transition.from, last.from)
                 && joined(graph, costs, last.to, transition.to)
         });
         match joins {
@@ -243,6 +253,7 @@ impl Abstraction {
         for id in graph.nodes() {
             let feet = graph.feet(id);
             let cell = abstraction.cell_for(feet);
+            abstraction.cells[cell].nodes += 1;
             if border.len() <= cell {
                 border.resize_with(cell + 1, Vec::new);
             }
@@ -282,6 +293,7 @@ impl Abstraction {
         let index = *self.by_chunk.entry(chunk).or_insert_with(|| {
             cells.push(HpaCell {
                 chunk,
+                nodes: 0,
                 y_low: feet.y,
                 y_high: feet.y,
                 exits: Vec::new(),
@@ -389,7 +401,7 @@ impl Abstraction {
     pub fn update(&mut self, graph: &NavGraph, changes: &GraphUpdate) -> Result<()> {
         graph.check_current()?;
         let mut dirty: AHashSet<Chunk> = AHashSet::new();
-        for &id in changes.added.iter().chain(&changes.changed) {
+        for (nth, &id) in changes.added.iter().chain(&changes.changed).enumerate() {
             if !graph.is_live(id) {
                 continue;
             }
@@ -397,15 +409,24 @@ impl Abstraction {
             // its own nodes' moves out, and the portals a neighbour's exits give it are found
             // again below for every neighbour.
             let feet = graph.feet(id);
-            self.cell_for(feet);
+            let index = self.cell_for(feet);
+            if nth < changes.added.len() {
+                self.cells[index].nodes += 1;
+            }
             dirty.insert(chunk_of(feet));
         }
+        let mut emptied = false;
         for (id, &feet) in changes.removed.iter().zip(&changes.removed_feet) {
             let chunk = chunk_of(feet);
-            if let Some(&cell) = self.by_chunk.get(&chunk)
-                && self.cells[cell as usize].portals.contains(id)
-            {
-                dirty.insert(chunk);
+            if let Some(&index) = self.by_chunk.get(&chunk) {
+                let cell = &mut self.cells[index as usize];
+                // Saturating: changes not passed in order could remove nodes never counted;
+                // the cell then goes early, and comes back with the next node added in it.
+                cell.nodes = cell.nodes.saturating_sub(1);
+                emptied |= cell.nodes == 0;
+                if cell.portals.contains(id) {
+                    dirty.insert(chunk);
+                }
             }
         }
         let mut dirty: Vec<usize> = dirty
@@ -414,6 +435,9 @@ impl Abstraction {
             .collect();
         dirty.sort_unstable();
         let mut affected = dirty.clone();
+        // The cells whose exits may point at the wrong portals: those whose exits changed, and
+        // the neighbours of those whose portals changed (their exits' targets may have moved).
+        let mut resolve = Vec::new();
         for &index in &dirty {
             let border = self.border_nodes(graph, index);
             let chunk = self.cells[index].chunk;
@@ -426,6 +450,7 @@ impl Abstraction {
                 continue;
             }
             self.cells[index].exits = exits;
+            resolve.push(index);
             for dx in -1..=1 {
                 for dz in -1..=1 {
                     if let Some(&other) = self.by_chunk.get(&[chunk[0] + dx, chunk[1] + dz]) {
@@ -437,14 +462,14 @@ impl Abstraction {
         affected.sort_unstable();
         affected.dedup();
         let mut scratch = DeriveScratch::default();
-        // The cells whose exits may point at moved portals: those derived again (their exits
-        // may have changed) and their neighbours (their exits' targets may have moved).
-        let mut resolve = Vec::new();
         for index in affected {
             let portals = self.portals_of(graph, index);
+            let moved = portals != self.cells[index].portals;
             // A cell whose portals stayed and whose own nodes did not change keeps its table.
-            if dirty.binary_search(&index).is_ok() || portals != self.cells[index].portals {
+            if dirty.binary_search(&index).is_ok() || moved {
                 self.rederive(graph, index, portals, &mut scratch)?;
+            }
+            if moved {
                 let chunk = self.cells[index].chunk;
                 for dx in -1..=1 {
                     for dz in -1..=1 {
@@ -460,9 +485,17 @@ impl Abstraction {
         for index in resolve {
             self.resolve_exits(graph, index);
         }
-        self.compact_slots();
-        if !dirty.is_empty() {
-            // Costs changed somewhere: a landmark distance that fell could overestimate.
+        if emptied {
+            // The emptied cells have no portal and no exit left: the updates above took their
+            // nodes' portals and the neighbours' transitions into them away.
+            self.drop_empty_cells();
+        } else if self.used_slots * 2 < self.slot_cell.len() {
+            // Cells that grew left more than half the slots unused.
+            self.lay_out_slots();
+        }
+        if emptied || !dirty.is_empty() {
+            // Slots laid out again, or costs changed somewhere (a landmark distance that fell
+            // could overestimate).
             self.landmarks = LandmarkTable::default();
         }
         self.version = graph.world_version();
@@ -490,11 +523,39 @@ impl Abstraction {
         nodes
     }
 
-    /// Lays the overlay slots out again when cells that grew left more than half unused.
-    fn compact_slots(&mut self) {
-        if self.used_slots * 2 >= self.slot_cell.len() {
-            return;
+    /// Drops the cells without nodes and numbers the others again (in `by_chunk`, the exits'
+    /// targets and the slots): a pass over every cell, but only after an update that emptied
+    /// a column, itself a pass over the column's thousands of nodes.
+    fn drop_empty_cells(&mut self) {
+        let mut kept = 0;
+        let renumber: Vec<u32> = self
+            .cells
+            .iter()
+            .map(|cell| {
+                if cell.nodes == 0 {
+                    return NO_CELL;
+                }
+                kept += 1;
+                kept - 1
+            })
+            .collect();
+        self.cells.retain(|cell| cell.nodes > 0);
+        for cell in &mut self.cells {
+            for target in &mut cell.targets {
+                if target.0 != NO_CELL {
+                    target.0 = renumber[target.0 as usize];
+                }
+            }
         }
+        self.by_chunk.retain(|_, index| {
+            *index = renumber[*index as usize];
+            *index != NO_CELL
+        });
+        self.lay_out_slots();
+    }
+
+    /// Gives every cell exactly the overlay slots its portals need, in cell order.
+    fn lay_out_slots(&mut self) {
         self.slot_cell.clear();
         for (index, cell) in self.cells.iter_mut().enumerate() {
             let count = cell.portals.len() as u32;
@@ -515,17 +576,20 @@ impl Abstraction {
         (local < cell.portals.len()).then_some((cell, local))
     }
 
-    /// Visits the abstract edges out of the portal in `slot`: its table row and its exits.
-    fn for_each_edge(&self, slot: u32, mut visit: impl FnMut(u32, u32)) {
+    /// Visits the abstract edges out of the portal in `slot`: its table row (when `row`) and
+    /// its exits.
+    fn for_each_edge(&self, slot: u32, row: bool, mut visit: impl FnMut(u32, u32)) {
         let Some((cell, local)) = self.slot_portal(slot) else {
             return;
         };
         let n = cell.portals.len();
-        cell.table.for_each_in_row(local, n, |other, cost| {
-            if other != local {
-                visit(cell.base + other as u32, cost);
-            }
-        });
+        if row {
+            cell.table.for_each_in_row(local, n, |other, cost| {
+                if other != local {
+                    visit(cell.base + other as u32, cost);
+                }
+            });
+        }
         let portal = cell.portals[local];
         let first = cell.exits.partition_point(|exit| exit.from < portal);
         for (exit, &(to_cell, to_local)) in cell.exits[first..]
@@ -562,7 +626,7 @@ impl Abstraction {
         self.used_slots
     }
 
-    /// The number of cells (chunk columns that have had a node).
+    /// The number of cells (chunk columns with a node of the graph).
     #[must_use]
     pub fn cell_count(&self) -> usize {
         self.cells.len()

@@ -6,12 +6,41 @@
 //! the search core's radix heap), kept to the window's chunk columns by one test per move of
 //! the column it lands in. It replaced a search of its own over [`NavGraph::for_each_move`]
 //! with a hash map of records (`CellSearch`, still the end cells' search), which spent about
-//! 1 700 instructions per expansion against the graph A*'s 500: the same expansions (10 549
-//! per query, 20 pairs at 1024), 2.5x fewer instructions. Figures (callgrind, `HIER_ENGINE=hpa
-//! valgrind --tool=callgrind --toggle-collect='*timed_hpa*' target/release/examples/long
-//! --size 1024 --pairs 20 --edits 0 --weight 1`, `callgrind_annotate --inclusive=yes`):
-//! windows 9.09 M instructions per query before, 3.60 M after; the whole query 14.96 M before,
-//! 9.47 M after.
+//! 1 700 instructions per expansion against the graph A*'s 660, for the same expansions and
+//! the same routes.
+//!
+//! Measured (callgrind, `HIER_ENGINE=hpa valgrind --tool=callgrind
+//! --toggle-collect='*timed_hpa*' target/release/examples/long --pairs 20 --edits 0 --weight
+//! 1`, split by `callgrind_annotate --inclusive=yes`; 2048 x 128 x 2048, seed 1337):
+//!
+//! | per query | before | after |
+//! |---|---|---|
+//! | windows (`refine`) | 10.92 M instructions | **4.31 M (2.5x fewer)** |
+//! | whole query | 22.15 M | 15.53 M (-30%) |
+//! | of it, the end cells' searches (`CellSearch`) | 0.47 M | 0.75 M (see below) |
+//! | expansions (abstract search and windows) | 16 791 | 16 791 |
+//!
+//! (The end cells' line moved because the old figure counted every `CellSearch` call, windows
+//! included, less the windows' total: the split is approximate; the windows' and the
+//! whole query's are not.) At 1024 (`--size 1024`): windows 9.09 M to 3.60 M per query, the
+//! query 14.96 M to 9.47 M. Costs are unchanged: `HIER_ENGINE=graph,hpa long --edits 0
+//! --weight 1` (200 pairs at 2048) gives 18 087 expansions and cost ratios 1.0061 mean,
+//! 1.0153 worst before and after. The plain graph A* is not slowed: `valgrind
+//! --tool=callgrind --toggle-collect='*GraphSearch*search*' target/release/examples/compare
+//! --quick --set long --set short --engine voxnav-graph --rounds 1` counts 75.48 M before,
+//! 75.20 M after.
+//!
+//! What limits the windows now is their expansions, not their cost per expansion (the plain
+//! graph A*'s): about 180 per window for a route of 40 nodes (20 pairs at 1024), the octile
+//! estimate at the window's start being 91% of the window's cost on average, far less over
+//! hills, where the search fills the band between the route and the straight line. Tried at
+//! 1024 with the new search (40 pairs, `HIER_ENGINE=graph,hpa`): windows 4 cells wide
+//! stepping 3 expanded 17% more (costs 1.0054 / 1.0130 against 1.0057 / 1.0130), 5 stepping
+//! 4 34% more, 4 stepping 2 73% more; a weighted estimate in the windows cut the query's
+//! expansions from 10 434 to 9 068 (weight 1.1) and 8 052 (1.3) but raised the mean cost
+//! ratio to 1.0093 and 1.0216.
+//! Skipping the area test per move for nodes inside a chunk column of the area saved 0.9% of
+//! the windows' instructions, not kept.
 
 use glam::IVec3;
 
@@ -124,7 +153,7 @@ impl AbstractSearch {
         if from == to {
             return Ok(0);
         }
-        let Some(within) =
+        let Some(expanded) =
             self.plain(hpa)?
                 .search_within(graph, (from, to), region, estimator, route)
         else {
@@ -135,6 +164,6 @@ impl AbstractSearch {
                 graph.feet(to)
             )));
         };
-        Ok(within.expanded)
+        Ok(expanded)
     }
 }
