@@ -127,9 +127,9 @@ const ONE_MORE: [u8; 256] = {
 
 impl JumpTables {
     /// The tables of `agent` (a flier or swimmer one to [`MAX_JUMP_HEIGHT`] cells tall, of any
-    /// width the rules take) in `world` as it is now. Reads every cell of the world once;
-    /// after the world changes, bring them up to date ([`JumpTables::apply_changes`]) or build
-    /// them again.
+    /// width the rules take) in `world` as it is now. Reads every cell of the world once,
+    /// and takes 8 bytes per cell more while it builds; after the world changes, bring them
+    /// up to date ([`JumpTables::apply_changes`]) or build them again.
     ///
     /// # Errors
     /// [`Error::InvalidSetting`] for an invalid agent, a walker or a body taller than
