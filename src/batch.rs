@@ -115,11 +115,12 @@ pub struct BatchRouter {
     pool: Mutex<Vec<Worker>>,
 }
 
-/// The most cells of a world the router builds jump tables for (12.6 MB of tables). Larger
-/// tables are read far apart and miss the cache: on the 256 x 128 x 256 world of
-/// `benches/jps3d.rs` (8.4 million cells, 53.5 MB) a query with them took 2.5 to 3.1 ms
-/// against 2.0 to 2.4 ms without (quiet machine, `cargo bench --bench jps3d`), although it
-/// ran 1.3x fewer instructions; on `Simple` (1.5 million cells, 9.3 MB) 15 us against 50 us.
+/// The most cells of a world the router builds jump tables for (50 MB of tables, 24 bytes a
+/// cell). Larger tables are read far apart and miss the cache: on the 256 x 128 x 256 world
+/// of `benches/jps3d.rs` (8.4 million cells, 204.5 MB, built in 495 ms) a query with them
+/// took 1 844 us against 2 011 us without and 2 233 us for the flier A* (quiet machine,
+/// `cargo bench --bench jps3d`), although it ran 3.75x fewer instructions than the A*; on
+/// `Simple` (1.5 million cells, 35.5 MB, 86 ms) 8.2 us against 47.5 us without.
 pub(crate) const ROUTER_TABLE_CELLS: u64 = 1 << 21;
 
 /// What one worker searches with: on the world, over the graph, and by jump points (for a

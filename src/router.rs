@@ -95,9 +95,9 @@ pub enum Engine {
     /// [`Router::with_long_routes`]).
     Graph,
     /// Jump point search ([`JumpSearch`](crate::engine::JumpSearch)) for fliers and swimmers:
-    /// the flier A*'s costs, exactly, with fewer instructions (1.7x fewer on Moving AI's
-    /// `Simple` map and on cluttered worlds; 5.3x on `Simple` with the face jumps
-    /// [`Router::prepare`] precomputes, while the world stays as it was). It answers
+    /// the flier A*'s costs, exactly, in less time (1.3x on Moving AI's `Simple` map and on
+    /// cluttered worlds; 7.8x on `Simple` with the jumps [`Router::prepare`] precomputes,
+    /// which [`Router::apply_changes`] keeps current). It answers
     /// single-block goals ([`Router::route`], or a goal whose [`Goal::block_target`] is set) under the default
     /// heuristic; other goals, and weighted heuristics, meet [`Engine::OnTheFly`].
     JumpPoints,
@@ -136,14 +136,15 @@ impl Router {
     /// landmarks for the search, the route refined and smoothed by A* three chunks wide)
     /// answers faster than A* over the graph from about two chunks on, with routes near, not
     /// always at, the optimum: on 200 routes of 500 to 1 843 blocks over the built-in terrain
-    /// at 2048 x 2048, 4.2x faster, 0.61% above the optimum on average and 1.53% at worst
-    /// (`HIER_ENGINE=graph,hpa cargo run --release --example long`); the tests hold it
-    /// within 5%, but no bound is proven. "Unreachable" stays exact. It costs about 2.3x the
-    /// graph's compile time at [`Router::prepare`] and about 130% more memory than the graph,
-    /// and follows [`Router::apply_changes`] chunk by chunk, except its landmarks (the lower
-    /// bounds that guide its search): an update that changes moves drops them, and long
-    /// routes take about 1.4x the instructions (still about 4x fewer than A* over the graph,
-    /// at 1024 x 1024) until [`Router::refresh_long_routes`] (or the next
+    /// at 2048 x 2048, 1.9 ms against 24.7 ms per route (12.9x), 0.61% above the optimum on
+    /// average and 1.53% at worst (`HIER_ENGINE=graph,hpa cargo run --release --example
+    /// long`, a quiet 2-core machine); the tests hold it within 5%, but no bound is proven.
+    /// "Unreachable" stays exact. It costs about 3.3x the graph's compile time at
+    /// [`Router::prepare`] and about 125% more memory than the graph, and follows
+    /// [`Router::apply_changes`] chunk by chunk (about 0.2 ms per block edit and 2.4 ms per
+    /// chunk column loaded at p50, see the README), except its landmarks (the lower bounds
+    /// that guide its search): an update that changes moves drops them, and long routes
+    /// search more until [`Router::refresh_long_routes`] (or the next
     /// [`Router::prepare`]) computes them again. Only walkers with a prepared graph and
     /// single-block goals under the default heuristic use it; the others are answered as
     /// before.
@@ -156,7 +157,7 @@ impl Router {
 
     /// Computes the landmarks of the abstraction for long routes again when changes dropped
     /// them (see [`Router::with_long_routes`]); returns whether it did. A pass over the whole
-    /// abstraction (about 1.2 s at 2048 x 2048 blocks): run it off the tick, once edits settle.
+    /// abstraction (about 2.7 s at 2048 x 2048 blocks): run it off the tick, once edits settle.
     pub fn refresh_long_routes(&mut self) -> bool {
         self.batch.index_slot_mut().refresh_landmarks()
     }
@@ -282,17 +283,17 @@ impl Router {
     /// or unloaded, with no compile of the world.
     ///
     /// Costs time and memory once (about 15 bytes per feet position for the graph, about
-    /// twice that for the index, and for long routes an abstraction of the graph: about 2.3x
-    /// the compile's time and 1.3x the graph's memory again, unless
+    /// twice that for the index, and for long routes an abstraction of the graph: about 3.3x
+    /// the compile's time and 1.25x the graph's memory again, unless
     /// [`Router::with_long_routes`] turned it off); worth it when a world answers many
     /// queries between changes.
     ///
     /// For fliers and swimmers that meet jump point search ([`Engine::JumpPoints`]) it
-    /// precomputes their face jumps instead ([`JumpTables`](crate::search::jps3d::JumpTables),
-    /// 6 bytes per cell of the world's bounds, bounded worlds of at most 2 097 152 cells, as
-    /// larger tables miss the cache and slow queries down): the same routes from about 5x
-    /// fewer instructions than the flier A* on Moving AI's `Simple` map (15 us against 64 us
-    /// per query). The tables describe the world as it is now: a query on a later version of
+    /// precomputes their face and edge jumps instead
+    /// ([`JumpTables`](crate::search::jps3d::JumpTables), 24 bytes per cell of the world's
+    /// bounds, bounded worlds of at most 2 097 152 cells, as larger tables miss the cache and
+    /// gain little): the same routes 7.8x faster than the flier A* on Moving AI's `Simple`
+    /// map (8.2 us against 63.8 us per query, `cargo bench --bench jps3d`). The tables describe the world as it is now: a query on a later version of
     /// it jumps without them until [`Router::apply_changes`] brings them up to date, locally
     /// (the lines through the changed blocks' neighbourhoods); changes they cannot follow
     /// (chunk columns loaded or unloaded, changes missing) drop them.

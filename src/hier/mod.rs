@@ -162,21 +162,23 @@
 //!   chunk columns load and unload.
 //!
 //! Measured (`HIER_ENGINE=graph,hpa cargo run --release --example long`: 2048 x 128 x 2048,
-//! seed 1337, 200 connected pairs 500 to 1 843 blocks apart; busy machine, the process got
-//! 58% of a core, so wall clock figures are inflated and noisy, the instruction counts below
-//! are not; the exact hierarchy's row is from its own run, above):
+//! seed 1337, 200 connected pairs 500 to 1 843 blocks apart; a quiet 2-core machine, load
+//! 1.0; the exact hierarchy's row is from its own run, above):
 //!
 //! | | graph A* | exact hierarchy | abstraction |
 //! |---|---|---|---|
-//! | mean / p99 per query | 49.3 / 205 ms | 673 / 3 276 ms | 4.54 / 18.6 ms (10.8x faster) |
+//! | mean / p99 per query | 24.7 / 86.4 ms | 673 / 3 276 ms | 1.92 / 6.10 ms (12.9x faster) |
 //! | expansions per query | 360 875 | 164 992 | 11 137 (19 404 before the 24 landmarks) |
 //! | cost ratio mean / worst | 1 | 1 | 1.0061 / 1.0153 |
-//! | build | compile 2.43 s | 4.2x the compile | 9.22 s, 3.80x the compile (busy) |
-//! | memory on top of the graph (78.1 MB) | | 233% | 95.7 MB, 123% (45.6 MB of it landmarks) |
-//! | block edit p50 / p99 | 8 / 15 us | 627 us / 10.4 ms | 238 / 820 us (busy) |
+//! | build | compile 1.70 s | 4.2x the compile | 5.51 s, 3.25x the compile |
+//! | memory on top of the graph (78.1 MB) | | 233% | 95.8 MB, 123% (45.6 MB of it landmarks) |
+//! | block edit p50 / p99 | 7 / 15 us | 627 us / 10.4 ms | 216 / 845 us |
 //!
-//! Landmarks computed again after the 200 edits: 3.1 s (busy). Weight 1.05: 5.28 ms, 12 580
+//! Landmarks computed again after the 200 edits: 2.7 s. Weight 1.05: 2.19 ms, 12 580
 //! expansions, the same costs (weighting the landmark bound too cost 3 times the expansions).
+//! The windows run on the graph's own A* kept to their chunk columns
+//! ([`GraphSearch::search_within`](crate::graph::GraphSearch)): 4.31 M instructions per
+//! query instead of 10.92 M with a search of their own (`search/windows.rs` has the figures).
 //!
 //! Instructions of the timed queries alone (`HIER_ENGINE=graph,hpa valgrind --tool=callgrind
 //! --toggle-collect='*timed_graph*' --toggle-collect='*timed_hpa*'
