@@ -183,9 +183,9 @@
 //! Instructions of the timed queries alone (`HIER_ENGINE=graph,hpa valgrind --tool=callgrind
 //! --toggle-collect='*timed_graph*' --toggle-collect='*timed_hpa*'
 //! target/release/examples/long --pairs 20 --edits 0 --weight 1`: 2048, 20 pairs): graph A*
-//! 172.9 M per query, the abstraction 15.8 M (10.9x fewer; 24.4 M with 8 landmarks in 32
-//! bits, 26.8 M one way). Of the abstraction's: the smoothing windows 10.8 M, the abstract
-//! search and the end cells' searches 5.0 M. Build at 1024 (`--size 1024 --pairs 1`,
+//! 170.0 M per query, the abstraction 11.5 M (14.7x fewer; 24.4 M with 8 landmarks in 32
+//! bits and windows of their own, 26.8 M one way). Of the abstraction's: the refinement with
+//! its windows 6.5 M, the abstract search and the end cells' searches 5.0 M. Build at 1024 (`--size 1024 --pairs 1`,
 //! `--toggle-collect='*Abstraction*build*'`): 9.63 G instructions (the compile 7.56 G,
 //! `'*NavGraph*compile*'`), 2.91 G of them the 50 landmark Dijkstras (48 and two probes;
 //! 5.61 G before they skipped rows of portals reached through their table), 5.19 G the
@@ -210,10 +210,9 @@
 //! - Contracting each cell's table (dropping entries that two others imply) would drop
 //!   52% of them (counted at 512), but the search then has to relax the row of a portal
 //!   reached through its table too, which it now skips: about as many relaxations.
-//! - The windows expand about 10 nodes per route step, each node's moves decoded from the
-//!   graph; 68% of the query's instructions at 2048 (10.8 of 15.8 M). The decoding, not the hash map of
-//!   records, is what costs: dense blocks of records by node id took 3% more instructions
-//!   (`timed_hpa` 553.8 M against 537.2 M for the 20 queries below), and were dropped.
+//! - The windows expand about 180 nodes each for a route part of about 40 (the octile
+//!   estimate is 91% of a window's cost on average, less over hills): 56% of the query's
+//!   instructions at 2048 (6.5 of 11.5 M), on the graph's own A* since this round.
 //!
 //! - Memory (123% at 2048, target 50%): the landmarks take 96 bytes per portal (45.6 MB),
 //!   the tables about 29 x 29 x 2 bytes per cell (27.6 MB); the 50% the issue asks (39 MB)
