@@ -314,11 +314,11 @@ impl Table {
         }
     }
 
-    /// Visits the reachable entries of row `row` of an `n`-wide table, `(column, cost)`: one
-    /// match on the width per row rather than per entry, for the abstract search's inner loop.
+    /// Visits the reachable entries in `entries` (a row, or a block's row), `(place among
+    /// them, cost)`: one match on the width per row rather than per entry, for the abstract
+    /// search's inner loop.
     #[inline]
-    fn for_each_in_row(&self, row: usize, n: usize, mut visit: impl FnMut(usize, u32)) {
-        let entries = row * n..(row + 1) * n;
+    fn for_each_in(&self, entries: std::ops::Range<usize>, mut visit: impl FnMut(usize, u32)) {
         match self {
             Self::Narrow(costs) => {
                 for (column, &cost) in costs[entries].iter().enumerate() {

@@ -227,18 +227,17 @@ impl AbstractSearch {
             let through_table =
                 record.parent != FROM_START && hpa.slot_cell[record.parent as usize] == index;
             if !through_table {
-                cell.table
-                    .for_each_in_row(local, cell.portals.len(), |other, cost| {
-                        if other == local {
-                            return;
-                        }
-                        let target_slot = cell.base + other as u32;
-                        let target = cell.feet[other];
-                        let next = g + u64::from(cost);
-                        if self.relax(target_slot, next, slot, |at| estimate(at, target)) {
-                            generated += 1;
-                        }
-                    });
+                cell.for_each_in_row(local, |other, cost| {
+                    if other == local {
+                        return;
+                    }
+                    let target_slot = cell.base + other as u32;
+                    let target = cell.feet[other];
+                    let next = g + u64::from(cost);
+                    if self.relax(target_slot, next, slot, |at| estimate(at, target)) {
+                        generated += 1;
+                    }
+                });
             }
             // Exits are sorted by their portal: its own are one run.
             let first = cell.exits.partition_point(|exit| exit.from < portal);
