@@ -10,7 +10,7 @@ use glam::IVec3;
 use super::Transition;
 use crate::graph::NodeId;
 use crate::hier::Table;
-use crate::hier::cell::{Chunk, UNREACHED};
+use crate::hier::cell::{CELL_SIDE, Chunk, UNREACHED};
 
 /// One group of a cell's portals: the first portal's place and the block's first entry.
 #[derive(Debug, Clone, Copy)]
@@ -40,8 +40,11 @@ pub(super) struct HpaCell {
     /// group in canonical order (local x, local z, feet y).
     pub(super) portals: Vec<NodeId>,
     /// Their feet positions, read by the abstract search's heuristic (here rather than from
-    /// the graph, whose nodes lie all over memory).
-    pub(super) feet: Vec<IVec3>,
+    /// the graph, whose nodes lie all over memory), packed: feet y less `feet_y` above bit 8,
+    /// local x and z in 4 bits each (a third of an `IVec3`'s bytes).
+    packed_feet: Vec<u32>,
+    /// The lowest feet y of the portals.
+    feet_y: i32,
     /// The groups, by their first portal; a group ends where the next begins.
     groups: Vec<Group>,
     /// The groups' blocks one after the other: in the block of a group of `m` portals from
@@ -64,7 +67,8 @@ impl HpaCell {
             exits: Vec::new(),
             targets: Vec::new(),
             portals: Vec::new(),
-            feet: Vec::new(),
+            packed_feet: Vec::new(),
+            feet_y: 0,
             groups: Vec::new(),
             table: Table::Narrow(Vec::new()),
             base: 0,
@@ -119,10 +123,34 @@ impl HpaCell {
         }
         self.groups.shrink_to_fit();
         self.portals = order.iter().map(|&(_, i)| portals[i]).collect();
-        self.feet = self.portals.iter().map(|&id| feet(id)).collect();
+        let feet: Vec<IVec3> = self.portals.iter().map(|&id| feet(id)).collect();
+        self.feet_y = feet.iter().map(|feet| feet.y).min().unwrap_or(0);
+        self.packed_feet = feet
+            .iter()
+            .map(|feet| {
+                // The graph keeps a column's feet heights within 16 bits of its origin, so
+                // the height above the lowest portal fits the 24 bits above the local x, z.
+                let height = (i64::from(feet.y) - i64::from(self.feet_y)).clamp(0, 0xff_ffff);
+                let (x, z) = (feet.x.rem_euclid(CELL_SIDE), feet.z.rem_euclid(CELL_SIDE));
+                (height as u32) << 8 | (x as u32) << 4 | z as u32
+            })
+            .collect();
         // Kept for as long as the cell: no room left over from growing.
         costs.shrink_to_fit();
         self.table = Table::new(costs);
+    }
+
+    /// The feet position of portal `local`.
+    #[inline]
+    pub(super) fn feet(&self, local: usize) -> IVec3 {
+        let packed = self.packed_feet[local];
+        // The height is below 2^24, so it fits i32; back in i64 for heights near i32::MAX.
+        let y = i64::from(self.feet_y) + i64::from(packed >> 8);
+        IVec3::new(
+            self.chunk[0] * CELL_SIDE + (packed >> 4 & 15) as i32,
+            y as i32,
+            self.chunk[1] * CELL_SIDE + (packed & 15) as i32,
+        )
     }
 
     /// The group of portal `local`: its first portal's place, its size and its block's first
@@ -180,7 +208,7 @@ impl HpaCell {
     pub(super) fn memory_bytes(&self) -> usize {
         std::mem::size_of::<Self>()
             + self.portals.capacity() * 4
-            + self.feet.capacity() * 12
+            + self.packed_feet.capacity() * 4
             + self.exits.capacity() * std::mem::size_of::<Transition>()
             + self.targets.capacity() * 8
             + self.groups.capacity() * std::mem::size_of::<Group>()
@@ -226,11 +254,16 @@ mod tests {
             }
             let portals: Vec<u32> = (0..n as u32).map(|i| 100 + 7 * i).collect();
             let mut cell = HpaCell::empty([3, -2], 0);
-            cell.set_table(&portals, &table, |id| IVec3::new(id as i32, 5, 0));
+            // Inside the cell's chunk column (x 48 .. 64, z -32 .. -16), heights far apart.
+            let feet = |id: u32| {
+                let id = id as i32;
+                IVec3::new(48 + id % 16, -70 + 3 * id, -32 + id * 5 % 16)
+            };
+            cell.set_table(&portals, &table, feet);
             let place = |id: u32| cell.portals.iter().position(|&p| p == id).expect("kept");
             for i in 0..n {
                 let from = place(portals[i]);
-                assert_eq!(cell.feet[from], IVec3::new(portals[i] as i32, 5, 0));
+                assert_eq!(cell.feet(from), feet(portals[i]));
                 let mut row = Vec::new();
                 cell.for_each_in_row(from, |to, cost| row.push((cell.portals[to], cost)));
                 row.sort_unstable();

@@ -77,8 +77,8 @@ impl Abstraction {
         let slots = self.slot_cell.len();
         let mut portals: Vec<(IVec3, u32)> = Vec::new();
         for cell in &self.cells {
-            for (local, &feet) in cell.feet.iter().enumerate() {
-                portals.push((feet, cell.base + local as u32));
+            for local in 0..cell.portals.len() {
+                portals.push((cell.feet(local), cell.base + local as u32));
             }
         }
         let low = portals.iter().map(|p| p.0).reduce(IVec3::min)?;
@@ -364,7 +364,7 @@ mod tests {
         let island = hpa
             .cells
             .iter()
-            .flat_map(|cell| &cell.feet)
+            .flat_map(|cell| (0..cell.portals.len()).map(|local| cell.feet(local)))
             .filter(|feet| feet.x < 20 && feet.z < 20)
             .count();
         assert!(island > 10, "the island has {island} portals only");

@@ -612,10 +612,11 @@ impl Abstraction {
             // Transitions by the portal their target resolved to, so that a stale resolution
             // shows as a difference from a fresh build.
             for (exit, &(to_cell, to_local)) in cell.exits.iter().zip(&cell.targets) {
-                if let Some(&to) = self
+                if let Some(to) = self
                     .cells
                     .get(to_cell as usize)
-                    .and_then(|cell| cell.feet.get(to_local as usize))
+                    .filter(|cell| (to_local as usize) < cell.portals.len())
+                    .map(|cell| cell.feet(to_local as usize))
                 {
                     edges.push((graph.feet(exit.from), to, exit.cost));
                 }

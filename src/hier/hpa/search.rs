@@ -174,7 +174,7 @@ impl AbstractSearch {
         for (local, &portal) in cell.portals.iter().enumerate() {
             if let Some(g) = self.first.cost(portal) {
                 self.relax(cell.base + local as u32, g, FROM_START, |slot| {
-                    estimate(slot, cell.feet[local])
+                    estimate(slot, cell.feet(local))
                 });
             }
         }
@@ -211,7 +211,7 @@ impl AbstractSearch {
             let cell = &hpa.cells[index as usize];
             let local = (slot - cell.base) as usize;
             let portal = cell.portals[local];
-            let h = estimator.between(cell.feet[local], goal);
+            let h = estimator.between(cell.feet(local), goal);
             if h < closest.0 {
                 closest = (h, slot);
             }
@@ -232,7 +232,7 @@ impl AbstractSearch {
                         return;
                     }
                     let target_slot = cell.base + other as u32;
-                    let target = cell.feet[other];
+                    let target = cell.feet(other);
                     let next = g + u64::from(cost);
                     if self.relax(target_slot, next, slot, |at| estimate(at, target)) {
                         generated += 1;
@@ -251,7 +251,7 @@ impl AbstractSearch {
                 }
                 let target_slot = hpa.cells[to_cell as usize].base + to_local;
                 let next = g + u64::from(exit.cost);
-                let feet = hpa.cells[to_cell as usize].feet[to_local as usize];
+                let feet = hpa.cells[to_cell as usize].feet(to_local as usize);
                 if self.relax(target_slot, next, slot, |at| estimate(at, feet)) {
                     generated += 1;
                 }
