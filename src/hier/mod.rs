@@ -426,7 +426,7 @@ impl Hierarchy {
         for (cell, mut portals) in candidates.into_iter().enumerate() {
             cell::sort_portals(graph, &mut portals);
             let chunk = hierarchy.cells[cell].chunk;
-            let derived = derive(graph, costs, chunk, portals, &mut scratch)?;
+            let derived = derive(graph, costs, chunk, portals, None, &mut scratch)?;
             hierarchy.install(cell, derived);
         }
         hierarchy.refresh_components(graph);
@@ -597,7 +597,7 @@ impl Hierarchy {
                 continue;
             };
             let portals = self.find_portals(graph, index as usize);
-            let derived = derive(graph, &self.costs, chunk, portals, &mut scratch)?;
+            let derived = derive(graph, &self.costs, chunk, portals, None, &mut scratch)?;
             self.install(index as usize, derived);
         }
         self.compact_slots();

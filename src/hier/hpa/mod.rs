@@ -10,7 +10,9 @@ use ahash::{AHashMap, AHashSet};
 use glam::IVec3;
 
 use super::Table;
-use super::cell::{CELL_SIDE, Chunk, DeriveScratch, chunk_of, derive, on_border, sort_portals};
+use super::cell::{
+    Before, CELL_SIDE, Chunk, DeriveScratch, chunk_of, derive, on_border, sort_portals,
+};
 use crate::error::{Error, Result};
 use crate::graph::{GraphUpdate, NavGraph, NodeId};
 use crate::moves::agent::MoveCosts;
@@ -269,7 +271,7 @@ impl Abstraction {
         let mut scratch = DeriveScratch::default();
         for cell in 0..abstraction.cells.len() {
             let portals = abstraction.portals_of(graph, cell);
-            abstraction.rederive(graph, cell, portals, &mut scratch)?;
+            abstraction.rederive(graph, cell, portals, None, &mut scratch)?;
         }
         for cell in 0..abstraction.cells.len() {
             abstraction.resolve_exits(graph, cell);
@@ -340,16 +342,22 @@ impl Abstraction {
         portals
     }
 
-    /// Derives cell `index`'s table for `portals` and gives them overlay slots.
+    /// Derives cell `index`'s table for `portals` (see [`Before`]), gives them overlay slots.
     fn rederive(
         &mut self,
         graph: &NavGraph,
         index: usize,
         portals: Vec<NodeId>,
+        changed: Option<&[NodeId]>,
         scratch: &mut DeriveScratch,
     ) -> Result<()> {
-        let chunk = self.cells[index].chunk;
-        let derived = derive(graph, &self.costs, chunk, portals, scratch)?;
+        let cell = &self.cells[index];
+        let before = changed.map(|changed| Before {
+            portals: &cell.portals,
+            table: &cell.table,
+            changed,
+        });
+        let derived = derive(graph, &self.costs, cell.chunk, portals, before, scratch)?;
         let count = derived.portals.len() as u32;
         let cell = &mut self.cells[index];
         self.used_slots = self.used_slots + count as usize - cell.portals.len();
@@ -465,9 +473,9 @@ impl Abstraction {
         for index in affected {
             let portals = self.portals_of(graph, index);
             let moved = portals != self.cells[index].portals;
-            // A cell whose portals stayed and whose own nodes did not change keeps its table.
+            // A cell whose portals and own nodes stayed keeps its table (else see `Before`).
             if dirty.binary_search(&index).is_ok() || moved {
-                self.rederive(graph, index, portals, &mut scratch)?;
+                self.rederive(graph, index, portals, Some(&changes.changed), &mut scratch)?;
             }
             if moved {
                 let chunk = self.cells[index].chunk;
