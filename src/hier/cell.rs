@@ -188,9 +188,19 @@ pub(super) fn sort_portals(graph: &NavGraph, portals: &mut [NodeId]) {
 /// moves instead of one per portal; most portal pairs of a cell do not reach each other (see
 /// [`derive`]), so a block edit's cell searches again a fraction of its rows.
 pub(super) struct Before<'a> {
-    pub(super) portals: &'a [NodeId],
-    pub(super) table: &'a Table,
-    pub(super) changed: &'a [NodeId],
+    portals: &'a [NodeId],
+    table: &'a Table,
+    changed: &'a [NodeId],
+}
+
+impl<'a> Before<'a> {
+    pub(super) fn new(portals: &'a [NodeId], table: &'a Table, changed: &'a [NodeId]) -> Self {
+        Self {
+            portals,
+            table,
+            changed,
+        }
+    }
 }
 
 /// The table of the cell `chunk` whose portals are `portals` (in canonical order): one

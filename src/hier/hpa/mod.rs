@@ -352,11 +352,7 @@ impl Abstraction {
         scratch: &mut DeriveScratch,
     ) -> Result<()> {
         let cell = &self.cells[index];
-        let before = changed.map(|changed| Before {
-            portals: &cell.portals,
-            table: &cell.table,
-            changed,
-        });
+        let before = changed.map(|changed| Before::new(&cell.portals, &cell.table, changed));
         let derived = derive(graph, &self.costs, cell.chunk, portals, before, scratch)?;
         let count = derived.portals.len() as u32;
         let cell = &mut self.cells[index];
