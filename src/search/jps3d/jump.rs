@@ -9,9 +9,13 @@ use super::fits::Fits;
 use super::plus::JumpTables;
 use super::{JumpRecord, START};
 use crate::moves::fly::FREE_DIRECTIONS;
-use crate::search::cells::{CLOSED, CellTable, Neighbourhood};
+use crate::search::cells::{CLOSED, CellTable, Neighbourhood, PAGE_CELLS};
 use crate::search::core::{MoveSource, Offer, RecordTable, Successor};
 use crate::world::VoxelWorld;
+
+/// The side of a page of the cell table, in cells.
+const PAGE_SIDE: u32 = 16;
+const _: () = assert!(PAGE_CELLS == (PAGE_SIDE * PAGE_SIDE * PAGE_SIDE) as usize);
 
 /// The records of a jump search as the search loop sees them: a [`CellTable`] whose records
 /// keep their explicit parent and the arrival directions reached at their cost.
@@ -160,7 +164,14 @@ impl<'t, W: VoxelWorld + ?Sized> MoveSource<JumpRecords<'t>> for JumpMoves<'_, W
                     continue;
                 };
                 let steps = (to - at).abs().max_element() as u32;
-                (table.cells.node(to), to, steps)
+                // A jump shorter than a page side lands in one of the 27 pages around the
+                // position's, which its page's links find without the directory.
+                let to_node = if steps < PAGE_SIDE {
+                    table.cells.neighbour_node(node, at, to)
+                } else {
+                    table.cells.node(to)
+                };
+                (to_node, to, steps)
             };
             let Some(to_node) = to_node else {
                 continue;
