@@ -405,6 +405,9 @@ impl Abstraction {
     pub fn update(&mut self, graph: &NavGraph, changes: &GraphUpdate) -> Result<()> {
         graph.check_current()?;
         let mut dirty: AHashSet<Chunk> = AHashSet::new();
+        // The cells with a changed node in a border column: only their exits can differ (an
+        // exit is read from its border nodes' moves out), so the others' are not found again.
+        let mut rim: AHashSet<Chunk> = AHashSet::new();
         for (nth, &id) in changes.added.iter().chain(&changes.changed).enumerate() {
             if !graph.is_live(id) {
                 continue;
@@ -418,6 +421,9 @@ impl Abstraction {
                 self.cells[index].nodes += 1;
             }
             dirty.insert(chunk_of(feet));
+            if on_border(feet) {
+                rim.insert(chunk_of(feet));
+            }
         }
         let mut emptied = false;
         for (id, &feet) in changes.removed.iter().zip(&changes.removed_feet) {
@@ -431,6 +437,9 @@ impl Abstraction {
                 if cell.portals.contains(id) {
                     dirty.insert(chunk);
                 }
+                if on_border(feet) {
+                    rim.insert(chunk);
+                }
             }
         }
         let mut dirty: Vec<usize> = dirty
@@ -443,8 +452,11 @@ impl Abstraction {
         // the neighbours of those whose portals changed (their exits' targets may have moved).
         let mut resolve = Vec::new();
         for &index in &dirty {
-            let border = self.border_nodes(graph, index);
             let chunk = self.cells[index].chunk;
+            if !rim.contains(&chunk) {
+                continue;
+            }
+            let border = self.border_nodes(graph, index);
             let exits = exits_of(graph, &self.costs, chunk, &border);
             if exits == self.cells[index].exits {
                 // A neighbour's portals are its own exits' sources and the targets of the
