@@ -10,7 +10,7 @@ use glam::IVec3;
 use std::collections::hash_map::Entry;
 
 use crate::error::{Error, Result};
-use crate::graph::{NavGraph, NodeId};
+use crate::graph::{ID_PAGE_SHIFT, NavGraph, NodeId};
 use crate::moves::agent::MoveCosts;
 use crate::search::heuristic::Estimator;
 
@@ -66,6 +66,13 @@ pub(super) struct Derived {
 /// locally, their moves inside the cell in one flat list, and one Dijkstra's state.
 #[derive(Debug, Default, Clone)]
 pub(super) struct DeriveScratch {
+    /// Local numbers of the nodes in the home page of the cell's column (its first feet
+    /// position in each of its 256 columns), read by place in the page (`u32::MAX`: none
+    /// yet); of other nodes (further down a column's chain), hashed. Hashing every node cost
+    /// 3.5% of an edit's update (callgrind, `long --size 1024 --edits 200`: 375.3 M against
+    /// 362.1 M).
+    home_page: u32,
+    home_local: Vec<u32>,
     local: AHashMap<NodeId, u32>,
     nodes: Vec<NodeId>,
     first_edge: Vec<u32>,
@@ -150,14 +157,37 @@ impl Frontier {
 }
 
 impl DeriveScratch {
+    /// The local number of node `id`, given one if it has none yet.
+    #[inline]
     fn intern(&mut self, id: NodeId) -> u32 {
         let next = self.nodes.len() as u32;
+        if id >> ID_PAGE_SHIFT == self.home_page {
+            let local = &mut self.home_local[(id & HOME_MASK) as usize];
+            if *local == u32::MAX {
+                *local = next;
+                self.nodes.push(id);
+            }
+            return *local;
+        }
         *self.local.entry(id).or_insert_with(|| {
             self.nodes.push(id);
             next
         })
     }
+
+    /// The local number of node `id`, if it has one.
+    #[inline]
+    fn local_of(&self, id: NodeId) -> Option<u32> {
+        if id >> ID_PAGE_SHIFT == self.home_page {
+            Some(self.home_local[(id & HOME_MASK) as usize]).filter(|&local| local != u32::MAX)
+        } else {
+            self.local.get(&id).copied()
+        }
+    }
 }
+
+/// The bits of an id below [`ID_PAGE_SHIFT`]: its place in its page.
+const HOME_MASK: NodeId = (1 << ID_PAGE_SHIFT) - 1;
 
 /// Sorts `portals` into the canonical order (local x, local z, feet y), so that a cell
 /// derived after an update lists them as a fresh build does.
@@ -253,6 +283,11 @@ fn number(
     scratch: &mut DeriveScratch,
 ) {
     scratch.local.clear();
+    scratch.home_page = portals
+        .first()
+        .map_or(u32::MAX, |&portal| graph.home_of(portal) >> ID_PAGE_SHIFT);
+    scratch.home_local.clear();
+    scratch.home_local.resize(1 << ID_PAGE_SHIFT, u32::MAX);
     scratch.nodes.clear();
     scratch.first_edge.clear();
     scratch.edges.clear();
@@ -362,10 +397,7 @@ impl DeriveScratch {
         }
         self.reaches.clear();
         self.reaches.resize(count, false);
-        let mut stack: Vec<u32> = changed
-            .iter()
-            .filter_map(|id| self.local.get(id).copied())
-            .collect();
+        let mut stack: Vec<u32> = changed.iter().filter_map(|&id| self.local_of(id)).collect();
         for &node in &stack {
             self.reaches[node as usize] = true;
         }
