@@ -237,7 +237,8 @@ use crate::error::{Error, Result};
 use crate::graph::{GraphUpdate, NavGraph, NodeId};
 use crate::moves::agent::MoveCosts;
 
-use cell::{CELL_SIDE, Chunk, DeriveScratch, UNREACHED, chunk_of, derive, is_portal, on_border};
+use cell::{Before, CELL_SIDE, Chunk, DeriveScratch, UNREACHED};
+use cell::{chunk_of, derive, is_portal, on_border};
 
 pub use hpa::{AbstractSearch, Abstraction, DIRECT_CELLS};
 pub use query::{HierSearch, Reach};
@@ -426,7 +427,7 @@ impl Hierarchy {
         for (cell, mut portals) in candidates.into_iter().enumerate() {
             cell::sort_portals(graph, &mut portals);
             let chunk = hierarchy.cells[cell].chunk;
-            let derived = derive(graph, costs, chunk, portals, &mut scratch)?;
+            let derived = derive(graph, costs, chunk, portals, None, &mut scratch)?;
             hierarchy.install(cell, derived);
         }
         hierarchy.refresh_components(graph);
@@ -597,7 +598,9 @@ impl Hierarchy {
                 continue;
             };
             let portals = self.find_portals(graph, index as usize);
-            let derived = derive(graph, &self.costs, chunk, portals, &mut scratch)?;
+            let cell = &self.cells[index as usize];
+            let before = Some(Before::new(&cell.portals, &cell.table, &changes.changed));
+            let derived = derive(graph, &self.costs, chunk, portals, before, &mut scratch)?;
             self.install(index as usize, derived);
         }
         self.compact_slots();

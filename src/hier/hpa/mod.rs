@@ -9,7 +9,9 @@
 use ahash::{AHashMap, AHashSet};
 use glam::IVec3;
 
-use super::cell::{CELL_SIDE, Chunk, DeriveScratch, chunk_of, derive, on_border, sort_portals};
+use super::cell::{
+    Before, CELL_SIDE, Chunk, DeriveScratch, chunk_of, derive, on_border, sort_portals,
+};
 use crate::error::{Error, Result};
 use crate::graph::{GraphUpdate, NavGraph, NodeId};
 use crate::moves::agent::MoveCosts;
@@ -44,10 +46,10 @@ const PORTAL_SPACING: usize = 4;
 /// wander further under the octile estimate, so each cell costs about as much in all three.
 /// Earlier, with one pair per entrance and 1 step, 3 and 4 cells cut the average excess from
 /// 2.2% to 2.1% and 2.0% only, for 1.6x and 2.2x the expansions.
-const WINDOW_CELLS: usize = 3;
+const WINDOW_CELLS: usize = 2;
 
 /// See [`WINDOW_CELLS`].
-const WINDOW_STRIDE: usize = 2;
+const WINDOW_STRIDE: usize = 1;
 
 /// The number of a dropped cell, while the others are numbered again.
 const NO_CELL: u32 = u32::MAX;
@@ -244,7 +246,7 @@ impl Abstraction {
         let mut scratch = DeriveScratch::default();
         for cell in 0..abstraction.cells.len() {
             let portals = abstraction.portals_of(graph, cell);
-            abstraction.rederive(graph, cell, portals, &mut scratch)?;
+            abstraction.rederive(graph, cell, portals, None, &mut scratch)?;
         }
         for cell in 0..abstraction.cells.len() {
             abstraction.resolve_exits(graph, cell);
@@ -303,16 +305,24 @@ impl Abstraction {
         portals
     }
 
-    /// Derives cell `index`'s table for `portals` and gives them overlay slots.
+    /// Derives cell `index`'s table for `portals` (see [`Before`]), gives them overlay slots.
     fn rederive(
         &mut self,
         graph: &NavGraph,
         index: usize,
         portals: Vec<NodeId>,
+        changed: Option<&[NodeId]>,
         scratch: &mut DeriveScratch,
     ) -> Result<()> {
-        let chunk = self.cells[index].chunk;
-        let derived = derive(graph, &self.costs, chunk, portals, scratch)?;
+        let cell = &self.cells[index];
+        // The old table in canonical order, when `derive` can use it: same portals.
+        let old = changed
+            .filter(|_| cell.has_portals(&portals))
+            .map(|changed| (cell.canonical(), changed));
+        let before = old
+            .as_ref()
+            .map(|((portals, table), changed)| Before::new(portals, table, changed));
+        let derived = derive(graph, &self.costs, cell.chunk, portals, before, scratch)?;
         let count = derived.portals.len() as u32;
         let cell = &mut self.cells[index];
         self.used_slots = self.used_slots + count as usize - cell.portals.len();
@@ -361,6 +371,9 @@ impl Abstraction {
     pub fn update(&mut self, graph: &NavGraph, changes: &GraphUpdate) -> Result<()> {
         graph.check_current()?;
         let mut dirty: AHashSet<Chunk> = AHashSet::new();
+        // The cells with a changed node in a border column: only their exits can differ (an
+        // exit is read from its border nodes' moves out), so the others' are not found again.
+        let mut rim: AHashSet<Chunk> = AHashSet::new();
         for (nth, &id) in changes.added.iter().chain(&changes.changed).enumerate() {
             if !graph.is_live(id) {
                 continue;
@@ -374,6 +387,9 @@ impl Abstraction {
                 self.cells[index].nodes += 1;
             }
             dirty.insert(chunk_of(feet));
+            if on_border(feet) {
+                rim.insert(chunk_of(feet));
+            }
         }
         let mut emptied = false;
         for (id, &feet) in changes.removed.iter().zip(&changes.removed_feet) {
@@ -387,6 +403,9 @@ impl Abstraction {
                 if cell.portals.contains(id) {
                     dirty.insert(chunk);
                 }
+                if on_border(feet) {
+                    rim.insert(chunk);
+                }
             }
         }
         let mut dirty: Vec<usize> = dirty
@@ -399,8 +418,11 @@ impl Abstraction {
         // the neighbours of those whose portals changed (their exits' targets may have moved).
         let mut resolve = Vec::new();
         for &index in &dirty {
-            let border = self.border_nodes(graph, index);
             let chunk = self.cells[index].chunk;
+            if !rim.contains(&chunk) {
+                continue;
+            }
+            let border = self.border_nodes(graph, index);
             let exits = exits_of(graph, &self.costs, chunk, &border);
             if exits == self.cells[index].exits {
                 // A neighbour's portals are its own exits' sources and the targets of the
@@ -425,10 +447,10 @@ impl Abstraction {
         for index in affected {
             let portals = self.portals_of(graph, index);
             let mut moved = !self.cells[index].has_portals(&portals);
-            // A cell whose portals stayed and whose own nodes did not change keeps its table.
+            // A cell whose portals and own nodes stayed keeps its table (else see `Before`).
             if dirty.binary_search(&index).is_ok() || moved {
                 let before = self.cells[index].portals.clone();
-                self.rederive(graph, index, portals, &mut scratch)?;
+                self.rederive(graph, index, portals, Some(&changes.changed), &mut scratch)?;
                 // The same portals may fall into other groups, in another order: the exits
                 // into the cell name them by place.
                 moved |= self.cells[index].portals != before;

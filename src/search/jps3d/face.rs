@@ -18,8 +18,8 @@ use crate::moves::fly::FREE_DIRECTIONS;
 use crate::world::VoxelWorld;
 
 /// The face jump from `from` in the face direction `dir`, as [`super::jump::jump`] makes it
-/// (the goal, the first position with a forced move with the "fits" bits around it, `None`
-/// when the next move is illegal first), and after `cap` steps the position reached. Only
+/// (the goal, the first position with a forced move, `None` when the next move is illegal
+/// first), and after `cap` steps the position reached. Only
 /// where [`Fits::has_rays`].
 pub(super) fn face_jump<W: VoxelWorld + ?Sized>(
     tables: &Tables,
@@ -29,7 +29,7 @@ pub(super) fn face_jump<W: VoxelWorld + ?Sized>(
     dir: usize,
     goal: IVec3,
     cap: u32,
-) -> Option<(IVec3, u32)> {
+) -> Option<IVec3> {
     let d = FREE_DIRECTIONS[dir];
     let axis = if d.x != 0 {
         0
@@ -85,16 +85,12 @@ pub(super) fn face_jump<W: VoxelWorld + ?Sized>(
             let i = candidates.trailing_zeros();
             candidates &= candidates - 1;
             let at = base + d * i as i32;
-            if at == goal {
-                return Some((at, 0));
-            }
-            let around = fits.around(world, at);
-            if tables.forced_moves(dir, around) != 0 {
-                return Some((at, around));
+            if at == goal || tables.forced_moves(dir, fits.around(world, at)) != 0 {
+                return Some(at);
             }
         }
         if remaining < reach {
-            return Some((base + d * remaining as i32, 0));
+            return Some(base + d * remaining as i32);
         }
         if reach < count {
             return None;
@@ -112,7 +108,7 @@ pub(super) mod tests {
     use crate::world::{Block, Bounds, ChunkedWorld};
 
     /// The face jump cell by cell: the rules' forced-move test at every position; the goal,
-    /// the first position with a forced move (and its neighbourhood), the position `cap`
+    /// the first position with a forced move, the position `cap`
     /// steps on (never for a `cap` of 0), or `None` at a wall. The tables' test reads it too.
     pub(in crate::search::jps3d) fn face_jump_by_cells<W: VoxelWorld + ?Sized>(
         tables: &Tables,
@@ -122,7 +118,7 @@ pub(super) mod tests {
         dir: usize,
         goal: IVec3,
         cap: u32,
-    ) -> Option<(IVec3, u32)> {
+    ) -> Option<IVec3> {
         let d = FREE_DIRECTIONS[dir];
         let mut at = from;
         for steps in 1.. {
@@ -130,15 +126,11 @@ pub(super) mod tests {
             if !fits.fits(world, next) {
                 return None;
             }
-            if next == goal {
-                return Some((next, 0));
-            }
-            let around = fits.around(world, next);
-            if tables.forced_moves(dir, around) != 0 {
-                return Some((next, around));
-            }
-            if steps == cap {
-                return Some((next, 0));
+            if next == goal
+                || tables.forced_moves(dir, fits.around(world, next)) != 0
+                || steps == cap
+            {
+                return Some(next);
             }
             at = next;
         }

@@ -9,9 +9,13 @@ use super::fits::Fits;
 use super::plus::JumpTables;
 use super::{JumpRecord, START};
 use crate::moves::fly::FREE_DIRECTIONS;
-use crate::search::cells::{CellTable, Neighbourhood};
+use crate::search::cells::{CLOSED, CellTable, Neighbourhood, PAGE_CELLS};
 use crate::search::core::{MoveSource, Offer, RecordTable, Successor};
 use crate::world::VoxelWorld;
+
+/// The side of a page of the cell table, in cells.
+const PAGE_SIDE: u32 = 16;
+const _: () = assert!(PAGE_CELLS == (PAGE_SIDE * PAGE_SIDE * PAGE_SIDE) as usize);
 
 /// The records of a jump search as the search loop sees them: a [`CellTable`] whose records
 /// keep their explicit parent and the arrival directions reached at their cost.
@@ -25,28 +29,23 @@ impl RecordTable for JumpRecords<'_> {
     type Record = JumpRecord;
     /// A successor's cell.
     type At = u32;
-    /// The direction of the jump (as a bit of [`FREE_DIRECTIONS`]) and the "fits" bits around
-    /// its end when the jump read them (else 0).
-    type Via = (u32, u32);
+    /// The direction of the jump (an index of [`FREE_DIRECTIONS`]).
+    type Via = u32;
 
-    /// Open while it has arrival directions not expanded yet.
     #[inline]
     fn open_record(&mut self, node: u32) -> Option<JumpRecord> {
         let record = *self.cells.cell(node);
-        (record.pending != 0).then_some(record)
+        (record.tag & CLOSED == 0).then_some(record)
     }
 
     #[inline]
     fn g(record: JumpRecord) -> u64 {
-        record.g
+        u64::from(record.g)
     }
 
-    /// The pending arrivals become expanded ones.
     #[inline]
     fn close(&mut self, node: u32) {
-        let record = self.cells.cell(node);
-        record.done |= record.pending;
-        record.pending = 0;
+        self.cells.cell(node).tag |= CLOSED;
     }
 
     #[inline]
@@ -56,25 +55,30 @@ impl RecordTable for JumpRecords<'_> {
 
     /// Taken when new or cheaper (its arrivals then only this one), and when as cheap by a
     /// direction it was not reached by yet (which needs its own natural moves: the module
-    /// notes), so that the position is expanded again for it.
+    /// notes) after it was expanded, so that it is expanded again; an open position just
+    /// adds the direction.
     #[inline]
-    fn offer(&mut self, to: u32, g: u64, parent: u32, (bit, around): (u32, u32)) -> Offer {
-        let tag = self.tag;
+    fn offer(&mut self, to: u32, g: u64, parent: u32, dir: u32) -> Offer {
+        let Ok(g) = u32::try_from(g) else {
+            return Offer::Overflow;
+        };
+        let (tag, bit) = (self.tag, 1 << dir);
         let record = self.cells.cell(to);
-        if record.tag != tag || g < record.g {
+        if record.tag & !CLOSED != tag || g < record.g {
             *record = JumpRecord {
                 g,
                 tag,
                 parent,
-                pending: bit,
-                done: 0,
-                around,
+                arrivals: bit,
             };
             return Offer::Taken(to);
         }
-        if g == record.g && (record.pending | record.done) & bit == 0 {
-            record.pending |= bit;
-            return Offer::Taken(to);
+        if g == record.g && record.arrivals & bit == 0 {
+            record.arrivals |= bit;
+            if record.tag & CLOSED != 0 {
+                record.tag = tag;
+                return Offer::Taken(to);
+            }
         }
         Offer::Kept
     }
@@ -98,28 +102,25 @@ impl<'t, W: VoxelWorld + ?Sized> MoveSource<JumpRecords<'t>> for JumpMoves<'_, W
         table.cells.position(node)
     }
 
-    /// Jumps in each natural and forced direction of the arrivals not expanded yet, less
-    /// those an arrival expanded at the same cost jumped already.
+    /// Jumps in each natural and forced direction of the record's arrivals.
     fn expand(
         &mut self,
         table: &mut JumpRecords<'t>,
         node: u32,
         record: JumpRecord,
         at: IVec3,
-        mut relax: impl FnMut(&mut JumpRecords<'t>, Successor<u32, (u32, u32), IVec3>) -> bool,
+        mut relax: impl FnMut(&mut JumpRecords<'t>, Successor<u32, u32, IVec3>) -> bool,
     ) {
         let tables = self.tables;
         // With tables, the cell of `at` in them (an expanded position lies in the bounds).
         let plus_at = self
             .plus
             .and_then(|plus| plus.index(at).map(|index| (plus, index)));
-        let around = match (record.around, plus_at) {
-            (0, Some((plus, index))) => plus.around_at(index),
-            (0, None) => self.fits.around(self.world, at),
-            (around, _) => around,
+        let around = match plus_at {
+            Some((plus, index)) => plus.around_at(index),
+            None => self.fits.around(self.world, at),
         };
-        let mut arrivals = record.pending;
-        let mut dirs = 0u32;
+        let (mut arrivals, mut dirs) = (record.arrivals, 0u32);
         while arrivals != 0 {
             let a = arrivals.trailing_zeros() as usize;
             arrivals &= arrivals - 1;
@@ -129,15 +130,6 @@ impl<'t, W: VoxelWorld + ?Sized> MoveSource<JumpRecords<'t>> for JumpMoves<'_, W
             }
         }
         // A jump in an illegal direction returns at once: legality is not tested apart.
-        let mut done = record.done;
-        while done != 0 {
-            let a = done.trailing_zeros() as usize;
-            done &= done - 1;
-            dirs &= !tables.natural[a];
-            if a != START {
-                dirs &= !tables.forced_moves(a, around);
-            }
-        }
         // Moves to a neighbour find its node at a fixed offset when it stays in the page.
         let neighbours = Neighbourhood::new(node, at);
         let ahead = tables.ahead(self.fits, self.plus.is_some());
@@ -151,28 +143,35 @@ impl<'t, W: VoxelWorld + ?Sized> MoveSource<JumpRecords<'t>> for JumpMoves<'_, W
             // With no steps to read ahead (or at the goal) the jump ends on its first step, and
             // no call is made.
             let next = at + FREE_DIRECTIONS[dir];
-            let (to_node, to, to_around, steps) = if next == self.goal || ahead & (1 << dir) == 0 {
+            let (to_node, to, steps) = if next == self.goal || ahead & (1 << dir) == 0 {
                 let to_node = if neighbours.inside & (1 << dir) != 0 {
                     Some(neighbours.neighbour(dir))
                 } else {
                     table.cells.neighbour_node(node, at, next)
                 };
-                (to_node, next, 0, 1)
+                (to_node, next, 1)
             } else {
                 let jumped = match plus_at {
                     // Face and edge jumps read the tables at once.
-                    Some((plus, index)) if tables.tabled & (1 << dir) != 0 => plus
-                        .jump_at(index, at, dir, self.goal, tables.plus_limits[0])
-                        .map(|to| (to, 0)),
+                    Some((plus, index)) if tables.tabled & (1 << dir) != 0 => {
+                        plus.jump_at(index, at, dir, self.goal, tables.plus_limits[0])
+                    }
                     _ => jump(
                         tables, self.plus, self.fits, self.world, at, around, dir, self.goal,
                     ),
                 };
-                let Some((to, to_around)) = jumped else {
+                let Some(to) = jumped else {
                     continue;
                 };
                 let steps = (to - at).abs().max_element() as u32;
-                (table.cells.node(to), to, to_around, steps)
+                // A jump shorter than a page side lands in one of the 27 pages around the
+                // position's, which its page's links find without the directory.
+                let to_node = if steps < PAGE_SIDE {
+                    table.cells.neighbour_node(node, at, to)
+                } else {
+                    table.cells.node(to)
+                };
+                (to_node, to, steps)
             };
             let Some(to_node) = to_node else {
                 continue;
@@ -181,7 +180,7 @@ impl<'t, W: VoxelWorld + ?Sized> MoveSource<JumpRecords<'t>> for JumpMoves<'_, W
                 at: to_node,
                 landing: to,
                 cost: steps * tables.step[dir],
-                via: (1 << dir, to_around),
+                via: dir as u32,
             };
             if !relax(table, successor) {
                 return;
@@ -192,8 +191,7 @@ impl<'t, W: VoxelWorld + ?Sized> MoveSource<JumpRecords<'t>> for JumpMoves<'_, W
 
 /// Jumps from `from` (whose neighbourhood is `around`) in the direction `dir`: the first
 /// position that is the goal, has a forced move, or from which a natural sub-direction's jump
-/// returns something, with the "fits" bits around it when they were read (else 0); `None`
-/// when the next move is illegal first. After [`Tables::limit`] positions read, the next
+/// returns something; `None` when the next move is illegal first. After [`Tables::limit`] positions read, the next
 /// position is returned. A face jump reads the precomputed tables when there are some
 /// ([`JumpTables::face_jump`]), or may scan by word ([`face_jump`]).
 #[allow(clippy::too_many_arguments)]
@@ -206,14 +204,14 @@ pub(super) fn jump<W: VoxelWorld + ?Sized>(
     around: u32,
     dir: usize,
     goal: IVec3,
-) -> Option<(IVec3, u32)> {
+) -> Option<IVec3> {
     let d = FREE_DIRECTIONS[dir];
     if let Some(plus) = plus {
         match dir_rank(d) {
-            1 => return plus.face_jump(from, dir, goal).map(|to| (to, 0)),
+            1 => return plus.face_jump(from, dir, goal),
             2 => {
                 let limit = tables.plus_limits[0];
-                return plus.edge_jump(from, dir, goal, limit).map(|to| (to, 0));
+                return plus.edge_jump(from, dir, goal, limit);
             }
             _ => {}
         }
@@ -232,7 +230,7 @@ pub(super) fn jump<W: VoxelWorld + ?Sized>(
         }
         let next = at + d;
         if next == goal || steps == 0 {
-            return Some((next, 0));
+            return Some(next);
         }
         steps -= 1;
         let next_around = match plus {
@@ -240,17 +238,75 @@ pub(super) fn jump<W: VoxelWorld + ?Sized>(
             None => fits.around(world, next),
         };
         if tables.forced_moves(dir, next_around) != 0 {
-            return Some((next, next_around));
+            return Some(next);
         }
         let mut sub = tables.sub[dir];
         while sub != 0 {
             let s = sub.trailing_zeros() as usize;
             sub &= sub - 1;
             if jump(tables, plus, fits, world, next, next_around, s, goal).is_some() {
-                return Some((next, next_around));
+                return Some(next);
             }
         }
         at = next;
         around = next_around;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::IVec3;
+
+    use crate::moves::agent::{Agent, MoveCosts};
+    use crate::moves::pathcheck::check_path;
+    use crate::search::jps3d::JumpSearch;
+    use crate::search::{Pathfinder, SearchOptions};
+    use crate::world::{Block, Bounds, ChunkedWorld};
+
+    /// A route dearer than a record's 32-bit cost gets the flier A*'s answer (its cost, a
+    /// legal route), with and without scanned jumps; a cheap route in the same world is the
+    /// jump search's own and agrees too.
+    #[test]
+    fn routes_dearer_than_a_record_get_the_flier_astar_answer() {
+        // Octile costs times 6 000: five moves cost more than `u32::MAX`.
+        let costs = MoveCosts {
+            straight: 600_000_000,
+            diagonal: 848_528_137,
+            corner: 1_039_230_485,
+            ..MoveCosts::octile()
+        };
+        let min = IVec3::new(-7, 30, -5);
+        let mut world = ChunkedWorld::with_bounds(Bounds::new(min, min + 12)).unwrap();
+        // A wall across x with one hole: no direct route through it.
+        for y in 0..12 {
+            for z in 0..12 {
+                if (y, z) != (9, 10) {
+                    world.set(min + IVec3::new(5, y, z), Block::Solid).unwrap();
+                }
+            }
+        }
+        let agent = Agent::flier(1);
+        let mut astar = Pathfinder::new(agent, costs).unwrap();
+        let options = SearchOptions::default();
+        let queries = [
+            (IVec3::new(1, 1, 1), IVec3::new(10, 2, 2), true),
+            (IVec3::new(4, 9, 9), IVec3::new(6, 8, 10), false),
+        ];
+        for scans in [false, true] {
+            let mut jps = JumpSearch::new(agent, costs)
+                .unwrap()
+                .with_straight_scans(scans);
+            for (start, goal, dear) in queries {
+                let (start, goal) = (min + start, min + goal);
+                let expected = astar.find_path(&world, start, goal, &options).unwrap();
+                let found = jps.find_path(&world, start, goal, &options).unwrap();
+                assert!(found.is_found());
+                assert_eq!(found.cost, expected.cost, "{start} -> {goal}");
+                assert_eq!(found.cost.unwrap() > u64::from(u32::MAX), dear);
+                let check = check_path(&world, &agent, &costs, &found.path);
+                assert_eq!(check.first_broken, None, "{:?}", found.path);
+                assert_eq!(check.cost, found.cost);
+            }
+        }
     }
 }

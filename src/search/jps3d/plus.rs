@@ -570,10 +570,7 @@ mod tests {
                     let (found, expected) = if rank(d) == 1 {
                         let expected =
                             face_jump_by_cells(&tables, &mut fits, &view, at, dir, goal, 0);
-                        (
-                            plus.face_jump(at, dir, goal),
-                            expected.map(|(stop, _)| stop),
-                        )
+                        (plus.face_jump(at, dir, goal), expected)
                     } else {
                         let limit = if next().is_multiple_of(4) {
                             (next() % 6) as u32
