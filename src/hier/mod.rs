@@ -315,11 +315,10 @@ impl Table {
         }
     }
 
-    /// Visits the reachable entries of row `row` of an `n`-wide table, `(column, cost)`: one
-    /// match on the width per row rather than per entry, for the abstract search's inner loop.
+    /// Visits the reachable entries in `entries` (a row or a block's row), `(place, cost)`:
+    /// one match on the width per row rather than per entry, for the abstract search's loop.
     #[inline]
-    fn for_each_in_row(&self, row: usize, n: usize, mut visit: impl FnMut(usize, u32)) {
-        let entries = row * n..(row + 1) * n;
+    fn for_each_in(&self, entries: std::ops::Range<usize>, mut visit: impl FnMut(usize, u32)) {
         match self {
             Self::Narrow(costs) => {
                 for (column, &cost) in costs[entries].iter().enumerate() {
@@ -599,7 +598,8 @@ impl Hierarchy {
             };
             let portals = self.find_portals(graph, index as usize);
             let cell = &self.cells[index as usize];
-            let before = Some(Before::new(&cell.portals, &cell.table, &changes.changed));
+            let cost = |from, to| cell.table.get(from * cell.portals.len() + to);
+            let before = Some(Before::new(&cell.portals, &cost, &changes.changed));
             let derived = derive(graph, &self.costs, chunk, portals, before, &mut scratch)?;
             self.install(index as usize, derived);
         }

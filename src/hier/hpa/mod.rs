@@ -9,7 +9,6 @@
 use ahash::{AHashMap, AHashSet};
 use glam::IVec3;
 
-use super::Table;
 use super::cell::{
     Before, CELL_SIDE, Chunk, DeriveScratch, chunk_of, derive, on_border, sort_portals,
 };
@@ -18,10 +17,12 @@ use crate::graph::{GraphUpdate, NavGraph, NodeId};
 use crate::moves::agent::MoveCosts;
 
 mod alt;
+mod blocks;
 mod landmarks;
 mod search;
 
 use alt::LandmarkTable;
+use blocks::HpaCell;
 use landmarks::LANDMARK_WAYS;
 
 pub use search::{AbstractSearch, DIRECT_CELLS};
@@ -59,35 +60,6 @@ struct Transition {
     from: NodeId,
     to: NodeId,
     cost: u32,
-}
-
-/// One cell of the abstraction.
-#[derive(Debug, Clone)]
-struct HpaCell {
-    chunk: Chunk,
-    /// How many nodes of the graph lie in the cell: it is dropped when none is left (its
-    /// column unloaded), so the abstraction's memory follows the loaded columns.
-    nodes: u32,
-    /// The lowest and highest feet y any node of the cell has had: where to look for its
-    /// border nodes again after an update.
-    y_low: i32,
-    y_high: i32,
-    /// The transitions out of the cell, one or two per entrance, sorted by their source.
-    exits: Vec<Transition>,
-    /// Per exit, the cell of its target and the target's index among that cell's portals
-    /// (`(NO_CELL, 0)` for none): what the searches follow, found again whenever either
-    /// cell's portals may have changed.
-    targets: Vec<(u32, u32)>,
-    /// The ends of transitions in the cell, in canonical order (local x, local z, feet y).
-    portals: Vec<NodeId>,
-    /// Their feet positions, read by the abstract search's heuristic (here rather than from
-    /// the graph, whose nodes lie all over memory).
-    feet: Vec<IVec3>,
-    /// `table[i * n + j]`: the cheapest route inside the cell from portal `i` to `j`.
-    table: Table,
-    /// The first overlay slot the cell owns and how many it owns.
-    base: u32,
-    capacity: u32,
 }
 
 /// The HPA*-style abstraction of one [`NavGraph`] for one [`MoveCosts`]: chunk-column
@@ -293,19 +265,7 @@ impl Abstraction {
         let chunk = chunk_of(feet);
         let cells = &mut self.cells;
         let index = *self.by_chunk.entry(chunk).or_insert_with(|| {
-            cells.push(HpaCell {
-                chunk,
-                nodes: 0,
-                y_low: feet.y,
-                y_high: feet.y,
-                exits: Vec::new(),
-                targets: Vec::new(),
-                portals: Vec::new(),
-                feet: Vec::new(),
-                table: Table::Narrow(Vec::new()),
-                base: 0,
-                capacity: 0,
-            });
+            cells.push(HpaCell::empty(chunk, feet.y));
             (cells.len() - 1) as u32
         }) as usize;
         let cell = &mut self.cells[index];
@@ -352,7 +312,8 @@ impl Abstraction {
         scratch: &mut DeriveScratch,
     ) -> Result<()> {
         let cell = &self.cells[index];
-        let before = changed.map(|changed| Before::new(&cell.portals, &cell.table, changed));
+        let cost = |from, to| cell.cost(from, to);
+        let before = changed.map(|changed| Before::new(&cell.portals, &cost, changed));
         let derived = derive(graph, &self.costs, cell.chunk, portals, before, scratch)?;
         let count = derived.portals.len() as u32;
         let cell = &mut self.cells[index];
@@ -371,10 +332,7 @@ impl Abstraction {
             self.slot_cell
                 .extend(std::iter::repeat_n(index as u32, capacity as usize));
         }
-        cell.feet = derived.portals.iter().map(|&id| graph.feet(id)).collect();
-        cell.portals = derived.portals;
-        cell.portals.shrink_to_fit();
-        cell.table = Table::new(derived.table);
+        cell.set_table(&derived.portals, &derived.table, |id| graph.feet(id));
         Ok(())
     }
 
@@ -480,10 +438,14 @@ impl Abstraction {
         let mut scratch = DeriveScratch::default();
         for index in affected {
             let portals = self.portals_of(graph, index);
-            let moved = portals != self.cells[index].portals;
+            let mut moved = !self.cells[index].has_portals(&portals);
             // A cell whose portals and own nodes stayed keeps its table (else see `Before`).
             if dirty.binary_search(&index).is_ok() || moved {
+                let before = self.cells[index].portals.clone();
                 self.rederive(graph, index, portals, Some(&changes.changed), &mut scratch)?;
+                // The same portals may fall into other groups, in another order: the exits
+                // into the cell name them by place.
+                moved |= self.cells[index].portals != before;
             }
             if moved {
                 let chunk = self.cells[index].chunk;
@@ -598,9 +560,8 @@ impl Abstraction {
         let Some((cell, local)) = self.slot_portal(slot) else {
             return;
         };
-        let n = cell.portals.len();
         if row {
-            cell.table.for_each_in_row(local, n, |other, cost| {
+            cell.for_each_in_row(local, |other, cost| {
                 if other != local {
                     visit(cell.base + other as u32, cost);
                 }
@@ -659,7 +620,7 @@ impl Abstraction {
             let n = cell.portals.len();
             for i in 0..n {
                 for j in 0..n {
-                    if let Some(cost) = cell.table.get(i * n + j) {
+                    if let Some(cost) = cell.cost(i, j) {
                         let (from, to) = (cell.portals[i], cell.portals[j]);
                         edges.push((graph.feet(from), graph.feet(to), cost));
                     }
@@ -668,10 +629,11 @@ impl Abstraction {
             // Transitions by the portal their target resolved to, so that a stale resolution
             // shows as a difference from a fresh build.
             for (exit, &(to_cell, to_local)) in cell.exits.iter().zip(&cell.targets) {
-                if let Some(&to) = self
+                if let Some(to) = self
                     .cells
                     .get(to_cell as usize)
-                    .and_then(|cell| cell.feet.get(to_local as usize))
+                    .filter(|cell| (to_local as usize) < cell.portals.len())
+                    .map(|cell| cell.feet(to_local as usize))
                 {
                     edges.push((graph.feet(exit.from), to, exit.cost));
                 }
@@ -685,18 +647,7 @@ impl Abstraction {
     /// map entry counted at its key and value plus one control byte).
     #[must_use]
     pub fn memory_bytes(&self) -> usize {
-        let cells: usize = self
-            .cells
-            .iter()
-            .map(|cell| {
-                std::mem::size_of::<HpaCell>()
-                    + cell.portals.capacity() * 4
-                    + cell.feet.capacity() * 12
-                    + cell.exits.capacity() * std::mem::size_of::<Transition>()
-                    + cell.targets.capacity() * 8
-                    + cell.table.memory_bytes()
-            })
-            .sum();
+        let cells: usize = self.cells.iter().map(HpaCell::memory_bytes).sum();
         let entry = |key: usize, value: usize| key + value + 1;
         cells
             + self.cells.capacity().saturating_sub(self.cells.len())

@@ -174,7 +174,7 @@ impl AbstractSearch {
         for (local, &portal) in cell.portals.iter().enumerate() {
             if let Some(g) = self.first.cost(portal) {
                 self.relax(cell.base + local as u32, g, FROM_START, |slot| {
-                    estimate(slot, cell.feet[local])
+                    estimate(slot, cell.feet(local))
                 });
             }
         }
@@ -211,7 +211,7 @@ impl AbstractSearch {
             let cell = &hpa.cells[index as usize];
             let local = (slot - cell.base) as usize;
             let portal = cell.portals[local];
-            let h = estimator.between(cell.feet[local], goal);
+            let h = estimator.between(cell.feet(local), goal);
             if h < closest.0 {
                 closest = (h, slot);
             }
@@ -227,18 +227,17 @@ impl AbstractSearch {
             let through_table =
                 record.parent != FROM_START && hpa.slot_cell[record.parent as usize] == index;
             if !through_table {
-                cell.table
-                    .for_each_in_row(local, cell.portals.len(), |other, cost| {
-                        if other == local {
-                            return;
-                        }
-                        let target_slot = cell.base + other as u32;
-                        let target = cell.feet[other];
-                        let next = g + u64::from(cost);
-                        if self.relax(target_slot, next, slot, |at| estimate(at, target)) {
-                            generated += 1;
-                        }
-                    });
+                cell.for_each_in_row(local, |other, cost| {
+                    if other == local {
+                        return;
+                    }
+                    let target_slot = cell.base + other as u32;
+                    let target = cell.feet(other);
+                    let next = g + u64::from(cost);
+                    if self.relax(target_slot, next, slot, |at| estimate(at, target)) {
+                        generated += 1;
+                    }
+                });
             }
             // Exits are sorted by their portal: its own are one run.
             let first = cell.exits.partition_point(|exit| exit.from < portal);
@@ -252,7 +251,7 @@ impl AbstractSearch {
                 }
                 let target_slot = hpa.cells[to_cell as usize].base + to_local;
                 let next = g + u64::from(exit.cost);
-                let feet = hpa.cells[to_cell as usize].feet[to_local as usize];
+                let feet = hpa.cells[to_cell as usize].feet(to_local as usize);
                 if self.relax(target_slot, next, slot, |at| estimate(at, feet)) {
                     generated += 1;
                 }

@@ -1,0 +1,288 @@
+//! One cell of the inexact abstraction ([`HpaCell`]) and its table by blocks: the cell's
+//! portals ordered so that those joined by some route inside the cell (either way) sit
+//! together, and the table kept as one square block per such group. Pairs in different
+//! groups have no route inside the cell, so nothing is lost: at 1024, 55% of the full
+//! tables' entries were unreachable pairs, and the blocks hold 53% of the entries (cliffs,
+//! water and caves split a chunk column's portals into a few groups).
+
+use glam::IVec3;
+
+use super::Transition;
+use crate::graph::NodeId;
+use crate::hier::Table;
+use crate::hier::cell::{CELL_SIDE, Chunk, UNREACHED};
+
+/// One group of a cell's portals: the first portal's place and the block's first entry.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Group {
+    start: u32,
+    offset: u32,
+}
+
+/// One cell of the abstraction.
+#[derive(Debug, Clone)]
+pub(super) struct HpaCell {
+    pub(super) chunk: Chunk,
+    /// How many nodes of the graph lie in the cell: it is dropped when none is left (its
+    /// column unloaded), so the abstraction's memory follows the loaded columns.
+    pub(super) nodes: u32,
+    /// The lowest and highest feet y any node of the cell has had: where to look for its
+    /// border nodes again after an update.
+    pub(super) y_low: i32,
+    pub(super) y_high: i32,
+    /// The transitions out of the cell, one or two per entrance, sorted by their source.
+    pub(super) exits: Vec<Transition>,
+    /// Per exit, the cell of its target and the target's index among that cell's portals
+    /// (`(NO_CELL, 0)` for none): what the searches follow, found again whenever either
+    /// cell's portals may have changed.
+    pub(super) targets: Vec<(u32, u32)>,
+    /// The ends of transitions in the cell, by group (see the [module docs](self)), each
+    /// group in canonical order (local x, local z, feet y).
+    pub(super) portals: Vec<NodeId>,
+    /// Their feet positions, read by the abstract search's heuristic (here rather than from
+    /// the graph, whose nodes lie all over memory), packed: feet y less `feet_y` above bit 8,
+    /// local x and z in 4 bits each (a third of an `IVec3`'s bytes).
+    packed_feet: Vec<u32>,
+    /// The lowest feet y of the portals.
+    feet_y: i32,
+    /// The groups, by their first portal; a group ends where the next begins.
+    groups: Vec<Group>,
+    /// The groups' blocks one after the other: in the block of a group of `m` portals from
+    /// place `s`, entry `i * m + j` is the cheapest route inside the cell from portal `s + i`
+    /// to portal `s + j`.
+    table: Table,
+    /// The first overlay slot the cell owns and how many it owns.
+    pub(super) base: u32,
+    pub(super) capacity: u32,
+}
+
+impl HpaCell {
+    /// A cell without nodes, portals or exits, its height range `y` alone.
+    pub(super) fn empty(chunk: Chunk, y: i32) -> Self {
+        Self {
+            chunk,
+            nodes: 0,
+            y_low: y,
+            y_high: y,
+            exits: Vec::new(),
+            targets: Vec::new(),
+            portals: Vec::new(),
+            packed_feet: Vec::new(),
+            feet_y: 0,
+            groups: Vec::new(),
+            table: Table::Narrow(Vec::new()),
+            base: 0,
+            capacity: 0,
+        }
+    }
+
+    /// Takes `portals` in canonical order and their full table (`table[i * n + j]`,
+    /// [`UNREACHED`] for no route inside the cell), and keeps them by group, with their
+    /// `feet`.
+    pub(super) fn set_table(
+        &mut self,
+        portals: &[NodeId],
+        table: &[u32],
+        feet: impl Fn(NodeId) -> IVec3,
+    ) {
+        let n = portals.len();
+        // Groups: the portals joined by a route either way, by union-find on the smallest place.
+        let mut root: Vec<usize> = (0..n).collect();
+        let find = |root: &mut Vec<usize>, mut at: usize| {
+            while root[at] != at {
+                root[at] = root[root[at]];
+                at = root[at];
+            }
+            at
+        };
+        for i in 0..n {
+            for j in 0..n {
+                if table[i * n + j] != UNREACHED {
+                    let (a, b) = (find(&mut root, i), find(&mut root, j));
+                    root[a.max(b)] = a.min(b);
+                }
+            }
+        }
+        // By group (its smallest place), then in canonical order.
+        let mut order: Vec<(usize, usize)> = (0..n).map(|i| (find(&mut root, i), i)).collect();
+        order.sort_unstable();
+        self.groups.clear();
+        let mut costs = Vec::new();
+        let mut first = 0;
+        while first < n {
+            let group = order[first].0;
+            let last = first + order[first..].partition_point(|&(g, _)| g == group);
+            self.groups.push(Group {
+                start: first as u32,
+                offset: costs.len() as u32,
+            });
+            for &(_, i) in &order[first..last] {
+                costs.extend(order[first..last].iter().map(|&(_, j)| table[i * n + j]));
+            }
+            first = last;
+        }
+        self.groups.shrink_to_fit();
+        self.portals = order.iter().map(|&(_, i)| portals[i]).collect();
+        let feet: Vec<IVec3> = self.portals.iter().map(|&id| feet(id)).collect();
+        self.feet_y = feet.iter().map(|feet| feet.y).min().unwrap_or(0);
+        self.packed_feet = feet
+            .iter()
+            .map(|feet| {
+                // The graph keeps a column's feet heights within 16 bits of its origin, so
+                // the height above the lowest portal fits the 24 bits above the local x, z.
+                let height = (i64::from(feet.y) - i64::from(self.feet_y)).clamp(0, 0xff_ffff);
+                let (x, z) = (feet.x.rem_euclid(CELL_SIDE), feet.z.rem_euclid(CELL_SIDE));
+                (height as u32) << 8 | (x as u32) << 4 | z as u32
+            })
+            .collect();
+        // Kept for as long as the cell: no room left over from growing.
+        costs.shrink_to_fit();
+        self.table = Table::new(costs);
+    }
+
+    /// The feet position of portal `local`.
+    #[inline]
+    pub(super) fn feet(&self, local: usize) -> IVec3 {
+        let packed = self.packed_feet[local];
+        // The height is below 2^24, so it fits i32; back in i64 for heights near i32::MAX.
+        let y = i64::from(self.feet_y) + i64::from(packed >> 8);
+        IVec3::new(
+            self.chunk[0] * CELL_SIDE + (packed >> 4 & 15) as i32,
+            y as i32,
+            self.chunk[1] * CELL_SIDE + (packed & 15) as i32,
+        )
+    }
+
+    /// The group of portal `local`: its first portal's place, its size and its block's first
+    /// entry.
+    #[inline]
+    fn group_of(&self, local: usize) -> (usize, usize, usize) {
+        let index = self
+            .groups
+            .partition_point(|group| group.start as usize <= local)
+            - 1;
+        let group = self.groups[index];
+        let end = self
+            .groups
+            .get(index + 1)
+            .map_or(self.portals.len(), |next| next.start as usize);
+        let start = group.start as usize;
+        (start, end - start, group.offset as usize)
+    }
+
+    /// The places of the portals in the group of portal `local` (the only ones a route inside
+    /// the cell joins it to, either way).
+    pub(super) fn group(&self, local: usize) -> std::ops::Range<usize> {
+        let (start, size, _) = self.group_of(local);
+        start..start + size
+    }
+
+    /// The cheapest route inside the cell from portal `from` to portal `to`; `None` for none.
+    pub(super) fn cost(&self, from: usize, to: usize) -> Option<u32> {
+        let (start, size, offset) = self.group_of(from);
+        let column = to.checked_sub(start).filter(|&column| column < size)?;
+        self.table.get(offset + (from - start) * size + column)
+    }
+
+    /// Visits the portals reached inside the cell from portal `local`, `(portal, cost)` (itself
+    /// at cost 0 among them).
+    #[inline]
+    pub(super) fn for_each_in_row(&self, local: usize, mut visit: impl FnMut(usize, u32)) {
+        let (start, size, offset) = self.group_of(local);
+        let first = offset + (local - start) * size;
+        self.table.for_each_in(first..first + size, |column, cost| {
+            visit(start + column, cost);
+        });
+    }
+
+    /// Whether the cell's portals are `canonical` (in canonical order), whatever their groups.
+    pub(super) fn has_portals(&self, canonical: &[NodeId]) -> bool {
+        let mut mine = self.portals.clone();
+        let mut theirs = canonical.to_vec();
+        mine.sort_unstable();
+        theirs.sort_unstable();
+        mine == theirs
+    }
+
+    /// The bytes the cell holds.
+    pub(super) fn memory_bytes(&self) -> usize {
+        std::mem::size_of::<Self>()
+            + self.portals.capacity() * 4
+            + self.packed_feet.capacity() * 4
+            + self.exits.capacity() * std::mem::size_of::<Transition>()
+            + self.targets.capacity() * 8
+            + self.groups.capacity() * std::mem::size_of::<Group>()
+            + self.table.memory_bytes()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::IVec3;
+
+    use super::HpaCell;
+    use crate::hier::cell::UNREACHED;
+
+    /// On random tables whose portals fall into groups (some pairs joined one way only,
+    /// some costs too wide for 16 bits), every pair's cost reads back through the blocks,
+    /// a row visits exactly the portals reached, and the blocks hold fewer entries.
+    #[test]
+    fn blocks_keep_every_cost_of_the_full_table() {
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut split = 0;
+        for round in 0..60 {
+            let n = 1 + (next() % 40) as usize;
+            let groups = 1 + next() % 4;
+            let group: Vec<u64> = (0..n).map(|_| next() % groups).collect();
+            let wide = round % 5 == 0;
+            let mut table = vec![UNREACHED; n * n];
+            for i in 0..n {
+                for j in 0..n {
+                    if i == j {
+                        table[i * n + j] = 0;
+                    } else if group[i] == group[j] && !next().is_multiple_of(5) {
+                        let high = if wide { 200_000 } else { 60_000 };
+                        table[i * n + j] = 1 + (next() % high) as u32;
+                    }
+                }
+            }
+            let portals: Vec<u32> = (0..n as u32).map(|i| 100 + 7 * i).collect();
+            let mut cell = HpaCell::empty([3, -2], 0);
+            // Inside the cell's chunk column (x 48 .. 64, z -32 .. -16), heights far apart.
+            let feet = |id: u32| {
+                let id = id as i32;
+                IVec3::new(48 + id % 16, -70 + 3 * id, -32 + id * 5 % 16)
+            };
+            cell.set_table(&portals, &table, feet);
+            let place = |id: u32| cell.portals.iter().position(|&p| p == id).expect("kept");
+            for i in 0..n {
+                let from = place(portals[i]);
+                assert_eq!(cell.feet(from), feet(portals[i]));
+                let mut row = Vec::new();
+                cell.for_each_in_row(from, |to, cost| row.push((cell.portals[to], cost)));
+                row.sort_unstable();
+                let mut expected = Vec::new();
+                for j in 0..n {
+                    let cost = table[i * n + j];
+                    let read = cell.cost(from, place(portals[j]));
+                    assert_eq!(read, (cost != UNREACHED).then_some(cost), "round {round}");
+                    if cost != UNREACHED {
+                        expected.push((portals[j], cost));
+                    }
+                }
+                assert_eq!(row, expected, "round {round}: row {i}");
+            }
+            let narrow = table.iter().all(|&cost| cost == UNREACHED || cost < 65_535);
+            let full = n * n * if narrow { 2 } else { 4 };
+            assert!(cell.table.memory_bytes() <= full);
+            split += usize::from(cell.table.memory_bytes() < full);
+        }
+        assert!(split > 20, "the blocks were smaller {split} times only");
+    }
+}
