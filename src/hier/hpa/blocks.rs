@@ -32,10 +32,10 @@ pub(super) struct HpaCell {
     pub(super) y_high: i32,
     /// The transitions out of the cell, one or two per entrance, sorted by their source.
     pub(super) exits: Vec<Transition>,
-    /// Per exit, the cell of its target and the target's index among that cell's portals
-    /// (`(NO_CELL, 0)` for none): what the searches follow, found again whenever either
-    /// cell's portals may have changed.
-    pub(super) targets: Vec<(u32, u32)>,
+    /// Per exit, the overlay slot of its target portal ([`NO_SLOT`](super::NO_SLOT) for
+    /// none): what the searches follow, found again whenever either cell's portals may have
+    /// changed, and moved with the slots.
+    pub(super) targets: Vec<u32>,
     /// The ends of transitions in the cell, by group (see the [module docs](self)), each
     /// group in canonical order (local x, local z, feet y).
     pub(super) portals: Vec<NodeId>,
@@ -210,7 +210,7 @@ impl HpaCell {
             + self.portals.capacity() * 4
             + self.packed_feet.capacity() * 4
             + self.exits.capacity() * std::mem::size_of::<Transition>()
-            + self.targets.capacity() * 8
+            + self.targets.capacity() * 4
             + self.groups.capacity() * std::mem::size_of::<Group>()
             + self.table.memory_bytes()
     }

@@ -51,8 +51,11 @@ const WINDOW_CELLS: usize = 2;
 /// See [`WINDOW_CELLS`].
 const WINDOW_STRIDE: usize = 1;
 
-/// The cell of an exit whose target is no portal (none is, once the update that made it ends).
+/// The number of a dropped cell, while the others are numbered again.
 const NO_CELL: u32 = u32::MAX;
+
+/// The slot of an exit whose target is no portal (none is, once the update that made it ends).
+const NO_SLOT: u32 = u32::MAX;
 
 /// One chosen move across a cell's border: the abstraction's edge between two cells.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -336,7 +339,7 @@ impl Abstraction {
         Ok(())
     }
 
-    /// Finds the cell and the portal index of each exit's target of cell `index` again.
+    /// Finds the slot of each exit's target of cell `index` again.
     fn resolve_exits(&mut self, graph: &NavGraph, index: usize) {
         let targets = self.cells[index]
             .exits
@@ -345,9 +348,9 @@ impl Abstraction {
                 let to_cell = *self.by_chunk.get(&chunk_of(graph.feet(exit.to)))?;
                 let portals = &self.cells[to_cell as usize].portals;
                 let local = portals.iter().position(|&portal| portal == exit.to)?;
-                Some((to_cell, local as u32))
+                Some(self.cells[to_cell as usize].base + local as u32)
             })
-            .map(|target| target.unwrap_or((NO_CELL, 0)))
+            .map(|target| target.unwrap_or(NO_SLOT))
             .collect();
         self.cells[index].targets = targets;
     }
@@ -501,8 +504,8 @@ impl Abstraction {
         nodes
     }
 
-    /// Drops the cells without nodes and numbers the others again (in `by_chunk`, the exits'
-    /// targets and the slots): a pass over every cell, but only after an update that emptied
+    /// Drops the cells without nodes and numbers the others again (in `by_chunk` and the
+    /// slots, the exits' targets with them): a pass over every cell, but only after an update that emptied
     /// a column, itself a pass over the column's thousands of nodes.
     fn drop_empty_cells(&mut self) {
         let mut kept = 0;
@@ -518,13 +521,6 @@ impl Abstraction {
             })
             .collect();
         self.cells.retain(|cell| cell.nodes > 0);
-        for cell in &mut self.cells {
-            for target in &mut cell.targets {
-                if target.0 != NO_CELL {
-                    target.0 = renumber[target.0 as usize];
-                }
-            }
-        }
         self.by_chunk.retain(|_, index| {
             *index = renumber[*index as usize];
             *index != NO_CELL
@@ -532,17 +528,28 @@ impl Abstraction {
         self.lay_out_slots();
     }
 
-    /// Gives every cell exactly the overlay slots its portals need, in cell order.
+    /// Gives every cell exactly the overlay slots its portals need, in cell order, and moves
+    /// the exits' targets with them.
     fn lay_out_slots(&mut self) {
+        let mut moved_to = vec![NO_SLOT; self.slot_cell.len()];
         self.slot_cell.clear();
         for (index, cell) in self.cells.iter_mut().enumerate() {
             let count = cell.portals.len() as u32;
-            cell.base = self.slot_cell.len() as u32;
+            let base = self.slot_cell.len() as u32;
+            for local in 0..count {
+                moved_to[(cell.base + local) as usize] = base + local;
+            }
+            cell.base = base;
             cell.capacity = count;
             self.slot_cell
                 .extend(std::iter::repeat_n(index as u32, count as usize));
         }
         self.slot_cell.shrink_to_fit();
+        for target in self.cells.iter_mut().flat_map(|cell| &mut cell.targets) {
+            if *target != NO_SLOT {
+                *target = moved_to[*target as usize];
+            }
+        }
     }
 
     /// The cell of the portal in `slot` and the portal's place in it; `None` for a slot a cell
@@ -569,13 +576,13 @@ impl Abstraction {
         }
         let portal = cell.portals[local];
         let first = cell.exits.partition_point(|exit| exit.from < portal);
-        for (exit, &(to_cell, to_local)) in cell.exits[first..]
+        for (exit, &target) in cell.exits[first..]
             .iter()
             .zip(&cell.targets[first..])
             .take_while(|(exit, _)| exit.from == portal)
         {
-            if to_cell != NO_CELL {
-                visit(self.cells[to_cell as usize].base + to_local, exit.cost);
+            if target != NO_SLOT {
+                visit(target, exit.cost);
             }
         }
     }
@@ -628,12 +635,11 @@ impl Abstraction {
             }
             // Transitions by the portal their target resolved to, so that a stale resolution
             // shows as a difference from a fresh build.
-            for (exit, &(to_cell, to_local)) in cell.exits.iter().zip(&cell.targets) {
-                if let Some(to) = self
-                    .cells
-                    .get(to_cell as usize)
-                    .filter(|cell| (to_local as usize) < cell.portals.len())
-                    .map(|cell| cell.feet(to_local as usize))
+            for (exit, &target) in cell.exits.iter().zip(&cell.targets) {
+                if let Some(to) = (target != NO_SLOT)
+                    .then(|| self.slot_portal(target))
+                    .flatten()
+                    .map(|(cell, local)| cell.feet(local))
                 {
                     edges.push((graph.feet(exit.from), to, exit.cost));
                 }

@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use glam::IVec3;
 
-use super::{Abstraction, NO_CELL};
+use super::{Abstraction, NO_SLOT};
 use crate::error::{Error, Result};
 use crate::graph::{GraphSearch, NavGraph};
 use crate::hier::cell::{CellSearch, Direction, chunk_of};
@@ -241,17 +241,17 @@ impl AbstractSearch {
             }
             // Exits are sorted by their portal: its own are one run.
             let first = cell.exits.partition_point(|exit| exit.from < portal);
-            for (exit, &(to_cell, to_local)) in cell.exits[first..]
+            for (exit, &target_slot) in cell.exits[first..]
                 .iter()
                 .zip(&cell.targets[first..])
                 .take_while(|(exit, _)| exit.from == portal)
             {
-                if to_cell == NO_CELL {
+                if target_slot == NO_SLOT {
                     continue;
                 }
-                let target_slot = hpa.cells[to_cell as usize].base + to_local;
                 let next = g + u64::from(exit.cost);
-                let feet = hpa.cells[to_cell as usize].feet(to_local as usize);
+                let to = &hpa.cells[hpa.slot_cell[target_slot as usize] as usize];
+                let feet = to.feet((target_slot - to.base) as usize);
                 if self.relax(target_slot, next, slot, |at| estimate(at, feet)) {
                     generated += 1;
                 }
