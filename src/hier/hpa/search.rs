@@ -231,9 +231,9 @@ impl AbstractSearch {
                         return;
                     }
                     let target_slot = cell.base + other as u32;
-                    let target = cell.feet(other);
                     let next = g + u64::from(cost);
-                    if self.relax(target_slot, next, slot, |at| estimate(at, target)) {
+                    // The feet unpacked only on the slot's first reach in this query.
+                    if self.relax(target_slot, next, slot, |at| estimate(at, cell.feet(other))) {
                         generated += 1;
                     }
                 });
@@ -249,9 +249,11 @@ impl AbstractSearch {
                     continue;
                 }
                 let next = g + u64::from(exit.cost);
-                let to = &hpa.cells[hpa.slot_cell[target_slot as usize] as usize];
-                let feet = to.feet((target_slot - to.base) as usize);
-                if self.relax(target_slot, next, slot, |at| estimate(at, feet)) {
+                let first_reach = |at: u32| {
+                    let to = &hpa.cells[hpa.slot_cell[at as usize] as usize];
+                    estimate(at, to.feet((at - to.base) as usize))
+                };
+                if self.relax(target_slot, next, slot, first_reach) {
                     generated += 1;
                 }
             }
