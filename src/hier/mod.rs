@@ -137,11 +137,11 @@
 //!   search the start's cell forwards and the goal's backwards (Dijkstra inside each), run
 //!   A* over the portals (dense records stamped per query, each portal's estimate computed
 //!   once per query, the search core's radix heap as the open set), then refine and smooth
-//!   the abstract route with windows: A* from where the route entered a cell to where it
-//!   leaves the third cell on, over the moves of those three cells, keeping its part up to
-//!   where it enters the cell two on, the next window starting there. Every border lies inside a
-//!   window, so the crossing points are free, and each window may take the abstract
-//!   route's own part, so the route costs at most the abstract one. When the
+//!   the abstract route with windows two cells wide: A* from where the kept route stands
+//!   to where the abstract route leaves the next cell, over the moves of those cells,
+//!   keeping its part up to half way through the second cell, where the next window starts.
+//!   Every border lies inside a window and no junction sits on a portal, so the crossing
+//!   points are free. When the
 //!   abstraction finds no route, A* over the walk graph decides, so "unreachable" is exact
 //!   (and costs an abstract search plus a full A*); budgets and partial routes work as for
 //!   the exact search.

@@ -1,6 +1,6 @@
 //! The inexact abstraction (HPA* style): one or two portal pairs per border entrance
 //! instead of every border node, in-cell costs between those portals only, and a query that
-//! searches the few portals and then smooths the route with windows three cells wide. See
+//! searches the few portals and then smooths the route with windows two cells wide. See
 //! the [module docs](super#the-inexact-abstraction-hpa) for the design and its figures.
 //!
 //! This file holds the build side ([`Abstraction`]: portals, updates, landmarks);

@@ -90,7 +90,7 @@ impl AbstractSearch {
     /// Finds a route over `graph` from the feet position `start` to `goal` through `hpa`
     /// (built from `graph` and kept current with its updates). Queries within the direct
     /// distance ([`AbstractSearch::with_direct_cells`]) are A* over the graph; others search
-    /// the abstraction, then refine and smooth its route with A* windows three cells wide
+    /// the abstraction, then refine and smooth its route with A* windows two cells wide
     /// (see the [module docs](crate::hier#the-inexact-abstraction-hpa)): a legal route that costs
     /// what it reports, near-optimal. When the abstraction finds no route, A* over the graph
     /// decides (with the budget left), so "unreachable" is exact.
