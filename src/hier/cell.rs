@@ -16,8 +16,6 @@ use crate::search::heuristic::Estimator;
 
 use crate::search::open::OpenSet;
 
-use super::Table;
-
 /// The side of a cell in blocks: a chunk column.
 pub(super) const CELL_SIDE: i32 = 16;
 
@@ -205,9 +203,10 @@ pub(super) fn sort_portals(graph: &NavGraph, portals: &mut [NodeId]) {
 }
 
 /// What a cell was before an update, for [`derive`] to search again only the table rows
-/// the update can change: the cell's portals and table then, and the update's `changed`
-/// nodes (every live node whose moves out may differ since the table was derived, added
-/// ones included: [`crate::graph::GraphUpdate::changed`]).
+/// the update can change: the cell's portals then (in any order), the cost between two of
+/// them by their places in that list, and the update's `changed` nodes (every live node
+/// whose moves out may differ since then, added ones included:
+/// [`crate::graph::GraphUpdate::changed`]).
 ///
 /// When the portals are the same, only the rows of portals that reach a changed node inside
 /// the cell are searched again: a portal whose reach holds none sees the same moves at the
@@ -219,17 +218,32 @@ pub(super) fn sort_portals(graph: &NavGraph, portals: &mut [NodeId]) {
 /// [`derive`]), so a block edit's cell searches again a fraction of its rows.
 pub(super) struct Before<'a> {
     portals: &'a [NodeId],
-    table: &'a Table,
+    cost: &'a dyn Fn(usize, usize) -> Option<u32>,
     changed: &'a [NodeId],
 }
 
 impl<'a> Before<'a> {
-    pub(super) fn new(portals: &'a [NodeId], table: &'a Table, changed: &'a [NodeId]) -> Self {
+    pub(super) fn new(
+        portals: &'a [NodeId],
+        cost: &'a dyn Fn(usize, usize) -> Option<u32>,
+        changed: &'a [NodeId],
+    ) -> Self {
         Self {
             portals,
-            table,
+            cost,
             changed,
         }
+    }
+
+    /// The place in the list before of each of `portals`, if they are the same portals.
+    fn places(&self, portals: &[NodeId]) -> Option<Vec<usize>> {
+        if portals.len() != self.portals.len() {
+            return None;
+        }
+        portals
+            .iter()
+            .map(|id| self.portals.iter().position(|old| old == id))
+            .collect()
     }
 }
 
@@ -249,8 +263,8 @@ pub(super) fn derive(
     scratch: &mut DeriveScratch,
 ) -> Result<Derived> {
     number(graph, costs, chunk, &portals, scratch);
-    let before = before.filter(|before| before.portals == portals.as_slice());
-    if let Some(before) = &before {
+    let before = before.and_then(|before| Some((before.places(&portals)?, before)));
+    if let Some((_, before)) = &before {
         scratch.mark_reaching(before.changed);
     }
     let n = portals.len();
@@ -258,9 +272,9 @@ pub(super) fn derive(
     let max_cost = scratch.max_cost();
     for (from, row) in table.chunks_exact_mut(n.max(1)).enumerate().take(n) {
         match &before {
-            Some(before) if !scratch.reaches[from] => {
+            Some((places, before)) if !scratch.reaches[from] => {
                 for (to, cost) in row.iter_mut().enumerate() {
-                    *cost = before.table.get(from * n + to).unwrap_or(UNREACHED);
+                    *cost = (before.cost)(places[from], places[to]).unwrap_or(UNREACHED);
                 }
             }
             _ => scratch.fill_row(chunk, from, max_cost, row)?,

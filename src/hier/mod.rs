@@ -119,33 +119,29 @@
 //!   2.2% above optimal on average after smoothing.
 //! - **In-cell edges**: the exact cost inside the cell between every two portals (the same
 //!   tables as the exact hierarchy's, over fewer portals), priced for one [`MoveCosts`].
-//! - **Landmarks (ALT)**: the abstract route costs from 24 portals to every portal and from
+//! - **Landmarks (ALT)**: the abstract route costs from 16 portals to every portal and from
 //!   every portal to them, two Dijkstras each at build, stored in 16-bit units of a quantum
 //!   (1 or 2 at 2048) and rounded so that every bound stays a lower bound. The landmarks are
 //!   the portals nearest to points spread evenly along the border of the portals' area, among
 //!   those of the largest strongly connected part a probe finds (from the middle, both ways):
 //!   at 1024 the portals nearest the border points sat on islands, leaving 72% of the
 //!   distances unknown (33% now). The abstract search estimates with the larger of the octile
-//!   bound, `d(L, goal) - d(L, v)` and `d(v, L) - d(goal, L)` over all 48 ways (walking is far
+//!   bound, `d(L, goal) - d(L, v)` and `d(v, L) - d(goal, L)` over all 32 ways (walking is far
 //!   from symmetric: a block climbed costs 5 times a block dropped): per query one constant per
-//!   way, per portal a maximum of saturating 16-bit differences. Measured (`long --size 1024`,
-//!   20 pairs, callgrind as below; expansions with the windows'): 8 landmarks in 32 bits
-//!   10 549 expansions, 117.4 M instructions outside the windows; 24 in 16 bits 7 711, 57.6 M;
-//!   the same in the connected part 7 149, 47.5 M (96 bytes per portal against 64). Tried:
-//!   16 landmarks 7 736; active landmarks (only the ways bounding the start best: 12 of 48
-//!   expanded 35% more portals); a byte per portal and way over a per-cell base and step
-//!   (95% memory at 1024 instead of 120%, but 8 424 expansions, 74.7 M). Edits drop the
-//!   landmarks ([`Abstraction::refresh_landmarks`]; meanwhile the octile bound alone).
+//!   way, per portal a maximum of saturating 16-bit differences. 24 landmarks expanded 2%
+//!   fewer portals for 15 MB more at 2048; values per cell instead of per portal expanded 4.6
+//!   times as many (`hpa/landmarks.rs` has the figures). Edits drop the landmarks
+//!   ([`Abstraction::refresh_landmarks`]; meanwhile the octile bound alone).
 //! - **Queries** ([`AbstractSearch::find_path`]): routes whose ends are at most one cell
 //!   apart (either axis, [`DIRECT_CELLS`]) go straight to A* over the walk graph. Others
 //!   search the start's cell forwards and the goal's backwards (Dijkstra inside each), run
 //!   A* over the portals (dense records stamped per query, each portal's estimate computed
 //!   once per query, the search core's radix heap as the open set), then refine and smooth
-//!   the abstract route with windows: A* from where the route entered a cell to where it
-//!   leaves the third cell on, over the moves of those three cells, keeping its part up to
-//!   where it enters the cell two on, the next window starting there. Every border lies inside a
-//!   window, so the crossing points are free, and each window may take the abstract
-//!   route's own part, so the route costs at most the abstract one. When the
+//!   the abstract route with windows two cells wide: A* from where the kept route stands
+//!   to where the abstract route leaves the next cell, over the moves of those cells,
+//!   keeping its part up to half way through the second cell, where the next window starts.
+//!   Every border lies inside a window and no junction sits on a portal, so the crossing
+//!   points are free. When the
 //!   abstraction finds no route, A* over the walk graph decides, so "unreachable" is exact
 //!   (and costs an abstract search plus a full A*); budgets and partial routes work as for
 //!   the exact search.
@@ -154,12 +150,16 @@
 //!   on 60 routes of at least 64 blocks over hills each cost is at most 5% above the optimum
 //!   and the mean at most 1% (measured 4.6% and 0.46%); that test fails with portals at one
 //!   end of each entrance. Random worlds check legality and exact reachability.
-//! - **Updates** ([`Abstraction::update`]): the exits of the cells of nodes whose moves
-//!   out changed are found again, then the tables of those cells and of every neighbour
-//!   whose portals changed are derived again (Dijkstra over Dial's buckets); a cell whose
-//!   exits came out the same leaves its neighbours alone. `tests/hier_hpa.rs` checks the
-//!   result equals a fresh build, edge for edge, after random block changes and after
-//!   chunk columns load and unload.
+//! - **Updates** ([`Abstraction::update`]): the exits of the cells with a changed node in a
+//!   border column are found again (exits are read from border nodes' moves out), then the
+//!   tables of the cells of nodes whose moves out changed and of every neighbour whose
+//!   portals changed are derived again (Dijkstra over Dial's buckets); a cell whose exits
+//!   came out the same leaves its neighbours alone, and a cell whose portals stayed searches
+//!   again only the rows of portals that reach a changed node (one search backwards from the
+//!   changes finds them). Per edit, 15% fewer instructions than deriving every dirty cell's
+//!   exits and rows (`long --size 1024 --edits 200`), 28% fewer on the 1.21.11 save.
+//!   `tests/hier_hpa.rs` checks the result equals a fresh build, edge for edge, after random
+//!   block changes and after chunk columns load and unload.
 //!
 //! Measured (`HIER_ENGINE=graph,hpa cargo run --release --example long`: 2048 x 128 x 2048,
 //! seed 1337, 200 connected pairs 500 to 1 843 blocks apart; a quiet 2-core machine, load
@@ -315,9 +315,8 @@ impl Table {
         }
     }
 
-    /// Visits the reachable entries in `entries` (a row, or a block's row), `(place among
-    /// them, cost)`: one match on the width per row rather than per entry, for the abstract
-    /// search's inner loop.
+    /// Visits the reachable entries in `entries` (a row or a block's row), `(place, cost)`:
+    /// one match on the width per row rather than per entry, for the abstract search's loop.
     #[inline]
     fn for_each_in(&self, entries: std::ops::Range<usize>, mut visit: impl FnMut(usize, u32)) {
         match self {
@@ -599,7 +598,8 @@ impl Hierarchy {
             };
             let portals = self.find_portals(graph, index as usize);
             let cell = &self.cells[index as usize];
-            let before = Some(Before::new(&cell.portals, &cell.table, &changes.changed));
+            let cost = |from, to| cell.table.get(from * cell.portals.len() + to);
+            let before = Some(Before::new(&cell.portals, &cost, &changes.changed));
             let derived = derive(graph, &self.costs, chunk, portals, before, &mut scratch)?;
             self.install(index as usize, derived);
         }

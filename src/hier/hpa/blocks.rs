@@ -195,27 +195,6 @@ impl HpaCell {
         });
     }
 
-    /// The cell's portals in canonical order (local x, local z, feet y) and their full table
-    /// (`i * n + j` from the `i`th to the `j`th), as `derive` takes them.
-    pub(super) fn canonical(&self) -> (Vec<NodeId>, Table) {
-        let n = self.portals.len();
-        let mut order: Vec<usize> = (0..n).collect();
-        order.sort_unstable_by_key(|&local| {
-            let feet = self.feet(local);
-            (feet.x, feet.z, feet.y)
-        });
-        let mut costs = Vec::with_capacity(n * n);
-        for &from in &order {
-            costs.extend(
-                order
-                    .iter()
-                    .map(|&to| self.cost(from, to).unwrap_or(UNREACHED)),
-            );
-        }
-        let portals = order.iter().map(|&local| self.portals[local]).collect();
-        (portals, Table::new(costs))
-    }
-
     /// Whether the cell's portals are `canonical` (in canonical order), whatever their groups.
     pub(super) fn has_portals(&self, canonical: &[NodeId]) -> bool {
         let mut mine = self.portals.clone();

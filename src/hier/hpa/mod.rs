@@ -1,6 +1,6 @@
 //! The inexact abstraction (HPA* style): one or two portal pairs per border entrance
 //! instead of every border node, in-cell costs between those portals only, and a query that
-//! searches the few portals and then smooths the route with windows three cells wide. See
+//! searches the few portals and then smooths the route with windows two cells wide. See
 //! the [module docs](super#the-inexact-abstraction-hpa) for the design and its figures.
 //!
 //! This file holds the build side ([`Abstraction`]: portals, updates, landmarks);
@@ -315,13 +315,8 @@ impl Abstraction {
         scratch: &mut DeriveScratch,
     ) -> Result<()> {
         let cell = &self.cells[index];
-        // The old table in canonical order, when `derive` can use it: same portals.
-        let old = changed
-            .filter(|_| cell.has_portals(&portals))
-            .map(|changed| (cell.canonical(), changed));
-        let before = old
-            .as_ref()
-            .map(|((portals, table), changed)| Before::new(portals, table, changed));
+        let cost = |from, to| cell.cost(from, to);
+        let before = changed.map(|changed| Before::new(&cell.portals, &cost, changed));
         let derived = derive(graph, &self.costs, cell.chunk, portals, before, scratch)?;
         let count = derived.portals.len() as u32;
         let cell = &mut self.cells[index];

@@ -8,7 +8,7 @@ use glam::IVec3;
 use super::{Abstraction, NO_SLOT};
 use crate::error::{Error, Result};
 use crate::graph::{GraphSearch, NavGraph};
-use crate::hier::cell::{CellSearch, Direction, chunk_of};
+use crate::hier::cell::chunk_of;
 use crate::hier::query::end_nodes;
 use crate::search::open::OpenSet;
 use crate::search::{SearchOptions, SearchResult, SearchStats, SearchStatus};
@@ -44,8 +44,9 @@ pub struct AbstractSearch {
     stamp: u32,
     open: OpenSet,
     goal: Option<(u64, u32)>,
-    first: CellSearch,
-    last: CellSearch,
+    /// The costs from the start to its cell's portals, and from the goal's cell's portals
+    /// to the goal (Dijkstra inside each cell).
+    from_start: Vec<Option<u64>>,
     to_goal: Vec<Option<u64>>,
     plain: Option<GraphSearch>,
     direct_cells: i32,
@@ -89,7 +90,7 @@ impl AbstractSearch {
     /// Finds a route over `graph` from the feet position `start` to `goal` through `hpa`
     /// (built from `graph` and kept current with its updates). Queries within the direct
     /// distance ([`AbstractSearch::with_direct_cells`]) are A* over the graph; others search
-    /// the abstraction, then refine and smooth its route with A* windows three cells wide
+    /// the abstraction, then refine and smooth its route with A* windows two cells wide
     /// (see the [module docs](crate::hier#the-inexact-abstraction-hpa)): a legal route that costs
     /// what it reports, near-optimal. When the abstraction finds no route, A* over the graph
     /// decides (with the budget left), so "unreachable" is exact.
@@ -128,31 +129,29 @@ impl AbstractSearch {
         };
         let costs = hpa.costs;
         let estimator = options.heuristic.estimator(graph.agent(), &costs);
-        self.first.run(
-            graph,
-            &costs,
-            &[start_chunk],
-            start_id,
-            Direction::Forward,
-            None,
+        let (mut from_start, mut to_goal) = (
+            std::mem::take(&mut self.from_start),
+            std::mem::take(&mut self.to_goal),
         );
-        self.last.run(
-            graph,
-            &costs,
-            &[goal_chunk],
-            goal_id,
-            Direction::Backward,
-            None,
-        );
-        let mut expanded = self.first.expanded + self.last.expanded;
         let goal_cell_ref = &hpa.cells[goal_cell as usize];
-        self.to_goal.clear();
-        self.to_goal.extend(
+        let plain = self.plain(hpa)?;
+        let mut expanded = plain.exhaust_within(graph, start_id, &[start_chunk]);
+        from_start.clear();
+        from_start.extend(
+            hpa.cells[start_cell as usize]
+                .portals
+                .iter()
+                .map(|&portal| plain.cost_within(portal)),
+        );
+        expanded += plain.exhaust_to_within(graph, goal_id, &[goal_chunk]);
+        to_goal.clear();
+        to_goal.extend(
             goal_cell_ref
                 .portals
                 .iter()
-                .map(|&portal| self.last.cost(portal)),
+                .map(|&portal| plain.cost_to_target(portal)),
         );
+        (self.from_start, self.to_goal) = (from_start, to_goal);
         // The landmark bound toward the goal through its cell's portals (see `alt.rs`).
         let bound = hpa.landmarks.toward(
             &self
@@ -171,8 +170,8 @@ impl AbstractSearch {
         };
         self.reset(hpa.slot_cell.len());
         let cell = &hpa.cells[start_cell as usize];
-        for (local, &portal) in cell.portals.iter().enumerate() {
-            if let Some(g) = self.first.cost(portal) {
+        for local in 0..cell.portals.len() {
+            if let Some(g) = self.from_start[local] {
                 self.relax(cell.base + local as u32, g, FROM_START, |slot| {
                     estimate(slot, cell.feet(local))
                 });

@@ -47,9 +47,9 @@
 //! when an equal-cost arrival brings one after its expansion. Such re-expansions are rare
 //! (under 2% of the expansions on the large set of `benches/jps3d.rs`), and one set keeps a
 //! record at 16 bytes, with its cost in 32 bits (a search that meets a dearer route is left to
-//! the flier A*); a set pending and a set expanded, and a 64-bit cost, made it 32. Keeping one
-//! direction per record instead (any other arrival at the same cost expanding every
-//! direction) expanded 44% more positions there.
+//! the flier A*); a set pending and a set expanded, a copy of the "fits" bits around the
+//! position and a 64-bit cost made it 32. Keeping one direction per record instead (any other
+//! arrival at the same cost expanding every direction) expanded 44% more positions there.
 //!
 //! ## Uniform costs only, checked on the answer
 //!
@@ -84,9 +84,17 @@
 //!
 //! | set | flier A*: instructions; D1 / LL misses | with tables | ratio | expansions | build, bytes | update after one block |
 //! |---|---|---|---|---|---|---|
-//! | `Simple` | 314.9 M; 3 130 / 14 | 28.5 M; 257 / 1.4 | **11.05x** | 726 / 43 | 699 M, 35.5 MB | 14.7 M |
-//! | pillars | 364.2 M; 11 852 / 95 | 78.4 M; 2 502 / 19 | 4.65x | 2 253 / 532 | 195 M, 10.8 MB | 2.7 M |
-//! | large | 1 520 M; 168 420 / 597 | 405 M; 39 150 / 5 673 | 3.75x | 24 075 / 7 612 | 3 585 M, 204.5 MB | 5.8 M |
+//! | `Simple` | 314.9 M; 3 130 / 14 | 27.9 M; 203 / 0.3 | **11.29x** | 726 / 43 | 699 M, 35.5 MB | 14.7 M |
+//! | pillars | 364.2 M; 11 852 / 95 | 78.0 M; 2 037 / 0.0 | 4.67x | 2 253 / 534 | 195 M, 10.8 MB | 2.7 M |
+//! | large | 1 520 M; 168 420 / 597 | 407.7 M; 33 131 / 2 300 | 3.73x | 24 075 / 7 673 | 3 585 M, 204.5 MB | 5.8 M |
+//!
+//! Those are with records of 16 bytes (see the notes on equal-cost arrivals above) and
+//! landings of jumps shorter than a page side found through the page's links: with records
+//! of 32 bytes the tables' column read 28.5 M; 257 / 1.4, 78.4 M; 2 502 / 19 and 405 M;
+//! 39 150 / 5 673 (7 612 expansions). Wall clock on a busy machine (load about 5, the fastest
+//! of six interleaved runs of `cargo bench --bench jps3d` per engine, so only a rough guide):
+//! `Simple` 59.5 us against 6.8 us per query (8.8x), pillars 189.6 against 50.7 (3.7x), large
+//! 1 962 against 1 156 (1.7x; 1 351 with the 32-byte records in the same minutes).
 //!
 //! Build and update instructions: callgrind with `--toggle-collect='*build_tables*'` and
 //! `--toggle-collect='*update_tables*'` (the bench's 40 updates, each after one block set or
@@ -119,16 +127,31 @@
 //! After blocks change, [`JumpTables::apply_changes`] fills again only what the changes reach
 //! (see `plus/update.rs`).
 //!
-//! **What limits the speed-up on large worlds.** Instructions fall 3.75x but LL misses rise
-//! 9.5x (5.7 k per query against 0.6 k): the A*'s memory (its cell table's pages and "fits"
+//! **What limits the speed-up on large worlds.** Instructions fall 3.7x but LL misses rise
+//! 3.9x (2.3 k per query against 0.6 k): the A*'s memory (its cell table's pages and "fits"
 //! words, a few MB) is reused from query to query and stays in the L3, while each jump search
-//! reads the tables of its own region of a 200 MB array, about one line per expansion
-//! (2.6 k misses per query at the expanded cell's line, 1.2 k at the records of jump landings
-//! far apart, 0.4 k at face jumps read by edge jumps). At some 100 ns a miss, those cost as
-//! much as millions of instructions, so the wall-clock gain there stays well below the
-//! instruction ratio. And the expansions fall only 3.2x: in a world of pillars and slabs
-//! nearly every diagonal position has a face line that meets a forced move, so edge jumps are
-//! short, and corner jumps end after one step whatever their limit.
+//! reads the tables of its own region of a 200 MB array (1.4 k read misses per query at the
+//! expanded cell's line, 0.5 k at the records of jump landings far apart, 0.2 k at face jumps
+//! read by edge jumps). At some 100 ns a miss, those cost as much as millions of
+//! instructions, so the wall-clock gain there stays well below the instruction ratio. And
+//! the expansions fall only 3.1x: in a world of pillars and slabs nearly every diagonal
+//! position has a face line that meets a forced move, so edge jumps are short, and corner
+//! jumps end after one step whatever their limit. Both engines share the open set and the
+//! estimate (the same ties: the last pushed of equal `f` first), so the A* is a fair baseline;
+//! with costs of 5 or 6 digits equal `f` values are rare, so ordering ties by `g` would change
+//! little (and a child's key below its parent's would leave the radix heap's fast path).
+//!
+//! Tried on the large set and dropped (callgrind as above): cells of 16 bytes (6-bit face
+//! and 5-bit edge entries beside the 27 bits; 137 MB) read 291 k LL misses against 92 k and
+//! 471 M instructions against 408 M, since long lines then read an entry every 31 (or 15)
+//! steps, each a miss; 8-bit faces and 4-bit edges, 190 k and 469 M; cells aligned to 32
+//! bytes (one line each, 268 MB), 191 k; reading a landing's cell when it is jumped to (a
+//! load kept by `std::hint::black_box`, the only safe prefetch on stable Rust: `_mm_prefetch`
+//! needs `unsafe`, `std::hint::prefetch_read` is unstable) was slower on the wall clock.
+//! What is left is layout: the cells of positions a search expands one after another lie
+//! far apart in the tables (x-major rows along z), so nearly each expansion reads a line of
+//! its own; bricks of cells would share lines between neighbours, at the price of rewriting
+//! the sweeps of `plus/fill.rs` (rows along z) and of the updates.
 //!
 //! A move to a neighbour finds its record at a fixed offset in its page, as the flier A*'s do.
 //! No `Simple` problem has a free direct route (the scenarios are chosen so), so the direct
