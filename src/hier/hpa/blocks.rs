@@ -170,11 +170,15 @@ impl HpaCell {
         (start, end - start, group.offset as usize)
     }
 
-    /// The places of the portals in the group of portal `local` (the only ones a route inside
-    /// the cell joins it to, either way).
-    pub(super) fn group(&self, local: usize) -> std::ops::Range<usize> {
-        let (start, size, _) = self.group_of(local);
-        start..start + size
+    /// Visits the portals that reach portal `local` inside the cell, `(portal, cost)` (itself
+    /// at cost 0 among them): its block's column, the group found once.
+    pub(super) fn for_each_in_column(&self, local: usize, mut visit: impl FnMut(usize, u32)) {
+        let (start, size, offset) = self.group_of(local);
+        for row in 0..size {
+            if let Some(cost) = self.table.get(offset + row * size + local - start) {
+                visit(start + row, cost);
+            }
+        }
     }
 
     /// The cheapest route inside the cell from portal `from` to portal `to`; `None` for none.
@@ -225,7 +229,8 @@ mod tests {
 
     /// On random tables whose portals fall into groups (some pairs joined one way only,
     /// some costs too wide for 16 bits), every pair's cost reads back through the blocks,
-    /// a row visits exactly the portals reached, and the blocks hold fewer entries.
+    /// a row visits exactly the portals reached and a column those reaching, and the blocks
+    /// hold fewer entries.
     #[test]
     fn blocks_keep_every_cost_of_the_full_table() {
         let mut state = 0x2545_f491_4f6c_dd1d_u64;
@@ -277,6 +282,14 @@ mod tests {
                     }
                 }
                 assert_eq!(row, expected, "round {round}: row {i}");
+                let mut column = Vec::new();
+                cell.for_each_in_column(from, |at, cost| column.push((cell.portals[at], cost)));
+                column.sort_unstable();
+                let expected: Vec<_> = (0..n)
+                    .filter(|&j| table[j * n + i] != UNREACHED)
+                    .map(|j| (portals[j], table[j * n + i]))
+                    .collect();
+                assert_eq!(column, expected, "round {round}: column {i}");
             }
             let narrow = table.iter().all(|&cost| cost == UNREACHED || cost < 65_535);
             let full = n * n * if narrow { 2 } else { 4 };

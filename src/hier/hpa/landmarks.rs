@@ -212,11 +212,11 @@ impl Abstraction {
             return;
         };
         if column {
-            for other in cell.group(local).filter(|&other| other != local) {
-                if let Some(cost) = cell.cost(other, local) {
+            cell.for_each_in_column(local, |other, cost| {
+                if other != local {
                     visit(cell.base + other as u32, cost);
                 }
-            }
+            });
         }
         let edges = into.first[slot as usize] as usize..into.first[slot as usize + 1] as usize;
         for &(from, cost) in &into.edges[edges] {
