@@ -15,15 +15,25 @@ use crate::search::open::OpenSet;
 /// The landmarks: the portals nearest to points spread evenly along the border of the area
 /// the portals span, starting at a corner (with 8: the corners and the middles of the sides).
 ///
-/// Each takes 4 bytes per portal (both ways). At 2048 (`HIER_ENGINE=graph,hpa long --pairs
-/// 20 --edits 0 --weight 1`): 24 landmarks 10 922 expansions per query, the abstraction 95.8
-/// MB (123% of the graph's); 16: 11 170, 80.7 MB (103%); 12: 11 921. Kept per cell instead of
-/// per portal (the lowest and highest distance of the cell's portals, 24 landmarks, 3.1 MB),
-/// the bound loosened by the cell's spread (565 units on average at 1024, 40 blocks' worth:
-/// cliffs and water split cells) and the query expanded 51 076; planes fitted per cell
-/// (least-squares slopes, offsets just below and above every portal) narrowed the spread to
-/// 482 only, 49 144 expansions.
-pub(super) const LANDMARKS: usize = 16;
+/// Each takes 4 bytes per portal (both ways): 1.9 MB at 2048. Measured with this round's
+/// windows (2 cells, stepping 1), expansions per query with the windows', memory on top of
+/// the graph's 78.1 MB, instructions of the timed queries at 1024 (`HIER_ENGINE=graph,hpa
+/// long --edits 0 --weight 1` at 2048, 200 pairs; callgrind `--toggle-collect='*timed_hpa*'
+/// --size 1024 --pairs 20`):
+///
+/// | landmarks | expansions at 2048 | memory at 2048 | expansions at 1024 | instructions at 1024 |
+/// |---|---|---|---|---|
+/// | 24 | 8 016 | 77.5 MB, 99% | 4 867 | 104.4 M |
+/// | **20** | 8 373 (+4.5%) | 69.9 MB, 90% | 5 057 (+3.9%) | 107.9 M (+3.3%) |
+/// | 16 | 8 786 (+9.6%) | 62.3 MB, 80% | 5 377 (+10.5%) | 111.9 M (+7.2%) |
+///
+/// 12 expanded 7% more than 16 (20 pairs at 2048, earlier windows). Kept per cell instead of per portal (the
+/// lowest and highest distance of the cell's portals, 24 landmarks, 3.1 MB) the bound
+/// loosened by the cell's spread (565 units on average at 1024, 40 blocks' worth: cliffs and
+/// water split cells) and the query expanded 4.7 times as many (51 076 against 10 922 with
+/// the earlier windows, 20 pairs); planes fitted per cell (least-squares slopes, offsets
+/// just below and above every portal) narrowed the spread to 482 only, 49 144 expansions.
+pub(super) const LANDMARKS: usize = 20;
 
 /// The values kept per slot: the distance from and to each landmark.
 pub(super) const LANDMARK_WAYS: usize = 2 * LANDMARKS;
