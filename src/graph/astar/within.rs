@@ -10,9 +10,8 @@
 //! and the moves listed through [`NavGraph::for_each_move`]): 0.77 M instructions per query
 //! at 1024 (`HIER_ENGINE=hpa valgrind --tool=callgrind --toggle-collect='*timed_hpa*' long
 //! --pairs 20 --edits 0 --weight 1 --size 1024`), against 0.50 M on this loop: the start's
-//! cell forward 0.33 M to 0.12 M, the goal's backward 0.45 M to 0.39 M (most of it
-//! [`NavGraph::for_each_incoming`], which walks the columns around a node for the moves into
-//! it). The same nodes are expanded, the same costs found.
+//! cell 0.33 M to 0.12 M, the goal's (backward, mostly [`NavGraph::for_each_incoming`]) 0.45 M
+//! to 0.39 M; the same nodes expanded, the same costs.
 
 use std::time::Instant;
 
@@ -199,26 +198,27 @@ impl GraphSearch {
         start: NodeId,
         area: &[[i32; 2]],
     ) -> u64 {
-        self.core.prepare(graph);
-        self.last_narrow = self.core.narrow_fits(graph);
-        let estimator =
-            Heuristic::new(HeuristicKind::Zero).estimator(graph.agent(), &self.core.costs);
-        if self.last_narrow
-            && let Some(expanded) =
-                self.core
-                    .exhaust(&mut self.narrow, graph, start, area, &estimator)
-        {
-            return expanded;
-        }
-        // Wide records hold every cost (and take over should a narrow one not).
-        self.last_narrow = false;
-        self.core
-            .exhaust(&mut self.wide, graph, start, area, &estimator)
-            .unwrap_or(0)
+        self.exhaust(graph, start, area, false)
     }
 
-    /// The cost from the start of the last [`GraphSearch::exhaust_within`] to node `node`,
-    /// when that search reached it.
+    /// Dijkstra backward from node `target` of `graph` over the moves into each node whose
+    /// source lies in the chunk columns `area`, until no node is left: afterwards
+    /// [`GraphSearch::cost_within`] gives each node's cost to `target` along routes that
+    /// stay there. Returns the nodes expanded.
+    ///
+    /// `target` must be a live node of `graph`; it may lie outside `area`.
+    pub(crate) fn exhaust_to_within(
+        &mut self,
+        graph: &NavGraph,
+        target: NodeId,
+        area: &[[i32; 2]],
+    ) -> u64 {
+        self.exhaust(graph, target, area, true)
+    }
+
+    /// The cost of node `node` from the start (or to the target) of the last
+    /// [`GraphSearch::exhaust_within`] (or [`GraphSearch::exhaust_to_within`]), when that
+    /// search reached it.
     pub(crate) fn cost_within(&self, node: NodeId) -> Option<u64> {
         if self.last_narrow {
             self.narrow.reached(node).map(Record::g)
@@ -227,79 +227,78 @@ impl GraphSearch {
         }
     }
 
-    /// Dijkstra backward from node `target` of `graph` over the moves into each node whose
-    /// source lies in the chunk columns `area`, until no node is left: afterwards
-    /// [`GraphSearch::cost_to_target`] gives each node's cost to `target` along routes that
-    /// stay there (but for `target` itself, which may lie outside). Returns the nodes
-    /// expanded.
-    pub(crate) fn exhaust_to_within(
-        &mut self,
-        graph: &NavGraph,
-        target: NodeId,
-        area: &[[i32; 2]],
-    ) -> u64 {
-        // The parents of wide records are node ids, whichever way the moves go.
-        self.last_narrow = false;
-        let estimator =
-            Heuristic::new(HeuristicKind::Zero).estimator(graph.agent(), &self.core.costs);
-        let budget = Budget::new(&SearchOptions::default(), Instant::now());
-        let mut records = self.wide.start(graph, target);
-        let mut source = FromArea {
-            backward: Backward {
-                graph,
-                costs: &self.core.costs,
-                radius: u64::MAX,
-                expanded: None,
-            },
-            area,
-        };
-        run::<_, _, _, false>(
-            &mut records,
-            &mut source,
-            &mut self.core.open,
-            target,
-            &Exhaust,
-            &estimator,
-            &budget,
-        )
-        .map_or(0, |ended| ended.stats.expanded)
+    /// [`GraphSearch::exhaust_within`], or [`GraphSearch::exhaust_to_within`] when
+    /// `backward`, on the narrow records when every cost fits them (as the plain search does:
+    /// a search that keeps one [`GraphSearch`] for both directions then allocates one layout).
+    fn exhaust(&mut self, graph: &NavGraph, end: NodeId, area: &[[i32; 2]], backward: bool) -> u64 {
+        self.core.prepare(graph);
+        self.last_narrow = self.core.narrow_fits(graph);
+        let core = &mut self.core;
+        if self.last_narrow {
+            core.exhaust(&mut self.narrow, graph, end, area, backward)
+        } else {
+            core.exhaust(&mut self.wide, graph, end, area, backward)
+        }
     }
 }
 
 impl Core {
-    /// [`GraphSearch::exhaust_within`] on one record layout; `None` when a cost did not fit
-    /// the records.
+    /// [`GraphSearch::exhaust`] on one record layout.
     fn exhaust<R: Record>(
         &mut self,
         table: &mut Records<R>,
         graph: &NavGraph,
-        start: NodeId,
+        end: NodeId,
         area: &[[i32; 2]],
-        estimator: &Estimator,
-    ) -> Option<u64> {
+        backward: bool,
+    ) -> u64 {
         // No budget: the area bounds the search.
         let budget = Budget::new(&SearchOptions::default(), Instant::now());
-        let mut records = table.start(graph, start);
-        let mut source = InArea {
-            forward: Forward {
-                graph,
-                pricing: &self.pricing,
-                detours: &self.detours,
-                costs: &self.costs,
-            },
-            origin: graph.origin,
-            area,
+        let estimator = Heuristic::new(HeuristicKind::Zero).estimator(graph.agent(), &self.costs);
+        let mut records = table.start(graph, end);
+        let ended = if backward {
+            let mut source = FromArea {
+                backward: Backward {
+                    graph,
+                    costs: &self.costs,
+                    radius: u64::MAX,
+                    expanded: None,
+                },
+                area,
+            };
+            run::<_, _, _, false>(
+                &mut records,
+                &mut source,
+                &mut self.open,
+                end,
+                &Exhaust,
+                &estimator,
+                &budget,
+            )
+        } else {
+            let mut source = InArea {
+                forward: Forward {
+                    graph,
+                    pricing: &self.pricing,
+                    detours: &self.detours,
+                    costs: &self.costs,
+                },
+                origin: graph.origin,
+                area,
+            };
+            run::<_, _, _, false>(
+                &mut records,
+                &mut source,
+                &mut self.open,
+                end,
+                &Exhaust,
+                &estimator,
+                &budget,
+            )
         };
-        let ended = run::<_, _, _, false>(
-            &mut records,
-            &mut source,
-            &mut self.open,
-            start,
-            &Exhaust,
-            estimator,
-            &budget,
-        )?;
-        Some(ended.stats.expanded)
+        // Only a cost beyond the records stops a search early, and the narrow records are
+        // used only when every cost fits them.
+        ended.map_or(0, |ended| ended.stats.expanded)
     }
 
     /// [`GraphSearch::search_within`] on one record layout and goal.
@@ -547,6 +546,8 @@ mod tests {
                     nodes.iter().map(|&node| search.cost_within(node)).collect();
                 let backward = dijkstra_to(&graph, &costs, end, &area);
                 let expanded_back = search.exhaust_to_within(&graph, end, &area);
+                let found_back: Vec<Option<u64>> =
+                    nodes.iter().map(|&node| search.cost_within(node)).collect();
                 for (index, &node) in nodes.iter().enumerate() {
                     let at = graph.feet(node);
                     assert_eq!(
@@ -556,7 +557,7 @@ mod tests {
                         graph.feet(end)
                     );
                     assert_eq!(
-                        search.cost_to_target(node),
+                        found_back[index],
                         backward[node as usize],
                         "from {at} to {} in {area:?}",
                         graph.feet(end)

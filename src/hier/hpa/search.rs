@@ -149,7 +149,7 @@ impl AbstractSearch {
             goal_cell_ref
                 .portals
                 .iter()
-                .map(|&portal| plain.cost_to_target(portal)),
+                .map(|&portal| plain.cost_within(portal)),
         );
         (self.from_start, self.to_goal) = (from_start, to_goal);
         // The landmark bound toward the goal through its cell's portals (see `alt.rs`).
