@@ -119,18 +119,18 @@
 //!   2.2% above optimal on average after smoothing.
 //! - **In-cell edges**: the exact cost inside the cell between every two portals (the same
 //!   tables as the exact hierarchy's, over fewer portals), priced for one [`MoveCosts`].
-//! - **Landmarks (ALT)**: the abstract route costs from 16 portals to every portal and from
+//! - **Landmarks (ALT)**: the abstract route costs from 20 portals to every portal and from
 //!   every portal to them, two Dijkstras each at build, stored in 16-bit units of a quantum
 //!   (1 or 2 at 2048) and rounded so that every bound stays a lower bound. The landmarks are
 //!   the portals nearest to points spread evenly along the border of the portals' area, among
 //!   those of the largest strongly connected part a probe finds (from the middle, both ways):
 //!   at 1024 the portals nearest the border points sat on islands, leaving 72% of the
 //!   distances unknown (33% now). The abstract search estimates with the larger of the octile
-//!   bound, `d(L, goal) - d(L, v)` and `d(v, L) - d(goal, L)` over all 32 ways (walking is far
+//!   bound, `d(L, goal) - d(L, v)` and `d(v, L) - d(goal, L)` over all 40 ways (walking is far
 //!   from symmetric: a block climbed costs 5 times a block dropped): per query one constant per
-//!   way, per portal a maximum of saturating 16-bit differences. 24 landmarks expanded 2%
-//!   fewer portals for 15 MB more at 2048; values per cell instead of per portal expanded 4.6
-//!   times as many (`hpa/landmarks.rs` has the figures). Edits drop the landmarks
+//!   way, per portal a maximum of saturating 16-bit differences. 24 landmarks expanded 4.5%
+//!   fewer portals for 7.6 MB more at 2048, 16 expanded 9.6% more; values per cell instead of
+//!   per portal expanded 4.7 times as many (`hpa/landmarks.rs` has the figures). Edits drop the landmarks
 //!   ([`Abstraction::refresh_landmarks`]; meanwhile the octile bound alone).
 //! - **Queries** ([`AbstractSearch::find_path`]): routes whose ends are at most one cell
 //!   apart (either axis, [`DIRECT_CELLS`]) go straight to A* over the walk graph. Others
@@ -190,10 +190,9 @@
 //! `'*NavGraph*compile*'`), 2.91 G of them the 50 landmark Dijkstras (48 and two probes;
 //! 5.61 G before they skipped rows of portals reached through their table), 5.19 G the
 //! tables. The build misses the cache more than the compile: 2.3x its wall clock at 1.3x
-//! its instructions (under valgrind, same run). Per block edit:
-//! 2.26 M instructions at 512 (`long --size 512 --pairs 1 --edits 300`,
-//! `--toggle-collect='*Abstraction*update*'`; 2.24 M with a hash map of portals, 2.15 M
-//! earlier), three quarters of it the derivation of the edited cell's table.
+//! its instructions (under valgrind, same run). Per block edit: 1.89 M instructions at 1024
+//! (`long --size 1024 --pairs 1 --edits 200`, `--toggle-collect='*Abstraction*update*'`;
+//! 2.21 M before the rows and exits an edit cannot change were skipped).
 //!
 //! What limits the speed-up:
 //!
@@ -214,10 +213,11 @@
 //!   estimate is 91% of a window's cost on average, less over hills): 56% of the query's
 //!   instructions at 2048 (6.5 of 11.5 M), on the graph's own A* since this round.
 //!
-//! - Memory (123% at 2048, target 50%): the landmarks take 96 bytes per portal (45.6 MB),
-//!   the tables about 29 x 29 x 2 bytes per cell (27.6 MB); the 50% the issue asks (39 MB)
-//!   is less than those two. A byte per landmark way over a per-cell scale cut the landmarks
-//!   to half for 41% more instructions in the abstract search (see Landmarks, above).
+//! - Memory (90% at 2048, 69.9 MB, target 50%; 123% before this round): landmarks 38.0 MB
+//!   (80 bytes per portal), tables by block about 15.8 MB (`hpa/blocks.rs`: 55% of the full
+//!   tables' entries were pairs with no route inside the cell), exits 7.1 MB, the rest 9 MB.
+//!   The 50% asked (39 MB) is about what the landmarks alone take; a byte per landmark way
+//!   over a per-cell scale halved them for 41% more instructions in the abstract search.
 //!
 //! For a router: build an [`Abstraction`] with the router's [`MoveCosts`], pass it every
 //! [`GraphUpdate`], call [`Abstraction::refresh_landmarks`] when edits settle, and answer
