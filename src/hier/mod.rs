@@ -186,10 +186,10 @@
 //! 170.0 M per query, the abstraction 11.5 M (14.7x fewer; 24.4 M with 8 landmarks in 32
 //! bits and windows of their own, 26.8 M one way). Of the abstraction's: the refinement with
 //! its windows 6.5 M, the abstract search and the end cells' searches 5.0 M. Build at 1024 (`--size 1024 --pairs 1`,
-//! `--toggle-collect='*Abstraction*build*'`): 9.63 G instructions (the compile 7.56 G,
-//! `'*NavGraph*compile*'`), 2.91 G of them the 50 landmark Dijkstras (48 and two probes;
-//! 5.61 G before they skipped rows of portals reached through their table), 5.19 G the
-//! tables. The build misses the cache more than the compile: 2.3x its wall clock at 1.3x
+//! `--toggle-collect='*Abstraction*build*'`): 9.10 G instructions (the compile 7.56 G,
+//! `'*NavGraph*compile*'`; 9.63 G last round), 2.43 G of them the landmark Dijkstras (2.91 G
+//! with 24 landmarks; 5.61 G before they skipped rows of portals reached through their
+//! table), 4.87 G the tables (3.43 G of it the per-portal Dijkstras). The build misses the cache more than the compile: 2.3x its wall clock at 1.3x
 //! its instructions (under valgrind, same run). Per block edit: 1.89 M instructions at 1024
 //! (`long --size 1024 --pairs 1 --edits 200`, `--toggle-collect='*Abstraction*update*'`;
 //! 2.21 M before the rows and exits an edit cannot change were skipped).
