@@ -163,29 +163,29 @@
 //!
 //! Measured (`HIER_ENGINE=graph,hpa cargo run --release --example long`: 2048 x 128 x 2048,
 //! seed 1337, 200 connected pairs 500 to 1 843 blocks apart; a quiet 2-core machine, load
-//! 1.0; the exact hierarchy's row is from its own run, above):
+//! 1.1; the exact hierarchy's row is from its own run, above):
 //!
 //! | | graph A* | exact hierarchy | abstraction |
 //! |---|---|---|---|
-//! | mean / p99 per query | 24.7 / 86.4 ms | 673 / 3 276 ms | 1.92 / 6.10 ms (12.9x faster) |
-//! | expansions per query | 360 875 | 164 992 | 11 137 (19 404 before the 24 landmarks) |
-//! | cost ratio mean / worst | 1 | 1 | 1.0061 / 1.0153 |
-//! | build | compile 1.70 s | 4.2x the compile | 5.51 s, 3.25x the compile |
-//! | memory on top of the graph (78.1 MB) | | 233% | 95.8 MB, 123% (45.6 MB of it landmarks) |
-//! | block edit p50 / p99 | 7 / 15 us | 627 us / 10.4 ms | 216 / 845 us |
+//! | mean / p99 per query | 24.4 / 81.7 ms | 673 / 3 276 ms | 1.60 / 4.99 ms (15.3x faster) |
+//! | expansions per query | 360 875 | 164 992 | 8 373 (11 137 with windows three wide) |
+//! | cost ratio mean / worst | 1 | 1 | 1.0079 / 1.0159 |
+//! | build | compile 1.67 s | 4.2x the compile | 4.48 s, 2.68x the compile |
+//! | memory on top of the graph (78.1 MB) | | 233% | 69.9 MB, 90% (38.0 MB of it landmarks) |
+//! | block edit p50 / p99 | 7 / 23 us | 627 us / 10.4 ms | 171 / 669 us |
 //!
-//! Landmarks computed again after the 200 edits: 2.7 s. Weight 1.05: 2.19 ms, 12 580
+//! Landmarks computed again after the 200 edits: 2.0 s. Weight 1.05: 1.78 ms, 9 874
 //! expansions, the same costs (weighting the landmark bound too cost 3 times the expansions).
 //! The windows run on the graph's own A* kept to their chunk columns
-//! ([`GraphSearch::search_within`](crate::graph::GraphSearch)): 4.31 M instructions per
-//! query instead of 10.92 M with a search of their own (`search/windows.rs` has the figures).
+//! ([`GraphSearch::search_within`](crate::graph::GraphSearch)), the end cells on its loop
+//! too (`exhaust_within`, `exhaust_to_within`; `search/windows.rs` has the figures).
 //!
 //! Instructions of the timed queries alone (`HIER_ENGINE=graph,hpa valgrind --tool=callgrind
 //! --toggle-collect='*timed_graph*' --toggle-collect='*timed_hpa*'
 //! target/release/examples/long --pairs 20 --edits 0 --weight 1`: 2048, 20 pairs): graph A*
-//! 170.0 M per query, the abstraction 11.5 M (14.7x fewer; 24.4 M with 8 landmarks in 32
-//! bits and windows of their own, 26.8 M one way). Of the abstraction's: the refinement with
-//! its windows 6.5 M, the abstract search and the end cells' searches 5.0 M. Build at 1024 (`--size 1024 --pairs 1`,
+//! 170.0 M per query, the abstraction 9.07 M (18.7x fewer; 11.5 M last round, 24.4 M with 8
+//! landmarks in 32 bits). Of the abstraction's: the refinement 2.62 M, and 2.19 M the first
+//! query's sizing of its search records for every node (43.7 M once). Build at 1024 (`--size 1024 --pairs 1`,
 //! `--toggle-collect='*Abstraction*build*'`): 9.10 G instructions (the compile 7.56 G,
 //! `'*NavGraph*compile*'`; 9.63 G last round), 2.43 G of them the landmark Dijkstras (2.91 G
 //! with 24 landmarks; 5.61 G before they skipped rows of portals reached through their
@@ -196,10 +196,10 @@
 //!
 //! What limits the speed-up:
 //!
-//! - The abstract search still explores more than the route: 11 137 expansions per query
-//!   (portals and window nodes together) for routes that cross 30 to 120 cells (two portals
-//!   each), as on hills the octile and landmark bounds fall short of the true cost. Each
-//!   expansion of a portal entered across a border relaxes a table row of about 29 entries.
+//! - The abstract search still explores more than the route: at 1024 about 1 740 portals
+//!   per query for routes through about 113, as on hills the octile and landmark bounds fall
+//!   short of the true cost; relaxing their table rows costs about 2.06 M instructions per
+//!   query at 2048 (each row about 29 entries, or its block's).
 //! - A second level of bigger cells would not cut that work as it stands: portals grow
 //!   with a cell's perimeter, so a cell of 4 x 4 chunks has about 4 times the portals and
 //!   its rows relax `(4 p)^2 / 16 = p^2` entries per chunk of area explored, as many as
@@ -209,9 +209,8 @@
 //! - Contracting each cell's table (dropping entries that two others imply) would drop
 //!   52% of them (counted at 512), but the search then has to relax the row of a portal
 //!   reached through its table too, which it now skips: about as many relaxations.
-//! - The windows expand about 180 nodes each for a route part of about 40 (the octile
-//!   estimate is 91% of a window's cost on average, less over hills): 56% of the query's
-//!   instructions at 2048 (6.5 of 11.5 M), on the graph's own A* since this round.
+//! - The windows: 2.62 M of the query's instructions at 2048; 83% of their expansions have
+//!   `f` below the window's cost, so breaking ties differently would save little.
 //!
 //! - Memory (90% at 2048, 69.9 MB, target 50%; 123% before this round): landmarks 38.0 MB
 //!   (80 bytes per portal), tables by block about 15.8 MB (`hpa/blocks.rs`: 55% of the full
