@@ -72,7 +72,8 @@ impl Abstraction {
     /// after updates left them stale: until then the abstract search estimates with the
     /// octile heuristic alone, exploring more (see the
     /// [module docs](crate::hier#the-inexact-abstraction-hpa)). [`Abstraction::build`]
-    /// computes them; [`Abstraction::update`] drops them when the graph changed.
+    /// computes them; [`Abstraction::update`] drops them when an abstract edge became cheaper
+    /// or new.
     pub fn refresh_landmarks(&mut self) {
         if !self.landmarks.is_empty() {
             return;

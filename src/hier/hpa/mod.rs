@@ -18,6 +18,7 @@ use crate::moves::agent::MoveCosts;
 
 mod alt;
 mod blocks;
+mod edits;
 mod landmarks;
 mod search;
 
@@ -359,13 +360,19 @@ impl Abstraction {
     /// returned `changes` (`graph` being the updated graph): finds again the exits of the
     /// cells of the nodes whose moves out changed (and of removed portals), then derives the
     /// table of those cells and of every neighbour whose portals changed. Pass every
-    /// update's changes, in order.
+    /// update's changes, in order. The landmark distances stay when no abstract edge became
+    /// cheaper or new and no portal moved (see `edits.rs`); otherwise they are dropped until
+    /// [`Abstraction::refresh_landmarks`].
     ///
     /// # Errors
     /// As [`NavGraph::check_current`]; [`Error::GraphTooLarge`] as [`Abstraction::build`].
     pub fn update(&mut self, graph: &NavGraph, changes: &GraphUpdate) -> Result<()> {
         graph.check_current()?;
         let mut dirty: AHashSet<Chunk> = AHashSet::new();
+        // Whether the landmark distances still bound, until an edge turns out new or cheaper
+        // (see `edits.rs`); and the exits and targets before of the cells whose exits changed.
+        let mut keep = !self.landmarks.is_empty();
+        let mut exits_before: Vec<(usize, Vec<Transition>, Vec<u32>)> = Vec::new();
         // The cells with a changed node in a border column: only their exits can differ (an
         // exit is read from its border nodes' moves out), so the others' are not found again.
         let mut rim: AHashSet<Chunk> = AHashSet::new();
@@ -426,7 +433,10 @@ impl Abstraction {
                 // a seventh of an edit's instructions.
                 continue;
             }
-            self.cells[index].exits = exits;
+            let before = std::mem::replace(&mut self.cells[index].exits, exits);
+            if keep {
+                exits_before.push((index, before, self.cells[index].targets.clone()));
+            }
             resolve.push(index);
             for dx in -1..=1 {
                 for dz in -1..=1 {
@@ -445,7 +455,11 @@ impl Abstraction {
             // A cell whose portals and own nodes stayed keeps its table (else see `Before`).
             if dirty.binary_search(&index).is_ok() || moved {
                 let before = self.cells[index].portals.clone();
+                let old = keep.then(|| self.cells[index].clone());
                 self.rederive(graph, index, portals, Some(&changes.changed), &mut scratch)?;
+                if let Some(old) = old {
+                    keep &= edits::no_cheaper_inside(&old, &self.cells[index]);
+                }
                 // The same portals may fall into other groups, in another order: the exits
                 // into the cell name them by place.
                 moved |= self.cells[index].portals != before;
@@ -464,8 +478,23 @@ impl Abstraction {
         resolve.sort_unstable();
         resolve.dedup();
         for index in resolve {
+            let before = keep.then(|| {
+                let cell = &self.cells[index];
+                match exits_before.iter().position(|before| before.0 == index) {
+                    Some(at) => {
+                        let (_, exits, targets) = exits_before.swap_remove(at);
+                        (exits, targets)
+                    }
+                    None => (cell.exits.clone(), cell.targets.clone()),
+                }
+            });
             self.resolve_exits(graph, index);
+            if let Some((exits, targets)) = before {
+                let cell = &self.cells[index];
+                keep &= edits::no_cheaper_exits((&exits, &targets), (&cell.exits, &cell.targets));
+            }
         }
+        let mut laid_out = emptied;
         if emptied {
             // The emptied cells have no portal and no exit left: the updates above took their
             // nodes' portals and the neighbours' transitions into them away.
@@ -473,10 +502,11 @@ impl Abstraction {
         } else if self.used_slots * 2 < self.slot_cell.len() {
             // Cells that grew left more than half the slots unused.
             self.lay_out_slots();
+            laid_out = true;
         }
-        if emptied || !dirty.is_empty() {
-            // Slots laid out again, or costs changed somewhere (a landmark distance that fell
-            // could overestimate).
+        if laid_out || !keep {
+            // Slots laid out again, or an edge new or cheaper somewhere (a landmark distance
+            // that fell could overestimate).
             self.landmarks = LandmarkTable::default();
         }
         self.version = graph.world_version();
