@@ -285,6 +285,31 @@ pub(super) fn derive(
     Ok(Derived { portals, table })
 }
 
+/// `work(scratch, cell)` for every cell of `cells`, the results in their order: on rayon's
+/// current thread pool with the `rayon` feature (a scratch per worker), else one after the
+/// other. Each call reads the graph and its own cell only, so the results do not depend on
+/// the threads; the caller applies them in order.
+pub(super) fn map_cells<T: Send>(
+    cells: std::ops::Range<usize>,
+    work: impl Fn(&mut DeriveScratch, usize) -> T + Sync + Send,
+) -> Vec<T> {
+    #[cfg(feature = "rayon")]
+    {
+        use rayon::prelude::*;
+        // Runs of cells per task, so a worker's scratch keeps its allocations a while.
+        cells
+            .into_par_iter()
+            .with_min_len(16)
+            .map_init(DeriveScratch::default, work)
+            .collect()
+    }
+    #[cfg(not(feature = "rayon"))]
+    {
+        let mut scratch = DeriveScratch::default();
+        cells.map(|cell| work(&mut scratch, cell)).collect()
+    }
+}
+
 /// Numbers the nodes of cell `chunk` reachable from `portals` inside it (the portals first,
 /// in their order) and lists their moves inside the cell: every route between two portals
 /// starts at a portal, so these nodes are all a table needs.
