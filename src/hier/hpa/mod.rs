@@ -228,9 +228,22 @@ impl Abstraction {
             landmarks: LandmarkTable::default(),
         };
         let mut border: Vec<Vec<NodeId>> = Vec::new();
+        // Ids run page by page, a chunk column's home nodes in one: most nodes lie in the cell
+        // of the node before, found again without hashing its chunk.
+        let mut last: Option<(Chunk, usize)> = None;
         for id in graph.nodes() {
             let feet = graph.feet(id);
-            let cell = abstraction.cell_for(feet);
+            let chunk = chunk_of(feet);
+            let cell = match last {
+                Some((known, cell)) if known == chunk => {
+                    let cell_ref = &mut abstraction.cells[cell];
+                    cell_ref.y_low = cell_ref.y_low.min(feet.y);
+                    cell_ref.y_high = cell_ref.y_high.max(feet.y);
+                    cell
+                }
+                _ => abstraction.cell_for(feet),
+            };
+            last = Some((chunk, cell));
             abstraction.cells[cell].nodes += 1;
             if border.len() <= cell {
                 border.resize_with(cell + 1, Vec::new);
