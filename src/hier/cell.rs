@@ -375,13 +375,17 @@ impl DeriveScratch {
         let n = row.len();
         self.dist.clear();
         self.dist.resize(self.nodes.len(), u64::MAX);
-        self.dist[from] = 0;
-        self.frontier.reset(max_cost);
-        self.frontier.push(0, from as u32);
+        // Borrowed apart, so the loop keeps the slices in registers rather than reading them
+        // again through `self` after every push.
+        let (dist, frontier) = (&mut self.dist[..], &mut self.frontier);
+        let (first_edge, edges) = (&self.first_edge[..], &self.edges[..]);
+        dist[from] = 0;
+        frontier.reset(max_cost);
+        frontier.push(0, from as u32);
         let mut settled_portals = 0;
-        while let Some((g, node)) = self.frontier.pop() {
+        while let Some((g, node)) = frontier.pop() {
             let node = node as usize;
-            if g > self.dist[node] {
+            if g > dist[node] {
                 continue;
             }
             if node < n {
@@ -399,12 +403,13 @@ impl DeriveScratch {
                     break;
                 }
             }
-            let edges = self.first_edge[node] as usize..self.first_edge[node + 1] as usize;
-            for &(target, cost) in &self.edges[edges] {
+            let out = first_edge[node] as usize..first_edge[node + 1] as usize;
+            for &(target, cost) in &edges[out] {
                 let next = g + u64::from(cost);
-                if next < self.dist[target as usize] {
-                    self.dist[target as usize] = next;
-                    self.frontier.push(next, target);
+                let known = &mut dist[target as usize];
+                if next < *known {
+                    *known = next;
+                    frontier.push(next, target);
                 }
             }
         }
