@@ -10,7 +10,8 @@ use ahash::{AHashMap, AHashSet};
 use glam::IVec3;
 
 use super::cell::{
-    Before, CELL_SIDE, Chunk, DeriveScratch, chunk_of, derive, on_border, sort_portals,
+    Before, CELL_SIDE, Chunk, DeriveScratch, Derived, chunk_of, derive, map_cells, on_border,
+    sort_portals,
 };
 use crate::error::{Error, Result};
 use crate::graph::{GraphUpdate, NavGraph, NodeId};
@@ -228,9 +229,22 @@ impl Abstraction {
             landmarks: LandmarkTable::default(),
         };
         let mut border: Vec<Vec<NodeId>> = Vec::new();
+        // Ids run page by page, a chunk column's home nodes in one: most nodes lie in the cell
+        // of the node before, found again without hashing its chunk.
+        let mut last: Option<(Chunk, usize)> = None;
         for id in graph.nodes() {
             let feet = graph.feet(id);
-            let cell = abstraction.cell_for(feet);
+            let chunk = chunk_of(feet);
+            let cell = match last {
+                Some((known, cell)) if known == chunk => {
+                    let cell_ref = &mut abstraction.cells[cell];
+                    cell_ref.y_low = cell_ref.y_low.min(feet.y);
+                    cell_ref.y_high = cell_ref.y_high.max(feet.y);
+                    cell
+                }
+                _ => abstraction.cell_for(feet),
+            };
+            last = Some((chunk, cell));
             abstraction.cells[cell].nodes += 1;
             if border.len() <= cell {
                 border.resize_with(cell + 1, Vec::new);
@@ -239,15 +253,30 @@ impl Abstraction {
                 border[cell].push(id);
             }
         }
-        for (cell, nodes) in border.iter_mut().enumerate() {
-            sort_portals(graph, nodes);
-            let chunk = abstraction.cells[cell].chunk;
-            abstraction.cells[cell].exits = exits_of(graph, costs, chunk, nodes);
+        // Each cell's exits and table read the graph and the exits around it only: found for
+        // many cells at once (see `map_cells`), kept in cell order. The border nodes need no
+        // order: `exits_of` sorts what it finds.
+        let count = abstraction.cells.len();
+        let this = &abstraction;
+        let exits = map_cells(0..count, |_, cell| {
+            exits_of(graph, costs, this.cells[cell].chunk, &border[cell])
+        });
+        for (cell, exits) in abstraction.cells.iter_mut().zip(exits) {
+            cell.exits = exits;
         }
-        let mut scratch = DeriveScratch::default();
-        for cell in 0..abstraction.cells.len() {
-            let portals = abstraction.portals_of(graph, cell);
-            abstraction.rederive(graph, cell, portals, None, &mut scratch)?;
+        // In batches: a cell's full table lives from its derivation until `set_derived` keeps
+        // it by block, so only a batch's are held at once.
+        let per_batch = 1024;
+        for first in (0..count).step_by(per_batch) {
+            let batch = first..(first + per_batch).min(count);
+            let this = &abstraction;
+            let derived = map_cells(batch.clone(), |scratch, cell| {
+                let portals = this.portals_of(graph, cell);
+                derive(graph, costs, this.cells[cell].chunk, portals, None, scratch)
+            });
+            for (cell, derived) in batch.zip(derived) {
+                abstraction.set_derived(graph, cell, &derived?);
+            }
         }
         for cell in 0..abstraction.cells.len() {
             abstraction.resolve_exits(graph, cell);
@@ -319,6 +348,12 @@ impl Abstraction {
         let cost = |from, to| cell.cost(from, to);
         let before = changed.map(|changed| Before::new(&cell.portals, &cost, changed));
         let derived = derive(graph, &self.costs, cell.chunk, portals, before, scratch)?;
+        self.set_derived(graph, index, &derived);
+        Ok(())
+    }
+
+    /// Gives cell `index` the portals and table `derived`, and overlay slots for them.
+    fn set_derived(&mut self, graph: &NavGraph, index: usize, derived: &Derived) {
         let count = derived.portals.len() as u32;
         let cell = &mut self.cells[index];
         self.used_slots = self.used_slots + count as usize - cell.portals.len();
@@ -337,7 +372,6 @@ impl Abstraction {
                 .extend(std::iter::repeat_n(index as u32, capacity as usize));
         }
         cell.set_table(&derived.portals, &derived.table, |id| graph.feet(id));
-        Ok(())
     }
 
     /// Finds the slot of each exit's target of cell `index` again.
