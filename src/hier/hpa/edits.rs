@@ -18,8 +18,16 @@
 //! in the same places with no in-cell cost lower than before (an unreached pair that becomes
 //! reached is lower), every exit it finds again was there with the same target at no higher
 //! cost, no slot moves and no cell goes. Otherwise it drops them, as every update did before:
-//! a cheaper edge could make a bound overestimate. A block placed in the open, or dug where it
-//! opens no shortcut, keeps them; `tests/hier_hpa.rs` and the tests below count both kinds.
+//! a cheaper edge could make a bound overestimate.
+//!
+//! Measured on the built-in terrain (`long --size 512 --edits 200`, the landmarks computed
+//! again after each drop to count every edit): 144 of the 200 block edits kept them; of the
+//! 56 that dropped them, 39 moved a portal (an edit in a border column, where portals sit)
+//! and 17 made a route inside a cell cheaper. Since one drop ends them, a run of edits keeps
+//! them for a few edits only: [`Abstraction::refresh_landmarks`](super::Abstraction) is still
+//! what a server runs once edits settle. Giving a moved portal values that keep Bellman's
+//! condition, and checking that condition (rather than "no cheaper edge") on the changed
+//! edges, would keep them through most of the rest; not done.
 
 use super::blocks::HpaCell;
 use super::{NO_SLOT, Transition};
