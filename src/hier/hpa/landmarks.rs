@@ -85,7 +85,9 @@ impl Abstraction {
     /// after updates left them stale: until then the abstract search estimates with the
     /// octile heuristic alone, exploring more (see the
     /// [module docs](crate::hier#the-inexact-abstraction-hpa)). [`Abstraction::build`]
-    /// computes them; [`Abstraction::update`] drops them when the graph changed.
+    /// computes them; [`Abstraction::update`] drops them when the graph changed. With the
+    /// `rayon` feature the searches run on rayon's current thread pool, as in
+    /// [`Abstraction::build`].
     pub fn refresh_landmarks(&mut self) {
         if !self.landmarks.is_empty() {
             return;
