@@ -212,6 +212,11 @@ fn exits_of(
 impl Abstraction {
     /// Builds the abstraction of `graph` with moves priced at `costs`.
     ///
+    /// With the `rayon` feature (on by default) the cells' exits and tables and the landmark
+    /// searches run on rayon's current thread pool (run it inside
+    /// `rayon::ThreadPool::install` to choose the threads); the abstraction is the same on
+    /// any number of threads, and without the feature.
+    ///
     /// # Errors
     /// [`Error::InvalidSetting`] for costs out of range; [`Error::GraphBroken`] /
     /// [`Error::StaleGraph`] as [`NavGraph::check_current`]; [`Error::GraphTooLarge`] when a
