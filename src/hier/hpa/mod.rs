@@ -20,11 +20,13 @@ use crate::moves::agent::MoveCosts;
 mod alt;
 mod blocks;
 mod edits;
+mod exits;
 mod landmarks;
 mod search;
 
 use alt::LandmarkTable;
 use blocks::HpaCell;
+use exits::exits_of;
 use landmarks::LANDMARK_WAYS;
 
 pub use search::{AbstractSearch, DIRECT_CELLS};
@@ -97,116 +99,6 @@ impl std::fmt::Debug for Abstraction {
             .field("version", &self.version)
             .finish_non_exhaustive()
     }
-}
-
-/// The position of a crossing along its border: the coordinate that runs along it (z for a
-/// border between cells side by side in x, x for one in z; 0 across a corner, where the
-/// border is one column).
-fn along_border(from: Chunk, to: Chunk, feet: IVec3) -> i32 {
-    match (from[0] == to[0], from[1] == to[1]) {
-        (false, true) => feet.z,
-        (true, false) => feet.x,
-        _ => 0,
-    }
-}
-
-/// Whether the walk graph has a move from `a` to `b` and one back: two crossings whose ends
-/// are joined so on both sides belong to one entrance (one way only, as down a drop, would
-/// let a portal at one end stand for crossings it cannot reach).
-fn joined(graph: &NavGraph, costs: &MoveCosts, a: NodeId, b: NodeId) -> bool {
-    let (mut there, mut back) = (false, false);
-    graph.for_each_move(a, costs, |step| there |= step.node == b);
-    if there {
-        graph.for_each_move(b, costs, |step| back |= step.node == a);
-    }
-    there && back
-}
-
-/// The transitions out of the cell `chunk` whose border nodes are `border`: its moves to
-/// other cells grouped into entrances (per neighbour cell, runs of crossings whose sources
-/// are joined both ways by a move along the border, and whose targets are too), each
-/// entrance represented by one crossing per [`PORTAL_SPACING`] crossings.
-fn exits_of(
-    graph: &NavGraph,
-    costs: &MoveCosts,
-    chunk: Chunk,
-    border: &[NodeId],
-) -> Vec<Transition> {
-    // Per border node and neighbour cell, its cheapest crossing (ties: the lowest target
-    // position), so diagonal crossings count only where no straight one is cheaper.
-    let mut crossings: Vec<(Chunk, i32, i32, Transition, IVec3)> = Vec::new();
-    // The border nodes' moves inside the cell, `(from, to)`: whether two sources are joined
-    // is then looked up rather than decoded from the graph again (that took 7% of a build).
-    let mut inside: Vec<(NodeId, NodeId)> = Vec::new();
-    for &from in border {
-        let feet = graph.feet(from);
-        let first = crossings.len();
-        graph.for_each_move(from, costs, |step| {
-            let to_chunk = chunk_of(step.feet);
-            if to_chunk == chunk {
-                inside.push((from, step.node));
-                return;
-            }
-            let transition = Transition {
-                from,
-                to: step.node,
-                cost: step.cost,
-            };
-            let key = (step.cost, step.feet.to_array());
-            if let Some(known) = crossings[first..]
-                .iter_mut()
-                .find(|known| known.0 == to_chunk)
-            {
-                if key < (known.3.cost, known.4.to_array()) {
-                    known.3 = transition;
-                    known.4 = step.feet;
-                }
-                return;
-            }
-            let t = along_border(chunk, to_chunk, feet);
-            crossings.push((to_chunk, t, feet.y, transition, step.feet));
-        });
-    }
-    crossings.sort_unstable_by_key(|&(to_chunk, t, y, _, _)| (to_chunk, t, y));
-    inside.sort_unstable();
-    let moves = |a: NodeId, b: NodeId| inside.binary_search(&(a, b)).is_ok();
-    // Runs grow in order along the border; a crossing joins the open run of its neighbour
-    // cell whose last crossing is one step before it and joined on both sides.
-    let mut runs: Vec<Vec<Transition>> = Vec::new();
-    let mut open: Vec<(Chunk, i32, usize)> = Vec::new();
-    for &(to_chunk, t, _, transition, _) in &crossings {
-        let joins = open.iter().position(|&(run_chunk, last_t, run)| {
-            let last = *runs[run].last().unwrap_or(&transition);
-            run_chunk == to_chunk
-                && last_t + 1 == t
-                && moves(last.from, transition.from)
-                && moves(transition.from, last.from)
-                && joined(graph, costs, last.to, transition.to)
-        });
-        match joins {
-            Some(index) => {
-                let run = open[index].2;
-                runs[run].push(transition);
-                open[index].1 = t;
-            }
-            None => {
-                open.push((to_chunk, t, runs.len()));
-                runs.push(vec![transition]);
-            }
-        }
-        // Runs whose last crossing lies two or more steps back can grow no more.
-        open.retain(|&(run_chunk, last_t, _)| run_chunk == to_chunk && last_t + 1 >= t);
-    }
-    let mut exits = Vec::new();
-    for run in runs {
-        // `count` portal pairs at the middles of `count` equal parts of the entrance.
-        let count = run.len().div_ceil(PORTAL_SPACING);
-        exits.extend((0..count).map(|part| run[(2 * part + 1) * run.len() / (2 * count)]));
-    }
-    exits.sort_unstable_by_key(|exit| (exit.from, exit.to));
-    // Kept per cell for as long as the cell: no room left over from growing.
-    exits.shrink_to_fit();
-    exits
 }
 
 impl Abstraction {
