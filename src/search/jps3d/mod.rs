@@ -156,7 +156,9 @@
 //! 232 M. Bricks do gather pages: with 4 kB lines as a model of the TLBs
 //! (`--D1=393216,12,4096 --LL=16777216,16,4096`, 96 and 4 096 pages) 488 k and 44 k misses
 //! against 663 k and 152 k. The wall clock did not move (load 5, the fastest of 8
-//! interleaved runs: 1 395 us against 1 383 us per query), so pages are not what limits.
+//! interleaved runs: 1 395 us against 1 383 us per query), so pages are not what limits;
+//! nor did the tables in 2 MB pages (`GLIBC_TUNABLES=glibc.malloc.hugetlb=1` on the bench,
+//! 207 MB of them) change the wall clock visibly, on a busy machine.
 //! Nor did these, measured on the large set (callgrind as above, then the wall clock on a
 //! machine too busy, at loads of 5 to 7, to tell them from the base): the landings of an
 //! expansion offered in order of cost, the longest jump last (popped first among equal `f`):
