@@ -148,10 +148,42 @@
 //! bytes (one line each, 268 MB), 191 k; reading a landing's cell when it is jumped to (a
 //! load kept by `std::hint::black_box`, the only safe prefetch on stable Rust: `_mm_prefetch`
 //! needs `unsafe`, `std::hint::prefetch_read` is unstable) was slower on the wall clock.
-//! What is left is layout: the cells of positions a search expands one after another lie
-//! far apart in the tables (x-major rows along z), so nearly each expansion reads a line of
-//! its own; bricks of cells would share lines between neighbours, at the price of rewriting
-//! the sweeps of `plus/fill.rs` (rows along z) and of the updates.
+//! Cells in bricks of 4 x 4 x 4 (bricks and the cells in a brick in rows along z, fills and
+//! updates through an index function; kept on the branch `wt/jb-bricks`, not merged): 413 M
+//! instructions against 408 M and 99.9 k LL misses against 92.0 k, since a line holds
+//! at most three cells of 24 bytes whatever the layout, and a brick's border splits rows
+//! along z; builds 5 424 M instructions against 3 585 M, the bench's 40 updates 408 M against
+//! 232 M. Bricks do gather pages: with 4 kB lines as a model of the TLBs
+//! (`--D1=393216,12,4096 --LL=16777216,16,4096`, 96 and 4 096 pages) 488 k and 44 k misses
+//! against 663 k and 152 k. The wall clock did not move (load 5, the fastest of 8
+//! interleaved runs: 1 395 us against 1 383 us per query), so pages are not what limits;
+//! nor did the tables in 2 MB pages (`GLIBC_TUNABLES=glibc.malloc.hugetlb=1` on the bench,
+//! 207 MB of them) change the wall clock visibly, on a busy machine.
+//! Nor did these, measured on the large set (callgrind as above, then the wall clock on a
+//! machine too busy, at loads of 5 to 7, to tell them from the base): the landings of an
+//! expansion offered in order of cost, the longest jump last (popped first among equal `f`):
+//! 7 669 expansions, 494.5 M instructions (`Simple` 27.9 M to 31.3 M, the pillars 78.0 M
+//! to 93.7 M); the forced-move test without branches (`--branch-sim=yes`: mispredicted
+//! branches 3.35 M to 2.70 M, 412.4 M instructions), with one loop per rank of direction
+//! besides (2.10 M and 447.2 M: the relax closure, called from three places, was no longer
+//! inlined) or the ranks in turn in one loop (3.07 M and 421.5 M); a load of the last
+//! landing's cell at the end of an expansion.
+//!
+//! Per query against the flier A* (callgrind on the same queries): instructions 10.2 M
+//! against 38.0 M, D1 misses 33 k against 168 k, misses of a 1 MB cache standing for the L2
+//! (`--LL=1048576,16,64`) 15.7 k against 70.3 k, mispredicted branches 84 k against 175 k;
+//! only misses of the 32 MB LL are more (2.3 k against 0.6 k). The jump search does less of
+//! nearly everything and is still only 1.5x faster on the wall clock. The likely reason (this
+//! virtual machine has no hardware counters to show it): its reads form one chain (the
+//! popped record, then its table cell, then the jumps' landings and their records), each
+//! waiting for the last, where the A*'s 26 neighbour reads per expansion are independent and
+//! their misses overlap. Hiding that latency needs prefetches, which safe stable Rust does not
+//! have, or a search that works on several positions at once. And the read misses grow fast
+//! as the last-level cache shrinks (this machine's L3 is shared with whatever else runs on
+//! its host): with an LL of 8 MB (`--LL=8388608,16,64`) the jump search reads 8.7 k lines
+//! per query from memory (349 k over the 40 queries, against 83.6 k at 32 MB), the A* 2.2 k
+//! (87 k; most of its misses are writes). Fewer bytes per cell of the tables is what would
+//! keep a query's region cached.
 //!
 //! A move to a neighbour finds its record at a fixed offset in its page, as the flier A*'s do.
 //! No `Simple` problem has a free direct route (the scenarios are chosen so), so the direct

@@ -467,6 +467,52 @@ mod tests {
         }
     }
 
+    /// Every position inside the bounds has its own cell, and none outside has one: for
+    /// worlds of sides from 1 to 19 cells at negative and positive offsets (what a change of
+    /// the cells' layout must keep; the other tests compare tables with tables, or read
+    /// neighbourhoods only).
+    #[test]
+    fn every_position_has_its_own_cell() {
+        let mut next = crate::testing::xorshift(0x5851_F42D_4C95_7F2D);
+        let mut seen = Vec::new();
+        for _ in 0..40 {
+            let min = IVec3::new(
+                (next() % 2_000) as i32 - 1_000,
+                (next() % 2_000) as i32 - 1_000,
+                (next() % 2_000) as i32 - 1_000,
+            );
+            let size = IVec3::new(
+                1 + (next() % 19) as i32,
+                1 + (next() % 19) as i32,
+                1 + (next() % 19) as i32,
+            );
+            let world = ChunkedWorld::with_bounds(Bounds::new(min, min + size)).unwrap();
+            let tables = JumpTables::build(&world, Agent::flier(1)).unwrap();
+            seen.clear();
+            seen.resize(tables.cells.len(), false);
+            for x in -1..=size.x {
+                for y in -1..=size.y {
+                    for z in -1..=size.z {
+                        let r = IVec3::new(x, y, z);
+                        let index = tables.index(min + r);
+                        if !tables.inside(r) {
+                            assert_eq!(index, None, "{r} in {size}");
+                            continue;
+                        }
+                        let index = index.unwrap();
+                        assert!(!seen[index], "{r} in {size} shares the cell {index}");
+                        seen[index] = true;
+                        assert_eq!(index, tables.relative_index(r));
+                    }
+                }
+            }
+            assert!(
+                seen.iter().all(|&seen| seen),
+                "a cell of no position in {size}"
+            );
+        }
+    }
+
     /// The tables' face and edge jumps stop where the cell-by-cell jumps stop (at forced
     /// moves, where a face sub-jump meets a forced move or the goal, at the goal, at the
     /// limit, or nowhere at a wall), along every face and edge direction, on random worlds
