@@ -121,8 +121,9 @@
 //!   tables as the exact hierarchy's, over fewer portals), priced for one [`MoveCosts`].
 //! - **Landmarks (ALT)**: the abstract route costs from 20 portals to every portal and from
 //!   every portal to them, two Dijkstras each at build, stored in 16-bit units of a quantum
-//!   (1 or 2 at 2048) and rounded so that every bound stays a lower bound. The landmarks are
-//!   the portals nearest to points spread evenly along the border of the portals' area, among
+//!   (1 or 2 at 2048), then a byte per portal on a scale per cell, and rounded so that every
+//!   bound stays a lower bound. The landmarks are the portals nearest to points spread evenly
+//!   along the border of the portals' area, among
 //!   those of the largest strongly connected part a probe finds (from the middle, both ways):
 //!   at 1024 the portals nearest the border points sat on islands, leaving 72% of the
 //!   distances unknown (33% now). The abstract search estimates with the larger of the octile
@@ -212,11 +213,20 @@
 //! - The windows: 2.62 M of the query's instructions at 2048; 83% of their expansions have
 //!   `f` below the window's cost, so breaking ties differently would save little.
 //!
-//! - Memory (90% at 2048, 69.9 MB, target 50%; 123% before this round): landmarks 38.0 MB
-//!   (80 bytes per portal), tables by block about 15.8 MB (`hpa/blocks.rs`: 55% of the full
-//!   tables' entries were pairs with no route inside the cell), exits 7.1 MB, the rest 9 MB.
-//!   The 50% asked (39 MB) is about what the landmarks alone take; a byte per landmark way
-//!   over a per-cell scale halved them for 41% more instructions in the abstract search.
+//! - Memory (69% at 2048, 53.5 MB, target 50%; 90% with 16-bit landmarks, 123% before this
+//!   round): landmarks 21.6 MB (a byte per portal and way, 40 bytes per portal, on a 16-bit
+//!   base and step per cell and way, 160 bytes per cell: `hpa/alt.rs`), tables by block
+//!   15.2 MB (all of them 16-bit; `hpa/blocks.rs`: 55% of the full tables' entries were pairs
+//!   with no route inside the cell), exits 7.1 MB (16 bytes each: source, target, cost and
+//!   target slot), cell records 3.0 MB (184 bytes each), portals, their packed feet and the
+//!   slots' cells 1.9 MB each, the rest 0.9 MB. The byte per landmark way cost 7.7% more
+//!   expansions at 2048 (9 015 against 8 373, 200 pairs) and 13% at 1024 (5 727 against
+//!   5 057, 20 pairs), 21% more query instructions at 1024 (108.7 M against 89.7 M): a bound a
+//!   few units looser, unevenly from portal to portal, breaks the ties of portals the exact
+//!   bound put on the optimal route's `f` (every slot on its own scale expands exactly as many
+//!   as the 16-bit values). Choosing each cell's window to lose the least in all (values far
+//!   off read at the window's edge) instead of spanning all values saved 0.4% of those
+//!   expansions only, and was dropped.
 //!
 //! For a router: build an [`Abstraction`] with the router's [`MoveCosts`], pass it every
 //! [`GraphUpdate`], call [`Abstraction::refresh_landmarks`] when edits settle, and answer

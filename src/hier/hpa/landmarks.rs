@@ -78,7 +78,7 @@ impl Abstraction {
             return;
         }
         if let Some(distances) = self.landmark_distances() {
-            self.landmarks = distances;
+            self.landmarks = distances.pack(&self.slot_cell);
         }
     }
 
@@ -147,11 +147,7 @@ impl Abstraction {
             };
             for backward in [false, true] {
                 self.shortest(source, backward, &into, &mut dist, &mut heap);
-                for (slot, &d) in dist.iter().enumerate() {
-                    if d != u64::MAX {
-                        landmarks.set(slot as u32, 2 * l + usize::from(backward), d);
-                    }
-                }
+                landmarks.set_way(2 * l + usize::from(backward), &dist);
             }
         }
         Some(landmarks)

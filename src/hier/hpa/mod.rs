@@ -21,7 +21,7 @@ mod blocks;
 mod landmarks;
 mod search;
 
-use alt::LandmarkTable;
+use alt::PackedLandmarks;
 use blocks::HpaCell;
 use landmarks::LANDMARK_WAYS;
 
@@ -81,9 +81,9 @@ pub struct Abstraction {
     /// The cell owning each overlay slot.
     slot_cell: Vec<u32>,
     used_slots: usize,
-    /// The abstract route costs from every landmark to every slot's portal and back; empty
-    /// while stale (see [`Abstraction::refresh_landmarks`]).
-    landmarks: LandmarkTable<LANDMARK_WAYS>,
+    /// The abstract route costs from every landmark to every slot's portal and back, a byte
+    /// each on its cell's scale; empty while stale (see [`Abstraction::refresh_landmarks`]).
+    landmarks: PackedLandmarks<LANDMARK_WAYS>,
 }
 
 impl std::fmt::Debug for Abstraction {
@@ -224,7 +224,7 @@ impl Abstraction {
             by_chunk: AHashMap::new(),
             slot_cell: Vec::new(),
             used_slots: 0,
-            landmarks: LandmarkTable::default(),
+            landmarks: PackedLandmarks::default(),
         };
         let mut border: Vec<Vec<NodeId>> = Vec::new();
         for id in graph.nodes() {
@@ -477,7 +477,7 @@ impl Abstraction {
         if emptied || !dirty.is_empty() {
             // Slots laid out again, or costs changed somewhere (a landmark distance that fell
             // could overestimate).
-            self.landmarks = LandmarkTable::default();
+            self.landmarks = PackedLandmarks::default();
         }
         self.version = graph.world_version();
         Ok(())
