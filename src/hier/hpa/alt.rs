@@ -68,20 +68,13 @@ impl<const WAYS: usize> LandmarkTable<WAYS> {
         }
     }
 
-    /// Records way `way`'s distances, `distances[slot]` (`u64::MAX` for none). When one does
-    /// not fit below [`NO_ROUTE`] the quantum grows by the factor it needs, every stored
-    /// distance divided by that factor: `floor(floor(d / q) / f) = floor(d / (q f))`, so they
-    /// stay what they would have been.
-    pub(super) fn set_way(&mut self, way: usize, distances: &[u64]) {
+    /// Records `distance` for way `way` of `slot`. When it does not fit below [`NO_ROUTE`]
+    /// the quantum grows by the factor it needs, every stored distance divided by that factor:
+    /// `floor(floor(d / q) / k) = floor(d / (q k))`, so they stay what they would have been.
+    pub(super) fn set(&mut self, slot: u32, way: usize, distance: u64) {
         let limit = u64::from(NO_ROUTE - 1);
-        let largest = distances
-            .iter()
-            .filter(|&&d| d != u64::MAX)
-            .max()
-            .copied()
-            .unwrap_or(0);
-        if largest / self.quantum > limit {
-            let factor = (largest / self.quantum).div_ceil(limit);
+        if distance / self.quantum > limit {
+            let factor = (distance / self.quantum).div_ceil(limit);
             for value in self.values.iter_mut().flatten() {
                 if *value != NO_ROUTE {
                     *value = (u64::from(*value) / factor) as u16;
@@ -89,12 +82,8 @@ impl<const WAYS: usize> LandmarkTable<WAYS> {
             }
             self.quantum *= factor;
         }
-        for (values, &d) in self.values.iter_mut().zip(distances) {
-            if d != u64::MAX {
-                // At most `limit` by the quantum.
-                values[way] = (d / self.quantum) as u16;
-            }
-        }
+        // At most `limit` by the quantum.
+        self.values[slot as usize][way] = (distance / self.quantum) as u16;
     }
 
     /// The quantum: a stored distance `x` stands for one from `q x` to `q x + q - 1`.
@@ -240,6 +229,12 @@ impl<const WAYS: usize> PackedLandmarks<WAYS> {
             let low = b + k * u16::from(x);
             (low, low + (k - 1))
         })
+    }
+
+    /// The quantum of the 16-bit values the bytes stand for.
+    #[cfg(test)]
+    pub(super) fn quantum(&self) -> u64 {
+        self.quantum
     }
 
     /// The distances way `way` of `slot` (in group `group`) can stand for, `[low, high]`
@@ -415,9 +410,12 @@ mod tests {
                 let landmark = (next(&mut state) % n as u64) as usize;
                 let from = distances(n, &edges, landmark);
                 let to = distances(n, &reversed, landmark);
-                for (way, d) in [(2 * l, &from), (2 * l + 1, &to)] {
-                    let d: Vec<u64> = d.iter().map(|d| d.unwrap_or(u64::MAX)).collect();
-                    table.set_way(way, &d);
+                for v in 0..n {
+                    for (way, d) in [(2 * l, from[v]), (2 * l + 1, to[v])] {
+                        if let Some(d) = d {
+                            table.set(v as u32, way, d);
+                        }
+                    }
                 }
                 // Each stored value stands for its distance, whatever quantum came later.
                 for v in 0..n {
@@ -545,7 +543,7 @@ mod tests {
             for (slot, &cell) in hpa.slot_cell.iter().enumerate() {
                 for way in 0..super::super::landmarks::LANDMARK_WAYS {
                     if let Some((low, high)) = table.range(slot as u32, cell, way) {
-                        coarse += usize::from(high - low >= 2 * table.quantum);
+                        coarse += usize::from(high - low >= 2 * table.quantum());
                     }
                 }
             }

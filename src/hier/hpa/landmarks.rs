@@ -147,7 +147,11 @@ impl Abstraction {
             };
             for backward in [false, true] {
                 self.shortest(source, backward, &into, &mut dist, &mut heap);
-                landmarks.set_way(2 * l + usize::from(backward), &dist);
+                for (slot, &d) in dist.iter().enumerate() {
+                    if d != u64::MAX {
+                        landmarks.set(slot as u32, 2 * l + usize::from(backward), d);
+                    }
+                }
             }
         }
         Some(landmarks)
