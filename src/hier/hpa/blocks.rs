@@ -42,11 +42,12 @@ pub(super) struct HpaCell {
     /// Their feet positions, read by the abstract search's heuristic (here rather than from
     /// the graph, whose nodes lie all over memory), packed: feet y less `feet_y` above bit 8,
     /// local x and z in 4 bits each (a third of an `IVec3`'s bytes).
-    packed_feet: Vec<u32>,
+    packed_feet: Box<[u32]>,
     /// The lowest feet y of the portals.
     feet_y: i32,
-    /// The groups, by their first portal; a group ends where the next begins.
-    groups: Vec<Group>,
+    /// The groups, by their first portal; a group ends where the next begins. Boxed, as the
+    /// packed feet: 8 bytes less per cell than a `Vec` (0.26 MB at 2048 for both).
+    groups: Box<[Group]>,
     /// The groups' blocks one after the other, each without its diagonal (a portal's route
     /// to itself, 0; 0.95 MB at 2048): in the block of a group of `m` portals from place `s`,
     /// entry `i * (m - 1) + j` is the cheapest route inside the cell from portal `s + i` to
@@ -68,9 +69,9 @@ impl HpaCell {
             exits: Vec::new(),
             targets: Vec::new(),
             portals: Vec::new(),
-            packed_feet: Vec::new(),
+            packed_feet: Box::default(),
             feet_y: 0,
-            groups: Vec::new(),
+            groups: Box::default(),
             table: Table::Narrow(Vec::new()),
             base: 0,
             capacity: 0,
@@ -107,13 +108,13 @@ impl HpaCell {
         // By group (its smallest place), then in canonical order.
         let mut order: Vec<(usize, usize)> = (0..n).map(|i| (find(&mut root, i), i)).collect();
         order.sort_unstable();
-        self.groups.clear();
+        let mut groups = Vec::new();
         let mut costs = Vec::new();
         let mut first = 0;
         while first < n {
             let group = order[first].0;
             let last = first + order[first..].partition_point(|&(g, _)| g == group);
-            self.groups.push(Group {
+            groups.push(Group {
                 start: first as u32,
                 offset: costs.len() as u32,
             });
@@ -127,7 +128,7 @@ impl HpaCell {
             }
             first = last;
         }
-        self.groups.shrink_to_fit();
+        self.groups = groups.into_boxed_slice();
         self.portals = order.iter().map(|&(_, i)| portals[i]).collect();
         let feet: Vec<IVec3> = self.portals.iter().map(|&id| feet(id)).collect();
         self.feet_y = feet.iter().map(|feet| feet.y).min().unwrap_or(0);
@@ -232,10 +233,10 @@ impl HpaCell {
     pub(super) fn memory_bytes(&self) -> usize {
         std::mem::size_of::<Self>()
             + self.portals.capacity() * 4
-            + self.packed_feet.capacity() * 4
+            + self.packed_feet.len() * 4
             + self.exits.capacity() * std::mem::size_of::<Transition>()
             + self.targets.capacity() * 4
-            + self.groups.capacity() * std::mem::size_of::<Group>()
+            + self.groups.len() * std::mem::size_of::<Group>()
             + self.table.memory_bytes()
     }
 }
