@@ -213,21 +213,11 @@
 //! - The windows: 2.62 M of the query's instructions at 2048; 83% of their expansions have
 //!   `f` below the window's cost, so breaking ties differently would save little.
 //!
-//! - Memory (67% at 2048, 52.3 MB, target 50%; 90% with 16-bit landmarks, 123% before this
-//!   round): landmarks 21.6 MB (a byte per portal and way, 40 bytes per portal, on a 16-bit
-//!   base and step per cell and way, 160 bytes per cell: `hpa/alt.rs`), tables by block
-//!   14.2 MB (all of them 16-bit, without the diagonal's zeros; `hpa/blocks.rs`: 55% of the
-//!   full tables' entries were pairs with no route inside the cell), exits 7.1 MB (16 bytes
-//!   each: source, target, cost and target slot), cell records 2.8 MB (168 bytes each),
-//!   portals, their packed feet and the slots' cells 1.9 MB each, the rest 0.9 MB. The byte
-//!   per landmark way cost 7.7% more expansions at 2048 (9 015 against 8 373, 200 pairs) and
-//!   13% at 1024 (5 727 against 5 057, 20 pairs), 21% more query instructions at 1024
-//!   (108.7 M against 89.7 M; dropping the diagonal changed neither): a bound a
-//!   few units looser, unevenly from portal to portal, breaks the ties of portals the exact
-//!   bound put on the optimal route's `f` (every slot on its own scale expands exactly as many
-//!   as the 16-bit values). Choosing each cell's window to lose the least in all (values far
-//!   off read at the window's edge) instead of spanning all values saved 0.4% of those
-//!   expansions only, and was dropped.
+//! - Memory (67% at 2048, 52.3 MB; 90% with 16-bit landmarks; target 50%): landmarks 21.6 MB
+//!   (bytes on a scale per cell, `hpa/alt.rs`), tables 14.2 MB, exits 7.1 MB, cells 2.8 MB,
+//!   portals, feet and slots 1.9 MB each. The bytes cost 7.7% more expansions at 2048 (9 015),
+//!   13% and 21% more query instructions at 1024 (5 727, 108.6 M against 89.7 M): looser
+//!   bounds, unevenly so, break the ties the exact bound left on the optimal `f`.
 //!
 //! For a router: build an [`Abstraction`] with the router's [`MoveCosts`], pass it every
 //! [`GraphUpdate`], call [`Abstraction::refresh_landmarks`] when edits settle, and answer

@@ -20,8 +20,9 @@
 //! `x = floor((X - b) / k)`, so `X` lies in `[b + k x, b + k x + k - 1]` (the byte 255 stands for
 //! no route). Each bound takes the lower end where a distance adds and the upper end where it
 //! subtracts, and the per-query constants are rounded down (from) or up (to) to whole quanta,
-//! so every bound stays a lower bound, at most about `q (k + 2)` below the exact one (`q` is 1
-//! or 2 on a 2048-block world at the default costs, `k` mostly 1 to 3).
+//! so every bound stays a lower bound, at most about `q (k + k')` below the exact one (`k'` the
+//! goal cell's step; `q` is 1 or 2 on a 2048-block world at the default costs, `k` 1 for half
+//! the cells and ways at 2048, 2 or 3 for a third, more only where cliffs split a cell).
 //!
 //! **Stored as differences.** A *from* value is read as the upper end `s = X_high`, a *to* value
 //! as `s = 65 535 - X_low`, so both bounds read `c - s` for a query constant `c`, saturating at
