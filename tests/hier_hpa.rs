@@ -181,10 +181,9 @@ fn abstraction_updates_after_random_block_changes_equal_a_fresh_build() {
             assert_eq!(ours.len(), theirs.len(), "round {round} edit {edit}");
             assert_eq!(hpa.portal_count(), fresh.portal_count());
             assert!(fresh.landmarks_current());
-            if !update.changed.is_empty() {
-                // Costs may have fallen: landmark bounds could overestimate.
-                assert!(!hpa.landmarks_current(), "round {round} edit {edit}");
-            }
+            // An update keeps the landmarks only when no abstract edge became new or cheaper
+            // (`hier::hpa::edits` has the proof and its test): the queries below run on kept
+            // landmarks too, and their costs are checked against Dijkstra all the same.
             // Half the checks search with the landmarks computed again, half without them.
             if edit % 16 == 15 {
                 hpa.refresh_landmarks();

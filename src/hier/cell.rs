@@ -285,6 +285,31 @@ pub(super) fn derive(
     Ok(Derived { portals, table })
 }
 
+/// `work(scratch, cell)` for every cell of `cells`, the results in their order: on rayon's
+/// current thread pool with the `rayon` feature (a scratch per worker), else one after the
+/// other. Each call reads the graph and its own cell only, so the results do not depend on
+/// the threads; the caller applies them in order.
+pub(super) fn map_cells<T: Send>(
+    cells: std::ops::Range<usize>,
+    work: impl Fn(&mut DeriveScratch, usize) -> T + Sync + Send,
+) -> Vec<T> {
+    #[cfg(feature = "rayon")]
+    {
+        use rayon::prelude::*;
+        // Runs of cells per task, so a worker's scratch keeps its allocations a while.
+        cells
+            .into_par_iter()
+            .with_min_len(16)
+            .map_init(DeriveScratch::default, work)
+            .collect()
+    }
+    #[cfg(not(feature = "rayon"))]
+    {
+        let mut scratch = DeriveScratch::default();
+        cells.map(|cell| work(&mut scratch, cell)).collect()
+    }
+}
+
 /// Numbers the nodes of cell `chunk` reachable from `portals` inside it (the portals first,
 /// in their order) and lists their moves inside the cell: every route between two portals
 /// starts at a portal, so these nodes are all a table needs.
@@ -350,13 +375,17 @@ impl DeriveScratch {
         let n = row.len();
         self.dist.clear();
         self.dist.resize(self.nodes.len(), u64::MAX);
-        self.dist[from] = 0;
-        self.frontier.reset(max_cost);
-        self.frontier.push(0, from as u32);
+        // Borrowed apart, so the loop keeps the slices in registers rather than reading them
+        // again through `self` after every push.
+        let (dist, frontier) = (&mut self.dist[..], &mut self.frontier);
+        let (first_edge, edges) = (&self.first_edge[..], &self.edges[..]);
+        dist[from] = 0;
+        frontier.reset(max_cost);
+        frontier.push(0, from as u32);
         let mut settled_portals = 0;
-        while let Some((g, node)) = self.frontier.pop() {
+        while let Some((g, node)) = frontier.pop() {
             let node = node as usize;
-            if g > self.dist[node] {
+            if g > dist[node] {
                 continue;
             }
             if node < n {
@@ -374,12 +403,13 @@ impl DeriveScratch {
                     break;
                 }
             }
-            let edges = self.first_edge[node] as usize..self.first_edge[node + 1] as usize;
-            for &(target, cost) in &self.edges[edges] {
+            let out = first_edge[node] as usize..first_edge[node + 1] as usize;
+            for &(target, cost) in &edges[out] {
                 let next = g + u64::from(cost);
-                if next < self.dist[target as usize] {
-                    self.dist[target as usize] = next;
-                    self.frontier.push(next, target);
+                let known = &mut dist[target as usize];
+                if next < *known {
+                    *known = next;
+                    frontier.push(next, target);
                 }
             }
         }

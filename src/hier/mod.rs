@@ -121,9 +121,8 @@
 //!   tables as the exact hierarchy's, over fewer portals), priced for one [`MoveCosts`].
 //! - **Landmarks (ALT)**: the abstract route costs from 20 portals to every portal and from
 //!   every portal to them, two Dijkstras each at build, stored in 16-bit units of a quantum
-//!   (1 or 2 at 2048), then a byte per portal on a scale per cell, and rounded so that every
-//!   bound stays a lower bound. The landmarks are the portals nearest to points spread evenly
-//!   along the border of the portals' area, among
+//!   (1 or 2 at 2048) and rounded so that every bound stays a lower bound. The landmarks are
+//!   the portals nearest to points spread evenly along the border of the portals' area, among
 //!   those of the largest strongly connected part a probe finds (from the middle, both ways):
 //!   at 1024 the portals nearest the border points sat on islands, leaving 72% of the
 //!   distances unknown (33% now). The abstract search estimates with the larger of the octile
@@ -131,8 +130,10 @@
 //!   from symmetric: a block climbed costs 5 times a block dropped): per query one constant per
 //!   way, per portal a maximum of saturating 16-bit differences. 24 landmarks expanded 4.5%
 //!   fewer portals for 7.6 MB more at 2048, 16 expanded 9.6% more; values per cell instead of
-//!   per portal expanded 4.7 times as many (`hpa/landmarks.rs` has the figures). Edits drop the landmarks
-//!   ([`Abstraction::refresh_landmarks`]; meanwhile the octile bound alone).
+//!   per portal expanded 4.7 times as many (`hpa/landmarks.rs`). An edit that makes an edge
+//!   cheaper or new (or moves portals) drops the landmarks until
+//!   [`Abstraction::refresh_landmarks`]; one that only makes edges dearer or removes them
+//!   keeps them (proof: `hpa/edits.rs`; 144 of the 200 edits of `long --size 512`).
 //! - **Queries** ([`AbstractSearch::find_path`]): routes whose ends are at most one cell
 //!   apart (either axis, [`DIRECT_CELLS`]) go straight to A* over the walk graph. Others
 //!   search the start's cell forwards and the goal's backwards (Dijkstra inside each), run
@@ -215,9 +216,8 @@
 //!
 //! - Memory (67% at 2048, 52.3 MB; 90% with 16-bit landmarks; target 50%): landmarks 21.6 MB
 //!   (bytes on a scale per cell, `hpa/alt.rs`), tables 14.2 MB, exits 7.1 MB, cells 2.8 MB,
-//!   portals, feet and slots 1.9 MB each. The bytes cost 7.7% more expansions at 2048 (9 015),
-//!   13% and 21% more query instructions at 1024 (5 727, 108.6 M against 89.7 M): looser
-//!   bounds, unevenly so, break the ties the exact bound left on the optimal `f`.
+//!   portals, feet, slots 1.9 MB each. The bytes: 7.7% more expansions at 2048 (9 015), 13% and
+//!   21% more query instructions at 1024 (5 727, 108.6 M against 89.7 M; ties of `f` broken).
 //!
 //! For a router: build an [`Abstraction`] with the router's [`MoveCosts`], pass it every
 //! [`GraphUpdate`], call [`Abstraction::refresh_landmarks`] when edits settle, and answer

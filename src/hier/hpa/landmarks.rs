@@ -38,6 +38,19 @@ pub(super) const LANDMARKS: usize = 20;
 /// The values kept per slot: the distance from and to each landmark.
 pub(super) const LANDMARK_WAYS: usize = 2 * LANDMARKS;
 
+/// The threads landmark searches run on: those of rayon's current pool with the `rayon`
+/// feature, else 1.
+fn pool_width() -> usize {
+    #[cfg(feature = "rayon")]
+    {
+        rayon::current_num_threads().max(1)
+    }
+    #[cfg(not(feature = "rayon"))]
+    {
+        1
+    }
+}
+
 /// `count` points spread evenly along the border of the rectangle from `low` to `high` (x and
 /// z), from the corner `low` on, counter-clockwise.
 fn border_points(low: IVec3, high: IVec3, count: usize) -> Vec<(i32, i32)> {
@@ -72,7 +85,9 @@ impl Abstraction {
     /// after updates left them stale: until then the abstract search estimates with the
     /// octile heuristic alone, exploring more (see the
     /// [module docs](crate::hier#the-inexact-abstraction-hpa)). [`Abstraction::build`]
-    /// computes them; [`Abstraction::update`] drops them when the graph changed.
+    /// computes them; [`Abstraction::update`] drops them when an abstract edge became cheaper
+    /// or new. With the `rayon` feature the searches run on rayon's current thread pool, as
+    /// in [`Abstraction::build`].
     pub fn refresh_landmarks(&mut self) {
         if !self.landmarks.is_empty() {
             return;
@@ -96,10 +111,6 @@ impl Abstraction {
         // The transitions into each slot, for the Dijkstras toward a landmark (in-cell edges
         // into a portal are a column of its cell's table).
         let into = Incoming::new(self);
-        let mut dist: Vec<u64> = Vec::new();
-        let mut back: Vec<u64> = Vec::new();
-        // Dijkstra pops costs in order, all a radix heap needs.
-        let mut heap = OpenSet::default();
         let nearest = |aim: IVec3, within: &dyn Fn(u32) -> bool| {
             portals
                 .iter()
@@ -125,11 +136,10 @@ impl Abstraction {
             let Some(probe) = nearest(aim, &|slot| core.get(slot as usize) != Some(&true)) else {
                 break;
             };
-            self.shortest(probe, false, &into, &mut dist, &mut heap);
-            self.shortest(probe, true, &into, &mut back, &mut heap);
-            let part: Vec<bool> = dist
+            let found = self.shortest_each(&[(probe, false), (probe, true)], &into);
+            let part: Vec<bool> = found[0]
                 .iter()
-                .zip(&back)
+                .zip(&found[1])
                 .map(|(&there, &home)| there != u64::MAX && home != u64::MAX)
                 .collect();
             let size = part.iter().filter(|&&inside| inside).count();
@@ -141,20 +151,54 @@ impl Abstraction {
             }
         }
         let mut landmarks = LandmarkTable::unknown(slots);
-        for (l, &aim) in aims.iter().enumerate() {
-            let Some(source) = nearest(aim, &|slot| core[slot as usize]) else {
-                continue;
-            };
-            for backward in [false, true] {
-                self.shortest(source, backward, &into, &mut dist, &mut heap);
+        // Per landmark way `(way, source, backward)`, searched two per thread at a time (each
+        // search's distances take 8 bytes a slot) and recorded in order, so the table does
+        // not depend on the threads. Two per thread: a batch's halves then hold a search each
+        // way, and a backward search (reading table columns) takes about 1.7 times a forward
+        // one's instructions (callgrind at 1024), so a thread per way would leave the forward
+        // one waiting.
+        let ways: Vec<(usize, u32, bool)> = aims
+            .iter()
+            .enumerate()
+            .filter_map(|(l, &aim)| Some((l, nearest(aim, &|slot| core[slot as usize])?)))
+            .flat_map(|(l, source)| [(2 * l, source, false), (2 * l + 1, source, true)])
+            .collect();
+        for batch in ways.chunks(2 * pool_width()) {
+            let searches: Vec<(u32, bool)> = batch.iter().map(|&(_, s, b)| (s, b)).collect();
+            for (&(way, _, _), dist) in batch.iter().zip(self.shortest_each(&searches, &into)) {
                 for (slot, &d) in dist.iter().enumerate() {
                     if d != u64::MAX {
-                        landmarks.set(slot as u32, 2 * l + usize::from(backward), d);
+                        landmarks.set(slot as u32, way, d);
                     }
                 }
             }
         }
         Some(landmarks)
+    }
+
+    /// The results of [`Self::shortest`] for each `(source, backward)` of `searches`, in
+    /// their order: on rayon's current thread pool with the `rayon` feature (each search
+    /// with its own distances and heap), else one after the other.
+    fn shortest_each(&self, searches: &[(u32, bool)], into: &Incoming) -> Vec<Vec<u64>> {
+        let search = |heap: &mut OpenSet, &(source, backward): &(u32, bool)| {
+            let mut dist = Vec::new();
+            self.shortest(source, backward, into, &mut dist, heap);
+            dist
+        };
+        // Dijkstra pops costs in order, all a radix heap needs.
+        #[cfg(feature = "rayon")]
+        {
+            use rayon::prelude::*;
+            searches
+                .par_iter()
+                .map_init(OpenSet::default, search)
+                .collect()
+        }
+        #[cfg(not(feature = "rayon"))]
+        {
+            let mut heap = OpenSet::default();
+            searches.iter().map(|s| search(&mut heap, s)).collect()
+        }
     }
 
     /// The abstract route costs from `source` to every slot (`backward`: from every slot to
@@ -330,6 +374,54 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A build on one thread and one on three make the same abstraction: the same edges, and
+    /// the same landmark distances in the same quantum (the tables and searches run in
+    /// parallel, their results applied in order), on terraces 8 x 8 cells wide with cliffs.
+    #[cfg(feature = "rayon")]
+    #[test]
+    fn builds_on_one_thread_and_on_three_agree() {
+        let mut world = ChunkedWorld::with_size(IVec3::new(128, 8, 128)).expect("valid size");
+        for x in 0..128 {
+            for z in 0..128 {
+                let top = (x * 5 + z * 3) / 19 % 4 + if x % 16 == 7 || z % 37 == 3 { 3 } else { 0 };
+                world
+                    .fill(IVec3::new(x, 0, z), IVec3::new(x, top, z), Block::Solid)
+                    .expect("inside");
+            }
+        }
+        let graph = NavGraph::compile(&world, &Agent::default()).expect("compiles");
+        let build = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .expect("a pool");
+            pool.install(|| Abstraction::build(&graph, &MoveCosts::default()).expect("builds"))
+        };
+        let (one, three) = (build(1), build(3));
+        assert_eq!(one.cell_count(), 64);
+        assert!(one.portal_count() > 500, "{} portals", one.portal_count());
+        assert_eq!(one.edges(&graph), three.edges(&graph));
+        assert_eq!(one.slot_cell, three.slot_cell);
+        assert_eq!(one.landmarks.quantum(), three.landmarks.quantum());
+        let mut known = 0;
+        for slot in 0..one.slot_cell.len() as u32 {
+            for way in 0..2 * LANDMARKS {
+                let range = one.landmarks.range(slot, one.slot_cell[slot as usize], way);
+                assert_eq!(
+                    range,
+                    three
+                        .landmarks
+                        .range(slot, three.slot_cell[slot as usize], way),
+                    "slot {slot} way {way}"
+                );
+                known += usize::from(range.is_some());
+            }
+        }
+        // Cliffs make one-way regions: not every distance is known, but many are.
+        let all = one.slot_cell.len() * 2 * LANDMARKS;
+        assert!(known * 4 > all, "{known} of {all} distances known");
     }
 
     /// The points lie on the rectangle's border, evenly spaced, the first at its corner.

@@ -10,7 +10,8 @@ use ahash::{AHashMap, AHashSet};
 use glam::IVec3;
 
 use super::cell::{
-    Before, CELL_SIDE, Chunk, DeriveScratch, chunk_of, derive, on_border, sort_portals,
+    Before, CELL_SIDE, Chunk, DeriveScratch, Derived, chunk_of, derive, map_cells, on_border,
+    sort_portals,
 };
 use crate::error::{Error, Result};
 use crate::graph::{GraphUpdate, NavGraph, NodeId};
@@ -18,6 +19,7 @@ use crate::moves::agent::MoveCosts;
 
 mod alt;
 mod blocks;
+mod edits;
 mod landmarks;
 mod search;
 
@@ -210,6 +212,11 @@ fn exits_of(
 impl Abstraction {
     /// Builds the abstraction of `graph` with moves priced at `costs`.
     ///
+    /// With the `rayon` feature (on by default) the cells' exits and tables and the landmark
+    /// searches run on rayon's current thread pool (run it inside
+    /// `rayon::ThreadPool::install` to choose the threads); the abstraction is the same on
+    /// any number of threads, and without the feature.
+    ///
     /// # Errors
     /// [`Error::InvalidSetting`] for costs out of range; [`Error::GraphBroken`] /
     /// [`Error::StaleGraph`] as [`NavGraph::check_current`]; [`Error::GraphTooLarge`] when a
@@ -227,9 +234,22 @@ impl Abstraction {
             landmarks: PackedLandmarks::default(),
         };
         let mut border: Vec<Vec<NodeId>> = Vec::new();
+        // Ids run page by page, a chunk column's home nodes in one: most nodes lie in the cell
+        // of the node before, found again without hashing its chunk.
+        let mut last: Option<(Chunk, usize)> = None;
         for id in graph.nodes() {
             let feet = graph.feet(id);
-            let cell = abstraction.cell_for(feet);
+            let chunk = chunk_of(feet);
+            let cell = match last {
+                Some((known, cell)) if known == chunk => {
+                    let cell_ref = &mut abstraction.cells[cell];
+                    cell_ref.y_low = cell_ref.y_low.min(feet.y);
+                    cell_ref.y_high = cell_ref.y_high.max(feet.y);
+                    cell
+                }
+                _ => abstraction.cell_for(feet),
+            };
+            last = Some((chunk, cell));
             abstraction.cells[cell].nodes += 1;
             if border.len() <= cell {
                 border.resize_with(cell + 1, Vec::new);
@@ -238,15 +258,30 @@ impl Abstraction {
                 border[cell].push(id);
             }
         }
-        for (cell, nodes) in border.iter_mut().enumerate() {
-            sort_portals(graph, nodes);
-            let chunk = abstraction.cells[cell].chunk;
-            abstraction.cells[cell].exits = exits_of(graph, costs, chunk, nodes);
+        // Each cell's exits and table read the graph and the exits around it only: found for
+        // many cells at once (see `map_cells`), kept in cell order. The border nodes need no
+        // order: `exits_of` sorts what it finds.
+        let count = abstraction.cells.len();
+        let this = &abstraction;
+        let exits = map_cells(0..count, |_, cell| {
+            exits_of(graph, costs, this.cells[cell].chunk, &border[cell])
+        });
+        for (cell, exits) in abstraction.cells.iter_mut().zip(exits) {
+            cell.exits = exits;
         }
-        let mut scratch = DeriveScratch::default();
-        for cell in 0..abstraction.cells.len() {
-            let portals = abstraction.portals_of(graph, cell);
-            abstraction.rederive(graph, cell, portals, None, &mut scratch)?;
+        // In batches: a cell's full table lives from its derivation until `set_derived` keeps
+        // it by block, so only a batch's are held at once.
+        let per_batch = 1024;
+        for first in (0..count).step_by(per_batch) {
+            let batch = first..(first + per_batch).min(count);
+            let this = &abstraction;
+            let derived = map_cells(batch.clone(), |scratch, cell| {
+                let portals = this.portals_of(graph, cell);
+                derive(graph, costs, this.cells[cell].chunk, portals, None, scratch)
+            });
+            for (cell, derived) in batch.zip(derived) {
+                abstraction.set_derived(graph, cell, &derived?);
+            }
         }
         for cell in 0..abstraction.cells.len() {
             abstraction.resolve_exits(graph, cell);
@@ -318,6 +353,12 @@ impl Abstraction {
         let cost = |from, to| cell.cost(from, to);
         let before = changed.map(|changed| Before::new(&cell.portals, &cost, changed));
         let derived = derive(graph, &self.costs, cell.chunk, portals, before, scratch)?;
+        self.set_derived(graph, index, &derived);
+        Ok(())
+    }
+
+    /// Gives cell `index` the portals and table `derived`, and overlay slots for them.
+    fn set_derived(&mut self, graph: &NavGraph, index: usize, derived: &Derived) {
         let count = derived.portals.len() as u32;
         let cell = &mut self.cells[index];
         self.used_slots = self.used_slots + count as usize - cell.portals.len();
@@ -336,7 +377,6 @@ impl Abstraction {
                 .extend(std::iter::repeat_n(index as u32, capacity as usize));
         }
         cell.set_table(&derived.portals, &derived.table, |id| graph.feet(id));
-        Ok(())
     }
 
     /// Finds the slot of each exit's target of cell `index` again.
@@ -359,13 +399,19 @@ impl Abstraction {
     /// returned `changes` (`graph` being the updated graph): finds again the exits of the
     /// cells of the nodes whose moves out changed (and of removed portals), then derives the
     /// table of those cells and of every neighbour whose portals changed. Pass every
-    /// update's changes, in order.
+    /// update's changes, in order. The landmark distances stay when no abstract edge became
+    /// cheaper or new and no portal moved (see `edits.rs`); otherwise they are dropped until
+    /// [`Abstraction::refresh_landmarks`].
     ///
     /// # Errors
     /// As [`NavGraph::check_current`]; [`Error::GraphTooLarge`] as [`Abstraction::build`].
     pub fn update(&mut self, graph: &NavGraph, changes: &GraphUpdate) -> Result<()> {
         graph.check_current()?;
         let mut dirty: AHashSet<Chunk> = AHashSet::new();
+        // Whether the landmark distances still bound, until an edge turns out new or cheaper
+        // (see `edits.rs`); and the exits and targets before of the cells whose exits changed.
+        let mut keep = !self.landmarks.is_empty();
+        let mut exits_before: Vec<(usize, Vec<Transition>, Vec<u32>)> = Vec::new();
         // The cells with a changed node in a border column: only their exits can differ (an
         // exit is read from its border nodes' moves out), so the others' are not found again.
         let mut rim: AHashSet<Chunk> = AHashSet::new();
@@ -426,7 +472,10 @@ impl Abstraction {
                 // a seventh of an edit's instructions.
                 continue;
             }
-            self.cells[index].exits = exits;
+            let before = std::mem::replace(&mut self.cells[index].exits, exits);
+            if keep {
+                exits_before.push((index, before, self.cells[index].targets.clone()));
+            }
             resolve.push(index);
             for dx in -1..=1 {
                 for dz in -1..=1 {
@@ -445,7 +494,11 @@ impl Abstraction {
             // A cell whose portals and own nodes stayed keeps its table (else see `Before`).
             if dirty.binary_search(&index).is_ok() || moved {
                 let before = self.cells[index].portals.clone();
+                let old = keep.then(|| self.cells[index].clone());
                 self.rederive(graph, index, portals, Some(&changes.changed), &mut scratch)?;
+                if let Some(old) = old {
+                    keep &= edits::no_cheaper_inside(&old, &self.cells[index]);
+                }
                 // The same portals may fall into other groups, in another order: the exits
                 // into the cell name them by place.
                 moved |= self.cells[index].portals != before;
@@ -464,8 +517,23 @@ impl Abstraction {
         resolve.sort_unstable();
         resolve.dedup();
         for index in resolve {
+            let before = keep.then(|| {
+                let cell = &self.cells[index];
+                match exits_before.iter().position(|before| before.0 == index) {
+                    Some(at) => {
+                        let (_, exits, targets) = exits_before.swap_remove(at);
+                        (exits, targets)
+                    }
+                    None => (cell.exits.clone(), cell.targets.clone()),
+                }
+            });
             self.resolve_exits(graph, index);
+            if let Some((exits, targets)) = before {
+                let cell = &self.cells[index];
+                keep &= edits::no_cheaper_exits((&exits, &targets), (&cell.exits, &cell.targets));
+            }
         }
+        let mut laid_out = emptied;
         if emptied {
             // The emptied cells have no portal and no exit left: the updates above took their
             // nodes' portals and the neighbours' transitions into them away.
@@ -473,10 +541,11 @@ impl Abstraction {
         } else if self.used_slots * 2 < self.slot_cell.len() {
             // Cells that grew left more than half the slots unused.
             self.lay_out_slots();
+            laid_out = true;
         }
-        if emptied || !dirty.is_empty() {
-            // Slots laid out again, or costs changed somewhere (a landmark distance that fell
-            // could overestimate).
+        if laid_out || !keep {
+            // Slots laid out again, or an edge new or cheaper somewhere (a landmark distance
+            // that fell could overestimate).
             self.landmarks = PackedLandmarks::default();
         }
         self.version = graph.world_version();
