@@ -214,11 +214,10 @@
 //! - The windows: 2.62 M of the query's instructions at 2048; 83% of their expansions have
 //!   `f` below the window's cost, so breaking ties differently would save little.
 //!
-//! - Memory (90% at 2048, 69.9 MB, target 50%; 123% before this round): landmarks 38.0 MB
-//!   (80 bytes per portal), tables by block about 15.8 MB (`hpa/blocks.rs`: 55% of the full
-//!   tables' entries were pairs with no route inside the cell), exits 7.1 MB, the rest 9 MB.
-//!   The 50% asked (39 MB) is about what the landmarks alone take; a byte per landmark way
-//!   over a per-cell scale halved them for 41% more instructions in the abstract search.
+//! - Memory (67% at 2048, 52.3 MB; 90% with 16-bit landmarks; target 50%): landmarks 21.6 MB
+//!   (bytes on a scale per cell, `hpa/alt.rs`), tables 14.2 MB, exits 7.1 MB, cells 2.8 MB,
+//!   portals, feet, slots 1.9 MB each. The bytes: 7.7% more expansions at 2048 (9 015), 13% and
+//!   21% more query instructions at 1024 (5 727, 108.6 M against 89.7 M; ties of `f` broken).
 //!
 //! For a router: build an [`Abstraction`] with the router's [`MoveCosts`], pass it every
 //! [`GraphUpdate`], call [`Abstraction::refresh_landmarks`] when edits settle, and answer

@@ -93,7 +93,7 @@ impl Abstraction {
             return;
         }
         if let Some(distances) = self.landmark_distances() {
-            self.landmarks = distances;
+            self.landmarks = distances.pack(&self.slot_cell);
         }
     }
 
@@ -408,10 +408,12 @@ mod tests {
         let mut known = 0;
         for slot in 0..one.slot_cell.len() as u32 {
             for way in 0..2 * LANDMARKS {
-                let range = one.landmarks.range(slot, way);
+                let range = one.landmarks.range(slot, one.slot_cell[slot as usize], way);
                 assert_eq!(
                     range,
-                    three.landmarks.range(slot, way),
+                    three
+                        .landmarks
+                        .range(slot, three.slot_cell[slot as usize], way),
                     "slot {slot} way {way}"
                 );
                 known += usize::from(range.is_some());

@@ -24,7 +24,7 @@ mod exits;
 mod landmarks;
 mod search;
 
-use alt::LandmarkTable;
+use alt::PackedLandmarks;
 use blocks::HpaCell;
 use exits::exits_of;
 use landmarks::LANDMARK_WAYS;
@@ -85,9 +85,9 @@ pub struct Abstraction {
     /// The cell owning each overlay slot.
     slot_cell: Vec<u32>,
     used_slots: usize,
-    /// The abstract route costs from every landmark to every slot's portal and back; empty
-    /// while stale (see [`Abstraction::refresh_landmarks`]).
-    landmarks: LandmarkTable<LANDMARK_WAYS>,
+    /// The abstract route costs from every landmark to every slot's portal and back, a byte
+    /// each on its cell's scale; empty while stale (see [`Abstraction::refresh_landmarks`]).
+    landmarks: PackedLandmarks<LANDMARK_WAYS>,
 }
 
 impl std::fmt::Debug for Abstraction {
@@ -123,7 +123,7 @@ impl Abstraction {
             by_chunk: AHashMap::new(),
             slot_cell: Vec::new(),
             used_slots: 0,
-            landmarks: LandmarkTable::default(),
+            landmarks: PackedLandmarks::default(),
         };
         let mut border: Vec<Vec<NodeId>> = Vec::new();
         // Ids run page by page, a chunk column's home nodes in one: most nodes lie in the cell
@@ -438,7 +438,7 @@ impl Abstraction {
         if laid_out || !keep {
             // Slots laid out again, or an edge new or cheaper somewhere (a landmark distance
             // that fell could overestimate).
-            self.landmarks = LandmarkTable::default();
+            self.landmarks = PackedLandmarks::default();
         }
         self.version = graph.world_version();
         Ok(())

@@ -158,14 +158,14 @@ impl AbstractSearch {
                 .to_goal
                 .iter()
                 .enumerate()
-                .map(|(local, &rest)| (goal_cell_ref.base + local as u32, rest)),
+                .map(|(local, &rest)| (goal_cell_ref.base + local as u32, goal_cell, rest)),
         );
         let estimate = |slot: u32, feet: IVec3| {
             let octile = estimator.between(feet, goal);
             // The landmark bound unweighted: weighting it too sent searches on long detours
             // (`long`, weight 1.05: 76 k expansions against 24 k unweighted).
             bound.map_or(octile, |bound| {
-                octile.max(bound.estimate(&hpa.landmarks, slot))
+                octile.max(bound.estimate(&hpa.landmarks, slot, hpa.slot_cell[slot as usize]))
             })
         };
         self.reset(hpa.slot_cell.len());
