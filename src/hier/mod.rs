@@ -130,10 +130,10 @@
 //!   from symmetric: a block climbed costs 5 times a block dropped): per query one constant per
 //!   way, per portal a maximum of saturating 16-bit differences. 24 landmarks expanded 4.5%
 //!   fewer portals for 7.6 MB more at 2048, 16 expanded 9.6% more; values per cell instead of
-//!   per portal expanded 4.7 times as many (`hpa/landmarks.rs`). An edit that makes an edge
-//!   cheaper or new (or moves portals) drops the landmarks until
-//!   [`Abstraction::refresh_landmarks`]; one that only makes edges dearer or removes them
-//!   keeps them (proof: `hpa/edits.rs`; 144 of the 200 edits of `long --size 512`).
+//!   per portal expanded 4.7 times as many (`hpa/landmarks.rs`). Updates carry the values
+//!   (new portals valued from their edges) and keep them while Bellman's condition holds on
+//!   every new or cheaper edge, else drop them until [`Abstraction::refresh_landmarks`]
+//!   (`hpa/edits.rs`: 178 of 200 edits of `long --size 1024` keep them).
 //! - **Queries** ([`AbstractSearch::find_path`]): routes whose ends are at most one cell
 //!   apart (either axis, [`DIRECT_CELLS`]) go straight to A* over the walk graph. Others
 //!   search the start's cell forwards and the goal's backwards (Dijkstra inside each), run

@@ -120,24 +120,7 @@ impl<const WAYS: usize> LandmarkTable<WAYS> {
                 }
             }
         }
-        let scales: Vec<Scale<WAYS>> = spans
-            .iter()
-            .map(|spans| {
-                let mut scale = Scale {
-                    base: [0; WAYS],
-                    step: [0; WAYS],
-                };
-                for (way, &(low, high)) in spans.iter().enumerate() {
-                    let (b, k) = span_scale(low, high.max(low));
-                    (scale.base[way], scale.step[way]) = if is_from(way) {
-                        (b + (k - 1), k)
-                    } else {
-                        (NO_ROUTE - b, k.wrapping_neg())
-                    };
-                }
-                scale
-            })
-            .collect();
+        let scales: Vec<Scale<WAYS>> = spans.iter().map(Scale::spanning).collect();
         let values = self
             .values
             .iter()
@@ -187,6 +170,24 @@ struct Scale<const WAYS: usize> {
 }
 
 impl<const WAYS: usize> Scale<WAYS> {
+    /// The scale of a group whose values span `spans[way]` (`(low, high)`; none when `low`
+    /// is above `high`).
+    fn spanning(spans: &[(u16, u16); WAYS]) -> Self {
+        let mut scale = Scale {
+            base: [0; WAYS],
+            step: [0; WAYS],
+        };
+        for (way, &(low, high)) in spans.iter().enumerate() {
+            let (b, k) = span_scale(low, high.max(low));
+            (scale.base[way], scale.step[way]) = if is_from(way) {
+                (b + (k - 1), k)
+            } else {
+                (NO_ROUTE - b, k.wrapping_neg())
+            };
+        }
+        scale
+    }
+
     /// Way `way`'s base `b` and step `k`: a byte `x` stands for the values from `b + k x` to
     /// `b + k x + k - 1`.
     #[inline]
@@ -240,12 +241,94 @@ impl<const WAYS: usize> PackedLandmarks<WAYS> {
 
     /// The distances way `way` of `slot` (in group `group`) can stand for, `[low, high]`
     /// (`None` for no route).
-    #[cfg(test)]
+    #[inline]
     pub(super) fn range(&self, slot: u32, group: u32, way: usize) -> Option<(u64, u64)> {
         self.values(slot, group, way).map(|(low, high)| {
             let q = self.quantum;
             (u64::from(low) * q, u64::from(high) * q + q - 1)
         })
+    }
+
+    /// Gives way `way` of `slot` (in group `group`) the highest byte whose distances all lie
+    /// at or below `at_most` (`None`: no route); false, storing nothing, when none does on
+    /// the group's scale (the scales and the quantum never change here).
+    pub(super) fn store_at_most(
+        &mut self,
+        slot: u32,
+        group: u32,
+        way: usize,
+        at_most: Option<u64>,
+    ) -> bool {
+        let x = match at_most {
+            None => NO_BYTE,
+            Some(at_most) => {
+                // The highest 16-bit value `X` with `q X + q - 1 <= at_most`, then the highest
+                // byte `x` with `b + k x + k - 1 <= X`.
+                let Some(top) = (at_most.saturating_add(1) / self.quantum).checked_sub(1) else {
+                    return false;
+                };
+                let top = top.min(u64::from(NO_ROUTE - 1));
+                let (b, k) = self.scales[group as usize].span(way);
+                let byte = (top + 1)
+                    .checked_sub(u64::from(b))
+                    .and_then(|over| (over / u64::from(k)).checked_sub(1));
+                match byte {
+                    Some(x) => x.min(u64::from(NO_BYTE - 1)) as u8,
+                    None => return false,
+                }
+            }
+        };
+        self.values[slot as usize][way] = x;
+        true
+    }
+
+    /// The bytes of `slot`, to move them to another slot of the same group with
+    /// [`Self::set_row`].
+    pub(super) fn row(&self, slot: u32) -> [u8; WAYS] {
+        self.values[slot as usize]
+    }
+
+    /// Sets the bytes of `slot` (from [`Self::row`] of a slot of the same group; `None`: no
+    /// route either way).
+    pub(super) fn set_row(&mut self, slot: u32, row: Option<[u8; WAYS]>) {
+        self.values[slot as usize] = row.unwrap_or([NO_BYTE; WAYS]);
+    }
+
+    /// Grows the table to `slots` slots without routes and `groups` groups (new ones on a
+    /// scale from 0 in steps of 1).
+    pub(super) fn grow(&mut self, slots: usize, groups: usize) {
+        if slots > self.values.len() {
+            self.values.resize(slots, [NO_BYTE; WAYS]);
+        }
+        if groups > self.scales.len() {
+            self.scales
+                .resize(groups, Scale::spanning(&[(NO_ROUTE, 0); WAYS]));
+        }
+    }
+
+    /// Moves every slot's bytes to `moved_to[slot]` in a table of `slots` slots, dropping
+    /// those moved to `u32::MAX` (the groups stay).
+    pub(super) fn move_slots(&mut self, moved_to: &[u32], slots: usize) {
+        let mut values = vec![[NO_BYTE; WAYS]; slots];
+        for (slot, &to) in moved_to.iter().enumerate() {
+            if let (Some(row), Some(target)) = (self.values.get(slot), values.get_mut(to as usize))
+            {
+                *target = *row;
+            }
+        }
+        self.values = values;
+    }
+
+    /// Numbers the groups again: group `g` becomes `renumber[g]` of `groups`, or goes when
+    /// that is `u32::MAX`.
+    pub(super) fn renumber_groups(&mut self, renumber: &[u32], groups: usize) {
+        let mut scales = vec![Scale::spanning(&[(NO_ROUTE, 0); WAYS]); groups];
+        for (scale, &to) in self.scales.iter().zip(renumber) {
+            if let Some(target) = scales.get_mut(to as usize) {
+                *target = *scale;
+            }
+        }
+        self.scales = scales;
     }
 
     /// The bound toward a goal whose cell's portals in the slots `goal_side` (`(slot, group,

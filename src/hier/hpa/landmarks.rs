@@ -85,8 +85,8 @@ impl Abstraction {
     /// after updates left them stale: until then the abstract search estimates with the
     /// octile heuristic alone, exploring more (see the
     /// [module docs](crate::hier#the-inexact-abstraction-hpa)). [`Abstraction::build`]
-    /// computes them; [`Abstraction::update`] drops them when an abstract edge became cheaper
-    /// or new. With the `rayon` feature the searches run on rayon's current thread pool, as
+    /// computes them; [`Abstraction::update`] drops them when an edge became cheaper or new
+    /// in a way their values do not allow (see `edits.rs`). With the `rayon` feature the searches run on rayon's current thread pool, as
     /// in [`Abstraction::build`].
     pub fn refresh_landmarks(&mut self) {
         if !self.landmarks.is_empty() {

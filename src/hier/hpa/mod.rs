@@ -291,8 +291,9 @@ impl Abstraction {
     /// returned `changes` (`graph` being the updated graph): finds again the exits of the
     /// cells of the nodes whose moves out changed (and of removed portals), then derives the
     /// table of those cells and of every neighbour whose portals changed. Pass every
-    /// update's changes, in order. The landmark distances stay when no abstract edge became
-    /// cheaper or new and no portal moved (see `edits.rs`); otherwise they are dropped until
+    /// update's changes, in order. The landmark values follow their portals, new portals get
+    /// values from their edges, and they stay while they still bound every new or cheaper
+    /// edge (see `edits.rs`); otherwise they are dropped until
     /// [`Abstraction::refresh_landmarks`].
     ///
     /// # Errors
@@ -304,6 +305,10 @@ impl Abstraction {
         // (see `edits.rs`); and the exits and targets before of the cells whose exits changed.
         let mut keep = !self.landmarks.is_empty();
         let mut exits_before: Vec<(usize, Vec<Transition>, Vec<u32>)> = Vec::new();
+        // While kept: the derived cells whose portals moved or routes got cheaper, as they
+        // were, and the cells whose exits lead somewhere new or cheaper.
+        let mut derived_before: Vec<(usize, HpaCell)> = Vec::new();
+        let mut new_exits: Vec<(usize, Vec<Transition>)> = Vec::new();
         // The cells with a changed node in a border column: only their exits can differ (an
         // exit is read from its border nodes' moves out), so the others' are not found again.
         let mut rim: AHashSet<Chunk> = AHashSet::new();
@@ -388,8 +393,10 @@ impl Abstraction {
                 let before = self.cells[index].portals.clone();
                 let old = keep.then(|| self.cells[index].clone());
                 self.rederive(graph, index, portals, Some(&changes.changed), &mut scratch)?;
-                if let Some(old) = old {
-                    keep &= edits::no_cheaper_inside(&old, &self.cells[index]);
+                if let Some(old) = old
+                    && !edits::no_cheaper_inside(&old, &self.cells[index])
+                {
+                    derived_before.push((index, old));
                 }
                 // The same portals may fall into other groups, in another order: the exits
                 // into the cell name them by place.
@@ -422,10 +429,19 @@ impl Abstraction {
             self.resolve_exits(graph, index);
             if let Some((exits, targets)) = before {
                 let cell = &self.cells[index];
-                keep &= edits::no_cheaper_exits((&exits, &targets), (&cell.exits, &cell.targets));
+                if !edits::no_cheaper_exits((&exits, &targets), (&cell.exits, &cell.targets)) {
+                    new_exits.push((index, exits));
+                }
             }
         }
-        let mut laid_out = emptied;
+        if keep {
+            keep = self.carry_landmarks(&derived_before, &new_exits);
+        }
+        if !keep {
+            // A new or cheaper edge that the landmark values do not allow (a bound could
+            // overestimate).
+            self.landmarks = PackedLandmarks::default();
+        }
         if emptied {
             // The emptied cells have no portal and no exit left: the updates above took their
             // nodes' portals and the neighbours' transitions into them away.
@@ -433,12 +449,6 @@ impl Abstraction {
         } else if self.used_slots * 2 < self.slot_cell.len() {
             // Cells that grew left more than half the slots unused.
             self.lay_out_slots();
-            laid_out = true;
-        }
-        if laid_out || !keep {
-            // Slots laid out again, or an edge new or cheaper somewhere (a landmark distance
-            // that fell could overestimate).
-            self.landmarks = PackedLandmarks::default();
         }
         self.version = graph.world_version();
         Ok(())
@@ -486,6 +496,9 @@ impl Abstraction {
             *index = renumber[*index as usize];
             *index != NO_CELL
         });
+        if !self.landmarks.is_empty() {
+            self.landmarks.renumber_groups(&renumber, self.cells.len());
+        }
         self.lay_out_slots();
     }
 
@@ -510,6 +523,9 @@ impl Abstraction {
             if *target != NO_SLOT {
                 *target = moved_to[*target as usize];
             }
+        }
+        if !self.landmarks.is_empty() {
+            self.landmarks.move_slots(&moved_to, self.slot_cell.len());
         }
     }
 
