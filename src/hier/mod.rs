@@ -165,19 +165,19 @@
 //!
 //! Measured (`HIER_ENGINE=graph,hpa cargo run --release --example long`: 2048 x 128 x 2048,
 //! seed 1337, 200 connected pairs 500 to 1 843 blocks apart; a quiet 2-core machine, load
-//! 1.1; the exact hierarchy's row is from its own run, above):
+//! 1.0; the exact hierarchy's row is from its own run, above):
 //!
 //! | | graph A* | exact hierarchy | abstraction |
 //! |---|---|---|---|
-//! | mean / p99 per query | 24.4 / 81.7 ms | 673 / 3 276 ms | 1.60 / 4.99 ms (15.3x faster) |
-//! | expansions per query | 360 875 | 164 992 | 8 373 (11 137 with windows three wide) |
-//! | cost ratio mean / worst | 1 | 1 | 1.0079 / 1.0159 |
-//! | build | compile 1.67 s | 4.2x the compile | 4.48 s, 2.68x the compile |
-//! | memory on top of the graph (78.1 MB) | | 233% | 69.9 MB, 90% (38.0 MB of it landmarks) |
-//! | block edit p50 / p99 | 7 / 23 us | 627 us / 10.4 ms | 171 / 669 us |
+//! | mean / p99 per query | 24.1 / 80.2 ms | 673 / 3 276 ms | 1.78 / 4.96 ms (13.6x faster) |
+//! | expansions per query | 360 875 | 164 992 | 9 015 (8 373 with 16-bit landmarks) |
+//! | cost ratio mean / worst | 1 | 1 | 1.0080 / 1.0159 |
+//! | build | compile 1.65 s | 4.2x the compile | 2.63 s, 1.59x (one thread: 2.64x) |
+//! | memory on top of the graph (78.1 MB) | | 233% | 52.3 MB, 67% (21.6 MB of it landmarks) |
+//! | block edit p50 / p99 | 7 / 22 us | 627 us / 10.4 ms | 178 / 650 us |
 //!
-//! Landmarks computed again after the 200 edits: 2.0 s. Weight 1.05: 1.78 ms, 9 874
-//! expansions, the same costs (weighting the landmark bound too cost 3 times the expansions).
+//! Landmarks computed again after the 200 edits (kept through the first 11): 1.28 s (1.94 s
+//! on one thread). Weight 1.05: 1.90 ms, 10 163 expansions, the same costs.
 //! The windows run on the graph's own A* kept to their chunk columns
 //! ([`GraphSearch::search_within`](crate::graph::GraphSearch)), the end cells on its loop
 //! too (`exhaust_within`, `exhaust_to_within`; `search/windows.rs` has the figures).
