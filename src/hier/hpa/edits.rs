@@ -260,10 +260,11 @@ mod tests {
     use glam::IVec3;
 
     use super::super::landmarks::LANDMARKS;
+    use super::super::landmarks::tests::terraces;
     use crate::graph::NavGraph;
     use crate::hier::Abstraction;
     use crate::moves::agent::{Agent, MoveCosts};
-    use crate::world::{Block, ChunkedWorld};
+    use crate::world::Block;
 
     /// A small fixed-seed generator.
     fn next(state: &mut u64) -> u64 {
@@ -332,15 +333,7 @@ mod tests {
     /// when either the in-cell check or the exits' check is left out.
     #[test]
     fn landmarks_kept_through_updates_stay_lower_bounds() {
-        let mut world = ChunkedWorld::with_size(IVec3::new(64, 12, 64)).expect("valid size");
-        for x in 0..64 {
-            for z in 0..64 {
-                let top = (x * 7 + z * 3) / 23 % 4 + if x % 16 == 7 { 3 } else { 0 };
-                world
-                    .fill(IVec3::new(x, 0, z), IVec3::new(x, top, z), Block::Solid)
-                    .expect("inside");
-            }
-        }
+        let mut world = terraces(12);
         let costs = MoveCosts::default();
         let mut graph = NavGraph::compile(&world, &Agent::default()).expect("compiles");
         let mut hpa = Abstraction::build(&graph, &costs).expect("builds");

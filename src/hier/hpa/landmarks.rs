@@ -304,7 +304,7 @@ impl Incoming {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use glam::IVec3;
 
     use super::{LANDMARKS, border_points};
@@ -313,21 +313,27 @@ mod tests {
     use crate::moves::agent::{Agent, MoveCosts};
     use crate::world::{Block, ChunkedWorld};
 
-    /// Every landmark distance both ways is a shortest abstract route cost: no edge
-    /// shortens one (Bellman's condition), and each but the landmark's own 0 is met by some
-    /// edge, on terraces 4 x 4 cells wide where climbing costs 5 times a drop.
-    #[test]
-    fn landmark_distances_both_ways_are_shortest_abstract_costs() {
-        let mut world = ChunkedWorld::with_size(IVec3::new(64, 8, 64)).expect("valid size");
+    /// Terraces 4 x 4 cells wide, one block apart, with cliffs of 3 every 16 blocks along x,
+    /// in a world `height` blocks high.
+    pub(in crate::hier::hpa) fn terraces(height: i32) -> ChunkedWorld {
+        let mut world = ChunkedWorld::with_size(IVec3::new(64, height, 64)).expect("valid size");
         for x in 0..64 {
             for z in 0..64 {
-                // Terraces one block apart, with cliffs of 3 every 16 blocks along x.
                 let top = (x * 7 + z * 3) / 23 % 4 + if x % 16 == 7 { 3 } else { 0 };
                 world
                     .fill(IVec3::new(x, 0, z), IVec3::new(x, top, z), Block::Solid)
                     .expect("inside");
             }
         }
+        world
+    }
+
+    /// Every landmark distance both ways is a shortest abstract route cost: no edge
+    /// shortens one (Bellman's condition), and each but the landmark's own 0 is met by some
+    /// edge, on terraces 4 x 4 cells wide where climbing costs 5 times a drop.
+    #[test]
+    fn landmark_distances_both_ways_are_shortest_abstract_costs() {
+        let world = terraces(8);
         let graph = NavGraph::compile(&world, &Agent::default()).expect("compiles");
         let hpa = Abstraction::build(&graph, &MoveCosts::default()).expect("builds");
         assert!(hpa.landmarks_current());
