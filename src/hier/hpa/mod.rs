@@ -301,8 +301,8 @@ impl Abstraction {
     pub fn update(&mut self, graph: &NavGraph, changes: &GraphUpdate) -> Result<()> {
         graph.check_current()?;
         let mut dirty: AHashSet<Chunk> = AHashSet::new();
-        // Whether the landmark distances still bound, until an edge turns out new or cheaper
-        // (see `edits.rs`); and the exits and targets before of the cells whose exits changed.
+        // Whether the landmark values are kept (see `edits.rs`: until they fail to bound a new
+        // or cheaper edge); and the exits and targets before of the cells whose exits changed.
         let mut keep = !self.landmarks.is_empty();
         let mut exits_before: Vec<(usize, Vec<Transition>, Vec<u32>)> = Vec::new();
         // While kept: the derived cells whose portals moved or routes got cheaper, as they
