@@ -55,19 +55,6 @@ pub(super) fn no_cheaper_inside(old: &HpaCell, new: &HpaCell) -> bool {
     })
 }
 
-/// Whether the exits `new` with their target slots lead nowhere `old` did not, at no lower
-/// cost: every exit with a target was there before (same source and target portal) with the
-/// same target slot, at no higher cost. Both lists are sorted by `(from, to)`.
-pub(super) fn no_cheaper_exits(old: (&[Transition], &[u32]), new: (&[Transition], &[u32])) -> bool {
-    new.0.iter().zip(new.1).all(|(exit, &target)| {
-        target == NO_SLOT
-            || old
-                .0
-                .binary_search_by_key(&(exit.from, exit.to), |known| (known.from, known.to))
-                .is_ok_and(|at| old.1[at] == target && old.0[at].cost <= exit.cost)
-    })
-}
-
 /// Abstract edges at one portal, `(other slot, cost)`.
 type Edges = Vec<(u32, u32)>;
 
@@ -79,13 +66,16 @@ impl Abstraction {
     /// Carries the landmark values through an update whose cells are already derived and
     /// whose exits are found again: moves the values of the portals of `derived_before`'s
     /// cells (as they were before) to their new slots, gives their new portals values, and
-    /// checks Bellman's condition both ways on every edge that may be new or cheaper (inside
-    /// those cells, and out of them and of the cells `new_exits`). False when it fails: then
-    /// some bound could overestimate, and the caller drops the landmarks.
+    /// checks Bellman's condition both ways on every edge that may be new or cheaper: inside
+    /// those cells, and out of the cells `resolved` whose exits' targets were found again
+    /// (every cell with a new portal, its neighbours, and the cells whose exits were found
+    /// again, with their exits before in `exits_before`). False when it fails: then some
+    /// bound could overestimate, and the caller drops the landmarks.
     pub(super) fn carry_landmarks(
         &mut self,
         derived_before: &[(usize, HpaCell)],
-        new_exits: &[(usize, Vec<Transition>)],
+        exits_before: &[(usize, Vec<Transition>)],
+        resolved: &[usize],
     ) -> bool {
         self.landmarks.grow(self.slot_cell.len(), self.cells.len());
         let mut fresh: Vec<u32> = Vec::new();
@@ -171,12 +161,11 @@ impl Abstraction {
         // portals (whose values stayed, wherever their slots went).
         fresh.sort_unstable();
         let is_fresh = |slot: u32| fresh.binary_search(&slot).is_ok();
-        let unchanged: Vec<Transition> = Vec::new();
-        let cells = derived_before
-            .iter()
-            .map(|(index, _)| (*index, &unchanged, false))
-            .chain(new_exits.iter().map(|(index, old)| (*index, old, true)));
-        for (index, old, recomputed) in cells {
+        for &index in resolved {
+            let old = exits_before
+                .iter()
+                .find(|(cell, _)| *cell == index)
+                .map(|(_, old)| old);
             let cell = &self.cells[index];
             for (exit, &target) in cell.exits.iter().zip(&cell.targets) {
                 if target == NO_SLOT {
@@ -186,11 +175,11 @@ impl Abstraction {
                     continue;
                 };
                 let source = cell.base + local as u32;
-                let cheaper = recomputed
-                    && old
-                        .binary_search_by_key(&(exit.from, exit.to), |was| (was.from, was.to))
+                let cheaper = old.is_some_and(|old| {
+                    old.binary_search_by_key(&(exit.from, exit.to), |was| (was.from, was.to))
                         .ok()
-                        .is_none_or(|at| exit.cost < old[at].cost);
+                        .is_none_or(|at| exit.cost < old[at].cost)
+                });
                 if cheaper || is_fresh(source) || is_fresh(target) {
                     holds &= self.bellman(source, target, exit.cost);
                 }

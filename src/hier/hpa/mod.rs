@@ -302,13 +302,11 @@ impl Abstraction {
         graph.check_current()?;
         let mut dirty: AHashSet<Chunk> = AHashSet::new();
         // Whether the landmark values are kept (see `edits.rs`: until they fail to bound a new
-        // or cheaper edge); and the exits and targets before of the cells whose exits changed.
+        // or cheaper edge); while they are, the exits before of the cells whose exits changed,
+        // and the derived cells whose portals moved or routes got cheaper, as they were.
         let mut keep = !self.landmarks.is_empty();
-        let mut exits_before: Vec<(usize, Vec<Transition>, Vec<u32>)> = Vec::new();
-        // While kept: the derived cells whose portals moved or routes got cheaper, as they
-        // were, and the cells whose exits lead somewhere new or cheaper.
+        let mut exits_before: Vec<(usize, Vec<Transition>)> = Vec::new();
         let mut derived_before: Vec<(usize, HpaCell)> = Vec::new();
-        let mut new_exits: Vec<(usize, Vec<Transition>)> = Vec::new();
         // The cells with a changed node in a border column: only their exits can differ (an
         // exit is read from its border nodes' moves out), so the others' are not found again.
         let mut rim: AHashSet<Chunk> = AHashSet::new();
@@ -371,7 +369,7 @@ impl Abstraction {
             }
             let before = std::mem::replace(&mut self.cells[index].exits, exits);
             if keep {
-                exits_before.push((index, before, self.cells[index].targets.clone()));
+                exits_before.push((index, before));
             }
             resolve.push(index);
             for dx in -1..=1 {
@@ -415,27 +413,11 @@ impl Abstraction {
         }
         resolve.sort_unstable();
         resolve.dedup();
-        for index in resolve {
-            let before = keep.then(|| {
-                let cell = &self.cells[index];
-                match exits_before.iter().position(|before| before.0 == index) {
-                    Some(at) => {
-                        let (_, exits, targets) = exits_before.swap_remove(at);
-                        (exits, targets)
-                    }
-                    None => (cell.exits.clone(), cell.targets.clone()),
-                }
-            });
+        for &index in &resolve {
             self.resolve_exits(graph, index);
-            if let Some((exits, targets)) = before {
-                let cell = &self.cells[index];
-                if !edits::no_cheaper_exits((&exits, &targets), (&cell.exits, &cell.targets)) {
-                    new_exits.push((index, exits));
-                }
-            }
         }
         if keep {
-            keep = self.carry_landmarks(&derived_before, &new_exits);
+            keep = self.carry_landmarks(&derived_before, &exits_before, &resolve);
         }
         if !keep {
             // A new or cheaper edge that the landmark values do not allow (a bound could
