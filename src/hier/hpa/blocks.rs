@@ -8,8 +8,8 @@
 use glam::IVec3;
 
 use super::Transition;
+use super::bytes::CellTable;
 use crate::graph::NodeId;
-use crate::hier::Table;
 use crate::hier::cell::{CELL_SIDE, Chunk, UNREACHED};
 
 /// One group of a cell's portals: the first portal's place and the block's first entry.
@@ -51,8 +51,9 @@ pub(super) struct HpaCell {
     /// The groups' blocks one after the other, each without its diagonal (a portal's route
     /// to itself, 0; 0.95 MB at 2048): in the block of a group of `m` portals from place `s`,
     /// entry `i * (m - 1) + j` is the cheapest route inside the cell from portal `s + i` to
-    /// portal `s + j` for `j < i`, entry `i * (m - 1) + j - 1` for `j > i`.
-    table: Table,
+    /// portal `s + j` for `j < i`, entry `i * (m - 1) + j - 1` for `j > i`. A byte each
+    /// above a floor from the two portals' packed feet, exact (`bytes.rs`).
+    table: CellTable,
     /// The first overlay slot the cell owns and how many it owns.
     pub(super) base: u32,
     pub(super) capacity: u32,
@@ -72,7 +73,7 @@ impl HpaCell {
             packed_feet: Box::default(),
             feet_y: 0,
             groups: Box::default(),
-            table: Table::Narrow(Vec::new()),
+            table: CellTable::default(),
             base: 0,
             capacity: 0,
         }
@@ -110,6 +111,8 @@ impl HpaCell {
         order.sort_unstable();
         let mut groups = Vec::new();
         let mut costs = Vec::new();
+        // Per entry, the places of its two portals in the new order.
+        let mut ends: Vec<(u32, u32)> = Vec::new();
         let mut first = 0;
         while first < n {
             let group = order[first].0;
@@ -118,13 +121,13 @@ impl HpaCell {
                 start: first as u32,
                 offset: costs.len() as u32,
             });
-            for &(_, i) in &order[first..last] {
-                costs.extend(
-                    order[first..last]
-                        .iter()
-                        .filter(|&&(_, j)| j != i)
-                        .map(|&(_, j)| table[i * n + j]),
-                );
+            for (from, &(_, i)) in (first..).zip(&order[first..last]) {
+                for (to, &(_, j)) in (first..).zip(&order[first..last]) {
+                    if j != i {
+                        costs.push(table[i * n + j]);
+                        ends.push((from as u32, to as u32));
+                    }
+                }
             }
             first = last;
         }
@@ -142,9 +145,11 @@ impl HpaCell {
                 (height as u32) << 8 | (x as u32) << 4 | z as u32
             })
             .collect();
-        // Kept for as long as the cell: no room left over from growing.
-        costs.shrink_to_fit();
-        self.table = Table::new(costs);
+        let packed = &self.packed_feet;
+        self.table = CellTable::new(costs, |k| {
+            let (from, to) = ends[k];
+            (packed[from as usize], packed[to as usize])
+        });
     }
 
     /// The feet position of portal `local`.
@@ -181,14 +186,12 @@ impl HpaCell {
     /// its block's column, the group found once.
     pub(super) fn for_each_in_column(&self, local: usize, mut visit: impl FnMut(usize, u32)) {
         let (start, size, offset) = self.group_of(local);
-        let column = local - start;
-        for row in (0..size).filter(|&row| row != column) {
-            // Row `row` leaves out its own entry: the columns after it one place earlier.
-            let at = offset + row * (size - 1) + column - usize::from(column > row);
-            if let Some(cost) = self.table.get(at) {
-                visit(start + row, cost);
-            }
-        }
+        self.table.for_each_in_column(
+            offset,
+            local - start,
+            &self.packed_feet[start..start + size],
+            |row, cost| visit(start + row, cost),
+        );
     }
 
     /// The cheapest route inside the cell from portal `from` to portal `to` (0 to itself);
@@ -200,8 +203,11 @@ impl HpaCell {
         if column == row {
             return Some(0);
         }
-        self.table
-            .get(offset + row * (size - 1) + column - usize::from(column > row))
+        self.table.get(
+            offset + row * (size - 1) + column - usize::from(column > row),
+            self.packed_feet[from],
+            self.packed_feet[to],
+        )
     }
 
     /// Visits the other portals reached inside the cell from portal `local`, `(portal, cost)`.
@@ -211,11 +217,14 @@ impl HpaCell {
         let row = local - start;
         // The row without its own entry: the portals before it, then those after.
         let first = offset + row * (size - 1);
-        self.table.for_each_in(first..first + row, |column, cost| {
-            visit(start + column, cost);
-        });
+        let from = self.packed_feet[local];
+        let feet = &self.packed_feet[start..start + size];
         self.table
-            .for_each_in(first + row..first + size - 1, |column, cost| {
+            .for_each_in(first, from, &feet[..row], |column, cost| {
+                visit(start + column, cost);
+            });
+        self.table
+            .for_each_in(first + row, from, &feet[row + 1..], |column, cost| {
                 visit(local + 1 + column, cost);
             });
     }

@@ -19,6 +19,7 @@ use crate::moves::agent::MoveCosts;
 
 mod alt;
 mod blocks;
+mod bytes;
 mod edits;
 mod exits;
 mod landmarks;
