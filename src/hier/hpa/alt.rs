@@ -1,7 +1,8 @@
 //! The landmark bound of the abstract search (ALT, Goldberg and Harrelson 2005), as stored and
 //! as asked per query: the distances to and from every landmark, one byte per slot and way on
-//! a per-cell scale ([`PackedLandmarks`]), and per query one constant per landmark way, so that
-//! a portal's bound is a maximum of saturating 16-bit differences (a few vector instructions).
+//! a per-cell scale ([`PackedLandmarks`]) for about half the slots, the others derived from a
+//! partner's, and per query one constant per landmark way, so that a portal's bound is a
+//! maximum of saturating 16-bit differences (a few vector instructions).
 //!
 //! **Two ways per landmark** `L`, bounding the cost from a portal `v` to the goal through the
 //! goal cell's portals `p` (their cost `rest(p)` to the goal known from the backward search in
@@ -31,9 +32,33 @@
 //! *from* way, base `65 535 - b` and step `-k` for a *to* way. An unusable way has `c = 0`; no
 //! route reads as `s = 65 535` (*from*: no bound) or `s = 0` (*to*: that portal reaches no goal).
 //!
+//! **Derived slots keep no bytes.** About half the portals take their bound from a partner:
+//! the source `a` of a transition `a -> b` of cost `c` into the derived `b`, `a` keeping its
+//! values. Any route from `a` to the goal may start with that transition, so
+//! `d(a, goal) <= c + d(b, goal)`, and with `h(a) <= d(a, goal)`, `h(b) = max(0, h(a) - c)` is
+//! a lower bound too. Way by way it is the same: the *from* bound subtracts `d(L, b)`, and
+//! `d(L, b) <= d(L, a) + c` (an upper bound, as it needs); the *to* bound adds `d(b, L)`, and
+//! `d(b, L) >= d(a, L) - c` (a lower bound, as it needs). The edge must lead *into* `b`: one
+//! out of `b` gives the opposite inequalities. The cost is kept as a lift in quanta rounded
+//! up (8 bits beside the partner's slot in a 32-bit link per slot), so
+//! `(best - lift) q <= h(a) - c`. A derived portal on the goal side bounds `d(L, p)` from
+//! below by its edges out (`d(L, x) - cost`) and by the transitions into it (`d(L, u) +
+//! cost`: with costs to the goal found by a search inside the goal's cell, a route from the
+//! landmark enters that cell for the last time by a transition, or starts at the landmark's
+//! own slot, kept stored), and `d(p, L)` from above by its edges out (`cost + d(x, L)`).
+//! Partners are chosen over the transitions cheapest first (the target of one whose source
+//! is not derived); at 2048, 49.5% of the portals are derived.
+//!
 //! Two bytes per slot and way (a global quantum only) took 38.0 MB at 2048, as much as the rest
 //! of the abstraction; one byte on a global quantum (`q` near 250) cost 57% more query
-//! instructions; the per-cell scale costs 160 bytes per cell (2.6 MB at 2048).
+//! instructions; the per-cell scale costs 160 bytes per cell (2.6 MB at 2048). A byte per
+//! slot and way took 21.6 MB at 2048; with derived slots (a link of 4 bytes per slot, 40
+//! bytes per stored one) 14.1 MB, the abstraction 44.8 MB against 52.3 MB (57% of the walk
+//! graph against 67%), for 9.7% more expansions at 2048 (9 886 against 9 015, `long`, 200
+//! pairs) and, at 1024, 1.9% more (5 836 against 5 727) and 6.6% more query instructions
+//! (115.7 M against 108.6 M, callgrind `--toggle-collect='*timed_hpa*' --size 1024 --pairs
+//! 20 --edits 0 --weight 1`): a derived bound is tight when the route leads from the partner
+//! on, and about two moves loose when it leads back across.
 //!
 //! Active landmarks (each query reading only the few ways that bound its start best) were
 //! measured and dropped: with 24 landmarks, the best 12 of the 48 ways expanded 35% more
@@ -103,32 +128,58 @@ impl<const WAYS: usize> LandmarkTable<WAYS> {
         })
     }
 
-    /// The table packed to a byte per slot and way, on a scale per group of slots (`groups[slot]`
-    /// the slot's group, numbered from 0: the abstraction's cells).
-    pub(super) fn pack(&self, groups: &[u32]) -> PackedLandmarks<WAYS> {
+    /// The table packed to a byte per stored slot and way, on a scale per group of slots
+    /// (`groups[slot]` the slot's group, numbered from 0: the abstraction's cells). A slot
+    /// with `partners[slot] = Some((partner, cost))`, an abstract edge into it from `partner`
+    /// of that cost (`partner` itself without one), keeps no bytes when the link fits (see
+    /// [`DERIVED`]): its bound is derived from the partner's (see the [module docs](self)).
+    pub(super) fn pack(
+        &self,
+        groups: &[u32],
+        partners: &[Option<(u32, u32)>],
+    ) -> PackedLandmarks<WAYS> {
         let count = groups
             .iter()
             .map(|&group| group as usize + 1)
             .max()
             .unwrap_or(0);
-        // Per group and way, the lowest and highest value.
+        let mut links = Vec::with_capacity(self.values.len());
+        let mut stored = Vec::new();
+        for slot in 0..self.values.len() {
+            // A landmark's own slot (0 from it) stays stored: the goal side's bound of a
+            // derived portal leaves the route that starts there out.
+            let landmark = self.values[slot].iter().step_by(2).any(|&x| x == 0);
+            let derived = partners
+                .get(slot)
+                .copied()
+                .flatten()
+                .filter(|_| !landmark)
+                .and_then(|(partner, cost)| link_to(partner, u64::from(cost), self.quantum));
+            links.push(derived.unwrap_or_else(|| {
+                stored.push(slot);
+                // Rows are fewer than slots, and slots fit 32 bits with room for the flag.
+                (stored.len() - 1) as u32
+            }));
+        }
+        // Per group and way, the lowest and highest value of the stored slots.
         let mut spans = vec![[(NO_ROUTE, 0u16); WAYS]; count];
-        for (values, &group) in self.values.iter().zip(groups) {
-            for (span, &x) in spans[group as usize].iter_mut().zip(values) {
+        for &slot in &stored {
+            for (span, &x) in spans[groups[slot] as usize]
+                .iter_mut()
+                .zip(&self.values[slot])
+            {
                 if x != NO_ROUTE {
                     *span = (span.0.min(x), span.1.max(x));
                 }
             }
         }
         let scales: Vec<Scale<WAYS>> = spans.iter().map(Scale::spanning).collect();
-        let values = self
-            .values
+        let rows = stored
             .iter()
-            .zip(groups)
-            .map(|(values, &group)| {
-                let scale = &scales[group as usize];
+            .map(|&slot| {
+                let scale = &scales[groups[slot] as usize];
                 std::array::from_fn(|way| {
-                    let x = values[way];
+                    let x = self.values[slot][way];
                     if x == NO_ROUTE {
                         return NO_BYTE;
                     }
@@ -140,10 +191,34 @@ impl<const WAYS: usize> LandmarkTable<WAYS> {
             .collect();
         PackedLandmarks {
             quantum: self.quantum,
-            values,
+            links,
+            rows,
             scales,
         }
     }
+}
+
+/// The flag of a derived slot's link: below it a stored slot's link is its row; with it,
+/// the partner's slot in the next 23 bits and the lift (the partner edge's cost in quanta,
+/// rounded up) in the low 8. A slot whose partner would not fit stays stored.
+const DERIVED: u32 = 1 << 31;
+
+/// The partner field of a link with no partner: a slot no portal holds (or none that is
+/// derived any longer; its bound is 0).
+const NO_PARTNER: u32 = (1 << 23) - 1;
+
+/// The link of a slot without values or partner.
+const UNUSED: u32 = DERIVED | NO_PARTNER << 8;
+
+/// Whether `link` is a stored slot's (its row).
+pub(super) fn is_row(link: u32) -> bool {
+    link & DERIVED == 0
+}
+
+/// A derived slot's link to `partner` over an edge of `cost` at quantum `quantum`, if it fits.
+fn link_to(partner: u32, cost: u64, quantum: u64) -> Option<u32> {
+    let lift = cost.div_ceil(quantum);
+    (partner < NO_PARTNER && lift <= 0xff).then_some(DERIVED | partner << 8 | lift as u32)
 }
 
 /// The base `b` and step `k` of a group whose values span `low ..= high` (below [`NO_ROUTE`]):
@@ -201,31 +276,66 @@ impl<const WAYS: usize> Scale<WAYS> {
     }
 }
 
-/// The landmark distances of every overlay slot the abstraction keeps: a byte per slot and
-/// way on its group's (cell's) scale (see the [module docs](self)).
+/// The landmark distances of the overlay slots the abstraction keeps: per stored slot a byte
+/// per way on its group's (cell's) scale, per derived slot its partner and lift (see the
+/// [module docs](self)).
 #[derive(Debug, Clone, Default)]
 pub(super) struct PackedLandmarks<const WAYS: usize> {
     quantum: u64,
-    values: Vec<[u8; WAYS]>,
+    /// Per slot, a stored slot's row in `rows`, or a derived slot's link (see [`DERIVED`]).
+    links: Vec<u32>,
+    rows: Vec<[u8; WAYS]>,
     scales: Vec<Scale<WAYS>>,
 }
 
 impl<const WAYS: usize> PackedLandmarks<WAYS> {
     /// Whether there is no table (never computed, or dropped as stale).
     pub(super) fn is_empty(&self) -> bool {
-        self.values.is_empty()
+        self.links.is_empty()
     }
 
     /// The bytes the table holds.
     pub(super) fn memory_bytes(&self) -> usize {
-        self.values.capacity() * WAYS + self.scales.capacity() * std::mem::size_of::<Scale<WAYS>>()
+        self.links.capacity() * 4
+            + self.rows.capacity() * WAYS
+            + self.scales.capacity() * std::mem::size_of::<Scale<WAYS>>()
     }
 
-    /// The 16-bit values way `way` of `slot` (in group `group`) can stand for, `[low, high]`
-    /// (`None` for no route).
+    /// Whether `slot` keeps values of its own (else its bound is derived from a partner's).
+    #[inline]
+    pub(super) fn is_stored(&self, slot: u32) -> bool {
+        self.links
+            .get(slot as usize)
+            .is_some_and(|&link| link & DERIVED == 0)
+    }
+
+    /// A derived slot's partner and the cost its lift stands for: `h(slot) >= h(partner) -
+    /// cost`, there being an edge from the partner of at most that cost into the slot.
+    pub(super) fn partner(&self, slot: u32) -> Option<(u32, u64)> {
+        let link = *self.links.get(slot as usize)?;
+        let partner = (link & !DERIVED) >> 8;
+        (link & DERIVED != 0 && partner != NO_PARTNER)
+            .then(|| (partner, u64::from(link & 0xff) * self.quantum))
+    }
+
+    /// Derives `slot`'s bound from `partner`'s (stored) over an edge of `cost` into it;
+    /// false, changing nothing, when the link does not fit.
+    pub(super) fn derive(&mut self, slot: u32, partner: u32, cost: u32) -> bool {
+        match link_to(partner, u64::from(cost), self.quantum) {
+            Some(link) => {
+                self.links[slot as usize] = link;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The 16-bit values way `way` of the stored `slot` (in group `group`) can stand for,
+    /// `[low, high]` (`None` for no route, or for a slot not stored).
     #[inline]
     fn values(&self, slot: u32, group: u32, way: usize) -> Option<(u16, u16)> {
-        let x = self.values[slot as usize][way];
+        let link = *self.links.get(slot as usize)?;
+        let x = self.rows.get(link as usize)?[way];
         let (b, k) = self.scales[group as usize].span(way);
         (x != NO_BYTE).then(|| {
             let low = b + k * u16::from(x);
@@ -239,8 +349,8 @@ impl<const WAYS: usize> PackedLandmarks<WAYS> {
         self.quantum
     }
 
-    /// The distances way `way` of `slot` (in group `group`) can stand for, `[low, high]`
-    /// (`None` for no route).
+    /// The distances way `way` of the stored `slot` (in group `group`) can stand for, `[low,
+    /// high]` (`None` for no route; see [`Self::is_stored`]).
     #[inline]
     pub(super) fn range(&self, slot: u32, group: u32, way: usize) -> Option<(u64, u64)> {
         self.values(slot, group, way).map(|(low, high)| {
@@ -249,9 +359,9 @@ impl<const WAYS: usize> PackedLandmarks<WAYS> {
         })
     }
 
-    /// Gives way `way` of `slot` (in group `group`) the highest byte whose distances all lie
-    /// at or below `at_most` (`None`: no route); false, storing nothing, when none does on
-    /// the group's scale (the scales and the quantum never change here).
+    /// Gives way `way` of the stored `slot` (in group `group`) the highest byte whose
+    /// distances all lie at or below `at_most` (`None`: no route); false, storing nothing,
+    /// when none does on the group's scale (the scales and the quantum never change here).
     pub(super) fn store_at_most(
         &mut self,
         slot: u32,
@@ -278,27 +388,49 @@ impl<const WAYS: usize> PackedLandmarks<WAYS> {
                 }
             }
         };
-        self.values[slot as usize][way] = x;
-        true
+        let row = self.links[slot as usize] as usize;
+        match self.rows.get_mut(row) {
+            Some(row) if self.links[slot as usize] & DERIVED == 0 => {
+                row[way] = x;
+                true
+            }
+            _ => false,
+        }
     }
 
-    /// The bytes of `slot`, to move them to another slot of the same group with
-    /// [`Self::set_row`].
-    pub(super) fn row(&self, slot: u32) -> [u8; WAYS] {
-        self.values[slot as usize]
+    /// The link of `slot`, to move it to another slot of the same group with
+    /// [`Self::set_link`] (a stored slot's row goes with it).
+    pub(super) fn link(&self, slot: u32) -> u32 {
+        self.links[slot as usize]
     }
 
-    /// Sets the bytes of `slot` (from [`Self::row`] of a slot of the same group; `None`: no
-    /// route either way).
-    pub(super) fn set_row(&mut self, slot: u32, row: Option<[u8; WAYS]>) {
-        self.values[slot as usize] = row.unwrap_or([NO_BYTE; WAYS]);
+    /// Sets the link of `slot` (from [`Self::link`] of a slot of the same group).
+    pub(super) fn set_link(&mut self, slot: u32, link: u32) {
+        self.links[slot as usize] = link;
     }
 
-    /// Grows the table to `slots` slots without routes and `groups` groups (new ones on a
+    /// Leaves `slot` without values or partner (a slot no portal holds any longer).
+    pub(super) fn forget(&mut self, slot: u32) {
+        self.links[slot as usize] = UNUSED;
+    }
+
+    /// Gives `slot` values of its own, no route either way until stored, in a row of
+    /// `spare` (rows of the slot's group that no slot holds any longer) or a new one.
+    pub(super) fn store_new(&mut self, slot: u32, spare: &mut Vec<u32>) {
+        let row = spare.pop().unwrap_or_else(|| {
+            self.rows.push([NO_BYTE; WAYS]);
+            // Rows are fewer than slots.
+            (self.rows.len() - 1) as u32
+        });
+        self.rows[row as usize] = [NO_BYTE; WAYS];
+        self.links[slot as usize] = row;
+    }
+
+    /// Grows the table to `slots` slots without values and `groups` groups (new ones on a
     /// scale from 0 in steps of 1).
     pub(super) fn grow(&mut self, slots: usize, groups: usize) {
-        if slots > self.values.len() {
-            self.values.resize(slots, [NO_BYTE; WAYS]);
+        if slots > self.links.len() {
+            self.links.resize(slots, UNUSED);
         }
         if groups > self.scales.len() {
             self.scales
@@ -306,17 +438,32 @@ impl<const WAYS: usize> PackedLandmarks<WAYS> {
         }
     }
 
-    /// Moves every slot's bytes to `moved_to[slot]` in a table of `slots` slots, dropping
-    /// those moved to `u32::MAX` (the groups stay).
+    /// Moves every slot's link to `moved_to[slot]` in a table of `slots` slots, dropping
+    /// those moved to `u32::MAX` with their rows, and partners with them (the groups stay).
     pub(super) fn move_slots(&mut self, moved_to: &[u32], slots: usize) {
-        let mut values = vec![[NO_BYTE; WAYS]; slots];
+        let mut links = vec![UNUSED; slots];
+        let mut rows = Vec::new();
         for (slot, &to) in moved_to.iter().enumerate() {
-            if let (Some(row), Some(target)) = (self.values.get(slot), values.get_mut(to as usize))
-            {
-                *target = *row;
+            let (Some(&link), Some(target)) = (self.links.get(slot), links.get_mut(to as usize))
+            else {
+                continue;
+            };
+            if link & DERIVED == 0 {
+                if let Some(row) = self.rows.get(link as usize) {
+                    rows.push(*row);
+                    *target = (rows.len() - 1) as u32;
+                }
+            } else {
+                let partner = (link & !DERIVED) >> 8;
+                let moved = moved_to.get(partner as usize).copied().unwrap_or(u32::MAX);
+                if moved < NO_PARTNER {
+                    *target = DERIVED | moved << 8 | (link & 0xff);
+                }
             }
         }
-        self.values = values;
+        rows.shrink_to_fit();
+        self.links = links;
+        self.rows = rows;
     }
 
     /// Numbers the groups again: group `g` becomes `renumber[g]` of `groups`, or goes when
@@ -331,12 +478,66 @@ impl<const WAYS: usize> PackedLandmarks<WAYS> {
         self.scales = scales;
     }
 
-    /// The bound toward a goal whose cell's portals in the slots `goal_side` (`(slot, group,
-    /// rest)`) reach it at the costs `rest` (`None`: that portal does not): one constant per
-    /// way. `None` without a table.
+    /// What is known of the distances way `way` of the goal side's portal in `slot` (in
+    /// group `group`), as [`Self::toward`] asks: its [`Self::range`] if it is stored. If it
+    /// is derived, bounds through its transitions `into` it and its edges `out` of it
+    /// (`(other slot, other group, cost)`), Bellman's condition holding on each (see
+    /// `edits.rs`). From the landmark: at least `d(L, x) - cost` over `out`, and at least
+    /// the cheapest `d(L, u) + cost` over `into` (a derived `u` taken as 0): a route from
+    /// the landmark, outside the goal's cell, enters it last through a transition, and one
+    /// that starts inside starts at the landmark's slot, which is stored. Unreached when
+    /// some `x` is or every `u` is. To the landmark: at most `cost + d(x, L)` over `out`,
+    /// and `None` without such an `x` that reaches it.
+    pub(super) fn reach(
+        &self,
+        slot: u32,
+        group: u32,
+        way: usize,
+        into: impl Iterator<Item = (u32, u32, u64)>,
+        out: impl Iterator<Item = (u32, u32, u64)>,
+    ) -> Option<(u64, u64)> {
+        if self.is_stored(slot) {
+            return self.range(slot, group, way);
+        }
+        let mut known = (0, u64::MAX);
+        if is_from(way) {
+            let entry = into
+                .filter_map(|(from, from_group, cost)| {
+                    if self.is_stored(from) {
+                        Some(self.range(from, from_group, way)?.0 + cost)
+                    } else {
+                        Some(cost)
+                    }
+                })
+                .min()?;
+            known.0 = entry;
+        }
+        let mut reached = false;
+        for (next, next_group, cost) in out.filter(|&(next, _, _)| self.is_stored(next)) {
+            match (self.range(next, next_group, way), is_from(way)) {
+                (None, true) => return None,
+                (None, false) => {}
+                (Some((low, _)), true) => known.0 = known.0.max(low.saturating_sub(cost)),
+                (Some((_, high)), false) => {
+                    known.1 = known.1.min(high.saturating_add(cost));
+                    reached = true;
+                }
+            }
+        }
+        (is_from(way) || reached).then_some(known)
+    }
+
+    /// The bound toward a goal reached from portals at the costs `rest` (`goal_side`: per
+    /// portal `(rest, slot)`, `None` for a portal that does not reach it): one constant per
+    /// way. `reach(slot, way)` gives a portal's distances as [`Self::range`] does, or what is
+    /// known of them: the lower end must be at most the distance from the landmark (way
+    /// `2 l`), the upper end at least the distance to it (`2 l + 1`), `None` for no route
+    /// from the landmark (from-way) or for a portal that may not reach it (to-way). `None`
+    /// without a table.
     pub(super) fn toward(
         &self,
-        goal_side: &(impl Iterator<Item = (u32, u32, Option<u64>)> + Clone),
+        goal_side: &[(Option<u64>, u32)],
+        reach: impl Fn(u32, usize) -> Option<(u64, u64)>,
     ) -> Option<GoalBound<WAYS>> {
         if self.is_empty() {
             return None;
@@ -348,22 +549,23 @@ impl<const WAYS: usize> PackedLandmarks<WAYS> {
             // of `d(L, v)` adds, in whole quanta rounded down. `to`: the upper end of
             // `max (d(p, L) - rest(p))` in whole quanta rounded up, `B`; the constant `65 535 - B`.
             let mut offset: Option<i128> = None;
-            for (slot, group, rest) in goal_side.clone() {
+            for &(rest, slot) in goal_side {
                 let Some(rest) = rest else { continue };
-                let Some((low, high)) = self.values(slot, group, way) else {
+                let Some((low, high)) = reach(slot, way) else {
                     if is_from(way) {
                         // The landmark does not reach `p`: no route to the goal through it.
                         continue;
                     }
-                    // A `p` that reaches the goal but not the landmark: the way bounds nothing.
+                    // A `p` that reaches the goal but maybe not the landmark: the way bounds
+                    // nothing.
                     return 0;
                 };
                 let rest = i128::from(rest);
                 offset = Some(if is_from(way) {
-                    let through = i128::from(low) * q + rest - (q - 1);
+                    let through = i128::from(low) + rest - (q - 1);
                     offset.map_or(through, |best| best.min(through))
                 } else {
-                    let beyond = i128::from(high) * q + q - 1 - rest;
+                    let beyond = i128::from(high) - rest;
                     offset.map_or(beyond, |worst| worst.max(beyond))
                 });
             }
@@ -394,12 +596,32 @@ pub(super) struct GoalBound<const WAYS: usize> {
 }
 
 impl<const WAYS: usize> GoalBound<WAYS> {
-    /// The bound on the cost from the portal in `slot` (in group `group`) to the goal.
+    /// The bound on the cost from the portal in `slot` to the goal (`groups[slot]` the
+    /// slot's group): from its own values, or from its partner's less the lift.
     #[inline]
-    pub(super) fn estimate(&self, table: &PackedLandmarks<WAYS>, slot: u32, group: u32) -> u64 {
-        let (Some(values), Some(scale)) = (
-            table.values.get(slot as usize),
+    pub(super) fn estimate(&self, table: &PackedLandmarks<WAYS>, slot: u32, groups: &[u32]) -> u64 {
+        let Some(&link) = table.links.get(slot as usize) else {
+            return 0;
+        };
+        // A stored slot reads its own row, a derived one its partner's, less the lift.
+        let derived = link & DERIVED != 0;
+        let owner = if derived {
+            (link & !DERIVED) >> 8
+        } else {
+            slot
+        };
+        let lift = if derived { (link & 0xff) as u16 } else { 0 };
+        let (Some(&row), Some(&group)) =
+            (table.links.get(owner as usize), groups.get(owner as usize))
+        else {
+            return 0;
+        };
+        // A partner's link is its row (a derived slot's is far past the rows); no partner
+        // bounds nothing.
+        let (Some(values), Some(scale), true) = (
+            table.rows.get(row as usize),
             table.scales.get(group as usize),
+            owner != NO_PARTNER,
         ) else {
             return 0;
         };
@@ -424,267 +646,9 @@ impl<const WAYS: usize> GoalBound<WAYS> {
             .zip(&reads)
             .map(|(&c, &s)| c.saturating_sub(s))
             .fold(0, u16::max);
-        u64::from(best) * self.quantum
+        u64::from(best.saturating_sub(lift)) * self.quantum
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use std::cmp::Reverse;
-    use std::collections::BinaryHeap;
-
-    use glam::IVec3;
-
-    use super::{LandmarkTable, NO_ROUTE};
-    use crate::graph::NavGraph;
-    use crate::hier::Abstraction;
-    use crate::moves::agent::{Agent, MoveCosts};
-    use crate::world::{Block, ChunkedWorld};
-
-    /// A small fixed-seed generator.
-    fn next(state: &mut u64) -> u64 {
-        *state ^= *state << 13;
-        *state ^= *state >> 7;
-        *state ^= *state << 17;
-        *state
-    }
-
-    /// Shortest distances from `source` over `edges` (`(from, to, cost)`), by Bellman-Ford.
-    fn distances(n: usize, edges: &[(usize, usize, u64)], source: usize) -> Vec<Option<u64>> {
-        let mut dist = vec![None; n];
-        dist[source] = Some(0);
-        for _ in 0..n {
-            for &(u, v, cost) in edges {
-                if let Some(du) = dist[u]
-                    && dist[v].is_none_or(|dv| du + cost < dv)
-                {
-                    dist[v] = Some(du + cost);
-                }
-            }
-        }
-        dist
-    }
-
-    /// On random directed graphs with costs large enough that the table quantises (quantum 2
-    /// and more) and packs with wide steps, every byte stands for its distance, and the bound
-    /// from every node toward random goal sides is at most its true cost to the goal, and not
-    /// always 0.
-    #[test]
-    fn quantised_bound_is_a_lower_bound_on_random_graphs() {
-        const LANDMARKS: usize = 3;
-        let mut state = 0x9e37_79b9_7f4a_7c15;
-        let mut quanta = Vec::new();
-        let mut positive = 0;
-        let mut steps = Vec::new();
-        for round in 0..40 {
-            let n = 30 + (next(&mut state) % 30) as usize;
-            let high = 2_000 + next(&mut state) % 60_000;
-            let mut edges = Vec::new();
-            for u in 0..n {
-                for _ in 0..3 {
-                    let v = (next(&mut state) % n as u64) as usize;
-                    // Asymmetric costs, as climbing and dropping are.
-                    edges.push((u, v, 1 + next(&mut state) % high));
-                }
-            }
-            let reversed: Vec<_> = edges.iter().map(|&(u, v, c)| (v, u, c)).collect();
-            let mut table = LandmarkTable::<{ 2 * LANDMARKS }>::unknown(n);
-            let mut exact = Vec::new();
-            for l in 0..LANDMARKS {
-                let landmark = (next(&mut state) % n as u64) as usize;
-                let from = distances(n, &edges, landmark);
-                let to = distances(n, &reversed, landmark);
-                for v in 0..n {
-                    for (way, d) in [(2 * l, from[v]), (2 * l + 1, to[v])] {
-                        if let Some(d) = d {
-                            table.set(v as u32, way, d);
-                        }
-                    }
-                }
-                // Each stored value stands for its distance, whatever quantum came later.
-                for v in 0..n {
-                    for (way, d) in [(2 * l, from[v]), (2 * l + 1, to[v])] {
-                        let range = table.range(v as u32, way);
-                        assert_eq!(range.is_some(), d.is_some(), "round {round}");
-                        if let (Some((low, high)), Some(d)) = (range, d) {
-                            assert!(
-                                low <= d && d <= high,
-                                "round {round}: {d} in {low}..={high}"
-                            );
-                        }
-                    }
-                }
-                exact.push((from, to));
-            }
-            // Groups of 6 nodes, far apart in the graph: wide spans, steps well above 1.
-            let groups: Vec<u32> = (0..n as u32).map(|v| v / 6).collect();
-            let packed = table.pack(&groups);
-            for (l, (from, to)) in exact.iter().enumerate() {
-                for v in 0..n {
-                    for (way, d) in [(2 * l, from[v]), (2 * l + 1, to[v])] {
-                        let range = packed.range(v as u32, groups[v], way);
-                        assert_eq!(range.is_some(), d.is_some(), "round {round}");
-                        if let (Some((low, high)), Some(d)) = (range, d) {
-                            assert!(low <= d && d <= high, "round {round}: packed");
-                            steps.push(high - low + 1);
-                        }
-                    }
-                }
-            }
-            quanta.push(table.quantum());
-            // Goal sides: a few nodes, each reaching the goal at some cost or not at all.
-            let all: Vec<_> = (0..n).map(|v| distances(n, &edges, v)).collect();
-            for _ in 0..5 {
-                let side: Vec<(u32, u32, Option<u64>)> = (0..4)
-                    .map(|_| {
-                        let p = (next(&mut state) % n as u64) as u32;
-                        let rest = (!next(&mut state).is_multiple_of(4))
-                            .then(|| next(&mut state) % 40_000);
-                        (p, groups[p as usize], rest)
-                    })
-                    .collect();
-                let bound = packed.toward(&side.iter().copied()).expect("a table");
-                for (v, dist) in all.iter().enumerate() {
-                    let truth = side
-                        .iter()
-                        .filter_map(|&(p, _, rest)| Some(dist[p as usize]? + rest?))
-                        .min();
-                    let estimate = bound.estimate(&packed, v as u32, groups[v]);
-                    if let Some(truth) = truth {
-                        assert!(estimate <= truth, "round {round}: {estimate} > {truth}");
-                        positive += usize::from(estimate > 0);
-                    }
-                }
-            }
-        }
-        assert!(
-            quanta.iter().any(|&q| q >= 2),
-            "never quantised: {quanta:?}"
-        );
-        assert!(
-            positive > 500,
-            "the bound was positive only {positive} times"
-        );
-        // Bytes standing for many distances each (the quantum times the group's step).
-        assert!(
-            steps.iter().filter(|&&step| step >= 20).count() * 2 > steps.len(),
-            "the bytes were mostly exact"
-        );
-        assert_eq!(NO_ROUTE, u16::MAX);
-    }
-
-    /// A world 4 x 4 cells wide of random terraces 4 blocks square (1 to 9 high, so cliffs
-    /// climbed one way only and drops of up to 8), with random holes.
-    fn random_terraces(state: &mut u64) -> NavGraph {
-        let mut world = ChunkedWorld::with_size(IVec3::new(64, 14, 64)).expect("valid size");
-        for bx in 0..16 {
-            for bz in 0..16 {
-                let top = 1 + (next(state) % 9) as i32;
-                let low = IVec3::new(bx * 4, 0, bz * 4);
-                world
-                    .fill(low, low + IVec3::new(3, top, 3), Block::Solid)
-                    .expect("inside");
-                if next(state).is_multiple_of(9) {
-                    world
-                        .set(low + IVec3::new(1, top, 2), Block::Air)
-                        .expect("inside");
-                }
-            }
-        }
-        NavGraph::compile(&world, &Agent::default()).expect("compiles")
-    }
-
-    /// On random terraces at costs that spread a cell's landmark distances over hundreds of
-    /// units (most cells' bytes then stand for several distances each, some for dozens, and
-    /// costs past 16 bits quantise), the packed bound from every portal toward random goal
-    /// cells and costs to the goal is at most the exact abstract route cost (a Dijkstra
-    /// over the abstraction's edges), and mostly within a few steps of it: reading the lower
-    /// end where the upper belongs (or the reverse) fails here.
-    #[test]
-    fn packed_bound_never_exceeds_the_abstract_distance_on_random_worlds() {
-        let mut state = 0x1234_5678_9abc_def1;
-        let (mut checked, mut tight, mut coarse) = (0, 0, 0);
-        for round in 0..6 {
-            let graph = random_terraces(&mut state);
-            let scale: u32 = if round % 3 == 2 { 40 } else { 4 };
-            let costs = MoveCosts {
-                straight: 10 * scale,
-                diagonal: 14 * scale,
-                corner: 17 * scale,
-                ascend: 25 * scale,
-                descend: scale,
-                ..MoveCosts::default()
-            };
-            let hpa = Abstraction::build(&graph, &costs).expect("builds");
-            let slots = hpa.slot_cell.len();
-            let mut into = vec![Vec::new(); slots];
-            for slot in 0..slots as u32 {
-                hpa.for_each_edge(slot, true, |next, cost| {
-                    into[next as usize].push((slot, u64::from(cost)));
-                });
-            }
-            let table = &hpa.landmarks;
-            for (slot, &cell) in hpa.slot_cell.iter().enumerate() {
-                for way in 0..super::super::landmarks::LANDMARK_WAYS {
-                    if let Some((low, high)) = table.range(slot as u32, cell, way) {
-                        coarse += usize::from(high - low >= 2 * table.quantum());
-                    }
-                }
-            }
-            for _ in 0..8 {
-                let goal_cell = (next(&mut state) % hpa.cells.len() as u64) as u32;
-                let cell = &hpa.cells[goal_cell as usize];
-                let side: Vec<(u32, u32, Option<u64>)> = (0..cell.portals.len() as u32)
-                    .map(|local| {
-                        let rest = (!next(&mut state).is_multiple_of(3))
-                            .then(|| next(&mut state) % u64::from(30 * scale));
-                        (cell.base + local, goal_cell, rest)
-                    })
-                    .collect();
-                // The exact cost from every slot to the goal: Dijkstra backwards from the
-                // goal side, each portal starting at its cost to the goal.
-                let mut exact = vec![u64::MAX; slots];
-                let mut heap = BinaryHeap::new();
-                for &(slot, _, rest) in &side {
-                    if let Some(rest) = rest {
-                        exact[slot as usize] = exact[slot as usize].min(rest);
-                        heap.push(Reverse((rest, slot)));
-                    }
-                }
-                while let Some(Reverse((d, slot))) = heap.pop() {
-                    if d > exact[slot as usize] {
-                        continue;
-                    }
-                    for &(from, cost) in &into[slot as usize] {
-                        if d + cost < exact[from as usize] {
-                            exact[from as usize] = d + cost;
-                            heap.push(Reverse((d + cost, from)));
-                        }
-                    }
-                }
-                let bound = table.toward(&side.iter().copied()).expect("a table");
-                for (slot, &truth) in exact.iter().enumerate() {
-                    if truth == u64::MAX {
-                        continue;
-                    }
-                    let estimate = bound.estimate(table, slot as u32, hpa.slot_cell[slot]);
-                    assert!(
-                        estimate <= truth,
-                        "round {round}: slot {slot} bound {estimate} > {truth}"
-                    );
-                    checked += 1;
-                    tight += usize::from(truth - estimate <= u64::from(20 * scale));
-                }
-            }
-        }
-        assert!(checked > 2_000, "{checked} bounds checked only");
-        assert!(
-            tight * 4 > checked,
-            "{tight} of {checked} bounds within 2 steps"
-        );
-        assert!(
-            coarse > 1_000,
-            "{coarse} bytes stood for several distances only"
-        );
-    }
-}
+mod tests;

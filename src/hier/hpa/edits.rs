@@ -24,6 +24,15 @@
 //! - any failure drops the landmarks until [`Abstraction::refresh_landmarks`]: a cheaper edge
 //!   that the values do not allow could make a bound overestimate.
 //!
+//! Derived slots (see `alt.rs`) have no values: the proof needs only that some values for
+//! them meet the condition on every edge, and `edits/derived.rs` checks that for the new or
+//! cheaper edges at them. Their partners move with them; around every changed cell each
+//! derived portal keeps its partner while that still has a transition into it no dearer
+//! than the lift, or takes the cheapest stored source of one, or else gets values of its
+//! own as a new portal does. New portals are derived where a transition from a stored
+//! portal leads in. Kept through 105 of the 128 changing edits of
+//! `landmarks_kept_through_updates_stay_lower_bounds` (111 of 131 with every slot stored).
+//!
 //! Slots laid out again and cells dropped move the values and the cells' scales with them.
 //!
 //! Measured on the built-in terrain (`long --edits 200`, the landmarks computed again after
@@ -35,9 +44,14 @@
 //! them through every edit would need values lowered along the edges the update made
 //! cheaper (a search as wide as the landmark's tree below the change).
 
+use derived::Arounds;
+
+use super::alt::is_row;
 use super::blocks::HpaCell;
 use super::landmarks::LANDMARK_WAYS;
 use super::{Abstraction, NO_SLOT, Transition};
+
+mod derived;
 
 /// Whether cell `new` has the portals of `old` (the same nodes at the same feet, in the same
 /// places) and no route inside it cheaper than `old` had.
@@ -64,13 +78,14 @@ const ROUNDS: usize = 3;
 
 impl Abstraction {
     /// Carries the landmark values through an update whose cells are already derived and
-    /// whose exits are found again: moves the values of the portals of `derived_before`'s
-    /// cells (as they were before) to their new slots, gives their new portals values, and
-    /// checks Bellman's condition both ways on every edge that may be new or cheaper: inside
-    /// those cells, and out of the cells `resolved` whose exits' targets were found again
-    /// (every cell with a new portal, its neighbours, and the cells whose exits were found
-    /// again, with their exits before in `exits_before`). False when it fails: then some
-    /// bound could overestimate, and the caller drops the landmarks.
+    /// whose exits are found again: moves the values and links of the portals of
+    /// `derived_before`'s cells (as they were before) to their new slots, gives their new
+    /// portals values, finds derived portals around the change a partner again, and checks
+    /// Bellman's condition both ways on every edge that may be new or cheaper: inside those
+    /// cells, and out of the cells `resolved` whose exits' targets were found again (every
+    /// cell with a new portal, its neighbours, and the cells whose exits were found again,
+    /// with their exits before in `exits_before`). False when it fails: then some bound
+    /// could overestimate, and the caller drops the landmarks.
     pub(super) fn carry_landmarks(
         &mut self,
         derived_before: &[(usize, HpaCell)],
@@ -78,30 +93,77 @@ impl Abstraction {
         resolved: &[usize],
     ) -> bool {
         self.landmarks.grow(self.slot_cell.len(), self.cells.len());
-        let mut fresh: Vec<u32> = Vec::new();
+        // The new portals, with their cell's spare rows (`spares[at]`).
+        let mut new_slots: Vec<(u32, usize)> = Vec::new();
+        let mut spares: Vec<Vec<u32>> = Vec::new();
         // Per derived cell, each portal's place before (`None`: new).
         let mut places: Vec<Vec<Option<usize>>> = Vec::new();
         for (index, old) in derived_before {
-            let rows: Vec<[u8; LANDMARK_WAYS]> = (0..old.portals.len() as u32)
-                .map(|local| self.landmarks.row(old.base + local))
+            let links: Vec<u32> = (0..old.portals.len() as u32)
+                .map(|local| self.landmarks.link(old.base + local))
                 .collect();
             let cell = &self.cells[*index];
-            let mut cell_places = Vec::with_capacity(cell.portals.len());
-            for (local, &portal) in cell.portals.iter().enumerate() {
-                let slot = cell.base + local as u32;
-                let before = old
-                    .portals
-                    .iter()
-                    .enumerate()
-                    .position(|(at, &was)| was == portal && old.feet(at) == cell.feet(local));
-                if before.is_none() {
-                    fresh.push(slot);
+            let cell_places: Vec<Option<usize>> = (0..cell.portals.len())
+                .map(|local| {
+                    old.portals.iter().enumerate().position(|(at, &was)| {
+                        was == cell.portals[local] && old.feet(at) == cell.feet(local)
+                    })
+                })
+                .collect();
+            // The rows of the portals gone, for the new ones (a row stands on its slot's
+            // cell's scale, so it stays in the cell).
+            let spare: Vec<u32> = (0..links.len())
+                .filter(|at| !cell_places.contains(&Some(*at)))
+                .filter_map(|at| is_row(links[at]).then_some(links[at]))
+                .collect();
+            let (base, count) = (cell.base, cell.portals.len() as u32);
+            for local in 0..old.portals.len() as u32 {
+                if !(base..base + count).contains(&(old.base + local)) {
+                    self.landmarks.forget(old.base + local);
                 }
-                cell_places.push(before);
-                self.landmarks.set_row(slot, before.map(|at| rows[at]));
             }
+            for (local, before) in cell_places.iter().enumerate() {
+                let slot = base + local as u32;
+                match before {
+                    Some(at) => self.landmarks.set_link(slot, links[*at]),
+                    None => {
+                        self.landmarks.forget(slot);
+                        new_slots.push((slot, spares.len()));
+                    }
+                }
+            }
+            spares.push(spare);
             places.push(cell_places);
         }
+        // New portals derived as a build derives them where a transition from a stored
+        // portal leads in (then checked as derived ones), else valued.
+        let (mut fresh, mut derived, mut partners) = (Vec::new(), Vec::new(), Vec::new());
+        for (slot, spare) in new_slots {
+            let mut sources: Vec<(u32, u32)> = Vec::new();
+            self.for_each_edge_near_into(slot, |from, cost| {
+                let transition = self.slot_cell[from as usize] != self.slot_cell[slot as usize];
+                if transition && self.landmarks.is_stored(from) {
+                    sources.push((cost, from));
+                }
+            });
+            sources.sort_unstable();
+            let partner = sources
+                .iter()
+                .find(|&&(cost, from)| {
+                    !partners.contains(&slot) && self.landmarks.derive(slot, from, cost)
+                })
+                .map(|&(_, from)| from);
+            if let Some(partner) = partner {
+                partners.push(partner);
+                derived.push(slot);
+            } else {
+                self.landmarks.store_new(slot, &mut spares[spare]);
+                fresh.push(slot);
+            }
+        }
+        self.find_partners(derived_before, resolved, &mut fresh);
+        let valued = fresh.len();
+        fresh.extend(derived);
         // The edges into each new portal (for the from-ways) and out of it (to-ways).
         let edges: Vec<(Edges, Edges)> = fresh
             .iter()
@@ -112,6 +174,8 @@ impl Abstraction {
                 (into, out)
             })
             .collect();
+        // The cells whose edges the checks at derived portals have read.
+        let mut arounds = Arounds::default();
         // More than one round only where new portals have edges between them.
         let chained = edges.iter().any(|(into, out)| {
             into.iter()
@@ -119,17 +183,22 @@ impl Abstraction {
                 .any(|(other, _)| fresh.contains(other))
         });
         for _ in 0..if chained { ROUNDS } else { 1 } {
-            for (&slot, (into, out)) in fresh.iter().zip(&edges) {
+            for (&slot, (into, out)) in fresh[..valued].iter().zip(&edges) {
                 for way in 0..LANDMARK_WAYS {
                     // The highest value the edges into the portal (from-way) or out of it
-                    // (to-way) allow; none without such edges from or to a valued portal.
+                    // (to-way) allow, a derived neighbour's value bounded from below as its
+                    // checks do; none without such edges from or to a valued portal.
                     let near = if way % 2 == 0 { into } else { out };
                     let at_most = near
                         .iter()
                         .filter_map(|&(other, cost)| {
-                            let group = self.slot_cell[other as usize];
-                            let (low, _) = self.landmarks.range(other, group, way)?;
-                            Some(low + u64::from(cost))
+                            let value = if self.landmarks.is_stored(other) {
+                                let group = self.slot_cell[other as usize];
+                                self.landmarks.range(other, group, way)?.0
+                            } else {
+                                self.lower(other, way, &mut arounds)?
+                            };
+                            Some(value + u64::from(cost))
                         })
                         .min();
                     let group = self.slot_cell[slot as usize];
@@ -140,9 +209,18 @@ impl Abstraction {
             }
         }
         let mut holds = true;
-        // In-cell edges: those with a new end, and those cheaper than before between the same
-        // portals (which kept their values, wherever their slots went); the others held
-        // before and still do.
+        // Every edge of a new portal (those of a portal made stored outside the derived cells
+        // are found here only).
+        for (&slot, (into, out)) in fresh.iter().zip(&edges) {
+            for &(other, cost) in into {
+                holds &= self.edge_holds(other, slot, cost, &mut arounds);
+            }
+            for &(other, cost) in out {
+                holds &= self.edge_holds(slot, other, cost, &mut arounds);
+            }
+        }
+        // In-cell edges cheaper than before between the same portals (which kept their
+        // values or links, wherever their slots went); the others held before and still do.
         for ((index, old), cell_places) in derived_before.iter().zip(&places) {
             let cell = &self.cells[*index];
             for (local, &before) in cell_places.iter().enumerate() {
@@ -152,15 +230,14 @@ impl Abstraction {
                         && before
                             .zip(cell_places[other])
                             .and_then(|(from, to)| old.cost(from, to))
-                            .is_none_or(|was| cost < was);
-                    holds &= !check || self.bellman(slot, cell.base + other as u32, cost);
+                            .is_some_and(|was| cost < was);
+                    holds &= !check
+                        || self.edge_holds(slot, cell.base + other as u32, cost, &mut arounds);
                 });
             }
         }
-        // Exits: those with a new end, and those new or cheaper than before between the same
-        // portals (whose values stayed, wherever their slots went).
-        fresh.sort_unstable();
-        let is_fresh = |slot: u32| fresh.binary_search(&slot).is_ok();
+        // Exits new or cheaper than before between the same portals (whose values stayed,
+        // wherever their slots went); those with a new end were checked above.
         for &index in resolved {
             let old = exits_before
                 .iter()
@@ -180,8 +257,8 @@ impl Abstraction {
                         .ok()
                         .is_none_or(|at| exit.cost < old[at].cost)
                 });
-                if cheaper || is_fresh(source) || is_fresh(target) {
-                    holds &= self.bellman(source, target, exit.cost);
+                if cheaper {
+                    holds &= self.edge_holds(source, target, exit.cost, &mut arounds);
                 }
             }
             if !holds {
@@ -279,6 +356,24 @@ mod tests {
             });
         }
         let table = &hpa.landmarks;
+        // Each derived portal's bound comes from a partner with values over a transition
+        // into it no dearer than the lift.
+        for slot in (0..slots).filter(|&slot| hpa.slot_portal(slot).is_some()) {
+            if table.is_stored(slot) {
+                continue;
+            }
+            let (partner, lift) = table
+                .partner(slot)
+                .unwrap_or_else(|| panic!("{context}: slot {slot} has neither values nor partner"));
+            let mut into = false;
+            hpa.for_each_edge(partner, false, |next, cost| {
+                into |= next == slot && u64::from(cost) <= lift;
+            });
+            assert!(
+                into && table.is_stored(partner),
+                "{context}: slot {slot}'s partner {partner}"
+            );
+        }
         let range = |slot: u32, way: usize| table.range(slot, hpa.slot_cell[slot as usize], way);
         for way in 0..2 * LANDMARKS {
             let to = way % 2 == 1;
@@ -294,9 +389,14 @@ mod tests {
                     let Some(d_near) = best[near as usize] else {
                         continue;
                     };
-                    let d_far = best[far as usize].unwrap_or_else(|| {
-                        panic!("{context}: way {way}: edge {u} -> {v} leaves the landmark's reach")
-                    });
+                    // A derived slot's value is free: none stored, any at all to start.
+                    let d_far = best[far as usize]
+                        .or((!table.is_stored(far)).then_some(u64::MAX))
+                        .unwrap_or_else(|| {
+                            panic!(
+                                "{context}: way {way}: edge {u} -> {v} leaves the landmark's reach"
+                            )
+                        });
                     if d_far > d_near + cost {
                         best[far as usize] = Some(d_near + cost);
                         lowered = true;

@@ -9,13 +9,15 @@
 use glam::IVec3;
 
 use super::Abstraction;
-use super::alt::LandmarkTable;
+use super::alt::{GoalBound, LandmarkTable};
 use crate::search::open::OpenSet;
 
 /// The landmarks: the portals nearest to points spread evenly along the border of the area
 /// the portals span, starting at a corner (with 8: the corners and the middles of the sides).
 ///
-/// Each takes 2 bytes per portal (a byte each way, `alt.rs`): 0.9 MB at 2048. Measured with
+/// Each takes 2 bytes per stored portal (a byte each way, `alt.rs`; about half the portals
+/// are derived and store none): 0.5 MB at 2048, and 8 bytes per cell of scales
+/// (0.13 MB). Measured with
 /// 16-bit values (4 bytes per portal) and windows 2 cells wide stepping 1, expansions per
 /// query with the windows', memory on top of
 /// the graph's 78.1 MB, instructions of the timed queries at 1024 (`HIER_ENGINE=graph,hpa
@@ -94,8 +96,76 @@ impl Abstraction {
             return;
         }
         if let Some(distances) = self.landmark_distances() {
-            self.landmarks = distances.pack(&self.slot_cell);
+            self.landmarks = distances.pack(&self.slot_cell, &self.partners());
         }
+    }
+
+    /// Per slot, the partner its landmark bound is derived from, `(partner, cost)` (see
+    /// `alt.rs`), or `None` to keep its own values: over the transitions cheapest first, the
+    /// target of one whose source is not derived is derived from it, and the source keeps its
+    /// values. Most portals are the ends of one transition each way, so about half are
+    /// derived.
+    fn partners(&self) -> Vec<Option<(u32, u32)>> {
+        let slots = self.slot_cell.len();
+        let mut transitions = Vec::new();
+        for slot in 0..slots as u32 {
+            self.for_each_edge(slot, false, |to, cost| transitions.push((cost, slot, to)));
+        }
+        transitions.sort_unstable();
+        let mut keeps = vec![false; slots];
+        let mut partners = vec![None; slots];
+        for (cost, from, to) in transitions {
+            let (from, to) = (from as usize, to as usize);
+            if from != to && !keeps[to] && partners[to].is_none() && partners[from].is_none() {
+                keeps[from] = true;
+                partners[to] = Some((from as u32, cost));
+            }
+        }
+        partners
+    }
+
+    /// The landmark bound toward a goal reached from the portals of cell `goal_cell` at the
+    /// costs `rests` (per portal, `None`: it does not reach it), derived portals' distances
+    /// bounded through their edges (see `alt.rs`). `None` without landmarks.
+    pub(super) fn goal_bound(
+        &self,
+        goal_cell: u32,
+        rests: &[Option<u64>],
+    ) -> Option<GoalBound<LANDMARK_WAYS>> {
+        let cell = &self.cells[goal_cell as usize];
+        let side: Vec<(Option<u64>, u32)> = rests
+            .iter()
+            .enumerate()
+            .map(|(local, &rest)| (rest, cell.base + local as u32))
+            .collect();
+        // The edges out of the derived portals that reach the goal, and the transitions into
+        // them.
+        let derived =
+            |&(rest, slot): &(Option<u64>, u32)| rest.is_some() && !self.landmarks.is_stored(slot);
+        let out: Vec<Vec<(u32, u32, u64)>> = side
+            .iter()
+            .map(|end| {
+                let mut edges = Vec::new();
+                if derived(end) {
+                    self.for_each_edge(end.1, true, |next, cost| {
+                        edges.push((next, self.slot_cell[next as usize], u64::from(cost)));
+                    });
+                }
+                edges
+            })
+            .collect();
+        let into = if side.iter().any(derived) {
+            self.transitions_into(goal_cell as usize)
+        } else {
+            Vec::new()
+        };
+        self.landmarks.toward(&side, |slot, way| {
+            let local = (slot - cell.base) as usize;
+            let into = into.get(local).into_iter().flatten();
+            let into = into.map(|&(from, cost)| (from, self.slot_cell[from as usize], cost));
+            self.landmarks
+                .reach(slot, goal_cell, way, into, out[local].iter().copied())
+        })
     }
 
     /// The landmark distances of every slot; `None` without portals.
@@ -414,6 +484,14 @@ pub(super) mod tests {
         assert_eq!(one.landmarks.quantum(), three.landmarks.quantum());
         let mut known = 0;
         for slot in 0..one.slot_cell.len() as u32 {
+            assert_eq!(
+                one.landmarks.partner(slot),
+                three.landmarks.partner(slot),
+                "slot {slot}"
+            );
+            if !one.landmarks.is_stored(slot) {
+                continue;
+            }
             for way in 0..2 * LANDMARKS {
                 let range = one.landmarks.range(slot, one.slot_cell[slot as usize], way);
                 assert_eq!(
@@ -427,7 +505,10 @@ pub(super) mod tests {
             }
         }
         // Cliffs make one-way regions: not every distance is known, but many are.
-        let all = one.slot_cell.len() * 2 * LANDMARKS;
+        let stored = (0..one.slot_cell.len() as u32)
+            .filter(|&slot| one.landmarks.is_stored(slot))
+            .count();
+        let all = stored * 2 * LANDMARKS;
         assert!(known * 4 > all, "{known} of {all} distances known");
     }
 

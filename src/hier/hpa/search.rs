@@ -153,19 +153,13 @@ impl AbstractSearch {
         );
         (self.from_start, self.to_goal) = (from_start, to_goal);
         // The landmark bound toward the goal through its cell's portals (see `alt.rs`).
-        let bound = hpa.landmarks.toward(
-            &self
-                .to_goal
-                .iter()
-                .enumerate()
-                .map(|(local, &rest)| (goal_cell_ref.base + local as u32, goal_cell, rest)),
-        );
+        let bound = hpa.goal_bound(goal_cell, &self.to_goal);
         let estimate = |slot: u32, feet: IVec3| {
             let octile = estimator.between(feet, goal);
             // The landmark bound unweighted: weighting it too sent searches on long detours
             // (`long`, weight 1.05: 76 k expansions against 24 k unweighted).
             bound.map_or(octile, |bound| {
-                octile.max(bound.estimate(&hpa.landmarks, slot, hpa.slot_cell[slot as usize]))
+                octile.max(bound.estimate(&hpa.landmarks, slot, &hpa.slot_cell))
             })
         };
         self.reset(hpa.slot_cell.len());
