@@ -182,8 +182,9 @@ impl AbstractSearch {
         }
         let max_nodes = options.max_nodes.unwrap_or(u64::MAX);
         let deadline = options.deadline(started);
-        // The expanded portal closest to the goal by the heuristic, for a partial route; the
-        // start itself until one is closer.
+        // The expanded portal closest to the goal by the search's estimate (kept in its record:
+        // at least the octile one, which measures the start), for a partial route; the start
+        // itself until one is closer.
         let mut closest = (estimator.between(start, goal), FROM_START);
         let mut generated = 0;
         let mut status = SearchStatus::Unreachable;
@@ -214,9 +215,8 @@ impl AbstractSearch {
             let cell = &hpa.cells[index as usize];
             let local = (slot - cell.base) as usize;
             let portal = cell.portals[local];
-            let h = estimator.between(cell.feet(local), goal);
-            if h < closest.0 {
-                closest = (h, slot);
+            if record.h < closest.0 {
+                closest = (record.h, slot);
             }
             if index == goal_cell
                 && let Some(rest) = self.to_goal[local]
