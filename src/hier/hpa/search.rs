@@ -43,6 +43,9 @@ pub struct AbstractSearch {
     records: Vec<Record>,
     stamp: u32,
     open: OpenSet,
+    /// The key of the entry being expanded: no entry is pushed below it (see
+    /// [`AbstractSearch::relax`]).
+    floor: u64,
     goal: Option<(u64, u32)>,
     /// The costs from the start to its cell's portals, and from the goal's cell's portals
     /// to the goal (Dijkstra inside each cell).
@@ -173,12 +176,14 @@ impl AbstractSearch {
         }
         let max_nodes = options.max_nodes.unwrap_or(u64::MAX);
         let deadline = options.deadline(started);
-        // The expanded portal closest to the goal by the heuristic, for a partial route; the
-        // start itself until one is closer.
+        // The expanded portal closest to the goal by the search's estimate (kept in its record:
+        // at least the octile one, which measures the start), for a partial route; the start
+        // itself until one is closer.
         let mut closest = (estimator.between(start, goal), FROM_START);
         let mut generated = 0;
         let mut status = SearchStatus::Unreachable;
-        while let Some((_, slot)) = self.open.pop() {
+        while let Some((key, slot)) = self.open.pop() {
+            self.floor = key;
             if slot == GOAL {
                 // The goal's best known cost is at most this entry's key, and every entry
                 // left is at least that: with an admissible heuristic, nothing is cheaper.
@@ -204,16 +209,15 @@ impl AbstractSearch {
             let cell = &hpa.cells[index as usize];
             let local = (slot - cell.base) as usize;
             let portal = cell.portals[local];
-            let h = estimator.between(cell.feet(local), goal);
-            if h < closest.0 {
-                closest = (h, slot);
+            if record.h < closest.0 {
+                closest = (record.h, slot);
             }
             if index == goal_cell
                 && let Some(rest) = self.to_goal[local]
                 && self.goal.is_none_or(|(known, _)| g + rest < known)
             {
                 self.goal = Some((g + rest, slot));
-                self.open.push(g + rest, g, GOAL);
+                self.open.push((g + rest).max(key), g, GOAL);
             }
             // A portal reached through its cell's table has its table row covered already
             // (in-cell costs are shortest routes, so a second table step never improves).
@@ -314,6 +318,7 @@ impl AbstractSearch {
 
     fn reset(&mut self, slots: usize) {
         self.open.reset(0);
+        self.floor = 0;
         self.goal = None;
         if self.records.len() < slots {
             self.records.resize(slots, Record::default());
@@ -327,6 +332,18 @@ impl AbstractSearch {
 
     /// Reaches `slot` at cost `g` from `parent` when that is cheaper than known (the
     /// heuristic `estimate` asked on the slot's first reach in this query); whether it was.
+    ///
+    /// The entry's key is at least the key of the entry being expanded (pathmax): the
+    /// landmark bound, stored in bytes on each cell's scale, is not consistent, and a key
+    /// below the last one popped goes to the open set's binary heap. The key stays a lower
+    /// bound on the cost of a route through the slot (the parent's was, and the step to the
+    /// slot is on the route), so the abstract route found is as cheap. With it (`valgrind
+    /// --tool=callgrind --toggle-collect='*timed_hpa*' long --size 1024 --pairs 20 --edits 0
+    /// --weight 1`): 108.6 M instructions for the 20 queries before, 102.1 M after, the
+    /// binary heap's part 3.9 M before, 0.2 M after; 5 727 expansions per query before, 5 478
+    /// after (ties among the raised keys pop the latest pushed first). At 2048 (`long
+    /// --edits 0 --weight 1`, 200 pairs): 9 015 to 8 825 expansions, cost ratio 1.0080 to
+    /// 1.0079 mean, 1.0159 worst both.
     #[inline]
     fn relax(&mut self, slot: u32, g: u64, parent: u32, estimate: impl FnOnce(u32) -> u64) -> bool {
         let record = &mut self.records[slot as usize];
@@ -341,7 +358,7 @@ impl AbstractSearch {
         record.g = g;
         record.parent = parent;
         record.done = false;
-        let f = g + record.h;
+        let f = (g + record.h).max(self.floor);
         self.open.push(f, 0, slot);
         true
     }

@@ -46,9 +46,9 @@
 //! widens with it), so shorter windows with less overlap pay, as long as no junction between
 //! two windows is pinned to a portal (windows 2 cells wide stepping 2 pinned every other
 //! border and cost 1.06% above optimal at 512). Junctions now lie inside a cell: a window
-//! keeps its route half way through the cell after its stride (by nodes, from its entry
-//! there to the window's end), where the route has the second half of that cell still ahead
-//! to settle the crossing. Measured (`HIER_ENGINE=graph,hpa long --edits 0 --weight 1`,
+//! keeps its route three fifths of the way through the cell after its stride ([`JUNCTION`],
+//! by nodes, from its entry there to the window's end), where the route has the rest of that
+//! cell still ahead to settle the crossing. Measured (`HIER_ENGINE=graph,hpa long --edits 0 --weight 1`,
 //! expansions of the abstract search and windows per query, cost ratio mean / worst):
 //!
 //! | windows | junction | 1024, 100 pairs | 2048, 200 pairs |
@@ -59,9 +59,26 @@
 //! | 3 wide, stepping 3 | (a portal) | 5 088, 1.0080 / 1.0156 | |
 //! | 2 wide, stepping 1 | entry into the second cell | 5 872, 1.0062 / 1.0156 | |
 //! | 2 wide, stepping 1 | a quarter through the second | 5 204, 1.0067 / 1.0156 | |
-//! | **2 wide, stepping 1** | **half way through the second** | **4 353, 1.0074 / 1.0156** | **8 016, 1.0079 / 1.0169** |
+//! | 2 wide, stepping 1 | half way through the second | 4 353, 1.0074 / 1.0156 | 8 016, 1.0079 / 1.0169 |
 //!
-//! Kept: 2 wide stepping 1, half way. Instructions (`HIER_ENGINE=hpa valgrind
+//! (Later, with the landmark bound in bytes and pathmax keys in the abstract search, the
+//! same run, 2 wide stepping 1:)
+//!
+//! | junction | 1024, 100 pairs | 2048, 200 pairs |
+//! |---|---|---|
+//! | half way through the second | 4 702, 1.0074 / 1.0156 | 8 825, 1.0079 / 1.0159 |
+//! | **three fifths through** | **4 388, 1.0077 / 1.0156** | **8 378, 1.0083 / 1.0159** |
+//! | 65% through | | 8 300, 1.0083 / 1.0159 |
+//! | 70% through | 4 185, 1.0082 / 1.0178 | 8 087, 1.0086 / 1.0159 |
+//!
+//! Three fifths keeps the mean at 2048 under 1.0085 with a little room. Instructions
+//! (`HIER_ENGINE=hpa valgrind --tool=callgrind --toggle-collect='*timed_hpa*' long --size
+//! 1024 --pairs 20 --edits 0 --weight 1`, the 20 queries): 102.1 M at half way, 97.5 M at
+//! three fifths, the windows (`refine`, inclusive) 43.9 M and 39.3 M; 5 478 and 5 136
+//! expansions per query. `tests/hier_hpa.rs`'s hills: mean 1.0049, worst 1.0461 at three
+//! fifths.
+//!
+//! Kept then: 2 wide stepping 1, half way. Instructions (`HIER_ENGINE=hpa valgrind
 //! --tool=callgrind --toggle-collect='*timed_hpa*' long --pairs 20 --edits 0 --weight 1
 //! --size 1024`): 5.98 M per query before, 4.57 M after; the windows 3.60 M before, 2.20 M
 //! after (`refine`, inclusive). `tests/hier_hpa.rs`'s hills: mean 1.0048, worst 1.0461
@@ -81,6 +98,10 @@
 use glam::IVec3;
 
 use super::{AbstractSearch, FROM_START};
+
+/// How far through the cell after its stride a window keeps its route: this share of the
+/// route's nodes from its entry there to the window's end (see the module docs).
+const JUNCTION: (usize, usize) = (3, 5);
 use crate::error::{Error, Result};
 use crate::graph::{NavGraph, NodeId};
 use crate::hier::cell::{Chunk, chunk_of};
@@ -152,8 +173,8 @@ impl AbstractSearch {
                 path.extend(route.iter().map(|&(id, _)| graph.feet(id)));
                 break;
             }
-            // Keep the window's route into the cell after the stride, half way (by nodes)
-            // from its entry there (the node after its last one in the cells the window steps
+            // Keep the window's route into the cell after the stride, [`JUNCTION`] of the way
+            // (by nodes) from its entry there (the node after its last one in the cells the window steps
             // over) to the window's end: from there on it runs in the window's later cells, so
             // the next window holds a route to its end. A route that stays in the stepped
             // cells (the window no wider than its step) is kept whole, to where the abstract
@@ -164,7 +185,7 @@ impl AbstractSearch {
                 .rposition(|&(id, _)| kept.contains(&chunk_of(graph.feet(id))))
                 .map_or(0, |k| k + 1)
                 .min(route.len().saturating_sub(1));
-            let keep = entry + (route.len().saturating_sub(1) - entry) / 2;
+            let keep = entry + (route.len().saturating_sub(1) - entry) * JUNCTION.0 / JUNCTION.1;
             i += WINDOW_STRIDE;
             let Some(&(entry, g)) = route.get(keep) else {
                 continue;
