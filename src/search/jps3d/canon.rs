@@ -18,8 +18,10 @@ pub(super) struct Tables {
     /// For each arrival, the moves that may be forced after it: the move's direction, the
     /// positions of the move and those of each of its replacements ([`replacements`], see
     /// the module notes); the move is forced when the first fit and none of the others do.
-    /// Natural moves and moves back to the parent are left out.
-    pub(super) forced: Box<[Vec<ForcedPair>; 26]>,
+    /// Natural moves and moves back to the parent are left out. Most moves have one
+    /// replacement, the canonical steps: they are kept apart (`forced`), in a shorter loop.
+    pub(super) forced: Box<[Vec<(u32, u32, u32)>; 26]>,
+    pub(super) forced_more: Box<[Vec<ForcedPair>; 26]>,
     /// The natural moves of each arrival (bit `i` for [`FREE_DIRECTIONS`]`[i]`), all 26 for
     /// [`START`].
     pub(super) natural: [u32; 27],
@@ -83,7 +85,7 @@ pub(super) fn move_bits(a: IVec3, b: IVec3) -> u32 {
 }
 
 /// A move that may be forced after an arrival: its direction, the positions of its move, and
-/// those of each of its replacements (see [`Tables::forced`]).
+/// those of each of its replacements (see [`Tables::forced`]), [`NEVER`] after the last.
 type ForcedPair = (u32, u32, [u32; REPLACEMENTS]);
 
 /// The most replacements of a pair of moves [`replacements`] gives.
@@ -131,7 +133,8 @@ impl Tables {
     pub(super) fn new(costs: &MoveCosts) -> Self {
         let dirs = FREE_DIRECTIONS;
         let required = dirs.map(|e| move_bits(IVec3::ZERO, e));
-        let mut forced: Box<[Vec<ForcedPair>; 26]> = Box::default();
+        let mut forced: Box<[Vec<(u32, u32, u32)>; 26]> = Box::default();
+        let mut forced_more: Box<[Vec<ForcedPair>; 26]> = Box::default();
         let mut natural = [0u32; 27];
         natural[START] = (1 << 26) - 1;
         let mut sub = [0u32; 26];
@@ -149,12 +152,16 @@ impl Tables {
                     // Back to the parent: the route without the loop is never dearer.
                     continue;
                 }
-                forced[a].push((j as u32, required[j], replacements(d, e)));
+                match replacements(d, e) {
+                    [only, NEVER, ..] => forced[a].push((j as u32, required[j], only)),
+                    all => forced_more[a].push((j as u32, required[j], all)),
+                }
             }
         }
         Self {
             required,
             forced,
+            forced_more,
             natural,
             sub,
             step: dirs.map(|d| step_cost(costs, d)),
@@ -209,7 +216,12 @@ impl Tables {
             return 0;
         }
         let mut out = 0u32;
-        for &(j, move_cells, replacements) in &self.forced[a] {
+        for &(j, move_cells, replacement) in &self.forced[a] {
+            if around & move_cells == move_cells && around & replacement != replacement {
+                out |= 1 << j;
+            }
+        }
+        for &(j, move_cells, replacements) in &self.forced_more[a] {
             if around & move_cells == move_cells && replacements.iter().all(|&r| around & r != r) {
                 out |= 1 << j;
             }
