@@ -16,10 +16,12 @@ pub(super) struct Tables {
     /// The positions (neighbourhood bits) the move in each direction needs.
     pub(super) required: [u32; 26],
     /// For each arrival, the moves that may be forced after it: the move's direction, the
-    /// positions of the move and those of its canonical replacement (see the module notes);
-    /// the move is forced when the first fit and the second do not. Natural moves and moves
-    /// back to the parent are left out.
+    /// positions of the move and those of each of its replacements ([`replacements`], see
+    /// the module notes); the move is forced when the first fit and none of the others do.
+    /// Natural moves and moves back to the parent are left out. Most moves have one
+    /// replacement, the canonical steps: they are kept apart (`forced`), in a shorter loop.
     pub(super) forced: Box<[Vec<(u32, u32, u32)>; 26]>,
+    pub(super) forced_more: Box<[Vec<ForcedPair>; 26]>,
     /// The natural moves of each arrival (bit `i` for [`FREE_DIRECTIONS`]`[i]`), all 26 for
     /// [`START`].
     pub(super) natural: [u32; 27],
@@ -82,11 +84,57 @@ pub(super) fn move_bits(a: IVec3, b: IVec3) -> u32 {
     bits
 }
 
+/// A move that may be forced after an arrival: its direction, the positions of its move, and
+/// those of each of its replacements (see [`Tables::forced`]), [`NEVER`] after the last.
+type ForcedPair = (u32, u32, [u32; REPLACEMENTS]);
+
+/// The most replacements of a pair of moves [`replacements`] gives.
+pub(super) const REPLACEMENTS: usize = 4;
+
+/// A neighbourhood mask no neighbourhood holds (they have 27 bits): the filler of unused
+/// replacements, which never fits.
+const NEVER: u32 = 1 << 31;
+
+/// The neighbourhood bits of the routes that replace the non-natural pair `d` then `e`
+/// through the centre (from `-d` to `e`) and are better whatever the costs (see the module
+/// notes): the canonical steps, and every pair of a move of `e`'s rank then one of `d`'s
+/// that puts the move with more components first (the same cost, a better sequence of
+/// component counts) and stays in the neighbourhood. The pair is forced when none fits.
+fn replacements(d: IVec3, e: IVec3) -> [u32; REPLACEMENTS] {
+    let (from, sum) = (-d, d + e);
+    let mut out = [NEVER; REPLACEMENTS];
+    out[0] = match canonical(sum) {
+        (first, None) => move_bits(from, from + first),
+        (first, Some(_)) => move_bits(from, from + first) | move_bits(from + first, e),
+    };
+    let mut count = 1;
+    for &first in &FREE_DIRECTIONS {
+        let (second, via) = (sum - first, from + first);
+        let in_reach = second != IVec3::ZERO
+            && second.abs().max_element() <= 1
+            && via.abs().max_element() <= 1;
+        if !(in_reach && rank(first) == rank(e) && rank(second) == rank(d) && rank(e) > rank(d)) {
+            continue;
+        }
+        let bits = move_bits(from, via) | move_bits(via, e);
+        if !out[..count.min(REPLACEMENTS)].contains(&bits) {
+            // Dropping one would only force more moves; there are at most three.
+            if count < REPLACEMENTS {
+                out[count] = bits;
+            }
+            count += 1;
+        }
+    }
+    debug_assert!(count <= REPLACEMENTS, "{d} then {e}: {count} replacements");
+    out
+}
+
 impl Tables {
     pub(super) fn new(costs: &MoveCosts) -> Self {
         let dirs = FREE_DIRECTIONS;
         let required = dirs.map(|e| move_bits(IVec3::ZERO, e));
         let mut forced: Box<[Vec<(u32, u32, u32)>; 26]> = Box::default();
+        let mut forced_more: Box<[Vec<ForcedPair>; 26]> = Box::default();
         let mut natural = [0u32; 27];
         natural[START] = (1 << 26) - 1;
         let mut sub = [0u32; 26];
@@ -104,17 +152,16 @@ impl Tables {
                     // Back to the parent: the route without the loop is never dearer.
                     continue;
                 }
-                let p = -d;
-                let replacement = match canonical(v) {
-                    (first, None) => move_bits(p, p + first),
-                    (first, Some(_)) => move_bits(p, p + first) | move_bits(p + first, e),
-                };
-                forced[a].push((j as u32, required[j], replacement));
+                match replacements(d, e) {
+                    [only, NEVER, ..] => forced[a].push((j as u32, required[j], only)),
+                    all => forced_more[a].push((j as u32, required[j], all)),
+                }
             }
         }
         Self {
             required,
             forced,
+            forced_more,
             natural,
             sub,
             step: dirs.map(|d| step_cost(costs, d)),
@@ -174,6 +221,11 @@ impl Tables {
                 out |= 1 << j;
             }
         }
+        for &(j, move_cells, replacements) in &self.forced_more[a] {
+            if around & move_cells == move_cells && replacements.iter().all(|&r| around & r != r) {
+                out |= 1 << j;
+            }
+        }
         out
     }
 }
@@ -214,4 +266,88 @@ pub(super) fn canonical_cost_failure(costs: &MoveCosts) -> Option<(IVec3, IVec3)
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The route from `-d` to `e` through `-d + f` (`f = None`: the one move `e + d`) as the
+    /// replacement argument orders routes, from the octile costs: cost, then fewer moves,
+    /// then more components first. `None` when it leaves the neighbourhood or its moves are
+    /// no unit moves.
+    fn route(d: IVec3, e: IVec3, f: Option<IVec3>) -> Option<(u32, u32, [u32; 2], u32)> {
+        let costs = MoveCosts::octile();
+        let unit = |m: IVec3| m != IVec3::ZERO && m.abs().max_element() <= 1;
+        let p = -d;
+        let moves = match f {
+            None => vec![e - p],
+            Some(f) => vec![f, e - p - f],
+        };
+        let mut at = p;
+        let mut bits = 0;
+        for &m in &moves {
+            if !unit(m) || (at + m).abs().max_element() > 1 {
+                return None;
+            }
+            bits |= move_bits(at, at + m);
+            at += m;
+        }
+        let cost = moves.iter().map(|&m| step_cost(&costs, m)).sum();
+        // Fewer components sort first, so negate them for "more components first".
+        let ranks = [0, 1].map(|i| 3 - moves.get(i).map_or(3, |&m| rank(m)));
+        Some((cost, moves.len() as u32, ranks, bits))
+    }
+
+    /// A move the rules leave unforced after an arrival (it fits, it is not natural) can
+    /// always be replaced: some route of one or two moves from the position before to the
+    /// one after, inside the neighbourhood, fits and is better (cheaper, shorter, or the
+    /// same moves with more components first), found here by trying every route. Random
+    /// neighbourhoods of every density where the arrival fits; the replacements beyond the canonical steps must
+    /// also leave moves unforced that the canonical steps alone would force.
+    #[test]
+    fn unforced_moves_have_a_better_route_that_fits() {
+        let tables = Tables::new(&MoveCosts::octile());
+        let mut next = crate::testing::xorshift(0x9E37_79B9_7F4A_7C15);
+        let (mut unforced, mut by_others) = (0usize, 0usize);
+        for round in 0..3_000u32 {
+            // Each position free with a probability of 1/2 to 15/16.
+            let mut around = 0u32;
+            for bit in 0..27 {
+                if next() % 16 < u64::from(8 + round % 8) {
+                    around |= 1 << bit;
+                }
+            }
+            for (a, &d) in FREE_DIRECTIONS.iter().enumerate() {
+                // The arrival's own move fits.
+                let around = around | move_bits(-d, IVec3::ZERO);
+                let forced = tables.forced_moves(a, around);
+                for (j, &e) in FREE_DIRECTIONS.iter().enumerate() {
+                    let fits = around & tables.required[j] == tables.required[j];
+                    if is_natural(d, e) || d + e == IVec3::ZERO || !fits {
+                        assert_eq!(forced & 1 << j, 0, "{d} then {e} in {around:#x}");
+                        continue;
+                    }
+                    if forced & 1 << j != 0 {
+                        continue;
+                    }
+                    unforced += 1;
+                    let (cost, count, ranks, _) = route(d, e, Some(d)).unwrap();
+                    let pair = (cost, count, ranks);
+                    let better = std::iter::once(None)
+                        .chain(FREE_DIRECTIONS.iter().map(|&f| Some(f)))
+                        .filter_map(|f| route(d, e, f))
+                        .any(|(c, n, r, b)| (c, n, r) < pair && around & b == b);
+                    assert!(better, "{d} then {e} unforced in {around:#x}");
+                    let (first, second) = canonical(d + e);
+                    let canonical_bits = route(d, e, second.map(|_| first)).unwrap().3;
+                    by_others += usize::from(around & canonical_bits != canonical_bits);
+                }
+            }
+        }
+        assert!(
+            unforced > 500_000 && by_others > 5_000,
+            "{unforced} unforced, {by_others} by other routes"
+        );
+    }
 }

@@ -10,15 +10,20 @@
 //! subset of `d`'s components: a corner arrival has 7 natural moves, an edge arrival 3, a
 //! face arrival 1). A route is **canonical** when, at every position but the start, the move
 //! out is natural for the move in or **forced**: the two steps `p -> c -> m` (`p = c - d`,
-//! `m = c + e`) cannot be replaced by the canonical steps from `p` to `m` (the move
-//! `sign(d + e)`, then, if the displacement is not used up, the move `sign` of the rest), which
-//! all lie in the box of `p` and `m`, inside the neighbourhood of `c`. The replacement never
-//! costs more, and when it costs the same it has fewer moves or puts the move with more
-//! components first: [`JumpSearch::new`] checks these two inequalities for all 26 x 26 pairs
-//! of the given [`MoveCosts`] (octile costs pass) and refuses costs that break them. So
-//! replacing non-canonical pairs one by one ends (cost, then move count, then the sequence of
-//! component counts, a bounded lexicographic order, improve every time) in a canonical route
-//! no dearer than the first: every goal has an optimal canonical route.
+//! `m = c + e`) cannot be replaced by a better route from `p` to `m` inside the
+//! neighbourhood of `c`. The routes tried are the canonical steps (the move `sign(d + e)`,
+//! then, if the displacement is not used up, the move `sign` of the rest), which all lie in
+//! the box of `p` and `m`, and the pairs of a move with as many components as `e` then one
+//! with as many as `d`, when `e` has more: the same cost, the move with more components
+//! first. The canonical steps never cost more, and when they cost the same they have fewer
+//! moves or put the move with more components first: [`JumpSearch::new`] checks these two
+//! inequalities for all 26 x 26 pairs of the given [`MoveCosts`] (octile costs pass) and
+//! refuses costs that break them. So replacing non-canonical pairs one by one ends (cost, then
+//! move count, then the sequence of component counts, a bounded lexicographic order, improve
+//! every time) in a canonical route no dearer than the first: every goal has an optimal
+//! canonical route. The second kind of replacement forces fewer moves (a face arrival beside
+//! a blocked edge line, say, whose corner move is blocked but whose edge-then-face route is
+//! not): 6% fewer expansions on the large set of `benches/jps3d.rs`, 21% on `Simple`.
 //!
 //! The search is A* over explicit positions, run by the one search loop of the crate
 //! ([`crate::search`]) with the jumps as its move source. Expanding a position jumps in each
@@ -84,17 +89,19 @@
 //!
 //! | set | flier A*: instructions; D1 / LL misses | with tables | ratio | expansions | build, bytes | update after one block |
 //! |---|---|---|---|---|---|---|
-//! | `Simple` | 314.9 M; 3 130 / 14 | 27.9 M; 203 / 0.3 | **11.29x** | 726 / 43 | 699 M, 35.5 MB | 14.7 M |
-//! | pillars | 364.2 M; 11 852 / 95 | 78.0 M; 2 037 / 0.0 | 4.67x | 2 253 / 534 | 195 M, 10.8 MB | 2.7 M |
-//! | large | 1 520 M; 168 420 / 597 | 407.7 M; 33 131 / 2 300 | 3.73x | 24 075 / 7 673 | 3 585 M, 204.5 MB | 5.8 M |
+//! | `Simple` | 314.9 M; 3 130 / 14 | 23.1 M; 193 / 1.2 | **13.63x** | 726 / 34 | 673 M, 35.5 MB | 14.7 M |
+//! | pillars | 364.2 M; 11 852 / 95 | 71.5 M; 1 912 / 0.0 | 5.09x | 2 253 / 505 | 195 M, 10.8 MB | 2.7 M |
+//! | large | 1 520 M; 168 420 / 597 | 373.5 M; 30 487 / 2 118 | 4.07x | 24 075 / 7 224 | 3 492 M, 204.5 MB | 5.8 M |
 //!
-//! Those are with records of 16 bytes (see the notes on equal-cost arrivals above) and
-//! landings of jumps shorter than a page side found through the page's links: with records
-//! of 32 bytes the tables' column read 28.5 M; 257 / 1.4, 78.4 M; 2 502 / 19 and 405 M;
-//! 39 150 / 5 673 (7 612 expansions). Wall clock on a busy machine (load about 5, the fastest
-//! of six interleaved runs of `cargo bench --bench jps3d` per engine, so only a rough guide):
-//! `Simple` 59.5 us against 6.8 us per query (8.8x), pillars 189.6 against 50.7 (3.7x), large
-//! 1 962 against 1 156 (1.7x; 1 351 with the 32-byte records in the same minutes).
+//! Forcing moves only when the canonical steps are blocked (before the second kind of replacement
+//! above) read 27.9 M; 203 / 0.3 (43 expansions), 78.0 M; 2 037 / 0.0 (534) and 407.7 M; 33 131 /
+//! 2 300 (7 673). Those are with records of 16 bytes (see the notes on equal-cost arrivals above)
+//! and landings of jumps shorter than a page side found through the page's links: with records of
+//! 32 bytes the tables' column read 28.5 M; 257 / 1.4, 78.4 M; 2 502 / 19 and 405 M; 39 150 / 5 673
+//! (7 612 expansions). Wall clock on a busy machine (load about 5, the fastest of six interleaved
+//! runs of `cargo bench --bench jps3d` per engine, so only a rough guide): `Simple` 59.5 us against
+//! 6.8 us per query (8.8x), pillars 189.6 against 50.7 (3.7x), large 1 962 against 1 156 (1.7x;
+//! 1 351 with the 32-byte records in the same minutes).
 //!
 //! Build and update instructions: callgrind with `--toggle-collect='*build_tables*'` and
 //! `--toggle-collect='*update_tables*'` (the bench's 40 updates, each after one block set or
@@ -134,9 +141,13 @@
 //! expanded cell's line, 0.5 k at the records of jump landings far apart, 0.2 k at face jumps
 //! read by edge jumps). At some 100 ns a miss, those cost as much as millions of
 //! instructions, so the wall-clock gain there stays well below the instruction ratio. And
-//! the expansions fall only 3.1x: in a world of pillars and slabs nearly every diagonal
+//! the expansions fall only 3.3x: in a world of pillars and slabs nearly every diagonal
 //! position has a face line that meets a forced move, so edge jumps are short, and corner
-//! jumps end after one step whatever their limit. Both engines share the open set and the
+//! jumps end after one step whatever their limit. Counted over the large set's searches
+//! (counters in `expand`, since removed): of 7 224 expansions per query, 5 305 are at
+//! positions whose 26 neighbours all fit and 5 438 are reached by an edge jump; of 9 308
+//! edge landings, 7 025 are one step away, against 303 of 7 277 face landings; only 523
+//! expanded positions have a forced move. Both engines share the open set and the
 //! estimate (the same ties: the last pushed of equal `f` first), so the A* is a fair baseline;
 //! with costs of 5 or 6 digits equal `f` values are rare, so ordering ties by `g` would change
 //! little (and a child's key below its parent's would leave the radix heap's fast path).
@@ -168,6 +179,18 @@
 //! besides (2.10 M and 447.2 M: the relax closure, called from three places, was no longer
 //! inlined) or the ranks in turn in one loop (3.07 M and 421.5 M); a load of the last
 //! landing's cell at the end of an expansion.
+//! Nor did edge jumps that run on past the positions where only a face sub-jump stops them,
+//! offering that face jump's landing from there as a successor (the turn is not made explicit, as
+//! in Harabor and Grastien's improved online jump point search in 2D; the path is rebuilt by
+//! stepping by the sign of what is left, which takes the edge steps first): expansions per query
+//! fell to 22, 205 and 2 568 (from 34, 505 and 7 224), but instructions rose to 28.0 M, 161.5 M and
+//! 1 154 M (from 23.5 M, 72.8 M and 379.5 M on the same code without it) and the large set's LL
+//! misses to 500 k (from 85 k): an edge line here meets a face stop at nearly every step, so a run
+//! offers up to two far landings per step, most of them never expanded. Running past one turn at
+//! most: 363 expansions and 100.6 M instructions on the pillars, 5 272 and 542 M on the large set;
+//! past two, 300 and 107.5 M on the pillars; only while the edge heads towards the goal along both
+//! its axes, 249 and 118.4 M. Corner jump limits of 1 and 4 (`JPS3D_LIMITS`) gave 504 and 503
+//! expansions on the pillars for 88.4 M and 88.6 M instructions.
 //!
 //! Per query against the flier A* (callgrind on the same queries): instructions 10.2 M
 //! against 38.0 M, D1 misses 33 k against 168 k, misses of a 1 MB cache standing for the L2
