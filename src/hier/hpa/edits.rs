@@ -183,6 +183,7 @@ impl Abstraction {
                 .any(|(other, _)| fresh.contains(other))
         });
         for _ in 0..if chained { ROUNDS } else { 1 } {
+            arounds.values_changed();
             for (&slot, (into, out)) in fresh[..valued].iter().zip(&edges) {
                 for way in 0..LANDMARK_WAYS {
                     // The highest value the edges into the portal (from-way) or out of it
@@ -196,7 +197,7 @@ impl Abstraction {
                                 let group = self.slot_cell[other as usize];
                                 self.landmarks.range(other, group, way)?.0
                             } else {
-                                self.lower(other, way, &mut arounds)?
+                                self.lower(other, &mut arounds)[way]?
                             };
                             Some(value + u64::from(cost))
                         })
@@ -208,6 +209,7 @@ impl Abstraction {
                 }
             }
         }
+        arounds.values_changed();
         let mut holds = true;
         // Every edge of a new portal (those of a portal made stored outside the derived cells
         // are found here only).

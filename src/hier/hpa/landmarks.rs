@@ -30,6 +30,15 @@ use crate::search::open::OpenSet;
 /// | **20** | 8 373 (+4.5%) | 69.9 MB, 90% | 5 057 (+3.9%) | 107.9 M (+3.3%) |
 /// | 16 | 8 786 (+9.6%) | 62.3 MB, 80% | 5 377 (+10.5%) | 111.9 M (+7.2%) |
 ///
+/// With a byte per way and derived slots (`alt.rs`; same commands, `--weight 1` at 1024, the
+/// machine busy, so expansions and instructions only):
+///
+/// | landmarks | expansions at 2048 | memory at 2048 | expansions at 1024 | instructions at 1024 |
+/// |---|---|---|---|---|
+/// | 20, every slot stored | 9 015 | 52.3 MB, 67% | 5 727 | 108.6 M |
+/// | **20** | 9 886 (+9.7%) | 44.8 MB, 57% | 5 836 (+1.9%) | 115.7 M (+6.6%) |
+/// | 16 | 10 286 (+14.1%) | 42.4 MB, 54% | 6 288 (+9.8%) | 121.8 M (+12.2%) |
+///
 /// 12 expanded 7% more than 16 (20 pairs at 2048, earlier windows). Kept per cell instead of per portal (the
 /// lowest and highest distance of the cell's portals, 24 landmarks, 3.1 MB) the bound
 /// loosened by the cell's spread (565 units on average at 1024, 40 blocks' worth: cliffs and
