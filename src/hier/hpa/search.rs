@@ -46,6 +46,10 @@ pub struct AbstractSearch {
     /// The key of the entry being expanded: no entry is pushed below it (see
     /// [`AbstractSearch::relax`]).
     floor: u64,
+    /// The table row being relaxed, `(portal, cost)`: copied out first, so that the closure
+    /// the cell calls per entry is small enough to inline (relaxing inside it cost a call
+    /// per entry).
+    row: Vec<(u32, u32)>,
     goal: Option<(u64, u32)>,
     /// The costs from the start to its cell's portals, and from the goal's cell's portals
     /// to the goal (Dijkstra inside each cell).
@@ -224,17 +228,20 @@ impl AbstractSearch {
             let through_table =
                 record.parent != FROM_START && hpa.slot_cell[record.parent as usize] == index;
             if !through_table {
-                cell.for_each_in_row(local, |other, cost| {
-                    if other == local {
-                        return;
-                    }
-                    let target_slot = cell.base + other as u32;
+                let mut row = std::mem::take(&mut self.row);
+                row.clear();
+                // The row has no entry of the portal itself.
+                cell.for_each_in_row(local, |other, cost| row.push((other as u32, cost)));
+                for &(other, cost) in &row {
                     let next = g + u64::from(cost);
                     // The feet unpacked only on the slot's first reach in this query.
-                    if self.relax(target_slot, next, slot, |at| estimate(at, cell.feet(other))) {
+                    if self.relax(cell.base + other, next, slot, |at| {
+                        estimate(at, cell.feet(other as usize))
+                    }) {
                         generated += 1;
                     }
-                });
+                }
+                self.row = row;
             }
             // Exits are sorted by their portal: its own are one run.
             let first = cell.exits.partition_point(|exit| exit.from < portal);
