@@ -303,8 +303,9 @@ mod tests {
     /// always be replaced: some route of one or two moves from the position before to the
     /// one after, inside the neighbourhood, fits and is better (cheaper, shorter, or the
     /// same moves with more components first), found here by trying every route. Random
-    /// neighbourhoods of every density where the arrival fits; the replacements beyond the canonical steps must
-    /// also leave moves unforced that the canonical steps alone would force.
+    /// neighbourhoods of every density where the arrival fits; the replacements beyond the
+    /// canonical steps must also leave moves unforced that the canonical steps alone would
+    /// force.
     #[test]
     fn unforced_moves_have_a_better_route_that_fits() {
         let tables = Tables::new(&MoveCosts::octile());

@@ -23,7 +23,11 @@
 //! every time) in a canonical route no dearer than the first: every goal has an optimal
 //! canonical route. The second kind of replacement forces fewer moves (a face arrival beside
 //! a blocked edge line, say, whose corner move is blocked but whose edge-then-face route is
-//! not): 6% fewer expansions on the large set of `benches/jps3d.rs`, 21% on `Simple`.
+//! not): 6% fewer expansions on the large set of `benches/jps3d.rs`, 21% on `Simple`. Adding
+//! every other route of two moves in the neighbourhood that is better under octile costs (up
+//! to four distinct sets of positions; costs under which one is not better refused) gave
+//! 7 207, 503 and 33 expansions per query against 7 224, 505 and 34, for 374.3 M, 71.7 M and
+//! 22.6 M instructions against 373.5 M, 71.5 M and 23.1 M (callgrind, tables): not kept.
 //!
 //! The search is A* over explicit positions, run by the one search loop of the crate
 //! ([`crate::search`]) with the jumps as its move source. Expanding a position jumps in each
