@@ -214,11 +214,12 @@ impl Abstraction {
         // Every edge of a new portal (those of a portal made stored outside the derived cells
         // are found here only).
         for (&slot, (into, out)) in fresh.iter().zip(&edges) {
+            // One failure drops the landmarks: no check after it.
             for &(other, cost) in into {
-                holds &= self.edge_holds(other, slot, cost, &mut arounds);
+                holds = holds && self.edge_holds(other, slot, cost, &mut arounds);
             }
             for &(other, cost) in out {
-                holds &= self.edge_holds(slot, other, cost, &mut arounds);
+                holds = holds && self.edge_holds(slot, other, cost, &mut arounds);
             }
         }
         // In-cell edges cheaper than before between the same portals (which kept their
@@ -233,8 +234,9 @@ impl Abstraction {
                             .zip(cell_places[other])
                             .and_then(|(from, to)| old.cost(from, to))
                             .is_some_and(|was| cost < was);
-                    holds &= !check
-                        || self.edge_holds(slot, cell.base + other as u32, cost, &mut arounds);
+                    holds = holds
+                        && (!check
+                            || self.edge_holds(slot, cell.base + other as u32, cost, &mut arounds));
                 });
             }
         }
@@ -259,8 +261,8 @@ impl Abstraction {
                         .ok()
                         .is_none_or(|at| exit.cost < old[at].cost)
                 });
-                if cheaper {
-                    holds &= self.edge_holds(source, target, exit.cost, &mut arounds);
+                if cheaper && holds {
+                    holds = self.edge_holds(source, target, exit.cost, &mut arounds);
                 }
             }
             if !holds {
