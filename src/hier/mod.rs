@@ -117,11 +117,12 @@
 //!   cell's portals (29 per cell at 2048, against 67 border nodes with a crossing). One
 //!   pair per entrance, or one at each end of long ones (the paper's rule), left routes
 //!   2.2% above optimal on average after smoothing.
-//! - **In-cell edges**: the exact cost inside the cell between every two portals (the same
-//!   tables as the exact hierarchy's, over fewer portals), priced for one [`MoveCosts`].
+//! - **In-cell edges**: the exact cost inside the cell between every two portals, priced for
+//!   one [`MoveCosts`], a byte each above a floor from the two portals' feet (`hpa/bytes.rs`).
 //! - **Landmarks (ALT)**: the abstract route costs from 20 portals to every portal and from
-//!   every portal to them, two Dijkstras each at build, stored in 16-bit units of a quantum
-//!   (1 or 2 at 2048) and rounded so that every bound stays a lower bound. The landmarks are
+//!   every portal to them, two Dijkstras each at build, a byte per way on a scale per cell,
+//!   rounded so every bound stays a lower bound; about half the portals keep none and are
+//!   bounded from a partner across the border, `h(a) - c(a -> b)` (`hpa/alt.rs`). The landmarks are
 //!   the portals nearest to points spread evenly along the border of the portals' area, among
 //!   those of the largest strongly connected part a probe finds (from the middle, both ways):
 //!   at 1024 the portals nearest the border points sat on islands, leaving 72% of the
@@ -141,12 +142,11 @@
 //!   once per query, the search core's radix heap as the open set), then refine and smooth
 //!   the abstract route with windows two cells wide: A* from where the kept route stands
 //!   to where the abstract route leaves the next cell, over the moves of those cells,
-//!   keeping its part up to half way through the second cell, where the next window starts.
-//!   Every border lies inside a window and no junction sits on a portal, so the crossing
-//!   points are free. When the
-//!   abstraction finds no route, A* over the walk graph decides, so "unreachable" is exact
-//!   (and costs an abstract search plus a full A*); budgets and partial routes work as for
-//!   the exact search.
+//!   keeping its part up to three fifths through the second cell, where the next window
+//!   starts. Every border lies inside a window and no junction sits on a portal, so the
+//!   crossing points are free. When the abstraction finds no route, A* over the walk graph
+//!   decides, so "unreachable" is exact (and costs an abstract search plus a full A*);
+//!   budgets and partial routes work as for the exact search.
 //! - **Bound**: HPA* has none a priori (a route may have to leave the corridor of cells the
 //!   abstract route visits). It is measured, and enforced on fixed worlds by `tests/hier_hpa.rs`:
 //!   on 60 routes of at least 64 blocks over hills each cost is at most 5% above the optimum
@@ -163,21 +163,21 @@
 //!   `tests/hier_hpa.rs` checks the result equals a fresh build, edge for edge, after random
 //!   block changes and after chunk columns load and unload.
 //!
-//! Measured (`HIER_ENGINE=graph,hpa cargo run --release --example long`: 2048 x 128 x 2048,
-//! seed 1337, 200 connected pairs 500 to 1 843 blocks apart; a quiet 2-core machine, load
-//! 1.0; the exact hierarchy's row is from its own run, above):
+//! Measured (`HIER_ENGINE=graph,hpa cargo run --release --example long --
+//! --refresh-landmarks`: 2048 x 128 x 2048, seed 1337, 200 connected pairs 500 to 1 843 blocks
+//! apart; a quiet 2-core machine, load 1.0; the exact hierarchy's row is from its own run):
 //!
 //! | | graph A* | exact hierarchy | abstraction |
 //! |---|---|---|---|
-//! | mean / p99 per query | 24.1 / 80.2 ms | 673 / 3 276 ms | 1.78 / 4.96 ms (13.6x faster) |
-//! | expansions per query | 360 875 | 164 992 | 9 015 (8 373 with 16-bit landmarks) |
-//! | cost ratio mean / worst | 1 | 1 | 1.0080 / 1.0159 |
-//! | build | compile 1.65 s | 4.2x the compile | 2.63 s, 1.59x (one thread: 2.64x) |
-//! | memory on top of the graph (78.1 MB) | | 233% | 52.3 MB, 67% (21.6 MB of it landmarks) |
-//! | block edit p50 / p99 | 7 / 22 us | 627 us / 10.4 ms | 178 / 650 us |
+//! | mean / p99 per query | 23.6 / 80.7 ms | 673 / 3 276 ms | 1.79 / 5.57 ms (13.1x faster) |
+//! | expansions per query | 360 875 | 164 992 | 9 253 (8 373 with 16-bit landmarks, all stored) |
+//! | cost ratio mean / worst | 1 | 1 | 1.0082 / 1.0159 |
+//! | build | compile 1.65 s | 4.2x the compile | 2.57 s, 1.56x (one thread: 2.76x) |
+//! | memory on top of the graph (78.1 MB) | | 233% | 38.1 MB, 49% |
+//! | block edit p50 / p99 | 8 / 31 us | 627 us / 10.4 ms | 194 / 1 177 us, landmarks current |
 //!
-//! Landmarks computed again after the 200 edits (kept through the first 11): 1.28 s (1.94 s
-//! on one thread). Weight 1.05: 1.90 ms, 10 163 expansions, the same costs.
+//! Every edit above is timed with the landmarks current: the 24 of 200 that dropped them were
+//! followed by an untimed `refresh_landmarks`. Weight 1.05: 1.95 ms, 11 005 expansions.
 //! The windows run on the graph's own A* kept to their chunk columns
 //! ([`GraphSearch::search_within`](crate::graph::GraphSearch)), the end cells on its loop
 //! too (`exhaust_within`, `exhaust_to_within`; `search/windows.rs` has the figures).
@@ -214,10 +214,10 @@
 //! - The windows: 2.62 M of the query's instructions at 2048; 83% of their expansions have
 //!   `f` below the window's cost, so breaking ties differently would save little.
 //!
-//! - Memory (67% at 2048, 52.3 MB; 90% with 16-bit landmarks; target 50%): landmarks 21.6 MB
-//!   (bytes on a scale per cell, `hpa/alt.rs`), tables 14.2 MB, exits 7.1 MB, cells 2.8 MB,
-//!   portals, feet, slots 1.9 MB each. The bytes: 7.7% more expansions at 2048 (9 015), 13% and
-//!   21% more query instructions at 1024 (5 727, 108.6 M against 89.7 M; ties of `f` broken).
+//! - Memory (49% at 2048, 38.1 MB; 90% with 16-bit landmarks and tables): landmarks 14.1 MB
+//!   (bytes, half the portals derived from a partner), tables 7.5 MB (bytes above a floor),
+//!   exits 7.1 MB, cells 2.8 MB, portals, feet, slots 1.9 MB each. Query instructions at 1024:
+//!   108.9 M for 20 (5 422 expansions each), against 89.7 M with 16-bit landmarks.
 //!
 //! For a router: build an [`Abstraction`] with the router's [`MoveCosts`], pass it every
 //! [`GraphUpdate`], call [`Abstraction::refresh_landmarks`] when edits settle, and answer
