@@ -77,6 +77,25 @@ fn random_world(rng: &mut Rng) -> ChunkedWorld {
     world
 }
 
+/// `world`'s graph, the costs of the `world_index`th world (every third one so large that
+/// they overflow the narrow records on these worlds) and the graph's live nodes.
+fn compiled(world: &ChunkedWorld, world_index: usize) -> (NavGraph, MoveCosts, Vec<NodeId>) {
+    let graph = NavGraph::compile(world, &Agent::default()).expect("compiles");
+    let costs = if world_index % 3 == 2 {
+        MoveCosts {
+            straight: 10_000_000,
+            diagonal: 14_000_000,
+            ..MoveCosts::default()
+        }
+    } else {
+        MoveCosts::default()
+    };
+    let nodes: Vec<NodeId> = (0..graph.id_bound() as NodeId)
+        .filter(|&id| graph.is_live(id))
+        .collect();
+    (graph, costs, nodes)
+}
+
 /// The chunk column of a feet position.
 fn chunk(feet: IVec3) -> [i32; 2] {
     [feet.x.div_euclid(16), feet.z.div_euclid(16)]
@@ -155,20 +174,8 @@ fn exhausting_an_area_either_way_costs_what_dijkstra_over_the_area_costs() {
     let (mut reached, mut unreached, mut wide) = (0, 0, 0);
     for world_index in 0..10 {
         let world = random_world(&mut rng);
-        let graph = NavGraph::compile(&world, &Agent::default()).expect("compiles");
-        let costs = if world_index % 3 == 2 {
-            MoveCosts {
-                straight: 10_000_000,
-                diagonal: 14_000_000,
-                ..MoveCosts::default()
-            }
-        } else {
-            MoveCosts::default()
-        };
+        let (graph, costs, nodes) = compiled(&world, world_index);
         let mut search = GraphSearch::new(costs).expect("valid costs");
-        let nodes: Vec<NodeId> = (0..graph.id_bound() as NodeId)
-            .filter(|&id| graph.is_live(id))
-            .collect();
         for _ in 0..6 {
             let end = nodes[rng.below(nodes.len() as u64) as usize];
             let [x, z] = if rng.below(4) == 0 {
@@ -239,21 +246,8 @@ fn search_within_an_area_costs_what_dijkstra_over_the_area_costs() {
     let (mut found, mut cut_off, mut wide) = (0, 0, 0);
     for world_index in 0..12 {
         let world = random_world(&mut rng);
-        let graph = NavGraph::compile(&world, &Agent::default()).expect("compiles");
-        let costs = if world_index % 3 == 2 {
-            // Costs this large overflow the narrow records on these worlds.
-            MoveCosts {
-                straight: 10_000_000,
-                diagonal: 14_000_000,
-                ..MoveCosts::default()
-            }
-        } else {
-            MoveCosts::default()
-        };
+        let (graph, costs, nodes) = compiled(&world, world_index);
         let mut search = GraphSearch::new(costs).expect("valid costs");
-        let nodes: Vec<NodeId> = (0..graph.id_bound() as NodeId)
-            .filter(|&id| graph.is_live(id))
-            .collect();
         let chunks: Vec<[i32; 2]> = {
             let mut all: Vec<_> = nodes.iter().map(|&id| chunk(graph.feet(id))).collect();
             all.sort_unstable();
