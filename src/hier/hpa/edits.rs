@@ -283,22 +283,16 @@ impl Abstraction {
                 visit(cell.base + other as u32, cost);
             }
         });
-        for dx in -1..=1 {
-            for dz in -1..=1 {
-                let Some(&index) = self.by_chunk.get(&[cell.chunk[0] + dx, cell.chunk[1] + dz])
-                else {
-                    continue;
-                };
-                let near = &self.cells[index as usize];
-                for (exit, _) in near
-                    .exits
-                    .iter()
-                    .zip(&near.targets)
-                    .filter(|t| *t.1 == slot)
-                {
-                    if let Some(at) = near.portals.iter().position(|&p| p == exit.from) {
-                        visit(near.base + at as u32, exit.cost);
-                    }
+        for near in self.cells_around(cell.chunk) {
+            let near = &self.cells[near];
+            for (exit, _) in near
+                .exits
+                .iter()
+                .zip(&near.targets)
+                .filter(|t| *t.1 == slot)
+            {
+                if let Some(at) = near.portals.iter().position(|&p| p == exit.from) {
+                    visit(near.base + at as u32, exit.cost);
                 }
             }
         }

@@ -272,6 +272,14 @@ impl Abstraction {
         cell.set_table(&derived.portals, &derived.table, |id| graph.feet(id));
     }
 
+    /// The cells of the 3 x 3 chunk columns centred on `chunk` that exist (`chunk`'s own
+    /// among them): those whose exits may lead into it or out of it.
+    fn cells_around(&self, chunk: Chunk) -> impl Iterator<Item = usize> + '_ {
+        (-1..=1)
+            .flat_map(move |dx| (-1..=1).map(move |dz| [chunk[0] + dx, chunk[1] + dz]))
+            .filter_map(|near| self.by_chunk.get(&near).map(|&index| index as usize))
+    }
+
     /// Finds the slot of each exit's target of cell `index` again.
     fn resolve_exits(&mut self, graph: &NavGraph, index: usize) {
         let targets = self.cells[index]
@@ -373,13 +381,7 @@ impl Abstraction {
                 exits_before.push((index, before));
             }
             resolve.push(index);
-            for dx in -1..=1 {
-                for dz in -1..=1 {
-                    if let Some(&other) = self.by_chunk.get(&[chunk[0] + dx, chunk[1] + dz]) {
-                        affected.push(other as usize);
-                    }
-                }
-            }
+            affected.extend(self.cells_around(chunk));
         }
         affected.sort_unstable();
         affected.dedup();
@@ -402,14 +404,7 @@ impl Abstraction {
                 moved |= self.cells[index].portals != before;
             }
             if moved {
-                let chunk = self.cells[index].chunk;
-                for dx in -1..=1 {
-                    for dz in -1..=1 {
-                        if let Some(&other) = self.by_chunk.get(&[chunk[0] + dx, chunk[1] + dz]) {
-                            resolve.push(other as usize);
-                        }
-                    }
-                }
+                resolve.extend(self.cells_around(self.cells[index].chunk));
             }
         }
         resolve.sort_unstable();

@@ -324,14 +324,7 @@ impl Abstraction {
             .map(|(index, _)| *index)
             .chain(resolved.iter().copied())
         {
-            let chunk = self.cells[index].chunk;
-            for dx in -1..=1 {
-                for dz in -1..=1 {
-                    if let Some(&other) = self.by_chunk.get(&[chunk[0] + dx, chunk[1] + dz]) {
-                        around.push(other as usize);
-                    }
-                }
-            }
+            around.extend(self.cells_around(self.cells[index].chunk));
         }
         around.sort_unstable();
         around.dedup();
@@ -378,24 +371,18 @@ impl Abstraction {
         let cell = &self.cells[index];
         let count = cell.portals.len();
         let mut into = vec![Vec::new(); count];
-        for dx in -1..=1 {
-            for dz in -1..=1 {
-                let Some(&near) = self.by_chunk.get(&[cell.chunk[0] + dx, cell.chunk[1] + dz])
+        for near in self.cells_around(cell.chunk) {
+            let near = &self.cells[near];
+            for (exit, &target) in near.exits.iter().zip(&near.targets) {
+                let Some(local) = target
+                    .checked_sub(cell.base)
+                    .map(|local| local as usize)
+                    .filter(|&local| local < count)
                 else {
                     continue;
                 };
-                let near = &self.cells[near as usize];
-                for (exit, &target) in near.exits.iter().zip(&near.targets) {
-                    let Some(local) = target
-                        .checked_sub(cell.base)
-                        .map(|local| local as usize)
-                        .filter(|&local| local < count)
-                    else {
-                        continue;
-                    };
-                    if let Some(at) = near.portals.iter().position(|&p| p == exit.from) {
-                        into[local].push((near.base + at as u32, u64::from(exit.cost)));
-                    }
+                if let Some(at) = near.portals.iter().position(|&p| p == exit.from) {
+                    into[local].push((near.base + at as u32, u64::from(exit.cost)));
                 }
             }
         }
