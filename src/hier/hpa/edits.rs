@@ -44,12 +44,13 @@
 //! them through every edit would need values lowered along the edges the update made
 //! cheaper (a search as wide as the landmark's tree below the change).
 
-use derived::Arounds;
+use derived::{Arounds, NONE};
 
 use super::alt::is_row;
 use super::blocks::HpaCell;
 use super::landmarks::LANDMARK_WAYS;
 use super::{Abstraction, NO_SLOT, Transition};
+use crate::hier::cell::UNREACHED;
 
 mod derived;
 
@@ -60,10 +61,14 @@ pub(super) fn no_cheaper_inside(old: &HpaCell, new: &HpaCell) -> bool {
     if new.portals != old.portals || (0..count).any(|local| new.feet(local) != old.feet(local)) {
         return false;
     }
+    // Each old row read whole into `was` (a lookup per entry found its group again).
+    let mut was = vec![UNREACHED; count];
     (0..count).all(|from| {
+        was.fill(UNREACHED);
+        old.for_each_in_row(from, |to, cost| was[to] = cost);
         let mut dearer = true;
         new.for_each_in_row(from, |to, cost| {
-            dearer &= old.cost(from, to).is_some_and(|before| cost >= before);
+            dearer &= was[to] != UNREACHED && cost >= was[to];
         });
         dearer
     })
@@ -197,7 +202,8 @@ impl Abstraction {
                                 let group = self.slot_cell[other as usize];
                                 self.landmarks.range(other, group, way)?.0
                             } else {
-                                self.lower(other, &mut arounds)[way]?
+                                let lower = self.lower(other, &mut arounds)[way % 2][way / 2];
+                                (lower != NONE).then_some(lower)?
                             };
                             Some(value + u64::from(cost))
                         })
@@ -224,16 +230,24 @@ impl Abstraction {
         }
         // In-cell edges cheaper than before between the same portals (which kept their
         // values or links, wherever their slots went); the others held before and still do.
+        let mut was = Vec::new();
         for ((index, old), cell_places) in derived_before.iter().zip(&places) {
             let cell = &self.cells[*index];
             for (local, &before) in cell_places.iter().enumerate() {
+                // A new portal's edges were checked above.
+                let Some(before) = before else {
+                    continue;
+                };
+                if !holds {
+                    return false;
+                }
+                // The old row read whole (a lookup per entry found its group again).
+                was.clear();
+                was.resize(old.portals.len(), UNREACHED);
+                old.for_each_in_row(before, |to, cost| was[to] = cost);
                 let slot = cell.base + local as u32;
                 cell.for_each_in_row(local, |other, cost| {
-                    let check = other != local
-                        && before
-                            .zip(cell_places[other])
-                            .and_then(|(from, to)| old.cost(from, to))
-                            .is_some_and(|was| cost < was);
+                    let check = cell_places[other].is_some_and(|to| cost < was[to]);
                     holds = holds
                         && (!check
                             || self.edge_holds(slot, cell.base + other as u32, cost, &mut arounds));
@@ -328,7 +342,7 @@ mod tests {
     use crate::graph::NavGraph;
     use crate::hier::Abstraction;
     use crate::moves::agent::{Agent, MoveCosts};
-    use crate::world::Block;
+    use crate::world::{Block, ChunkedWorld};
 
     /// A small fixed-seed generator.
     fn next(state: &mut u64) -> u64 {
@@ -465,5 +479,35 @@ mod tests {
             kept >= 100 && dropped >= 3,
             "kept {kept}, dropped {dropped}"
         );
+    }
+
+    /// A wall splits a cell in two, its portals west and east of it joined only around it;
+    /// an opening in the wall (no border column touched: the same portals and exits) gives
+    /// new routes inside the cell between portals that had none, far cheaper than the way
+    /// around for the landmarks west of it. The update checks them as new edges: the
+    /// landmarks go, or they satisfy Bellman's condition. Fails when only in-cell routes
+    /// cheaper than an earlier one are checked.
+    #[test]
+    fn new_routes_between_old_portals_are_checked() {
+        let mut world = ChunkedWorld::with_size(IVec3::new(64, 8, 64)).expect("valid size");
+        world
+            .fill(IVec3::new(0, 0, 0), IVec3::new(63, 0, 63), Block::Solid)
+            .expect("inside");
+        world
+            .fill(IVec3::new(24, 1, 16), IVec3::new(24, 4, 31), Block::Solid)
+            .expect("inside");
+        let costs = MoveCosts::default();
+        let mut graph = NavGraph::compile(&world, &Agent::default()).expect("compiles");
+        let mut hpa = Abstraction::build(&graph, &costs).expect("builds");
+        assert!(hpa.landmarks_current());
+        let opening: Vec<IVec3> = (1..=4).map(|y| IVec3::new(24, y, 24)).collect();
+        for &at in &opening {
+            world.set(at, Block::Air).expect("inside");
+        }
+        let changes = graph.update(&world, opening).expect("updates");
+        hpa.update(&graph, &changes).expect("updates");
+        if hpa.landmarks_current() {
+            assert_feasible(&hpa, "after the opening");
+        }
     }
 }
