@@ -191,10 +191,10 @@
 //! `--toggle-collect='*Abstraction*build*'`): 9.10 G instructions (the compile 7.56 G,
 //! `'*NavGraph*compile*'`; 9.63 G last round), 2.43 G of them the landmark Dijkstras (2.91 G
 //! with 24 landmarks; 5.61 G before they skipped rows of portals reached through their
-//! table), 4.87 G the tables (3.43 G of it the per-portal Dijkstras). The build misses the cache more than the compile: 2.3x its wall clock at 1.3x
-//! its instructions (under valgrind, same run). Per block edit: 1.89 M instructions at 1024
-//! (`long --size 1024 --pairs 1 --edits 200`, `--toggle-collect='*Abstraction*update*'`;
-//! 2.21 M before the rows and exits an edit cannot change were skipped).
+//! table), 4.87 G the tables (3.43 G of it the per-portal Dijkstras). The build misses the
+//! cache more than the compile: 2.3x its wall clock at 1.3x its instructions (under valgrind,
+//! same run). Per block edit, landmarks current: 2.81 M instructions at 1024, 3.28 M before
+//! (`long --size 1024 --edits 200 --refresh-landmarks`, `'*Abstraction*update*'`), 1.6 M median.
 //!
 //! What limits the speed-up:
 //!
