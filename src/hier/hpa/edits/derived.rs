@@ -272,6 +272,9 @@ impl Abstraction {
         let mut best: Vec<(u32, Half)> = vec![(slot, *values)];
         let mut pending = vec![slot];
         let mut pops = 0;
+        // One list for every portal's far edges: a fresh one per portal grew again each time
+        // (200 edits at 1024, as for [`Half`]: 561.1 M to 549.9 M).
+        let mut far = Vec::new();
         while let Some(slot) = pending.pop() {
             // Label-correcting goes again over lowered portals: bounded too.
             pops += 1;
@@ -281,12 +284,12 @@ impl Abstraction {
             let Some(&(_, values)) = best.iter().find(|(seen, _)| *seen == slot) else {
                 continue;
             };
-            let mut far = Vec::new();
+            far.clear();
             // Far edges lead out of the portal on a from-way, into it on a to-way.
             self.for_each_edge_at(slot, direction == 1, arounds, |other, cost| {
                 far.push((other, cost));
             });
-            for (other, cost) in far {
+            for &(other, cost) in &far {
                 let reached = plus(&values, cost);
                 if self.landmarks.is_stored(other) {
                     if !self.allows(other, direction, &reached) {
