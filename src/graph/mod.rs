@@ -576,13 +576,35 @@ impl NavGraph {
         costs: &MoveCosts,
         mut visit: impl FnMut(GraphMove),
     ) {
+        // The slot whose direction is the opposite of each slot's (x and z): the column a
+        // move in a slot comes from is there; ladders (up, down) come from the column itself.
+        const OPPOSITE: [usize; SLOTS] = {
+            let mut opposite = [0; SLOTS];
+            let mut slot = 0;
+            while slot < SLOTS {
+                let d = SLOT_DIRECTIONS[slot];
+                let mut other = 0;
+                while SLOT_DIRECTIONS[other].x != -d.x || SLOT_DIRECTIONS[other].z != -d.z {
+                    other += 1;
+                }
+                opposite[slot] = other;
+                slot += 1;
+            }
+            opposite
+        };
         if !self.is_live(id) {
             return;
         }
         let home = self.home_of(id);
         let y = i32::from(self.slots[id as usize].y);
+        // The columns around found once, and the terms every move into `id` pays priced
+        // once (each per slot before: about 600 instructions per call, by callgrind on `long
+        // --size 1024`, see `hier/hpa/search.rs`).
+        let around = self.around(home);
+        let entry = self.entry_cost(id, costs);
         for (slot, &direction) in SLOT_DIRECTIONS.iter().enumerate() {
-            let mut source = self.home_toward(home, -direction.x, -direction.z);
+            // A home id of a column, which fits a node id.
+            let mut source = around[OPPOSITE[slot]] as NodeId;
             while source & columns::CHAIN_END == 0 {
                 let from = self.slots[source as usize];
                 let code = (from.out >> (slot as u32 * CODE_BITS)) & CODE_MASK;
@@ -594,7 +616,7 @@ impl NavGraph {
                             feet: self.feet(source),
                             direction,
                             kind: shape.kind,
-                            cost: self.price(slot, shape, id, costs),
+                            cost: base_cost(slot, shape, costs).saturating_add(entry),
                         });
                     }
                 }

@@ -185,9 +185,9 @@
 //! Instructions of the timed queries alone (`HIER_ENGINE=graph,hpa valgrind --tool=callgrind
 //! --toggle-collect='*timed_graph*' --toggle-collect='*timed_hpa*'
 //! target/release/examples/long --pairs 20 --edits 0 --weight 1`: 2048, 20 pairs): graph A*
-//! 170.0 M per query, the abstraction 9.07 M (18.7x fewer; 11.5 M last round, 24.4 M with 8
-//! landmarks in 32 bits). Of the abstraction's: the refinement 2.62 M, and 2.19 M the first
-//! query's sizing of its search records for every node (43.7 M once). Build at 1024 (`--size 1024 --pairs 1`,
+//! 170.0 M per query, the abstraction 9.07 M (18.7x fewer; 11.5 M last round). With
+//! `HIER_ENGINE=hpa` alone (no record sizing in the timed part): 7.91 M (8.12 M before the
+//! goal bound took all landmark ways at once), the refinement 2.33 M. Build at 1024 (`--size 1024 --pairs 1`,
 //! `--toggle-collect='*Abstraction*build*'`): 9.10 G instructions (the compile 7.56 G,
 //! `'*NavGraph*compile*'`; 9.63 G last round), 2.43 G of them the landmark Dijkstras (2.91 G
 //! with 24 landmarks; 5.61 G before they skipped rows of portals reached through their
@@ -217,7 +217,7 @@
 //! - Memory (49% at 2048, 38.1 MB; 90% with 16-bit landmarks and tables): landmarks 14.1 MB
 //!   (bytes, half the portals derived from a partner), tables 7.5 MB (bytes above a floor),
 //!   exits 7.1 MB, cells 2.8 MB, portals, feet, slots 1.9 MB each. Query instructions at 1024:
-//!   108.9 M for 20 (5 422 expansions each), against 89.7 M with 16-bit landmarks.
+//!   104.7 M for 20 (5 422 expansions each; 108.9 M before, when 16-bit landmarks took 89.7 M).
 //!
 //! For a router: build an [`Abstraction`] with the router's [`MoveCosts`], pass it every
 //! [`GraphUpdate`], call [`Abstraction::refresh_landmarks`] when edits settle, and answer

@@ -11,7 +11,9 @@
 //! at 1024 (`HIER_ENGINE=hpa valgrind --tool=callgrind --toggle-collect='*timed_hpa*' long
 //! --pairs 20 --edits 0 --weight 1 --size 1024`), against 0.50 M on this loop: the start's
 //! cell 0.33 M to 0.12 M, the goal's (backward, mostly [`NavGraph::for_each_incoming`]) 0.45 M
-//! to 0.39 M; the same nodes expanded, the same costs.
+//! to 0.39 M; the same nodes expanded, the same costs. Stopping them once the cell's portals
+//! are settled was tried: not one fewer node expanded (likely some portal of each cell is out
+//! of reach inside it), 105.87 M instructions for the 20 queries against 104.73 M.
 
 use std::time::Instant;
 

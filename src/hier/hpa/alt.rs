@@ -477,113 +477,6 @@ impl<const WAYS: usize> PackedLandmarks<WAYS> {
         }
         self.scales = scales;
     }
-
-    /// What is known of the distances way `way` of the goal side's portal in `slot` (in
-    /// group `group`), as [`Self::toward`] asks: its [`Self::range`] if it is stored. If it
-    /// is derived, bounds through its transitions `into` it and its edges `out` of it
-    /// (`(other slot, other group, cost)`), Bellman's condition holding on each (see
-    /// `edits.rs`). From the landmark: at least `d(L, x) - cost` over `out`, and at least
-    /// the cheapest `d(L, u) + cost` over `into` (a derived `u` taken as 0): a route from
-    /// the landmark, outside the goal's cell, enters it last through a transition, and one
-    /// that starts inside starts at the landmark's slot, which is stored. Unreached when
-    /// some `x` is or every `u` is. To the landmark: at most `cost + d(x, L)` over `out`,
-    /// and `None` without such an `x` that reaches it.
-    pub(super) fn reach(
-        &self,
-        slot: u32,
-        group: u32,
-        way: usize,
-        into: impl Iterator<Item = (u32, u32, u64)>,
-        out: impl Iterator<Item = (u32, u32, u64)>,
-    ) -> Option<(u64, u64)> {
-        if self.is_stored(slot) {
-            return self.range(slot, group, way);
-        }
-        let mut known = (0, u64::MAX);
-        if is_from(way) {
-            let entry = into
-                .filter_map(|(from, from_group, cost)| {
-                    if self.is_stored(from) {
-                        Some(self.range(from, from_group, way)?.0 + cost)
-                    } else {
-                        Some(cost)
-                    }
-                })
-                .min()?;
-            known.0 = entry;
-        }
-        let mut reached = false;
-        for (next, next_group, cost) in out.filter(|&(next, _, _)| self.is_stored(next)) {
-            match (self.range(next, next_group, way), is_from(way)) {
-                (None, true) => return None,
-                (None, false) => {}
-                (Some((low, _)), true) => known.0 = known.0.max(low.saturating_sub(cost)),
-                (Some((_, high)), false) => {
-                    known.1 = known.1.min(high.saturating_add(cost));
-                    reached = true;
-                }
-            }
-        }
-        (is_from(way) || reached).then_some(known)
-    }
-
-    /// The bound toward a goal reached from portals at the costs `rest` (`goal_side`: per
-    /// portal `(rest, slot)`, `None` for a portal that does not reach it): one constant per
-    /// way. `reach(slot, way)` gives a portal's distances as [`Self::range`] does, or what is
-    /// known of them: the lower end must be at most the distance from the landmark (way
-    /// `2 l`), the upper end at least the distance to it (`2 l + 1`), `None` for no route
-    /// from the landmark (from-way) or for a portal that may not reach it (to-way). `None`
-    /// without a table.
-    pub(super) fn toward(
-        &self,
-        goal_side: &[(Option<u64>, u32)],
-        reach: impl Fn(u32, usize) -> Option<(u64, u64)>,
-    ) -> Option<GoalBound<WAYS>> {
-        if self.is_empty() {
-            return None;
-        }
-        let q = i128::from(self.quantum);
-        let roof = i128::from(NO_ROUTE);
-        let constants = std::array::from_fn(|way| {
-            // `from`: the lower end of `min (d(L, p) + rest(p))`, less the `q - 1` the upper end
-            // of `d(L, v)` adds, in whole quanta rounded down. `to`: the upper end of
-            // `max (d(p, L) - rest(p))` in whole quanta rounded up, `B`; the constant `65 535 - B`.
-            let mut offset: Option<i128> = None;
-            for &(rest, slot) in goal_side {
-                let Some(rest) = rest else { continue };
-                let Some((low, high)) = reach(slot, way) else {
-                    if is_from(way) {
-                        // The landmark does not reach `p`: no route to the goal through it.
-                        continue;
-                    }
-                    // A `p` that reaches the goal but maybe not the landmark: the way bounds
-                    // nothing.
-                    return 0;
-                };
-                let rest = i128::from(rest);
-                offset = Some(if is_from(way) {
-                    let through = i128::from(low) + rest - (q - 1);
-                    offset.map_or(through, |best| best.min(through))
-                } else {
-                    let beyond = i128::from(high) - rest;
-                    offset.map_or(beyond, |worst| worst.max(beyond))
-                });
-            }
-            let Some(offset) = offset else { return 0 };
-            let constant = if is_from(way) {
-                offset.div_euclid(q).min(roof - 1)
-            } else {
-                roof - (offset.div_euclid(q) + i128::from(offset.rem_euclid(q) != 0)).max(0)
-            };
-            // Within 0 ..= 65 535 by the clamps above.
-            constant.clamp(0, roof) as u16
-        });
-        Some(GoalBound {
-            quantum: self.quantum,
-            constants,
-            no_route: std::array::from_fn(|way| if is_from(way) { NO_ROUTE } else { 0 }),
-        })
-    }
 }
 
 /// A query's landmark bound: per landmark way, the constant its stored values are taken from.
@@ -650,5 +543,6 @@ impl<const WAYS: usize> GoalBound<WAYS> {
     }
 }
 
+mod goal;
 #[cfg(test)]
 mod tests;

@@ -168,12 +168,11 @@ impl Abstraction {
         } else {
             Vec::new()
         };
-        self.landmarks.toward(&side, |slot, way| {
+        self.landmarks.toward(&side, |slot| {
             let local = (slot - cell.base) as usize;
             let into = into.get(local).into_iter().flatten();
             let into = into.map(|&(from, cost)| (from, self.slot_cell[from as usize], cost));
-            self.landmarks
-                .reach(slot, goal_cell, way, into, out[local].iter().copied())
+            self.landmarks.reach_all(slot, goal_cell, into, &out[local])
         })
     }
 

@@ -3,7 +3,7 @@ use std::collections::BinaryHeap;
 
 use glam::IVec3;
 
-use super::{LandmarkTable, NO_ROUTE};
+use super::{LandmarkTable, NO_ROUTE, PackedLandmarks, is_from};
 use crate::graph::NavGraph;
 use crate::hier::Abstraction;
 use crate::moves::agent::{Agent, MoveCosts};
@@ -15,6 +15,46 @@ fn next(state: &mut u64) -> u64 {
     *state ^= *state >> 7;
     *state ^= *state << 17;
     *state
+}
+
+/// The reference for [`PackedLandmarks::reach_all`]: what is known of way `way` of the goal
+/// side's `slot` in `group`, one way at a time (as the query asked before it took all ways).
+fn reach_one<const WAYS: usize>(
+    packed: &PackedLandmarks<WAYS>,
+    (slot, group): (u32, u32),
+    way: usize,
+    into: impl Iterator<Item = (u32, u32, u64)>,
+    out: &[(u32, u32, u64)],
+) -> Option<(u64, u64)> {
+    if packed.is_stored(slot) {
+        return packed.range(slot, group, way);
+    }
+    let mut known = (0, u64::MAX);
+    if is_from(way) {
+        let entry = into
+            .filter_map(|(from, from_group, cost)| {
+                if packed.is_stored(from) {
+                    Some(packed.range(from, from_group, way)?.0 + cost)
+                } else {
+                    Some(cost)
+                }
+            })
+            .min()?;
+        known.0 = entry;
+    }
+    let mut reached = false;
+    for &(next, next_group, cost) in out.iter().filter(|&&(next, _, _)| packed.is_stored(next)) {
+        match (packed.range(next, next_group, way), is_from(way)) {
+            (None, true) => return None,
+            (None, false) => {}
+            (Some((low, _)), true) => known.0 = known.0.max(low.saturating_sub(cost)),
+            (Some((_, high)), false) => {
+                known.1 = known.1.min(high.saturating_add(cost));
+                reached = true;
+            }
+        }
+    }
+    (is_from(way) || reached).then_some(known)
 }
 
 /// Shortest distances from `source` over `edges` (`(from, to, cost)`), by Bellman-Ford.
@@ -146,11 +186,12 @@ fn quantised_bound_is_a_lower_bound_on_random_graphs() {
             }
             derived_goals += side.iter().filter(|&&(_, p)| !packed.is_stored(p)).count();
             let bound = packed
-                .toward(&side, |p, way| {
-                    let out = edges
+                .toward(&side, |p| {
+                    let out: Vec<_> = edges
                         .iter()
                         .filter(|&&(u, _, _)| u == p as usize)
-                        .map(|&(_, v, cost)| (v as u32, groups[v], cost));
+                        .map(|&(_, v, cost)| (v as u32, groups[v], cost))
+                        .collect();
                     // Every edge into the goal side from outside it, as transitions are into
                     // the goal's cell.
                     let into = edges
@@ -159,7 +200,25 @@ fn quantised_bound_is_a_lower_bound_on_random_graphs() {
                             v == p as usize && side.iter().all(|&(_, q)| q as usize != u)
                         })
                         .map(|&(u, _, cost)| (u as u32, groups[u], cost));
-                    packed.reach(p, groups[p as usize], way, into, out)
+                    let group = groups[p as usize];
+                    let all = packed.reach_all(p, group, into.clone(), &out);
+                    // In whole quanta: at most `q - 1` looser than a way at a time.
+                    let q = packed.quantum();
+                    for (way, &known) in all.iter().enumerate() {
+                        let one = reach_one(&packed, (p, group), way, into.clone(), &out);
+                        let one = one.map(|(low, high)| if is_from(way) { low } else { high });
+                        let (Some(known), Some(one)) = (known, one) else {
+                            assert_eq!(known, one, "round {round}: way {way} of {p}");
+                            continue;
+                        };
+                        let slack = if is_from(way) {
+                            one - known
+                        } else {
+                            known - one
+                        };
+                        assert!(slack < q, "round {round}: way {way} of {p}: {known} {one}");
+                    }
+                    all
                 })
                 .expect("a table");
             for (v, dist) in all.iter().enumerate() {
