@@ -96,7 +96,7 @@
 //! | `Simple` | 314.9 M; 3 130 / 14 | 61.5 M; 322 / 9.9 | 15.5 M; 137 / 0.9 | 20.3x, **3.96x** | 726 / 141 / 15 | 673 M, 35.5 MB | 14.7 M |
 //! | pillars | 364.2 M; 11 852 / 95 | 178.5 M; 4 817 / 85 | 41.8 M; 1 129 / 0.0 | 8.70x, **4.27x** | 2 253 / 1 151 / 261 | 195 M, 10.8 MB | 2.7 M |
 //! | large, pillars | 1 520 M; 168 420 / 597 | 1 041 M; 112 509 / 530 | 266.5 M; 21 925 / 682 | 5.70x, **3.90x** | 24 075 / 16 777 / 5 054 | 3 492 M, 204.5 MB | 5.8 M |
-//! | large, `Simple` tiled | 3 867 M; 460 991 / 6 840 | 199.6 M; 17 815 / 494 | 13.6 M; 966 / 0.1 | 284x, **14.7x** | 52 825 / 2 985 / 43 | 1.3 s, 319.1 MB | about 10 ms |
+//! | large, `Simple` tiled | 3 867 M; 460 991 / 6 840 | 199.6 M; 17 815 / 494 | 13.6 M; 966 / 0.1 | 284x, **14.7x** | 52 825 / 2 985 / 43 | 5 971 M, 319.1 MB | 57.4 M |
 //!
 //! The jump search starts from the more confined end of each query (`ends.rs`: the goal when
 //! the "fits" bits around the 27 positions around it are fewer than around the start's, and no
@@ -112,8 +112,11 @@
 //! now; the first ratio is against it as it is). The tiled set is open space but for 4 608
 //! blocks: the A* floods it, jumps cross it in one table read each; it is a large world made
 //! of the real map, not a stand-in for the benchmark's cluttered large Warframe maps (random
-//! free pairs there all have a free direct route). Its build and update figures are the
-//! bench's wall clock on a busy machine; the others are instructions.
+//! free pairs there all have a free direct route). Its updates cost more since its lines are
+//! long: an update fills again the lines through the change, to the walls. Wall clock, one
+//! run of `cargo bench --bench jps3d` at load 6 (a rough guide only): the tiled set 13 773 us
+//! per query for the flier A*, 617 us from the same ends, 141.9 us with tables; the large
+//! pillars set 5 489, 3 108 and 1 971 us.
 //!
 //! Forcing moves only when the canonical steps are blocked (before the second kind of replacement
 //! above) read 27.9 M; 203 / 0.3 (43 expansions), 78.0 M; 2 037 / 0.0 (534) and 407.7 M; 33 131 /
