@@ -91,7 +91,7 @@
 //! `JPS3D_SET` and `JPS3D_ENGINE` (misses per query: D1, and LL of 32 MB as this machine's
 //! L3):
 //!
-//! | set | flier A*: instructions; D1 / LL misses | the same from the jump search's end | with tables | ratios | expansions | build, bytes | update after one block |
+//! | set | flier A*: instructions; D1 / LL misses | the same from the jump search's end | with tables | ratios | expansions: A*, A* from that end, tables | build, bytes | update after one block |
 //! |---|---|---|---|---|---|---|---|
 //! | `Simple` | 314.9 M; 3 130 / 14 | 61.5 M; 322 / 9.9 | 15.5 M; 137 / 0.9 | 20.3x, **3.96x** | 726 / 141 / 15 | 673 M, 35.5 MB | 14.7 M |
 //! | pillars | 364.2 M; 11 852 / 95 | 178.5 M; 4 817 / 85 | 41.8 M; 1 129 / 0.0 | 8.70x, **4.27x** | 2 253 / 1 151 / 261 | 195 M, 10.8 MB | 2.7 M |
