@@ -82,6 +82,38 @@ pub fn synthetic_world(size: IVec3, density_percent: u32, seed: u64) -> DenseWor
     world
 }
 
+/// `world` repeated side by side `tiles.x` x `tiles.y` x `tiles.z` times (the tile at
+/// `(i, j, k)` is the world shifted by `(i, j, k) * world.size()`), joined wherever the
+/// faces of neighbouring copies are free.
+///
+/// # Panics
+/// When the tiled size is too large for a [`DenseWorld`] (never for `Simple` tiled
+/// 3 x 1 x 3, the large tiled set of `benches/jps3d.rs`).
+pub fn tiled_world(world: &DenseWorld, tiles: IVec3) -> DenseWorld {
+    let size = world.size();
+    let mut tiled = DenseWorld::new(size * tiles).expect("the tiled size is small enough");
+    for x in 0..size.x {
+        for y in 0..size.y {
+            for z in 0..size.z {
+                let p = IVec3::new(x, y, z);
+                if !world.is_blocked(p) {
+                    continue;
+                }
+                for i in 0..tiles.x {
+                    for j in 0..tiles.y {
+                        for k in 0..tiles.z {
+                            tiled
+                                .set_blocked(p + size * IVec3::new(i, j, k), true)
+                                .expect("inside the tiled world");
+                        }
+                    }
+                }
+            }
+        }
+    }
+    tiled
+}
+
 /// `count` pairs of free cells, drawn from `seed`, at least `min_distance` apart along some
 /// axis.
 pub fn random_pairs(
@@ -105,6 +137,36 @@ pub fn random_pairs(
     let mut pairs = Vec::with_capacity(count);
     while pairs.len() < count {
         let (a, b) = (free(), free());
+        if (a - b).abs().max_element() >= min_distance {
+            pairs.push((a, b));
+        }
+    }
+    pairs
+}
+
+/// `count` pairs drawn from `seed` among `ends` (cells of one tile) each shifted into a random
+/// tile of `tiles` tiles of `tile` cells ([`tiled_world`]), at least `min_distance` apart along
+/// some axis.
+pub fn tiled_pairs(
+    ends: &[IVec3],
+    tile: IVec3,
+    tiles: IVec3,
+    count: usize,
+    min_distance: i32,
+    seed: u64,
+) -> Vec<(IVec3, IVec3)> {
+    let mut rng = SplitMix64::new(seed);
+    let mut end = || {
+        let shift = IVec3::new(
+            below(&mut rng, tiles.x as u32),
+            below(&mut rng, tiles.y as u32),
+            below(&mut rng, tiles.z as u32),
+        );
+        ends[below(&mut rng, ends.len() as u32) as usize] + tile * shift
+    };
+    let mut pairs = Vec::with_capacity(count);
+    while pairs.len() < count {
+        let (a, b) = (end(), end());
         if (a - b).abs().max_element() >= min_distance {
             pairs.push((a, b));
         }

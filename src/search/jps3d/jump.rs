@@ -3,19 +3,64 @@
 
 use glam::IVec3;
 
+use super::START;
 use super::canon::{Tables, rank as dir_rank};
 use super::face::face_jump;
 use super::fits::Fits;
 use super::plus::JumpTables;
-use super::{JumpRecord, START};
 use crate::moves::fly::FREE_DIRECTIONS;
-use crate::search::cells::{CLOSED, CellTable, Neighbourhood, PAGE_CELLS};
+use crate::search::cells::{CLOSED, CellTable, Neighbourhood, PAGE_CELLS, Record};
 use crate::search::core::{MoveSource, Offer, RecordTable, Successor};
 use crate::world::VoxelWorld;
 
 /// The side of a page of the cell table, in cells.
 const PAGE_SIDE: u32 = 16;
 const _: () = assert!(PAGE_CELLS == (PAGE_SIDE * PAGE_SIDE * PAGE_SIDE) as usize);
+
+/// What the search keeps per explicit position: a record of the cell table, 16 bytes.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct JumpRecord {
+    /// The cost of the best route found (routes dearer than `u32::MAX` are left to the flier
+    /// A*: see [`JumpSearch::find_path`](super::JumpSearch::find_path)).
+    pub(super) g: u32,
+    /// The search's stamp (see [`CellTable::tag`]), and [`CLOSED`] while the position is
+    /// expanded for all its arrivals.
+    pub(super) tag: u32,
+    /// The node of the position it was reached from (its own for the start).
+    pub(super) parent: u32,
+    /// The arrival codes reached at cost `g` (bits of the indices of
+    /// [`FREE_DIRECTIONS`](crate::moves::fly::FREE_DIRECTIONS), [`START`] for the start).
+    pub(super) arrivals: u32,
+}
+
+impl Record for JumpRecord {
+    const MAX_G: u64 = u32::MAX as u64;
+
+    #[inline]
+    fn new(g: u64, tag: u32) -> Self {
+        debug_assert!(g <= Self::MAX_G);
+        Self {
+            g: g as u32,
+            tag,
+            ..Self::default()
+        }
+    }
+
+    #[inline]
+    fn g(self) -> u64 {
+        u64::from(self.g)
+    }
+
+    #[inline]
+    fn tag(self) -> u32 {
+        self.tag
+    }
+
+    #[inline]
+    fn close(&mut self) {
+        self.tag |= CLOSED;
+    }
+}
 
 /// The records of a jump search as the search loop sees them: a [`CellTable`] whose records
 /// keep their explicit parent and the arrival directions reached at their cost.

@@ -91,11 +91,32 @@
 //! `JPS3D_SET` and `JPS3D_ENGINE` (misses per query: D1, and LL of 32 MB as this machine's
 //! L3):
 //!
-//! | set | flier A*: instructions; D1 / LL misses | with tables | ratio | expansions | build, bytes | update after one block |
-//! |---|---|---|---|---|---|---|
-//! | `Simple` | 314.9 M; 3 130 / 14 | 23.1 M; 193 / 1.2 | **13.63x** | 726 / 34 | 673 M, 35.5 MB | 14.7 M |
-//! | pillars | 364.2 M; 11 852 / 95 | 71.5 M; 1 912 / 0.0 | 5.09x | 2 253 / 505 | 195 M, 10.8 MB | 2.7 M |
-//! | large | 1 520 M; 168 420 / 597 | 373.5 M; 30 487 / 2 118 | 4.07x | 24 075 / 7 224 | 3 492 M, 204.5 MB | 5.8 M |
+//! | set | flier A*: instructions; D1 / LL misses | the same from the jump search's end | with tables | ratios | expansions: A*, A* from that end, tables | build, bytes | update after one block |
+//! |---|---|---|---|---|---|---|---|
+//! | `Simple` | 314.9 M; 3 130 / 14 | 61.5 M; 322 / 9.9 | 15.5 M; 137 / 0.9 | 20.3x, **3.96x** | 726 / 141 / 15 | 673 M, 35.5 MB | 14.7 M |
+//! | pillars | 364.2 M; 11 852 / 95 | 178.5 M; 4 817 / 85 | 41.8 M; 1 129 / 0.0 | 8.70x, **4.27x** | 2 253 / 1 151 / 261 | 195 M, 10.8 MB | 2.7 M |
+//! | large, pillars | 1 520 M; 168 420 / 597 | 1 041 M; 112 509 / 530 | 266.5 M; 21 925 / 682 | 5.70x, **3.90x** | 24 075 / 16 777 / 5 054 | 3 492 M, 204.5 MB | 5.8 M |
+//! | large, `Simple` tiled | 3 867 M; 460 991 / 6 840 | 199.6 M; 17 815 / 494 | 13.6 M; 966 / 0.1 | 284x, **14.7x** | 52 825 / 2 985 / 43 | 5 971 M, 319.1 MB | 57.4 M |
+//!
+//! The jump search starts from the more confined end of each query (`ends.rs`: the goal when
+//! the "fits" bits around the 27 positions around it are fewer than around the start's, and no
+//! budget can cut the search short); the moves are symmetric, so the route found from the goal,
+//! reversed, costs the same. Before, searching from the start, the tables' column read 23.1 M;
+//! 191 / 1.2 (34 expansions), 71.6 M; 1 911 / 0.0 (505), 373.8 M; 30 477 / 2 115 (7 224) and
+//! 19.7 M; 1 573 / 0.0 (152): the choice cuts instructions 1.4x to 1.7x and the large world's
+//! LL misses 3.1x (on the 40 large pairs, searching from the better end of each would give
+//! 4 174 expansions, from the goal always 8 769). It is no property of jump points: the flier
+//! A* given the same choice (`JPS3D_ENGINE=astar-ends`, third column) gains as much or more,
+//! so the second ratio, against that A*, is the fair one, and it is what a lead giving the
+//! flier A* the choice would see (the flier A* lies outside this module and does not choose
+//! now; the first ratio is against it as it is). The tiled set is open space but for 4 608
+//! blocks: the A* floods it, jumps cross it in one table read each; it is a large world made
+//! of the real map, not a stand-in for the benchmark's cluttered large Warframe maps (random
+//! free pairs there all have a free direct route). Its updates cost more since its lines are
+//! long: an update fills again the lines through the change, to the walls. Wall clock, one
+//! run of `cargo bench --bench jps3d` at load 6 (a rough guide only): the tiled set 13 773 us
+//! per query for the flier A*, 617 us from the same ends, 141.9 us with tables; the large
+//! pillars set 5 489, 3 108 and 1 971 us.
 //!
 //! Forcing moves only when the canonical steps are blocked (before the second kind of replacement
 //! above) read 27.9 M; 203 / 0.3 (43 expansions), 78.0 M; 2 037 / 0.0 (534) and 407.7 M; 33 131 /
@@ -140,7 +161,9 @@
 //! After blocks change, [`JumpTables::apply_changes`] fills again only what the changes reach
 //! (see `plus/update.rs`).
 //!
-//! **What limits the speed-up on large worlds.** Instructions fall 3.7x but LL misses rise
+//! **What limits the speed-up on large worlds.** These notes were measured before the search
+//! chose its end (below), which brings the large world's LL misses to 0.7 k per query. On
+//! the large set instructions fell 3.7x but LL misses rose
 //! 3.9x (2.3 k per query against 0.6 k): the A*'s memory (its cell table's pages and "fits"
 //! words, a few MB) is reused from query to query and stays in the L3, while each jump search
 //! reads the tables of its own region of a 200 MB array (1.4 k read misses per query at the
@@ -241,7 +264,8 @@
 //! ## Files
 //!
 //! `mod.rs` holds the search; `canon.rs` its per-direction tables (natural and forced moves);
-//! `direct.rs` the direct route; `jump.rs` the jump move source and the jump; `face.rs` the
+//! `direct.rs` the direct route; `ends.rs` the choice of the end to search from; `jump.rs` the
+//! records, the jump move source and the jump; `face.rs` the
 //! straight jump scanned by word; `plus.rs` the precomputed face and edge jumps
 //! ([`JumpTables`]) and `plus/fill.rs` their filling; `fits.rs` the per-search "fits" words,
 //! and `fits/lines.rs` the lines of them along each axis.
@@ -255,7 +279,7 @@ use crate::moves::agent::{Agent, MoveCosts};
 use crate::moves::fly::step_cost;
 use crate::moves::wide::BoxView;
 use crate::search::BlockGoal;
-use crate::search::cells::{CLOSED, CellTable, Record};
+use crate::search::cells::CellTable;
 use crate::search::core::run;
 use crate::search::heuristic::Heuristic;
 use crate::search::open::OpenSet;
@@ -264,6 +288,7 @@ use crate::world::VoxelWorld;
 
 mod canon;
 mod direct;
+mod ends;
 mod face;
 mod fits;
 mod jump;
@@ -273,8 +298,9 @@ pub use plus::{JumpTables, MAX_TABLE_CELLS};
 
 use canon::{Tables, canonical_cost_failure, plus_ahead, sign};
 use direct::direct_route;
+use ends::from_goal;
 use fits::Fits;
-use jump::{JumpMoves, JumpRecords};
+use jump::{JumpMoves, JumpRecord, JumpRecords};
 
 /// The tallest body the jump search takes.
 pub const MAX_JUMP_HEIGHT: u32 = 3;
@@ -331,51 +357,6 @@ pub struct JumpSearch {
     fits: Fits,
     cells: CellTable<JumpRecord>,
     open: OpenSet,
-}
-
-/// What the search keeps per explicit position: a record of the cell table, 16 bytes.
-#[derive(Debug, Clone, Copy, Default)]
-struct JumpRecord {
-    /// The cost of the best route found (routes dearer than `u32::MAX` are left to the flier
-    /// A*: see [`JumpSearch::find`]).
-    g: u32,
-    /// The search's stamp (see [`CellTable::tag`]), and [`CLOSED`] while the position is
-    /// expanded for all its arrivals.
-    tag: u32,
-    /// The node of the position it was reached from (its own for the start).
-    parent: u32,
-    /// The arrival codes reached at cost `g` (bits of the indices of
-    /// [`FREE_DIRECTIONS`](crate::moves::fly::FREE_DIRECTIONS), [`START`] for the start).
-    arrivals: u32,
-}
-
-impl Record for JumpRecord {
-    const MAX_G: u64 = u32::MAX as u64;
-
-    #[inline]
-    fn new(g: u64, tag: u32) -> Self {
-        debug_assert!(g <= Self::MAX_G);
-        Self {
-            g: g as u32,
-            tag,
-            ..Self::default()
-        }
-    }
-
-    #[inline]
-    fn g(self) -> u64 {
-        u64::from(self.g)
-    }
-
-    #[inline]
-    fn tag(self) -> u32 {
-        self.tag
-    }
-
-    #[inline]
-    fn close(&mut self) {
-        self.tag |= CLOSED;
-    }
 }
 
 impl JumpSearch {
@@ -594,7 +575,8 @@ impl JumpSearch {
     /// The search over jump points: the one A* loop of the crate ([`run`]) with the jumps as
     /// its move source and the records in the flier A*'s cell table. A route free of extra
     /// costs is what the flier A* would find; the cost is filled in by the caller. `None` when
-    /// a route's cost went past what a record holds (`u32::MAX`).
+    /// a route's cost went past what a record holds (`u32::MAX`), or when a search from the
+    /// goal's side ended partial (the cell table full).
     fn search<W: VoxelWorld + ?Sized>(
         &mut self,
         plus: Option<&JumpTables>,
@@ -632,6 +614,13 @@ impl JumpSearch {
                 },
             });
         }
+        let reversed = from_goal(fits, plus, world, start, goal, options);
+        let (goal, start_node) = if reversed {
+            // The goal lies in the key range too (both were checked against the world).
+            (start, cells.node(goal)?)
+        } else {
+            (goal, start_node)
+        };
         let tag = cells.tag(0);
         *cells.cell(start_node) = JumpRecord {
             g: 0,
@@ -679,6 +668,14 @@ impl JumpSearch {
             (path, u64::from(cells.cell(end).g))
         });
         result.cost = None;
+        if reversed {
+            if result.status == SearchStatus::Partial {
+                // The route to the best position found from the goal's side starts elsewhere
+                // than at the start: the flier A* answers.
+                return None;
+            }
+            result.path.reverse();
+        }
         Some(result)
     }
 }

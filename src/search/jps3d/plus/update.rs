@@ -24,9 +24,9 @@ use crate::search::jps3d::canon::{Tables, rank};
 use crate::world::{Changes, Revision, VoxelWorld};
 
 /// The bits of a walk's key ([`JumpTables::start_key`]) that hold its cell's index, and
-/// where its direction starts.
+/// where its direction starts (after the 26 bits of the distance behind).
 const START_INDEX: u64 = MAX_TABLE_CELLS - 1;
-const START_DIR: u32 = 49;
+const START_DIR: u32 = START_INDEX.count_ones() + 26;
 
 impl JumpTables {
     /// Brings the tables up to date after the blocks at `changed` changed in `world`, the
@@ -241,8 +241,9 @@ impl JumpTables {
         if !self.inside(at) {
             return None;
         }
-        // Relative positions are at most 2^23 along each axis: the dot product of one with a
-        // direction lies within 3 * 2^23 of 0.
+        // The sides of the bounds add up to at most their volume + 2 (at most 2^24 + 2): the
+        // dot product of a relative position with a direction lies within that of 0, so
+        // `behind` takes at most 26 bits.
         let behind = (1i64 << 25) - i64::from(at.dot(FREE_DIRECTIONS[dir]));
         Some(
             (dir as u64) << START_DIR

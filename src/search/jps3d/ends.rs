@@ -1,0 +1,131 @@
+//! Which end a search starts from. The moves are symmetric (a move is legal exactly when the
+//! box it spans is free, whichever way it goes, and costs the same both ways), so a route
+//! from the goal to the start, reversed, is a route from the start to the goal of the same
+//! cost. A search from a confined end leaves its pocket in few expansions and then heads
+//! for an end in the open, where the estimate is nearly right; from the open end, it floods
+//! everything the estimate ranks ahead of the pocket's way in. Measured in the module notes.
+
+use glam::IVec3;
+
+use super::fits::Fits;
+use super::plus::JumpTables;
+use crate::search::SearchOptions;
+use crate::world::VoxelWorld;
+
+/// Whether to search from `goal` to `start`: when the goal's neighbourhood is more confined
+/// than the start's ([`openness`]) and no budget can cut the search short (a partial route
+/// must begin at the start).
+pub(super) fn from_goal<W: VoxelWorld + ?Sized>(
+    fits: &mut Fits,
+    plus: Option<&JumpTables>,
+    world: &W,
+    start: IVec3,
+    goal: IVec3,
+    options: &SearchOptions,
+) -> bool {
+    options.max_nodes.is_none()
+        && options.max_time.is_none()
+        && openness(fits, plus, world, goal) < openness(fits, plus, world, start)
+}
+
+/// How open the neighbourhood of `p` is: the "fits" bits around each of the 27 positions
+/// around it, counted (read from the tables when there are some), at most 729.
+fn openness<W: VoxelWorld + ?Sized>(
+    fits: &mut Fits,
+    plus: Option<&JumpTables>,
+    world: &W,
+    p: IVec3,
+) -> u32 {
+    let mut count = 0;
+    for x in -1..=1 {
+        for y in -1..=1 {
+            for z in -1..=1 {
+                let q = p + IVec3::new(x, y, z);
+                count += match plus {
+                    Some(plus) => plus.around(q),
+                    None => fits.around(world, q),
+                }
+                .count_ones();
+            }
+        }
+    }
+    count
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::IVec3;
+
+    use crate::moves::agent::{Agent, MoveCosts};
+    use crate::moves::pathcheck::check_path;
+    use crate::search::jps3d::{JumpSearch, JumpTables};
+    use crate::search::{Pathfinder, SearchOptions, SearchStatus};
+    use crate::world::DenseWorld;
+
+    /// A goal in a closed box with one hole, a start in the open: the search runs from the
+    /// goal (fewer expansions than from the start), and the route still leads from the start
+    /// to the goal, legal, at the flier A*'s cost, with and without tables; with a node budget
+    /// it runs from the start, and a partial route begins at the start.
+    #[test]
+    fn a_confined_goal_is_searched_from_and_the_route_still_starts_at_the_start() {
+        let mut world = DenseWorld::new(IVec3::new(40, 20, 40)).unwrap();
+        // The walls of the box from (20, 2, 20) to (30, 12, 30), a hole at (25, 7, 20).
+        for x in 20..=30 {
+            for y in 2..=12 {
+                for z in 20..=30 {
+                    let wall = x == 20 || x == 30 || y == 2 || y == 12 || z == 20 || z == 30;
+                    if wall && (x, y, z) != (25, 7, 20) {
+                        world.set_blocked(IVec3::new(x, y, z), true).unwrap();
+                    }
+                }
+            }
+        }
+        let (agent, costs) = (Agent::flier(1), MoveCosts::octile());
+        let (start, goal) = (IVec3::new(3, 15, 37), IVec3::new(28, 3, 28));
+        let mut fits = super::Fits::default();
+        fits.start(&world, &agent, false);
+        let options = SearchOptions::default();
+        assert!(super::from_goal(
+            &mut fits, None, &world, start, goal, &options
+        ));
+        assert!(!super::from_goal(
+            &mut fits, None, &world, goal, start, &options
+        ));
+        let budget = SearchOptions::default().with_max_nodes(5);
+        assert!(!super::from_goal(
+            &mut fits, None, &world, start, goal, &budget
+        ));
+        let expected = Pathfinder::new(agent, costs)
+            .unwrap()
+            .find_path(&world, start, goal, &options)
+            .unwrap();
+        let tables = JumpTables::build(&world, agent).unwrap();
+        let mut jps = JumpSearch::new(agent, costs).unwrap();
+        for with_tables in [false, true] {
+            let found = if with_tables {
+                jps.find_path_with_tables(&tables, &world, start, goal, &options)
+            } else {
+                jps.find_path(&world, start, goal, &options)
+            }
+            .unwrap();
+            let back = if with_tables {
+                jps.find_path_with_tables(&tables, &world, goal, start, &options)
+            } else {
+                jps.find_path(&world, goal, start, &options)
+            }
+            .unwrap();
+            assert_eq!(found.cost, expected.cost);
+            assert_eq!(back.cost, expected.cost);
+            // Both ran from the goal's side: the same search.
+            assert_eq!(found.stats.expanded, back.stats.expanded);
+            assert_eq!(found.path.first(), Some(&start));
+            assert_eq!(found.path.last(), Some(&goal));
+            let check = check_path(&world, &agent, &costs, &found.path);
+            assert_eq!(check.first_broken, None, "{:?}", found.path);
+            assert_eq!(check.cost, found.cost);
+            let partial = jps.find_path(&world, start, goal, &budget).unwrap();
+            assert_eq!(partial.status, SearchStatus::Partial);
+            assert_eq!(partial.path.first(), Some(&start));
+        }
+    }
+}
