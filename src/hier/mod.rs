@@ -177,7 +177,7 @@
 //! | block edit p50 / p99 | 8 / 31 us | 627 us / 10.4 ms | 194 / 1 177 us, landmarks current |
 //!
 //! Every edit above is timed with the landmarks current: the 24 of 200 that dropped them were
-//! followed by an untimed `refresh_landmarks`. Weight 1.05: 1.95 ms, 11 005 expansions.
+//! followed by an untimed `refresh_landmarks`. Weight 1.05: as unweighted (9 253; 11 005 weighted).
 //! The windows run on the graph's own A* kept to their chunk columns
 //! ([`GraphSearch::search_within`](crate::graph::GraphSearch)), the end cells on its loop
 //! too (`exhaust_within`, `exhaust_to_within`; `search/windows.rs` has the figures).
