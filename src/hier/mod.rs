@@ -142,7 +142,7 @@
 //!   once per query, the search core's radix heap as the open set), then refine and smooth
 //!   the abstract route with windows two cells wide: A* from where the kept route stands
 //!   to where the abstract route leaves the next cell, over the moves of those cells,
-//!   keeping its part up to three fifths through the second cell, where the next window
+//!   keeping its part up to 65% of the way through the second cell, where the next window
 //!   starts. Every border lies inside a window and no junction sits on a portal, so the
 //!   crossing points are free. When the abstraction finds no route, A* over the walk graph
 //!   decides, so "unreachable" is exact (and costs an abstract search plus a full A*);
@@ -170,14 +170,14 @@
 //! | | graph A* | exact hierarchy | abstraction |
 //! |---|---|---|---|
 //! | mean / p99 per query | 23.6 / 80.7 ms | 673 / 3 276 ms | 1.79 / 5.57 ms (13.1x faster) |
-//! | expansions per query | 360 875 | 164 992 | 9 253 (8 373 with 16-bit landmarks, all stored) |
-//! | cost ratio mean / worst | 1 | 1 | 1.0082 / 1.0159 |
+//! | expansions per query | 360 875 | 164 992 | 9 175 (9 253 at a three-fifths junction, 8 373 then with 16-bit landmarks) |
+//! | cost ratio mean / worst | 1 | 1 | 1.0083 / 1.0159 |
 //! | build | compile 1.65 s | 4.2x the compile | 2.57 s, 1.56x (one thread: 2.76x) |
 //! | memory on top of the graph (78.1 MB) | | 233% | 38.1 MB, 49% |
 //! | block edit p50 / p99 | 8 / 31 us | 627 us / 10.4 ms | 194 / 1 177 us, landmarks current |
 //!
 //! Every edit above is timed with the landmarks current: the 24 of 200 that dropped them were
-//! followed by an untimed `refresh_landmarks`. Weight 1.05: as unweighted (9 253; 11 005 weighted).
+//! followed by an untimed `refresh_landmarks`. Weight 1.05: as unweighted (11 005 weighted).
 //! The windows run on the graph's own A* kept to their chunk columns
 //! ([`GraphSearch::search_within`](crate::graph::GraphSearch)), the end cells on its loop
 //! too (`exhaust_within`, `exhaust_to_within`; `search/windows.rs` has the figures).
@@ -217,7 +217,7 @@
 //! - Memory (49% at 2048, 38.1 MB; 90% with 16-bit landmarks and tables): landmarks 14.1 MB
 //!   (bytes, half the portals derived from a partner), tables 7.5 MB (bytes above a floor),
 //!   exits 7.1 MB, cells 2.8 MB, portals, feet, slots 1.9 MB each. Query instructions at 1024:
-//!   104.7 M for 20 (5 422 expansions each; 108.9 M before, when 16-bit landmarks took 89.7 M).
+//!   103.4 M for 20 (5 350 expansions each; 104.3 M at a three-fifths junction, 108.9 M earlier).
 //!
 //! For a router: build an [`Abstraction`] with the router's [`MoveCosts`], pass it every
 //! [`GraphUpdate`], call [`Abstraction::refresh_landmarks`] when edits settle, and answer

@@ -46,7 +46,7 @@
 //! widens with it), so shorter windows with less overlap pay, as long as no junction between
 //! two windows is pinned to a portal (windows 2 cells wide stepping 2 pinned every other
 //! border and cost 1.06% above optimal at 512). Junctions now lie inside a cell: a window
-//! keeps its route three fifths of the way through the cell after its stride ([`JUNCTION`],
+//! keeps its route 65% of the way through the cell after its stride ([`JUNCTION`],
 //! by nodes, from its entry there to the window's end), where the route has the rest of that
 //! cell still ahead to settle the crossing. Measured (`HIER_ENGINE=graph,hpa long --edits 0 --weight 1`,
 //! expansions of the abstract search and windows per query, cost ratio mean / worst):
@@ -71,7 +71,11 @@
 //! | 65% through | | 8 300, 1.0083 / 1.0159 |
 //! | 70% through | 4 185, 1.0082 / 1.0178 | 8 087, 1.0086 / 1.0159 |
 //!
-//! Three fifths keeps the mean at 2048 under 1.0085 with a little room. Instructions
+//! Three fifths was kept then. With today's abstract search (the same runs): three fifths
+//! 4 705, 1.0078 / 1.0156 and 9 253, 1.0082 / 1.0159; **65%** 4 650, 1.0079 / 1.0156 and
+//! 9 175, 1.0083 / 1.0159, 104.3 M to 103.4 M instructions (below), the hills 1.0050 /
+//! 1.0461: kept; 70% 8 963, 1.0085 / 1.0159 at 2048, the hills 1.0056 / 1.0461, 101.2 M,
+//! left for the mean's margin. Before (three fifths chosen over half way): instructions
 //! (`HIER_ENGINE=hpa valgrind --tool=callgrind --toggle-collect='*timed_hpa*' long --size
 //! 1024 --pairs 20 --edits 0 --weight 1`, the 20 queries): 102.1 M at half way, 97.5 M at
 //! three fifths, the windows (`refine`, inclusive) 43.9 M and 39.3 M; 5 478 and 5 136
@@ -101,7 +105,7 @@ use super::{AbstractSearch, FROM_START};
 
 /// How far through the cell after its stride a window keeps its route: this share of the
 /// route's nodes from its entry there to the window's end (see the module docs).
-const JUNCTION: (usize, usize) = (3, 5);
+const JUNCTION: (usize, usize) = (13, 20);
 use crate::error::{Error, Result};
 use crate::graph::{NavGraph, NodeId};
 use crate::hier::cell::{Chunk, chunk_of};
