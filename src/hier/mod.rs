@@ -187,13 +187,13 @@
 //! target/release/examples/long --pairs 20 --edits 0 --weight 1`: 2048, 20 pairs): graph A*
 //! 170.0 M per query, the abstraction 9.07 M (18.7x fewer; 11.5 M last round). With
 //! `HIER_ENGINE=hpa` alone (no record sizing in the timed part): 7.91 M (8.12 M before the
-//! goal bound took all landmark ways at once), the refinement 2.33 M. Build at 1024 (`--size 1024 --pairs 1`,
-//! `--toggle-collect='*Abstraction*build*'`): 9.10 G instructions (the compile 7.56 G,
-//! `'*NavGraph*compile*'`; 9.63 G last round), 2.43 G of them the landmark Dijkstras (2.91 G
-//! with 24 landmarks; 5.61 G before they skipped rows of portals reached through their
-//! table), 4.87 G the tables (3.43 G of it the per-portal Dijkstras). The build misses the
-//! cache more than the compile: 2.3x its wall clock at 1.3x its instructions (under valgrind,
-//! same run). Per block edit, landmarks current: 2.75 M instructions at 1024, 3.28 M before
+//! goal bound took all landmark ways at once), the refinement 2.33 M. Build at 1024, one thread (`--size 1024 --pairs 1`,
+//! `--toggle-collect='*Abstraction*build*'`): 7.93 G instructions (the compile 7.56 G,
+//! `'*NavGraph*compile*'`; 9.29 G before the landmark searches read lists per slot over a
+//! ring of buckets, `hpa/landmarks.rs`), 1.06 G of them the landmark Dijkstras (2.52 G before),
+//! 4.82 G the tables (3.38 G of it the per-portal Dijkstras). First-level data cache misses
+//! (`--cache-sim=yes --LL=33554432,16,64`): 26.4 M, 48.5 M before, when the landmark
+//! searches took 93% of the reads' misses (now 70%; the tables' derivation 9%). Per block edit, landmarks current: 2.75 M instructions at 1024, 3.28 M before
 //! (`long --size 1024 --edits 200 --refresh-landmarks`, `'*Abstraction*update*'`), 1.6 M median.
 //!
 //! What limits the speed-up:

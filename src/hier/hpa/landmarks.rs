@@ -5,12 +5,28 @@
 //! Both ways, because walking is far from symmetric (a block climbed costs 10, a block
 //! dropped 2): the bound `d(L, goal) - d(L, v)` is tight when the landmark lies behind `v`,
 //! `d(v, L) - d(goal, L)` when it lies beyond the goal.
+//!
+//! The searches read each slot's transitions from a list per slot, and the in-cell edges
+//! into a slot (its table column, strided across its cell's block) from the columns turned
+//! into lists once per refresh ([`Links`]: 8 bytes an edge while the searches run, 12.2 MB
+//! at 1024, 50.5 MB at 2048), over Dial's buckets in a ring (`landmarks/ring.rs`). The first probe is
+//! the first landmark when its part is the core. Build at 1024 (callgrind
+//! `--toggle-collect='*Abstraction*build*'`, `long --size 1024 --pairs 1 --edits 0`), the
+//! landmark refresh: 2.98 G instructions before, 2.40 G with the transitions by slot and the
+//! probe reused, 2.08 G with the columns, 1.62 G with the ring (the searches 2.52 G to
+//! 1.06 G); the same distances. Recording a batch's searches slot by slot instead of way by
+//! way (one pass over the 80-byte rows of the table per batch, the quantum grown in way
+//! order) cut the first-level cache misses by 3.2% (26.4 M to 25.5 M) for 1.6% more
+//! instructions (7.93 G to 8.06 G): dropped.
 
 use glam::IVec3;
 
 use super::Abstraction;
 use super::alt::{GoalBound, LandmarkTable};
-use crate::search::open::OpenSet;
+
+mod ring;
+
+use ring::Ring;
 
 /// The landmarks: the portals nearest to points spread evenly along the border of the area
 /// the portals span, starting at a corner (with 8: the corners and the middles of the sides).
@@ -104,8 +120,9 @@ impl Abstraction {
         if !self.landmarks.is_empty() {
             return;
         }
-        if let Some(distances) = self.landmark_distances() {
-            self.landmarks = distances.pack(&self.slot_cell, &self.partners());
+        let links = Links::new(self);
+        if let Some(distances) = self.landmark_distances(&links) {
+            self.landmarks = distances.pack(&self.slot_cell, &self.partners(&links));
         }
     }
 
@@ -114,11 +131,13 @@ impl Abstraction {
     /// target of one whose source is not derived is derived from it, and the source keeps its
     /// values. Most portals are the ends of one transition each way, so about half are
     /// derived.
-    fn partners(&self) -> Vec<Option<(u32, u32)>> {
+    fn partners(&self, links: &Links) -> Vec<Option<(u32, u32)>> {
         let slots = self.slot_cell.len();
         let mut transitions = Vec::new();
         for slot in 0..slots as u32 {
-            self.for_each_edge(slot, false, |to, cost| transitions.push((cost, slot, to)));
+            for &(to, cost) in links.out.of(slot) {
+                transitions.push((cost, slot, to));
+            }
         }
         transitions.sort_unstable();
         let mut keeps = vec![false; slots];
@@ -177,7 +196,7 @@ impl Abstraction {
     }
 
     /// The landmark distances of every slot; `None` without portals.
-    fn landmark_distances(&self) -> Option<LandmarkTable<LANDMARK_WAYS>> {
+    fn landmark_distances(&self, links: &Links) -> Option<LandmarkTable<LANDMARK_WAYS>> {
         let slots = self.slot_cell.len();
         let mut portals: Vec<(IVec3, u32)> = Vec::new();
         for cell in &self.cells {
@@ -187,9 +206,6 @@ impl Abstraction {
         }
         let low = portals.iter().map(|p| p.0).reduce(IVec3::min)?;
         let high = portals.iter().map(|p| p.0).fold(low, IVec3::max);
-        // The transitions into each slot, for the Dijkstras toward a landmark (in-cell edges
-        // into a portal are a column of its cell's table).
-        let into = Incoming::new(self);
         let nearest = |aim: IVec3, within: &dyn Fn(u32) -> bool| {
             portals
                 .iter()
@@ -207,23 +223,32 @@ impl Abstraction {
         // Landmarks only in the largest strongly connected part found (the portals a probe
         // reaches and that reach it): a landmark on an island bounds nothing elsewhere, and at
         // 1024 the portals nearest the border points left 72% of the distances unknown.
-        // Probes from the portal nearest the middle, then nearest each border point, until one
-        // part holds half the portals.
+        // Probes from the portal nearest the first border point, then nearest the middle, then
+        // nearest each other border point, until one part holds half the portals. The first
+        // probe first: when its part is that one, it is the first landmark too, and its two
+        // searches are the landmark's (2 of 42 searches saved).
         let mut core: Vec<bool> = Vec::new();
         let mut core_size = 0;
-        for aim in std::iter::once((low + high) / 2).chain(aims.iter().copied()) {
+        let mut core_probe: Option<(u32, Vec<Vec<u64>>)> = None;
+        let probe_aims = aims[..1]
+            .iter()
+            .copied()
+            .chain(std::iter::once((low + high) / 2))
+            .chain(aims[1..].iter().copied());
+        for aim in probe_aims {
             let Some(probe) = nearest(aim, &|slot| core.get(slot as usize) != Some(&true)) else {
                 break;
             };
-            let found = self.shortest_each(&[(probe, false), (probe, true)], &into);
+            let found = self.shortest_each(&[(probe, false), (probe, true)], links);
             let part: Vec<bool> = found[0]
                 .iter()
                 .zip(&found[1])
-                .map(|(&there, &home)| there != u64::MAX && home != u64::MAX)
+                .map(|(&there, &home)| there != UNSEEN && home != UNSEEN)
                 .collect();
             let size = part.iter().filter(|&&inside| inside).count();
             if size > core_size {
                 (core, core_size) = (part, size);
+                core_probe = Some((probe, found));
             }
             if core_size * 2 >= portals.len() {
                 break;
@@ -233,23 +258,34 @@ impl Abstraction {
         // Per landmark way `(way, source, backward)`, searched two per thread at a time (each
         // search's distances take 8 bytes a slot) and recorded in order, so the table does
         // not depend on the threads. Two per thread: a batch's halves then hold a search each
-        // way, and a backward search (reading table columns) takes about 1.7 times a forward
-        // one's instructions (callgrind at 1024), so a thread per way would leave the forward
-        // one waiting.
+        // way, so a thread given the slower way does not leave the other waiting. The core's
+        // probe, when a landmark, is not searched again.
         let ways: Vec<(usize, u32, bool)> = aims
             .iter()
             .enumerate()
             .filter_map(|(l, &aim)| Some((l, nearest(aim, &|slot| core[slot as usize])?)))
             .flat_map(|(l, source)| [(2 * l, source, false), (2 * l + 1, source, true)])
             .collect();
-        for batch in ways.chunks(2 * pool_width()) {
-            let searches: Vec<(u32, bool)> = batch.iter().map(|&(_, s, b)| (s, b)).collect();
-            for (&(way, _, _), dist) in batch.iter().zip(self.shortest_each(&searches, &into)) {
-                for (slot, &d) in dist.iter().enumerate() {
-                    if d != u64::MAX {
-                        landmarks.set(slot as u32, way, d);
-                    }
+        let record = |landmarks: &mut LandmarkTable<LANDMARK_WAYS>, way: usize, found: &[u64]| {
+            for (slot, &reach) in found.iter().enumerate() {
+                if reach != UNSEEN {
+                    landmarks.set(slot as u32, way, reach >> 1);
                 }
+            }
+        };
+        let mut rest = &ways[..];
+        if let Some((probe, found)) = core_probe
+            && let [(way, source, false), (_, _, true), after @ ..] = rest
+            && *source == probe
+        {
+            record(&mut landmarks, *way, &found[0]);
+            record(&mut landmarks, way + 1, &found[1]);
+            rest = after;
+        }
+        for batch in rest.chunks(2 * pool_width()) {
+            let searches: Vec<(u32, bool)> = batch.iter().map(|&(_, s, b)| (s, b)).collect();
+            for (&(way, _, _), found) in batch.iter().zip(self.shortest_each(&searches, links)) {
+                record(&mut landmarks, way, &found);
             }
         }
         Some(landmarks)
@@ -258,125 +294,164 @@ impl Abstraction {
     /// The results of [`Self::shortest`] for each `(source, backward)` of `searches`, in
     /// their order: on rayon's current thread pool with the `rayon` feature (each search
     /// with its own distances and heap), else one after the other.
-    fn shortest_each(&self, searches: &[(u32, bool)], into: &Incoming) -> Vec<Vec<u64>> {
-        let search = |heap: &mut OpenSet, &(source, backward): &(u32, bool)| {
-            let mut dist = Vec::new();
-            self.shortest(source, backward, into, &mut dist, heap);
-            dist
+    fn shortest_each(&self, searches: &[(u32, bool)], links: &Links) -> Vec<Vec<u64>> {
+        let search = |heap: &mut Ring, &(source, backward): &(u32, bool)| {
+            let mut reach = Vec::new();
+            self.shortest(source, backward, links, &mut reach, heap);
+            reach
         };
-        // Dijkstra pops costs in order, all a radix heap needs.
         #[cfg(feature = "rayon")]
         {
             use rayon::prelude::*;
             searches
                 .par_iter()
-                .map_init(OpenSet::default, search)
+                .map_init(Ring::default, search)
                 .collect()
         }
         #[cfg(not(feature = "rayon"))]
         {
-            let mut heap = OpenSet::default();
+            let mut heap = Ring::default();
             searches.iter().map(|s| search(&mut heap, s)).collect()
         }
     }
 
     /// The abstract route costs from `source` to every slot (`backward`: from every slot to
-    /// `source`) into `dist`, `u64::MAX` for none; `into` as [`Self::for_each_edge_into`].
+    /// `source`) into `reach`, each shifted left by one above a flag (see below), [`UNSEEN`]
+    /// for none.
     fn shortest(
         &self,
         source: u32,
         backward: bool,
-        into: &Incoming,
-        dist: &mut Vec<u64>,
-        heap: &mut OpenSet,
+        links: &Links,
+        reach: &mut Vec<u64>,
+        heap: &mut Ring,
     ) {
-        dist.clear();
-        dist.resize(self.slot_cell.len(), u64::MAX);
-        dist[source as usize] = 0;
-        // Per slot, whether its distance came through its cell's table: then its own table
-        // row (column, backward) improves nothing, as in the abstract search (in-cell costs
-        // are shortest routes), and only its transitions are relaxed. Most portals of a cell
-        // are reached so; this cut the landmark Dijkstras' relaxations by most of the rows.
-        let mut via_table = vec![false; self.slot_cell.len()];
-        heap.reset(0);
-        heap.push(0, 0, source);
+        reach.clear();
+        reach.resize(self.slot_cell.len(), UNSEEN);
+        reach[source as usize] = 0;
+        let transitions = if backward { &links.into } else { &links.out };
+        // The flag: whether a slot's distance came through its cell's table. Then its own
+        // table row (column, backward) improves nothing, as in the abstract search (in-cell
+        // costs are shortest routes), and only its transitions are relaxed. Most portals of a
+        // cell are reached so; this cut the landmark Dijkstras' relaxations by most of the
+        // rows. Kept with the distance: one load per relaxation.
+        heap.reset();
+        heap.push(0, source);
         while let Some((g, slot)) = heap.pop() {
-            if g > dist[slot as usize] {
+            let state = reach[slot as usize];
+            if g > state >> 1 {
                 continue;
             }
-            let own = self.slot_cell[slot as usize];
-            let row = !via_table[slot as usize];
-            let mut visit = |next: u32, cost: u32| {
+            // Route costs stay far below 2^63: shifted, they still fit.
+            let mut visit = |next: u32, cost: u32, inside: bool| {
                 let reached = g + u64::from(cost);
-                if reached < dist[next as usize] {
-                    dist[next as usize] = reached;
-                    via_table[next as usize] = self.slot_cell[next as usize] == own;
-                    heap.push(reached, reached, next);
+                if reached < reach[next as usize] >> 1 {
+                    reach[next as usize] = reached << 1 | u64::from(inside);
+                    heap.push(reached, next);
                 }
             };
-            if backward {
-                self.for_each_edge_into(slot, row, into, &mut visit);
-            } else {
-                self.for_each_edge(slot, row, &mut visit);
-            }
-        }
-    }
-
-    /// Visits the abstract edges into the portal in `slot`, `(from, cost)`: its table column
-    /// (when `column`) and its transitions in `into`.
-    fn for_each_edge_into(
-        &self,
-        slot: u32,
-        column: bool,
-        into: &Incoming,
-        mut visit: impl FnMut(u32, u32),
-    ) {
-        let Some((cell, local)) = self.slot_portal(slot) else {
-            return;
-        };
-        if column {
-            cell.for_each_in_column(local, |other, cost| {
-                if other != local {
-                    visit(cell.base + other as u32, cost);
+            if state & 1 == 0 {
+                if backward {
+                    for &(from, cost) in links.columns.of(slot) {
+                        visit(from, cost, true);
+                    }
+                } else if let Some((cell, local)) = self.slot_portal(slot) {
+                    let base = cell.base;
+                    cell.for_each_in_row(local, |other, cost| {
+                        visit(base + other as u32, cost, true);
+                    });
                 }
-            });
-        }
-        let edges = into.first[slot as usize] as usize..into.first[slot as usize + 1] as usize;
-        for &(from, cost) in &into.edges[edges] {
-            visit(from, cost);
+            }
+            for &(next, cost) in transitions.of(slot) {
+                visit(next, cost, false);
+            }
         }
     }
 }
 
-/// The transitions into each slot, grouped by slot: `edges[first[s] .. first[s + 1]]` are
-/// `(from, cost)` of those into slot `s`.
-struct Incoming {
+/// A slot not reached in [`Abstraction::shortest`].
+const UNSEEN: u64 = u64::MAX;
+
+/// The transitions at each slot one way, grouped by slot: `edges[first[s] .. first[s + 1]]`
+/// are `(other slot, cost)` of those at slot `s`.
+struct Adjacency {
     first: Vec<u32>,
     edges: Vec<(u32, u32)>,
 }
 
-impl Incoming {
+impl Adjacency {
+    /// The transitions at `slot`.
+    #[inline]
+    fn of(&self, slot: u32) -> &[(u32, u32)] {
+        &self.edges[self.first[slot as usize] as usize..self.first[slot as usize + 1] as usize]
+    }
+}
+
+/// The transitions out of each slot and into each slot, and the in-cell edges into each
+/// slot (its table column): read by the landmark searches in one place per slot, not found
+/// by a search among the cell's exits or read across the rows of its cell's block.
+struct Links {
+    out: Adjacency,
+    into: Adjacency,
+    columns: Adjacency,
+}
+
+impl Links {
     fn new(hpa: &Abstraction) -> Self {
         let slots = hpa.slot_cell.len();
-        let mut all = Vec::new();
-        for slot in 0..slots as u32 {
-            hpa.for_each_edge(slot, false, |next, cost| all.push((next, slot, cost)));
-        }
-        all.sort_unstable();
         let mut first = Vec::with_capacity(slots + 1);
-        let mut at = 0;
-        for slot in 0..=slots as u32 {
-            while at < all.len() && all[at].0 < slot {
-                at += 1;
-            }
-            first.push(at as u32);
+        let mut edges = Vec::new();
+        for slot in 0..slots as u32 {
+            first.push(edges.len() as u32);
+            hpa.for_each_edge(slot, false, |next, cost| edges.push((next, cost)));
         }
+        first.push(edges.len() as u32);
+        let out = Adjacency { first, edges };
+        // Turned around by a counting sort on the target, sources in slot order.
+        let mut first = vec![0u32; slots + 1];
+        for &(to, _) in &out.edges {
+            first[to as usize + 1] += 1;
+        }
+        for slot in 0..slots {
+            first[slot + 1] += first[slot];
+        }
+        let mut fill = first.clone();
+        let mut edges = vec![(0, 0); out.edges.len()];
+        for from in 0..slots as u32 {
+            for &(to, cost) in out.of(from) {
+                edges[fill[to as usize] as usize] = (from, cost);
+                fill[to as usize] += 1;
+            }
+        }
+        let into = Adjacency { first, edges };
+        // The columns: every row read twice (to count, then to fill), rows in slot order.
+        let mut first = vec![0u32; slots + 1];
+        for_each_row_entry(hpa, |_, to, _| first[to as usize + 1] += 1);
+        for slot in 0..slots {
+            first[slot + 1] += first[slot];
+        }
+        let mut fill = first.clone();
+        let mut edges = vec![(0, 0); first[slots] as usize];
+        for_each_row_entry(hpa, |from, to, cost| {
+            edges[fill[to as usize] as usize] = (from, cost);
+            fill[to as usize] += 1;
+        });
         Self {
-            first,
-            edges: all
-                .into_iter()
-                .map(|(_, from, cost)| (from, cost))
-                .collect(),
+            out,
+            into,
+            columns: Adjacency { first, edges },
+        }
+    }
+}
+
+/// Visits every in-cell edge of the abstraction, `(from slot, to slot, cost)`, rows in slot
+/// order.
+fn for_each_row_entry(hpa: &Abstraction, mut visit: impl FnMut(u32, u32, u32)) {
+    for slot in 0..hpa.slot_cell.len() as u32 {
+        if let Some((cell, local)) = hpa.slot_portal(slot) {
+            cell.for_each_in_row(local, |other, cost| {
+                visit(slot, cell.base + other as u32, cost);
+            });
         }
     }
 }
@@ -385,7 +460,7 @@ impl Incoming {
 pub(super) mod tests {
     use glam::IVec3;
 
-    use super::{LANDMARKS, border_points};
+    use super::{LANDMARKS, Links, border_points};
     use crate::graph::NavGraph;
     use crate::hier::Abstraction;
     use crate::moves::agent::{Agent, MoveCosts};
@@ -424,7 +499,7 @@ pub(super) mod tests {
         }
         assert!(edges.len() > 100, "a world of {} edges", edges.len());
         // Costs on this small world fit 16 bits: the quantised distances are the distances.
-        let distances = hpa.landmark_distances().expect("portals");
+        let distances = hpa.landmark_distances(&Links::new(&hpa)).expect("portals");
         assert_eq!(distances.quantum(), 1);
         for l in 0..LANDMARKS {
             let value = |slot: u32, to: bool| {
@@ -557,7 +632,7 @@ pub(super) mod tests {
         }
         let graph = NavGraph::compile(&world, &Agent::default()).expect("compiles");
         let hpa = Abstraction::build(&graph, &MoveCosts::default()).expect("builds");
-        let distances = hpa.landmark_distances().expect("portals");
+        let distances = hpa.landmark_distances(&Links::new(&hpa)).expect("portals");
         let portals = hpa.portal_count();
         let island = hpa
             .cells
