@@ -193,7 +193,7 @@
 //! with 24 landmarks; 5.61 G before they skipped rows of portals reached through their
 //! table), 4.87 G the tables (3.43 G of it the per-portal Dijkstras). The build misses the
 //! cache more than the compile: 2.3x its wall clock at 1.3x its instructions (under valgrind,
-//! same run). Per block edit, landmarks current: 2.75 M instructions at 1024, 3.28 M before
+//! same run). Per block edit, landmarks current: 2.71 M instructions at 1024, 2.75 M before
 //! (`long --size 1024 --edits 200 --refresh-landmarks`, `'*Abstraction*update*'`), 1.6 M median.
 //!
 //! What limits the speed-up:
