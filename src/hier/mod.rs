@@ -193,7 +193,7 @@
 //! ring of buckets, `hpa/landmarks.rs`), 1.06 G of them the landmark Dijkstras (2.52 G before),
 //! 4.82 G the tables (3.38 G of it the per-portal Dijkstras). First-level data cache misses
 //! (`--cache-sim=yes --LL=33554432,16,64`): 26.4 M, 48.5 M before, when the landmark
-//! searches took 93% of the reads' misses (now 70%; the tables' derivation 9%). Per block edit, landmarks current: 2.75 M instructions at 1024, 3.28 M before
+//! searches took 93% of the reads' misses (now 70%; the tables' derivation 9%). Per block edit, landmarks current: 2.71 M instructions at 1024, 2.75 M before
 //! (`long --size 1024 --edits 200 --refresh-landmarks`, `'*Abstraction*update*'`), 1.6 M median.
 //!
 //! What limits the speed-up:

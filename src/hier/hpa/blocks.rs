@@ -110,9 +110,11 @@ impl HpaCell {
         let mut order: Vec<(usize, usize)> = (0..n).map(|i| (find(&mut root, i), i)).collect();
         order.sort_unstable();
         let mut groups = Vec::new();
-        let mut costs = Vec::new();
+        // At most `n * n` entries, reserved once: grown push by push, the two lists took 2.5 M
+        // of the 549.1 M update instructions of 200 edits at 1024.
+        let mut costs = Vec::with_capacity(n * n);
         // Per entry, the places of its two portals in the new order.
-        let mut ends: Vec<(u32, u32)> = Vec::new();
+        let mut ends: Vec<(u32, u32)> = Vec::with_capacity(n * n);
         let mut first = 0;
         while first < n {
             let group = order[first].0;

@@ -180,23 +180,25 @@ impl Abstraction {
         }
         let mut lower: Ways = [[NONE; LANDMARKS]; 2];
         let own = self.slot_cell[slot as usize];
+        // One list of each for both directions and every neighbour, kept for its allocation.
+        let (mut near, mut moves) = (Vec::new(), Vec::new());
         for (direction, into) in [(0, true), (1, false)] {
-            let mut near = Vec::new();
+            near.clear();
             self.for_each_edge_at(slot, into, arounds, |other, cost| near.push((other, cost)));
-            for (other, cost) in near {
+            for &(other, cost) in &near {
                 let through = if self.landmarks.is_stored(other) {
                     self.lows(other, direction, cost)
                 } else if self.slot_cell[other as usize] != own {
                     [cost; LANDMARKS]
                 } else {
-                    let mut moves = Vec::new();
+                    moves.clear();
                     self.for_each_edge_at(other, into, arounds, |next, step| {
                         if self.slot_cell[next as usize] != own {
                             moves.push((next, step));
                         }
                     });
                     let mut through = [NONE; LANDMARKS];
-                    for (next, step) in moves {
+                    for &(next, step) in &moves {
                         let value = if self.landmarks.is_stored(next) {
                             self.lows(next, direction, step + cost)
                         } else {
