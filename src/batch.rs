@@ -116,11 +116,13 @@ pub struct BatchRouter {
 }
 
 /// The most cells of a world the router builds jump tables for (50 MB of tables, 24 bytes a
-/// cell). Larger tables are read far apart and miss the cache: on the 256 x 128 x 256 world
-/// of `benches/jps3d.rs` (8.4 million cells, 204.5 MB, built in 509 ms) a query with them
-/// took 1 361 us against 1 586 us without and 2 094 us for the flier A* (quiet machine,
-/// `cargo bench --bench jps3d`), although it ran 3.73x fewer instructions than the A*; on
-/// `Simple` (1.5 million cells, 35.5 MB, 86 ms) 7.6 us against 43.9 us without.
+/// cell): a cap on memory the router spends unasked. Larger tables still pay per query, less
+/// as they miss the cache more: on the 256 x 128 x 256 world of `benches/jps3d.rs` (8.4
+/// million cells, 204.5 MB) a query with them took 1 389 us against 1 822 us without and
+/// 3 794 us for the flier A*; on `Simple` tiled 3 x 1 x 3 (13.1 million cells, 319 MB) 38.9
+/// us against 1 137 us; on `Simple` (1.5 million cells, 35.5 MB) 6.5 us against 22.6 us
+/// (a quiet machine, `cargo bench --bench jps3d`). Larger worlds can build [`JumpTables`]
+/// themselves.
 pub(crate) const ROUTER_TABLE_CELLS: u64 = 1 << 21;
 
 /// What one worker searches with: on the world, over the graph, and by jump points (for a

@@ -95,8 +95,8 @@ pub enum Engine {
     /// [`Router::with_long_routes`]).
     Graph,
     /// Jump point search ([`JumpSearch`](crate::engine::JumpSearch)) for fliers and swimmers:
-    /// the flier A*'s costs, exactly, in less time (1.3x on Moving AI's `Simple` map and on
-    /// cluttered worlds; 9.0x on `Simple` with the jumps [`Router::prepare`] precomputes,
+    /// the flier A*'s costs, exactly, in less time (4.7x on Moving AI's `Simple` map, 2.1x on
+    /// large cluttered worlds; 16x on `Simple` with the jumps [`Router::prepare`] precomputes,
     /// which [`Router::apply_changes`] keeps current). It answers
     /// single-block goals ([`Router::route`], or a goal whose [`Goal::block_target`] is set) under the default
     /// heuristic; other goals, and weighted heuristics, meet [`Engine::OnTheFly`].
@@ -136,12 +136,12 @@ impl Router {
     /// landmarks for the search, the route refined and smoothed by A* two chunks wide)
     /// answers faster than A* over the graph from about two chunks on, with routes near, not
     /// always at, the optimum: on 200 routes of 500 to 1 843 blocks over the built-in terrain
-    /// at 2048 x 2048, 1.8 ms against 24.1 ms per route (13.6x), 0.80% above the optimum on
+    /// at 2048 x 2048, 2.4 ms against 36.2 ms per route (15.3x), 0.83% above the optimum on
     /// average and 1.59% at worst (`HIER_ENGINE=graph,hpa cargo run --release --example
     /// long`, a quiet 2-core machine); the tests hold it within 5%, but no bound is proven.
-    /// "Unreachable" stays exact. It costs about 1.6x the graph's compile time at
-    /// [`Router::prepare`] on two threads (2.6x on one) and about 67% more memory than the
-    /// graph, and follows [`Router::apply_changes`] chunk by chunk (about 0.18 ms per block
+    /// "Unreachable" stays exact. It costs about 1.3x the graph's compile time at
+    /// [`Router::prepare`] on two threads (2.3x on one) and about 67% more memory than the
+    /// graph, and follows [`Router::apply_changes`] chunk by chunk (about 0.3 ms per block
     /// edit and 2.3 ms per chunk column loaded at p50, see the README). Its landmarks (the lower bounds that
     /// guide its search) survive most updates (178 of 200 block edits of `long --size 1024`);
     /// one that opens a shortcut they do not allow drops them, and long routes take about
@@ -294,8 +294,8 @@ impl Router {
     /// precomputes their face and edge jumps instead
     /// ([`JumpTables`](crate::search::jps3d::JumpTables), 24 bytes per cell of the world's
     /// bounds, bounded worlds of at most 2 097 152 cells, as larger tables miss the cache and
-    /// gain little): the same routes 9.0x faster than the flier A* on Moving AI's `Simple`
-    /// map (7.2 us against 64.5 us per query, `cargo bench --bench jps3d`). The tables describe the world as it is now: a query on a later version of
+    /// gain less): the same routes 16x faster than the flier A* on Moving AI's `Simple`
+    /// map (6.5 us against 105.8 us per query, `cargo bench --bench jps3d`). The tables describe the world as it is now: a query on a later version of
     /// it jumps without them until [`Router::apply_changes`] brings them up to date, locally
     /// (the lines through the changed blocks' neighbourhoods); changes they cannot follow
     /// (chunk columns loaded or unloaded, changes missing) drop them.

@@ -78,9 +78,7 @@
 //! (`long --pairs 20 --weight 1`, 1.14 M portals): it reads every portal's moves, so it is
 //! done on demand ([`Hierarchy::refresh_components`]), not per edit.
 //!
-//! Instruction counts (`valgrind --tool=callgrind --toggle-collect='*HierSearch*find_path*'`,
-//! and `'*GraphSearch*find_path*'` with `HIER_ENGINE=graph`, `long --quick --weight 1`, the
-//! same searches): graph A* 1.37 G, hierarchy 3.65 G instructions (2.7x more).
+//! Instructions (callgrind, `long --quick --weight 1`): graph A* 1.37 G, hierarchy 3.65 G.
 //!
 //! What limits it: on this hilly terrain the octile heuristic underestimates by far, so any
 //! A* expands everything with `f` below the optimum, a wide region around the route; the
@@ -165,36 +163,38 @@
 //!
 //! Measured (`HIER_ENGINE=graph,hpa cargo run --release --example long --
 //! --refresh-landmarks`: 2048 x 128 x 2048, seed 1337, 200 connected pairs 500 to 1 843 blocks
-//! apart; a quiet 2-core machine, load 1.0; the exact hierarchy's row is from its own run):
+//! apart; a quiet 2-core machine, load about 1, slower than the last round's (graph A* 23.6 ms
+//! there); the exact hierarchy's row is from its own run; one thread: `--no-default-features
+//! --features terrain,anvil`):
 //!
 //! | | graph A* | exact hierarchy | abstraction |
 //! |---|---|---|---|
-//! | mean / p99 per query | 23.6 / 80.7 ms | 673 / 3 276 ms | 1.79 / 5.57 ms (13.1x faster) |
+//! | mean / p99 per query | 36.2 / 122.6 ms | 673 / 3 276 ms | 2.37 / 7.00 ms (15.3x faster) |
 //! | expansions per query | 360 875 | 164 992 | 9 175 (9 253 at a three-fifths junction, 8 373 then with 16-bit landmarks) |
 //! | cost ratio mean / worst | 1 | 1 | 1.0083 / 1.0159 |
-//! | build | compile 1.65 s | 4.2x the compile | 2.57 s, 1.56x (one thread: 2.76x) |
+//! | build | compile 2.52 s | 4.2x the compile | 3.30 s, 1.31x (one thread: 2.32x, 2.76x before the landmark lists) |
 //! | memory on top of the graph (78.1 MB) | | 233% | 38.1 MB, 49% |
-//! | block edit p50 / p99 | 8 / 31 us | 627 us / 10.4 ms | 194 / 1 177 us, landmarks current |
+//! | block edit p50 / p99 | 12 / 37 us | 627 us / 10.4 ms | 299 / 1 988 us, landmarks current |
 //!
 //! Every edit above is timed with the landmarks current: the 24 of 200 that dropped them were
 //! followed by an untimed `refresh_landmarks`. Weight 1.05: as unweighted (11 005 weighted).
-//! The windows run on the graph's own A* kept to their chunk columns
-//! ([`GraphSearch::search_within`](crate::graph::GraphSearch)), the end cells on its loop
-//! too (`exhaust_within`, `exhaust_to_within`; `search/windows.rs` has the figures).
+//! Windows and end cells run on the graph's own A* loop kept to their chunk columns
+//! ([`GraphSearch::search_within`](crate::graph::GraphSearch); `search/windows.rs`).
 //!
 //! Instructions of the timed queries alone (`HIER_ENGINE=graph,hpa valgrind --tool=callgrind
 //! --toggle-collect='*timed_graph*' --toggle-collect='*timed_hpa*'
 //! target/release/examples/long --pairs 20 --edits 0 --weight 1`: 2048, 20 pairs): graph A*
 //! 170.0 M per query, the abstraction 9.07 M (18.7x fewer; 11.5 M last round). With
 //! `HIER_ENGINE=hpa` alone (no record sizing in the timed part): 7.91 M (8.12 M before the
-//! goal bound took all landmark ways at once), the refinement 2.33 M. Build at 1024, one thread (`--size 1024 --pairs 1`,
-//! `--toggle-collect='*Abstraction*build*'`): 7.93 G instructions (the compile 7.56 G,
-//! `'*NavGraph*compile*'`; 9.29 G before the landmark searches read lists per slot over a
-//! ring of buckets, `hpa/landmarks.rs`), 1.06 G of them the landmark Dijkstras (2.52 G before),
-//! 4.82 G the tables (3.38 G of it the per-portal Dijkstras). First-level data cache misses
-//! (`--cache-sim=yes --LL=33554432,16,64`): 26.4 M, 48.5 M before, when the landmark
-//! searches took 93% of the reads' misses (now 70%; the tables' derivation 9%). Per block edit, landmarks current: 2.71 M instructions at 1024, 2.75 M before
-//! (`long --size 1024 --edits 200 --refresh-landmarks`, `'*Abstraction*update*'`), 1.6 M median.
+//! goal bound took all landmark ways at once), the refinement 2.33 M. Build at 1024, one
+//! thread (`--size 1024 --pairs 1`, `--toggle-collect='*Abstraction*build*'`): 7.93 G
+//! instructions (the compile 7.56 G, `'*NavGraph*compile*'`; 9.29 G before the landmark
+//! searches read lists per slot over a ring of buckets, `hpa/landmarks.rs`), 1.06 G of them
+//! the landmark Dijkstras (2.52 G before), 4.82 G the tables (3.38 G the per-portal
+//! Dijkstras). First-level data misses (`--cache-sim=yes`): 26.4 M, 48.5 M before (the
+//! landmark searches 93% of the reads' misses then, 70% now). Per block edit, landmarks
+//! current: 2.71 M instructions at 1024, 2.75 M before (`long --size 1024 --edits 200
+//! --refresh-landmarks`, `'*Abstraction*update*'`), 1.6 M median.
 //!
 //! What limits the speed-up:
 //!
