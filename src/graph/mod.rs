@@ -182,13 +182,12 @@ pub use update::GraphUpdate;
 
 use ahash::AHashMap;
 use columns::Page;
+pub(crate) use slot::Pricing;
 
 /// Node ids come in pages of `1 << ID_PAGE_SHIFT`; a chunk column's home slots fill one page
 /// (see the module docs), so `id >> ID_PAGE_SHIFT` tells a column's home nodes from others.
 pub(crate) const ID_PAGE_SHIFT: u32 = columns::PAGE_SHIFT;
-use slot::{
-    CODE_BITS, CODE_MASK, DEAD, Pricing, SLOT_DIRECTIONS, SLOT_UP, SLOTS, Shape, Slot, base_cost,
-};
+use slot::{CODE_BITS, CODE_MASK, DEAD, SLOT_DIRECTIONS, SLOT_UP, SLOTS, Shape, Slot, base_cost};
 use unloaded::Unloaded;
 
 /// A node of a [`NavGraph`]: an index into its flat arrays.
