@@ -2,19 +2,18 @@
 //! that stay inside one cell (the query's first and last legs, and the refinement of an
 //! overlay edge into walk moves).
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-
 use ahash::AHashMap;
 use glam::IVec3;
 use std::collections::hash_map::Entry;
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::graph::{ID_PAGE_SHIFT, NavGraph, NodeId, Pricing};
 use crate::moves::agent::MoveCosts;
 use crate::search::heuristic::Estimator;
 
 use crate::search::open::OpenSet;
+
+mod rows;
 
 /// The side of a cell in blocks: a chunk column.
 pub(super) const CELL_SIDE: i32 = 16;
@@ -77,85 +76,12 @@ pub(super) struct DeriveScratch {
     edges: Vec<(u32, u32)>,
     /// The graph's moves priced at the costs of the last derivation, kept while they fit.
     pricing: Option<Pricing>,
-    dist: Vec<u64>,
-    frontier: Frontier,
+    rows: rows::RowScratch,
     /// The moves turned around for a derivation from [`Before`]: node `i`'s sources are
     /// `into_from[into_first[i]..into_first[i + 1]]`; and which nodes reach a changed one.
     into_first: Vec<u32>,
     into_from: Vec<u32>,
     reaches: Vec<bool>,
-}
-
-/// The most buckets [`Frontier`] uses: a cell whose moves cost more than this less one
-/// (unusual costs) is searched with a binary heap instead.
-const MAX_BUCKETS: u32 = 256;
-
-/// The open set of the table's Dijkstra searches: Dial's bucket queue (one bucket per cost
-/// modulo a power of two above the largest move cost, so no comparisons) when the cell's
-/// moves are cheap,
-/// as with the default costs, else a binary heap. Half of a cell's derivation was heap
-/// operations (perf, `long --edits 3000`). Tried and dropped (callgrind on
-/// `'*Abstraction*update*'`, `long --size 1024 --pairs 1 --edits 200 --refresh-landmarks`,
-/// `fill_row` 171.8 M): a bitmask of full buckets, so a pop skips empty costs in a word
-/// (218.1 M: rows step over few empty costs); 32-bit costs in `dist` (178.6 M: the overflow
-/// check per move outweighs the smaller reset).
-#[derive(Debug, Default, Clone)]
-struct Frontier {
-    heap: BinaryHeap<Reverse<(u64, u32)>>,
-    buckets: Vec<Vec<u32>>,
-    /// The number of buckets in use, a power of two (so a cost's bucket is a mask, not a
-    /// division, on every push and pop); 0 for the heap.
-    span: u64,
-    /// The cost of the entries popped last (entries in buckets cost `at` to `at + span - 1`).
-    at: u64,
-    pending: usize,
-}
-
-impl Frontier {
-    /// Empties the frontier for a search over moves costing at most `max_cost`.
-    fn reset(&mut self, max_cost: u32) {
-        self.heap.clear();
-        for bucket in &mut self.buckets {
-            bucket.clear();
-        }
-        self.span = if max_cost < MAX_BUCKETS {
-            (u64::from(max_cost) + 1).next_power_of_two()
-        } else {
-            0
-        };
-        self.buckets.resize_with(self.span as usize, Vec::new);
-        self.buckets.truncate(self.span as usize);
-        self.at = 0;
-        self.pending = 0;
-    }
-
-    /// Adds `node` at cost `g`: with buckets, `g` lies within the largest move cost of the
-    /// cost last popped, as in Dijkstra's search.
-    #[inline]
-    fn push(&mut self, g: u64, node: u32) {
-        if self.span == 0 {
-            self.heap.push(Reverse((g, node)));
-        } else {
-            self.buckets[(g & (self.span - 1)) as usize].push(node);
-            self.pending += 1;
-        }
-    }
-
-    /// The cheapest entry, `(cost, node)`.
-    #[inline]
-    fn pop(&mut self) -> Option<(u64, u32)> {
-        if self.span == 0 {
-            return self.heap.pop().map(|Reverse(entry)| entry);
-        }
-        while self.pending > 0 {
-            if let Some(node) = self.buckets[(self.at & (self.span - 1)) as usize].pop() {
-                self.pending -= 1;
-                return Some((self.at, node));
-            }
-            self.at += 1;
-        }
-        None
-    }
 }
 
 impl DeriveScratch {
@@ -275,7 +201,7 @@ pub(super) fn derive(
     }
     let n = portals.len();
     let mut table = vec![UNREACHED; n * n];
-    let max_cost = scratch.max_cost();
+    let plan = rows::Plan::for_cell(scratch.nodes.len(), scratch.max_cost());
     for (from, row) in table.chunks_exact_mut(n.max(1)).enumerate().take(n) {
         match &before {
             Some((places, before)) if !scratch.reaches[from] => {
@@ -283,7 +209,13 @@ pub(super) fn derive(
                     *cost = (before.cost)(places[from], places[to]).unwrap_or(UNREACHED);
                 }
             }
-            _ => scratch.fill_row(chunk, from, max_cost, row)?,
+            _ => {
+                let moves = rows::Moves {
+                    first_edge: &scratch.first_edge,
+                    edges: &scratch.edges,
+                };
+                scratch.rows.fill(moves, plan, chunk, from, row)?;
+            }
         }
     }
     Ok(Derived { portals, table })
@@ -322,7 +254,7 @@ pub(super) fn map_cells<T: Send>(
 /// update instructions, 53.9 M of 509.0 M now (callgrind on `'*Abstraction*update*'`,
 /// `long --size 1024 --pairs 1 --edits 200 --refresh-landmarks`); interning each target as
 /// it is read, rather than after the node's moves are gathered in a list, is 4.5 M of that.
-// Not inlined (nor `fill_row`): inlined into `derive`, an edit's abstraction update took
+// Not inlined (nor the row searches): inlined into `derive`, an edit's abstraction update took
 // 3.4% more instructions (callgrind, `long --size 1024 --edits 200`: 431.7 M against 417.4 M).
 #[inline(never)]
 fn number(graph: &NavGraph, costs: &MoveCosts, portals: &[NodeId], scratch: &mut DeriveScratch) {
@@ -360,60 +292,6 @@ impl DeriveScratch {
     /// The dearest move [`number`] listed.
     fn max_cost(&self) -> u32 {
         self.edges.iter().map(|&(_, cost)| cost).max().unwrap_or(0)
-    }
-
-    /// Row `from` of the table (`row[to]`: the cheapest route inside the cell from portal
-    /// `from` to portal `to`), by Dijkstra over the moves [`number`] listed.
-    #[inline(never)]
-    fn fill_row(
-        &mut self,
-        chunk: Chunk,
-        from: usize,
-        max_cost: u32,
-        row: &mut [u32],
-    ) -> Result<()> {
-        let n = row.len();
-        self.dist.clear();
-        self.dist.resize(self.nodes.len(), u64::MAX);
-        // Borrowed apart, so the loop keeps the slices in registers rather than reading them
-        // again through `self` after every push.
-        let (dist, frontier) = (&mut self.dist[..], &mut self.frontier);
-        let (first_edge, edges) = (&self.first_edge[..], &self.edges[..]);
-        dist[from] = 0;
-        frontier.reset(max_cost);
-        frontier.push(0, from as u32);
-        let mut settled_portals = 0;
-        while let Some((g, node)) = frontier.pop() {
-            let node = node as usize;
-            if g > dist[node] {
-                continue;
-            }
-            if node < n {
-                row[node] = u32::try_from(g)
-                    .ok()
-                    .filter(|&cost| cost != UNREACHED)
-                    .ok_or_else(|| {
-                        Error::GraphTooLarge(format!(
-                            "a route inside the chunk column {chunk:?} costs {g}, more than the \
-                             hierarchy's 32-bit table holds"
-                        ))
-                    })?;
-                settled_portals += 1;
-                if settled_portals == n {
-                    break;
-                }
-            }
-            let out = first_edge[node] as usize..first_edge[node + 1] as usize;
-            for &(target, cost) in &edges[out] {
-                let next = g + u64::from(cost);
-                let known = &mut dist[target as usize];
-                if next < *known {
-                    *known = next;
-                    frontier.push(next, target);
-                }
-            }
-        }
-        Ok(())
     }
 
     /// Sets `reaches[i]` for every numbered node `i` with a route inside the cell to one of
