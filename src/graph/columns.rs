@@ -6,7 +6,9 @@
 //! is a table read; page 0 is a void page of empty home slots that stands for every chunk
 //! column not held.
 
-use super::{CODE_BITS, CODE_MASK, NO_NODE, NavGraph, NodeId, Pricing, SLOT_DIRECTIONS};
+use super::{
+    CODE_BITS, CODE_MASK, DEAD, NO_NODE, NavGraph, NodeId, Pricing, SLOT_DIRECTIONS, SLOTS,
+};
 
 /// Ids per page: one per column of a 16 x 16 chunk column.
 pub(super) const PAGE_SHIFT: u32 = 8;
@@ -222,6 +224,34 @@ impl NavGraph {
         }
     }
 
+    /// Whether node `from` has a move to node `to`, as [`NavGraph::for_each_move`] would list
+    /// it: the slots of `from`'s moves word toward `to`'s column, checked for `to`'s height,
+    /// with no target found in a column and no move priced. For the abstraction's exits,
+    /// which ask it of every two crossings side by side (through `for_each_move`, those
+    /// questions took about half of the exits' instructions).
+    pub(crate) fn has_move(&self, from: NodeId, to: NodeId) -> bool {
+        let (Some(source), Some(target)) =
+            (self.slots.get(from as usize), self.slots.get(to as usize))
+        else {
+            return false;
+        };
+        if source.y == DEAD || target.y == DEAD {
+            return false;
+        }
+        let (from_x, from_z) = self.home_xz(self.home_of(from));
+        let (to_x, to_z) = self.home_xz(self.home_of(to));
+        let dy = i32::from(target.y) - i32::from(source.y);
+        let word = source.moves();
+        (0..SLOTS).any(|slot| {
+            let direction = SLOT_DIRECTIONS[slot];
+            let code = (word >> (slot as u32 * CODE_BITS)) & CODE_MASK;
+            direction.x == to_x - from_x
+                && direction.z == to_z - from_z
+                && code != 0
+                && self.shapes[code as usize - 1].dy == dy
+        })
+    }
+
     /// The home page of chunk column `(chunk_x, chunk_z)`, if the graph holds it.
     #[inline]
     pub(super) fn page_of_chunk(&self, chunk: (i32, i32)) -> Option<u32> {
@@ -279,7 +309,8 @@ mod tests {
 
     /// On random worlds across chunk seams (negative coordinates, caves, water, lava, slow
     /// floors, ladders) and at two costs, a node's moves in its chunk column are exactly its
-    /// moves of `for_each_move` whose target is in the same chunk column, at the same prices.
+    /// moves of `for_each_move` whose target is in the same chunk column, at the same prices;
+    /// and `has_move` answers for the nodes around as `for_each_move` does.
     #[test]
     fn moves_in_chunk_are_the_moves_that_stay_in_it() {
         let mut state = 0x2545_f491_4f6c_dd1d_u64;
@@ -336,6 +367,23 @@ mod tests {
                         got.push((target, cost));
                     });
                     assert_eq!(got, want, "node {id} at {feet}");
+                    // `has_move` agrees with `for_each_move` on every target and on the
+                    // nodes of the columns around (at any height), which no move may reach.
+                    let mut targets = Vec::new();
+                    graph.for_each_move(id, &costs, |step| targets.push(step.node));
+                    for dx in -1..=1 {
+                        for dz in -1..=1 {
+                            for dy in -4..=4 {
+                                if let Some(other) = graph.node(feet + IVec3::new(dx, dy, dz)) {
+                                    assert_eq!(
+                                        graph.has_move(id, other),
+                                        targets.contains(&other),
+                                        "node {id} at {feet} to {other}"
+                                    );
+                                }
+                            }
+                        }
+                    }
                     chained += usize::from(graph.home_of(id) != id);
                 }
                 assert!(chained > 0, "the worlds have columns of more than one node");

@@ -22,13 +22,8 @@ fn along_border(from: Chunk, to: Chunk, feet: IVec3) -> i32 {
 /// Whether the walk graph has a move from `a` to `b` and one back: two crossings whose ends
 /// are joined so on both sides belong to one entrance (one way only, as down a drop, would
 /// let a portal at one end stand for crossings it cannot reach).
-fn joined(graph: &NavGraph, costs: &MoveCosts, a: NodeId, b: NodeId) -> bool {
-    let (mut there, mut back) = (false, false);
-    graph.for_each_move(a, costs, |step| there |= step.node == b);
-    if there {
-        graph.for_each_move(b, costs, |step| back |= step.node == a);
-    }
-    there && back
+fn joined(graph: &NavGraph, a: NodeId, b: NodeId) -> bool {
+    graph.has_move(a, b) && graph.has_move(b, a)
 }
 
 /// The transitions out of the cell `chunk` whose border nodes are `border`: its moves to
@@ -102,7 +97,7 @@ pub(super) fn exits_of(
                 && last_t + 1 == t
                 && moves(last.from, transition.from)
                 && moves(transition.from, last.from)
-                && joined(graph, costs, last.to, transition.to)
+                && joined(graph, last.to, transition.to)
         });
         let run = match joins {
             Some(index) => {
