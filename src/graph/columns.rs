@@ -212,14 +212,30 @@ impl NavGraph {
                 continue;
             }
             let step = pricing.step(slot, code);
-            let column = page | (to_z << 4 | to_x) as NodeId;
-            let target = self.find_in_column(column as usize, (y + step.dy) as u16);
-            if target != NO_NODE {
-                visit(
+            let to_y = (y + step.dy) as u16;
+            // The column's home slot, then its chain, as `find_in_column`, keeping the
+            // target's record: most targets are plain, and their cost is the step's alone
+            // without a call to price the target (the build's numbering at 1024, one thread:
+            // 0.90 G to 0.69 G instructions).
+            let mut target = page | (to_z << 4 | to_x) as NodeId;
+            let found = loop {
+                let slot = self.slots[target as usize];
+                if slot.y == to_y {
+                    break Some(slot);
+                }
+                target = self.next[target as usize];
+                if target & CHAIN_END != 0 {
+                    break None;
+                }
+            };
+            match found {
+                Some(slot) if slot.is_plain() => visit(target, step.base),
+                Some(_) => visit(
                     target,
                     step.base
                         .saturating_add(self.entry_cost(target, &pricing.costs)),
-                );
+                ),
+                None => {}
             }
         }
     }
