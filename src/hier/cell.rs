@@ -251,7 +251,8 @@ pub(super) fn map_cells<T: Send>(
 /// starts at a portal, so these nodes are all a table needs. The moves come from
 /// [`NavGraph::for_each_move_in_chunk`] at a pricing kept in the scratch: through
 /// [`NavGraph::for_each_move`] and a chunk test per move, `number` took 84.3 M of 539.4 M
-/// update instructions, 53.9 M of 509.0 M now (callgrind on `'*Abstraction*update*'`,
+/// update instructions, 53.9 M of 509.0 M, 41.7 M of 431.4 M with the target's record kept
+/// and faster rows (callgrind on `'*Abstraction*update*'`,
 /// `long --size 1024 --pairs 1 --edits 200 --refresh-landmarks`); interning each target as
 /// it is read, rather than after the node's moves are gathered in a list, is 4.5 M of that.
 // Not inlined (nor the row searches): inlined into `derive`, an edit's abstraction update took
