@@ -83,25 +83,19 @@ pub(crate) fn forced(
     bits.is_free(x + sx, y + sy) && !bits.is_free(x - dx + sx, y - dy + sy)
 }
 
-/// Lays the run of `steps` steps `(dx, dy)` from the free cell `(x, y)` onto the route
-/// (`cells`, ending at `(x, y)`, and `actions`) when every step is legal, every cell it
-/// touches inside the grid: a straight run reads its line 64 cells per word, a diagonal run
-/// asks [`JumpSource::diagonal_run_is_free`]. `false`, laying nothing, when a step is not
-/// legal.
+/// Whether the run of `steps` steps `(dx, dy)` from the free cell `(x, y)` is legal, every
+/// cell it touches inside the grid: a straight run reads its line 64 cells per word, a
+/// diagonal run asks [`JumpSource::diagonal_run_is_free`].
 #[inline]
-fn lay_run<S: JumpSource>(
+fn run_is_free<S: JumpSource>(
     source: &S,
     (x, y): (i32, i32),
     (dx, dy): (i32, i32),
     steps: i32,
-    (cells, actions): RouteBuffers<'_>,
 ) -> bool {
     if steps == 0 {
         return true;
     }
-    let Some(action) = Action::between(IVec2::ZERO, IVec2::new(dx, dy)) else {
-        return false;
-    };
     if dx == 0 || dy == 0 {
         let (line, at, way) = if dy == 0 { (y, x, dx) } else { (x, y, dy) };
         let (from, to) = if way > 0 {
@@ -109,16 +103,39 @@ fn lay_run<S: JumpSource>(
         } else {
             (at - steps, at - 1)
         };
-        if !source.bits().line_is_free(dy == 0, line, from, to) {
-            return false;
-        }
-    } else if !source.diagonal_run_is_free((x, y), (dx, dy), steps) {
-        return false;
+        source.bits().line_is_free(dy == 0, line, from, to)
+    } else {
+        source.diagonal_run_is_free((x, y), (dx, dy), steps)
     }
-    let (origin, step) = (IVec2::new(x, y), IVec2::new(dx, dy));
-    cells.extend((0..steps).map(|i| origin + step * (i + 1)));
-    actions.resize(actions.len() + steps as usize, action);
-    true
+}
+
+/// Appends the `run` cells after `from` by `step` (one of the 8 directions) to `cells`, and
+/// as many copies of its action to `actions`.
+#[inline]
+fn lay_line(
+    cells: &mut Vec<IVec2>,
+    actions: &mut Vec<Action>,
+    from: IVec2,
+    step: IVec2,
+    run: usize,
+) {
+    let Some(action) = Action::between(IVec2::ZERO, step) else {
+        return;
+    };
+    // A cell as one 64-bit number, `y * 2^32 + x`: the cells of a run, all inside the grid
+    // (coordinates from 0 to below 2^31), are that number plus a multiple of the step's
+    // `dy * 2^32 + dx` in wrapping arithmetic, so a cell costs one add and one 64-bit store,
+    // and the compiler writes four cells per loop round (extending by `from + step * i` cost
+    // about eight instructions a cell; filling a slice grown first also paid its clearing).
+    // Extended from an exclusive range, whose length is exact: no capacity check per cell.
+    let pack = |c: IVec2| (u64::from(c.y as u32) << 32) | u64::from(c.x as u32);
+    let by = ((i64::from(step.y) << 32) + i64::from(step.x)) as u64;
+    let mut cell = pack(from);
+    cells.extend((0..run).map(|_| {
+        cell = cell.wrapping_add(by);
+        IVec2::new(cell as u32 as i32, (cell >> 32) as u32 as i32)
+    }));
+    actions.resize(actions.len() + run, action);
 }
 
 /// Lays a free *direct* route from `start` to `goal` into the emptied `cells` and `actions`,
@@ -126,7 +143,8 @@ fn lay_run<S: JumpSource>(
 /// diagonal one. A direct route costs the octile distance, which no route can beat (a
 /// diagonal step saves at most one straight step, and costs no more than two), so it is
 /// optimal and needs no search. Most short queries have one: 135 of the 160 `arena`
-/// problems. `false`, with the vectors emptied, when neither is free.
+/// problems. `false`, writing nothing, when neither is free. Both runs are checked before
+/// a cell is written.
 #[inline]
 fn lay_direct_route<S: JumpSource>(
     source: &S,
@@ -143,32 +161,42 @@ fn lay_direct_route<S: JumpSource>(
         (0, diagonal.1)
     };
     let straight_steps = across.abs().max(along.abs()) - diagonal_steps;
-    let both_orders: &[_] = if diagonal_steps == 0 || straight_steps == 0 {
-        // One run only: the other order is the same route.
-        &[(diagonal, diagonal_steps, straight, straight_steps)]
+    let orders = [
+        (diagonal, diagonal_steps, straight, straight_steps),
+        (straight, straight_steps, diagonal, diagonal_steps),
+    ];
+    // With one run only, the other order is the same route.
+    let tried = if diagonal_steps == 0 || straight_steps == 0 {
+        1
     } else {
-        &[
-            (diagonal, diagonal_steps, straight, straight_steps),
-            (straight, straight_steps, diagonal, diagonal_steps),
-        ]
+        2
     };
-    for &(first, first_steps, second, second_steps) in both_orders {
-        cells.clear();
-        actions.clear();
-        cells.reserve(across.abs().max(along.abs()) as usize + 1);
-        cells.push(IVec2::new(start.0, start.1));
+    for &(first, first_steps, second, second_steps) in &orders[..tried] {
         let turn = (
             start.0 + first.0 * first_steps,
             start.1 + first.1 * first_steps,
         );
-        if lay_run(source, start, first, first_steps, (cells, actions))
-            && lay_run(source, turn, second, second_steps, (cells, actions))
+        if run_is_free(source, start, first, first_steps)
+            && run_is_free(source, turn, second, second_steps)
         {
+            let steps = (first_steps + second_steps) as usize;
+            cells.reserve(steps + 1);
+            actions.reserve(steps);
+            let origin = IVec2::new(start.0, start.1);
+            cells.push(origin);
+            let first_step = IVec2::new(first.0, first.1);
+            lay_line(cells, actions, origin, first_step, first_steps as usize);
+            let turn = IVec2::new(turn.0, turn.1);
+            lay_line(
+                cells,
+                actions,
+                turn,
+                IVec2::new(second.0, second.1),
+                second_steps as usize,
+            );
             return true;
         }
     }
-    cells.clear();
-    actions.clear();
     false
 }
 
@@ -531,15 +559,8 @@ impl JumpSearch {
         }
         for pair in self.points.windows(2).rev() {
             let (from, to) = (cell(pair[1]), cell(pair[0]));
-            let step = (to - from).signum();
-            let Some(action) = Action::between(from, from + step) else {
-                continue;
-            };
-            // Extended from an exclusive range, whose length is exact: no capacity check per
-            // cell. (An inclusive range's iterator cost twice as much as the cells.)
-            let run = (to - from).abs().max_element();
-            cells.extend((0..run).map(|i| from + step * (i + 1)));
-            actions.resize(actions.len() + run as usize, action);
+            let run = (to - from).abs().max_element() as usize;
+            lay_line(cells, actions, from, (to - from).signum(), run);
         }
     }
 }
