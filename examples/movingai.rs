@@ -37,26 +37,39 @@
 //! runner's work per query is the same light work for every engine: the length is the
 //! answer's cost over the octile scale, compared with the optimal one (the routes are checked
 //! move by move by `tests/grid2d.rs` and `tests/jps.rs`, not here), and the scenarios are
-//! checked against the map before the run. Instructions are counted by callgrind over each
-//! engine's whole run, the runner's work per query included, which no neighbour's load
-//! disturbs (`valgrind --tool=callgrind --toggle-collect='*time_scenarios*'
-//! --toggle-collect='*time_crate_scenarios*' target/release/examples/movingai MAP.scen
-//! --rounds 1 --engine E`; 26 November 2026, the load average too high for times):
+//! checked against the map before the run. Every timed run comes right after an untimed run
+//! of the same engine, the crate's too: a run of the 160 `arena` queries lasts 30 us with
+//! JPS+, and started cold (caches and branch history the previous engine's) it cost 0.06 to
+//! 0.1 us more per query, a third of a JPS+ query and a hundredth of the crate's; the clock is
+//! still read once before and once after each timed run, for every engine alike.
+//! Instructions are counted by callgrind over each engine's runs, the runner's work per query
+//! included, which no neighbour's load disturbs (`valgrind --tool=callgrind
+//! --toggle-collect='*time_scenarios*' --toggle-collect='*time_crate_scenarios*'
+//! target/release/examples/movingai MAP.scen --rounds 1 --engine E`, which counts the untimed
+//! and the timed run: the table gives half; 27 November 2026, the load average too high for
+//! times):
 //!
 //! | map | scenarios | engine | expansions per query | instructions | crate / engine |
 //! |---|---|---|---|---|---|
-//! | arena, 49 x 49 | 160 | A* | 31.6 | 5.11 M | 2.4 |
-//! | | | JPS | 1.1 | 0.553 M | 21.7 |
-//! | | | JPS+ | 1.2 | 0.296 M | 40.6 |
-//! | | | pathfinding | 31.1 | 12.02 M | 1 |
-//! | den312d, 65 x 81 | 320 | A* | 574.8 | 121.0 M | 2.5 |
-//! | | | JPS | 32.6 | 12.43 M | 24.5 |
-//! | | | JPS+ | 32.8 | 6.45 M | 47.1 |
-//! | | | pathfinding | 572.1 | 304.0 M | 1 |
+//! | arena, 49 x 49 | 160 | A* | 31.6 | 5.06 M | 2.3 |
+//! | | | JPS | 1.1 | 0.536 M | 21.8 |
+//! | | | JPS+ | 1.2 | 0.270 M | 43.4 |
+//! | | | pathfinding | 31.1 | 11.70 M | 1 |
+//! | den312d, 65 x 81 | 320 | A* | 574.8 | 120.0 M | 2.3 |
+//! | | | JPS | 32.6 | 12.29 M | 22.7 |
+//! | | | JPS+ | 32.8 | 6.01 M | 46.4 |
+//! | | | pathfinding | 572.1 | 279.0 M | 1 |
 //! | arena2, 281 x 209 | 929 | A* | 5 601.1 | 3 492 M | 2.6 |
 //! | | | JPS | 96.2 | 161.1 M | 56.8 |
 //! | | | JPS+ | 97.9 | 53.6 M | 171 |
 //! | | | pathfinding | 5 590.9 | 9 148 M | 1 |
+//!
+//! The crate's count moves with the build though its code and the runner's do not: one run
+//! (no warm-up) of `arena` took 12.84 M and of `den312d` 320.4 M built at commit 59c201b,
+//! and 11.65 M and 279.0 M built the same way with the library of the figures above, the
+//! only change (the `astar` instance is compiled in this example, and how it is split and
+//! inlined follows hashes that change with the library). Compare engines within one build:
+//! in the 59c201b build JPS+ took 0.290 M on `arena` (44.3x) and 6.18 M on `den312d` (51.8x).
 //!
 //! (`arena2`'s row is of the last round, with the clock read around every query and the
 //! length recomputed from the route's moves, about 500 instructions a query more for every
@@ -66,8 +79,11 @@
 //! routes are 32 cells long on average, and 135 of its 160 problems have a free *direct*
 //! route (one diagonal run and one straight run), which costs the octile distance and so is
 //! returned without a search; such a query's cost is checking the route and writing its 32
-//! cells and actions. The longer the route, the more the jumps save: 47x on `den312d`, 171x
-//! on `arena2`.
+//! cells and actions. The longer the route, the more the jumps save: 46x on `den312d`, 171x
+//! on `arena2`. Both runs of a direct route are now checked before a cell is written, and a
+//! run's cells are written four to a loop round (`arena`, JPS+: 289.6 k to 269.8 k
+//! instructions a run); reading `Action::between` from a table instead of its match was
+//! tried and cost 1.9 k more.
 //!
 //! The 3D runs (three runs each of the same binary on the same shared machine, which varies
 //! by a third from one process to the next; 23 November 2026):
