@@ -15,8 +15,8 @@
 //! the octile scale (straight 1, diagonal sqrt 2), is compared with the scenario's optimal
 //! length within 1e-4 relative. The table gives, per engine, the mean time per query (the
 //! whole run timed at once, routes included; the fastest of `--rounds N` rounds, default 3, the
-//! engines taking turns, each timed run right after an untimed run of the same engine, the
-//! crate's too), expansions per query, the pass count and the speed-ups over the
+//! engines taking turns, each timed run right after an untimed run of the same engine over
+//! the scenarios in reverse order, the crate's too), expansions per query, the pass count and the speed-ups over the
 //! crate and over A*. The summary ends with `N passed, M failed` (the worst engine's counts).
 //! Exit status: 0 whatever the comparison, 2 on bad input; `--help` lists the options.
 //!
@@ -38,10 +38,13 @@
 //! answer's cost over the octile scale, compared with the optimal one (the routes are checked
 //! move by move by `tests/grid2d.rs` and `tests/jps.rs`, not here), and the scenarios are
 //! checked against the map before the run. Every timed run comes right after an untimed run
-//! of the same engine, the crate's too: a run of the 160 `arena` queries lasts 30 us with
-//! JPS+, and started cold (caches and branch history the previous engine's) it cost 0.06 to
-//! 0.1 us more per query, a third of a JPS+ query and a hundredth of the crate's; the clock is
-//! still read once before and once after each timed run, for every engine alike.
+//! of the same engine over the scenarios in reverse order, the crate's too: a run of the 160
+//! `arena` queries lasts 30 us with JPS+, and started cold (caches and branch tables the
+//! previous engine's) it cost 0.05 to 0.1 us more per query, a fifth of a JPS+ query and a
+//! hundredth of the crate's. A warm-up in the timed order took 0.02 us more off JPS+ (0.18
+//! rather than 0.20 to 0.21, loaded machine) and nothing off the crate: the branch predictor
+//! learns a 30 us sequence, not a 1 ms one, so it is not used. The clock is still read once
+//! before and once after each timed run, for every engine alike.
 //! Instructions are counted by callgrind over each engine's runs, the runner's work per query
 //! included, which no neighbour's load disturbs (`valgrind --tool=callgrind
 //! --toggle-collect='*time_scenarios*' --toggle-collect='*time_crate_scenarios*'
@@ -51,25 +54,26 @@
 //!
 //! | map | scenarios | engine | expansions per query | instructions | crate / engine |
 //! |---|---|---|---|---|---|
-//! | arena, 49 x 49 | 160 | A* | 31.6 | 5.06 M | 2.3 |
-//! | | | JPS | 1.1 | 0.536 M | 21.8 |
-//! | | | JPS+ | 1.2 | 0.270 M | 43.4 |
-//! | | | pathfinding | 31.1 | 11.70 M | 1 |
-//! | den312d, 65 x 81 | 320 | A* | 574.8 | 120.0 M | 2.3 |
-//! | | | JPS | 32.6 | 12.29 M | 22.7 |
-//! | | | JPS+ | 32.8 | 6.01 M | 46.4 |
-//! | | | pathfinding | 572.1 | 279.0 M | 1 |
+//! | arena, 49 x 49 | 160 | A* | 31.6 | 5.06 M | 2.5 |
+//! | | | JPS | 1.1 | 0.536 M | 23.7 |
+//! | | | JPS+ | 1.2 | 0.270 M | 47.0 |
+//! | | | pathfinding | 31.1 | 12.69 M | 1 |
+//! | den312d, 65 x 81 | 320 | A* | 574.8 | 120.0 M | 2.7 |
+//! | | | JPS | 32.6 | 12.29 M | 26.1 |
+//! | | | JPS+ | 32.8 | 6.01 M | 53.4 |
+//! | | | pathfinding | 572.1 | 321.1 M | 1 |
 //! | arena2, 281 x 209 | 929 | A* | 5 601.1 | 3 492 M | 2.6 |
 //! | | | JPS | 96.2 | 161.1 M | 56.8 |
 //! | | | JPS+ | 97.9 | 53.6 M | 171 |
 //! | | | pathfinding | 5 590.9 | 9 148 M | 1 |
 //!
-//! The crate's count moves with the build though its code and the runner's do not: one run
-//! (no warm-up) of `arena` took 12.84 M and of `den312d` 320.4 M built at commit 59c201b,
-//! and 11.65 M and 279.0 M built the same way with the library of the figures above, the
-//! only change (the `astar` instance is compiled in this example, and how it is split and
-//! inlined follows hashes that change with the library). Compare engines within one build:
-//! in the 59c201b build JPS+ took 0.290 M on `arena` (44.3x) and 6.18 M on `den312d` (51.8x).
+//! The crate's count moves with the build though neither its code nor its runner's does (the
+//! `astar` instance is compiled in this example, and how it is split and inlined follows
+//! hashes that change with the library and the example): one run of `arena` took 12.84 M
+//! built at commit 59c201b, 11.65 M with the library above and 59c201b's runner, 12.69 M
+//! with both as above; of `den312d` 320.4 M, 279.0 M and 321.1 M. Compare engines within one
+//! build: in the 59c201b build JPS+ took 0.290 M on `arena` (44.3x) and 6.18 M on `den312d`
+//! (51.8x).
 //!
 //! (`arena2`'s row is of the last round, with the clock read around every query and the
 //! length recomputed from the route's moves, about 500 instructions a query more for every
@@ -79,11 +83,12 @@
 //! routes are 32 cells long on average, and 135 of its 160 problems have a free *direct*
 //! route (one diagonal run and one straight run), which costs the octile distance and so is
 //! returned without a search; such a query's cost is checking the route and writing its 32
-//! cells and actions. The longer the route, the more the jumps save: 46x on `den312d`, 171x
+//! cells and actions. The longer the route, the more the jumps save: 53x on `den312d`, 171x
 //! on `arena2`. Both runs of a direct route are now checked before a cell is written, and a
 //! run's cells are written four to a loop round (`arena`, JPS+: 289.6 k to 269.8 k
-//! instructions a run); reading `Action::between` from a table instead of its match was
-//! tried and cost 1.9 k more.
+//! instructions a run). Tried and dropped: reading `Action::between` from a table instead
+//! of its match (1.9 k more); search nodes numbered `y << 16 | x` so that no expansion
+//! divides by the width (0.3 k more, and no faster by the clock).
 //!
 //! The 3D runs (three runs each of the same binary on the same shared machine, which varies
 //! by a third from one process to the next; 23 November 2026):
@@ -165,8 +170,8 @@ struct Args {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     limit: Option<u32>,
     /// 2D: time every engine this many times (1 to 100), the engines taking turns, each
-    /// timed run after an untimed one of the same engine; each engine's time is its fastest
-    /// round.
+    /// timed run after an untimed one of the same engine (scenarios in reverse order); each
+    /// engine's time is its fastest round.
     #[arg(long, value_name = "N", default_value_t = 3,
           value_parser = clap::value_parser!(u32).range(1..=100))]
     rounds: u32,
@@ -294,20 +299,24 @@ fn run_flat(
     // The engines take turns, each round starting with the next one, and each keeps its
     // fastest round: on a shared machine a neighbour's burst slows one pass, not all.
     let engines = runs.len();
+    let reversed: Vec<Scenario> = scenarios.iter().rev().cloned().collect();
     for round in 0..rounds {
         for turn in 0..engines {
             let run = &mut runs[(round + turn) % engines];
             // Every engine, the crate's included, runs the scenarios once untimed right
-            // before its timed run: the timed run then starts with its own data and branches
-            // warm rather than the previous engine's, a cost per run and not per query that
-            // weighed 0.06 to 0.1 us per query on `arena` whatever the engine (a third of a
-            // JPS+ query, a hundredth of the crate's).
-            let mut run_once = || match &mut run.planner {
-                Some(planner) => run_scenarios(planner, scenarios),
-                None => run_crate_scenarios(grid, scenarios),
+            // before its timed run: the timed run then starts with its own data and branch
+            // tables warm rather than the previous engine's, a cost per run and not per query
+            // that weighed 0.05 to 0.1 us per query on `arena` whatever the engine (a fifth of
+            // a JPS+ query, a hundredth of the crate's). In reverse order: a warm-up in the
+            // timed order let the branch predictor learn the short run's exact sequence, 0.02
+            // us per query more off JPS+ and nothing off the crate, whose run is too long to
+            // learn.
+            let mut run_once = |list: &[Scenario]| match &mut run.planner {
+                Some(planner) => run_scenarios(planner, list),
+                None => run_crate_scenarios(grid, list),
             };
-            run_once()?;
-            let summary = run_once()?;
+            run_once(&reversed)?;
+            let summary = run_once(scenarios)?;
             if round == 0 {
                 run.summary = summary;
             }
@@ -323,7 +332,7 @@ fn run_flat(
     let micros_of = |name: &str| runs.iter().find(|r| r.name == name).map_or(0.0, micros);
     let (crate_micros, astar_micros) = (micros_of("pathfinding"), micros_of("A*"));
     println!(
-        "fastest of {rounds} rounds, each timed run right after an untimed one of the same engine; passed: length within {LENGTH_TOLERANCE:e} relative of the optimal one"
+        "fastest of {rounds} rounds, each timed run right after an untimed one of the same engine in reverse order; passed: length within {LENGTH_TOLERANCE:e} relative of the optimal one"
     );
     println!(
         "| engine | us per query | expansions per query | passed | failed | worst relative | crate / engine | A* / engine |"
