@@ -127,7 +127,8 @@ fn lay_line(
     // `dy * 2^32 + dx` in wrapping arithmetic, so a cell costs one add and one 64-bit store,
     // and the compiler writes four cells per loop round (extending by `from + step * i` cost
     // about eight instructions a cell; filling a slice grown first also paid its clearing).
-    // Extended from an exclusive range, whose length is exact: no capacity check per cell.
+    // Extended from an exclusive range, whose length is exact: no capacity check per cell
+    // (an inclusive range's iterator cost twice as much as the cells).
     let pack = |c: IVec2| (u64::from(c.y as u32) << 32) | u64::from(c.x as u32);
     let by = ((i64::from(step.y) << 32) + i64::from(step.x)) as u64;
     let mut cell = pack(from);
@@ -566,6 +567,37 @@ impl JumpSearch {
             let (from, to) = (pair[1], pair[0]);
             let run = (to - from).abs().max_element() as usize;
             lay_line(cells, actions, from, (to - from).signum(), run);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A run laid from its packed cell number holds the cells `from + step * i` and one
+    /// action per cell, in every direction, down to coordinate 0 and up to the largest grid.
+    #[test]
+    fn laid_lines_hold_every_cell_of_the_run() {
+        for (dx, dy) in DIRECTIONS {
+            let step = IVec2::new(dx, dy);
+            let action = Action::between(IVec2::ZERO, step).expect("a neighbour");
+            for from in [
+                IVec2::new(9, 9),
+                IVec2::new(65_533 - 9, 9),
+                IVec2::new(9, 65_533 - 9),
+            ] {
+                for run in 0..10 {
+                    let (mut cells, mut actions) = (vec![IVec2::new(-1, -1)], vec![Action::Up]);
+                    lay_line(&mut cells, &mut actions, from, step, run);
+                    let expected: Vec<IVec2> = std::iter::once(IVec2::new(-1, -1))
+                        .chain((1..=run as i32).map(|i| from + step * i))
+                        .collect();
+                    assert_eq!(cells, expected, "from {from} by {step} x {run}");
+                    assert_eq!(actions.len(), run + 1);
+                    assert!(actions[1..].iter().all(|&a| a == action));
+                }
+            }
         }
     }
 }
