@@ -55,13 +55,13 @@
 //! | map | scenarios | engine | expansions per query | instructions | crate / engine |
 //! |---|---|---|---|---|---|
 //! | arena, 49 x 49 | 160 | A* | 31.6 | 5.06 M | 2.5 |
-//! | | | JPS | 1.1 | 0.536 M | 23.7 |
-//! | | | JPS+ | 1.2 | 0.270 M | 47.0 |
+//! | | | JPS | 1.1 | 0.535 M | 23.7 |
+//! | | | JPS+ | 1.2 | 0.258 M | 49.1 |
 //! | | | pathfinding | 31.1 | 12.69 M | 1 |
 //! | den312d, 65 x 81 | 320 | A* | 574.8 | 120.0 M | 2.7 |
-//! | | | JPS | 32.6 | 12.29 M | 26.1 |
-//! | | | JPS+ | 32.8 | 6.01 M | 53.4 |
-//! | | | pathfinding | 572.1 | 321.1 M | 1 |
+//! | | | JPS | 32.6 | 12.24 M | 26.3 |
+//! | | | JPS+ | 32.8 | 5.54 M | 58.0 |
+//! | | | pathfinding | 572.1 | 321.3 M | 1 |
 //! | arena2, 281 x 209 | 929 | A* | 5 601.1 | 3 492 M | 2.6 |
 //! | | | JPS | 96.2 | 161.1 M | 56.8 |
 //! | | | JPS+ | 97.9 | 53.6 M | 171 |
@@ -71,7 +71,7 @@
 //! `astar` instance is compiled in this example, and how it is split and inlined follows
 //! hashes that change with the library and the example): one run of `arena` took 12.84 M
 //! built at commit 59c201b, 11.65 M with the library above and 59c201b's runner, 12.69 M
-//! with both as above; of `den312d` 320.4 M, 279.0 M and 321.1 M. Compare engines within one
+//! with both as above; of `den312d` 320.4 M, 279.0 M and 321.3 M. Compare engines within one
 //! build: in the 59c201b build JPS+ took 0.290 M on `arena` (44.3x) and 6.18 M on `den312d`
 //! (51.8x).
 //!
@@ -83,12 +83,14 @@
 //! routes are 32 cells long on average, and 135 of its 160 problems have a free *direct*
 //! route (one diagonal run and one straight run), which costs the octile distance and so is
 //! returned without a search; such a query's cost is checking the route and writing its 32
-//! cells and actions. The longer the route, the more the jumps save: 53x on `den312d`, 171x
-//! on `arena2`. Both runs of a direct route are now checked before a cell is written, and a
-//! run's cells are written four to a loop round (`arena`, JPS+: 289.6 k to 269.8 k
-//! instructions a run). Tried and dropped: reading `Action::between` from a table instead
+//! cells and actions. The longer the route, the more the jumps save: 58x on `den312d`, 171x
+//! on `arena2`. Both runs of a direct route are now checked before a cell is written, a
+//! run's cells are written four to a loop round, and a jump point's successors go into a
+//! fixed array (JPS+: `arena` 289.6 k to 258.5 k instructions a run, `den312d` 6.18 M to
+//! 5.54 M). Tried and dropped: reading `Action::between` from a table instead
 //! of its match (1.9 k more); search nodes numbered `y << 16 | x` so that no expansion
-//! divides by the width (0.3 k more, and no faster by the clock).
+//! divides by the width (0.3 k more, and no faster by the clock); successors carrying their
+//! `(dx, dy)` rather than a direction's index (`den312d` 0.8 % more).
 //!
 //! The 3D runs (three runs each of the same binary on the same shared machine, which varies
 //! by a third from one process to the next; 23 November 2026):
