@@ -15,7 +15,8 @@
 //! the octile scale (straight 1, diagonal sqrt 2), is compared with the scenario's optimal
 //! length within 1e-4 relative. The table gives, per engine, the mean time per query (the
 //! whole run timed at once, routes included; the fastest of `--rounds N` rounds, default 3, the
-//! engines taking turns), expansions per query, the pass count and the speed-ups over the
+//! engines taking turns, each timed run right after an untimed run of the same engine over
+//! the scenarios in reverse order, the crate's too), expansions per query, the pass count and the speed-ups over the
 //! crate and over A*. The summary ends with `N passed, M failed` (the worst engine's counts).
 //! Exit status: 0 whatever the comparison, 2 on bad input; `--help` lists the options.
 //!
@@ -36,26 +37,43 @@
 //! runner's work per query is the same light work for every engine: the length is the
 //! answer's cost over the octile scale, compared with the optimal one (the routes are checked
 //! move by move by `tests/grid2d.rs` and `tests/jps.rs`, not here), and the scenarios are
-//! checked against the map before the run. Instructions are counted by callgrind over each
-//! engine's whole run, the runner's work per query included, which no neighbour's load
-//! disturbs (`valgrind --tool=callgrind --toggle-collect='*time_scenarios*'
-//! --toggle-collect='*time_crate_scenarios*' target/release/examples/movingai MAP.scen
-//! --rounds 1 --engine E`; 26 November 2026, the load average too high for times):
+//! checked against the map before the run. Every timed run comes right after an untimed run
+//! of the same engine over the scenarios in reverse order, the crate's too: a run of the 160
+//! `arena` queries lasts 30 us with JPS+, and started cold (caches and branch tables the
+//! previous engine's) it cost 0.05 to 0.1 us more per query, a fifth of a JPS+ query and a
+//! hundredth of the crate's. A warm-up in the timed order took 0.02 us more off JPS+ (0.18
+//! rather than 0.20 to 0.21, loaded machine) and nothing off the crate: the branch predictor
+//! learns a 30 us sequence, not a 1 ms one, so it is not used. The clock is still read once
+//! before and once after each timed run, for every engine alike.
+//! Instructions are counted by callgrind over each engine's runs, the runner's work per query
+//! included, which no neighbour's load disturbs (`valgrind --tool=callgrind
+//! --toggle-collect='*time_scenarios*' --toggle-collect='*time_crate_scenarios*'
+//! target/release/examples/movingai MAP.scen --rounds 1 --engine E`, which counts the untimed
+//! and the timed run: the table gives half; 27 November 2026, the load average too high for
+//! times):
 //!
 //! | map | scenarios | engine | expansions per query | instructions | crate / engine |
 //! |---|---|---|---|---|---|
-//! | arena, 49 x 49 | 160 | A* | 31.6 | 5.11 M | 2.4 |
-//! | | | JPS | 1.1 | 0.553 M | 21.7 |
-//! | | | JPS+ | 1.2 | 0.296 M | 40.6 |
-//! | | | pathfinding | 31.1 | 12.02 M | 1 |
-//! | den312d, 65 x 81 | 320 | A* | 574.8 | 121.0 M | 2.5 |
-//! | | | JPS | 32.6 | 12.43 M | 24.5 |
-//! | | | JPS+ | 32.8 | 6.45 M | 47.1 |
-//! | | | pathfinding | 572.1 | 304.0 M | 1 |
+//! | arena, 49 x 49 | 160 | A* | 31.6 | 5.06 M | 2.5 |
+//! | | | JPS | 1.1 | 0.535 M | 23.7 |
+//! | | | JPS+ | 1.2 | 0.258 M | 49.1 |
+//! | | | pathfinding | 31.1 | 12.69 M | 1 |
+//! | den312d, 65 x 81 | 320 | A* | 574.8 | 120.0 M | 2.7 |
+//! | | | JPS | 32.6 | 12.24 M | 26.3 |
+//! | | | JPS+ | 32.8 | 5.54 M | 58.0 |
+//! | | | pathfinding | 572.1 | 321.3 M | 1 |
 //! | arena2, 281 x 209 | 929 | A* | 5 601.1 | 3 492 M | 2.6 |
 //! | | | JPS | 96.2 | 161.1 M | 56.8 |
 //! | | | JPS+ | 97.9 | 53.6 M | 171 |
 //! | | | pathfinding | 5 590.9 | 9 148 M | 1 |
+//!
+//! The crate's count moves with the build though neither its code nor its runner's does (the
+//! `astar` instance is compiled in this example, and how it is split and inlined follows
+//! hashes that change with the library and the example): one run of `arena` took 12.84 M
+//! built at commit 59c201b, 11.65 M with the library above and 59c201b's runner, 12.69 M
+//! with both as above; of `den312d` 320.4 M, 279.0 M and 321.3 M. Compare engines within one
+//! build: in the 59c201b build JPS+ took 0.290 M on `arena` (44.3x) and 6.18 M on `den312d`
+//! (51.8x).
 //!
 //! (`arena2`'s row is of the last round, with the clock read around every query and the
 //! length recomputed from the route's moves, about 500 instructions a query more for every
@@ -65,8 +83,14 @@
 //! routes are 32 cells long on average, and 135 of its 160 problems have a free *direct*
 //! route (one diagonal run and one straight run), which costs the octile distance and so is
 //! returned without a search; such a query's cost is checking the route and writing its 32
-//! cells and actions. The longer the route, the more the jumps save: 47x on `den312d`, 171x
-//! on `arena2`.
+//! cells and actions. The longer the route, the more the jumps save: 58x on `den312d`, 171x
+//! on `arena2`. Both runs of a direct route are now checked before a cell is written, a
+//! run's cells are written four to a loop round, and a jump point's successors go into a
+//! fixed array (JPS+: `arena` 289.6 k to 258.5 k instructions a run, `den312d` 6.18 M to
+//! 5.54 M). Tried and dropped: reading `Action::between` from a table instead
+//! of its match (1.9 k more); search nodes numbered `y << 16 | x` so that no expansion
+//! divides by the width (0.3 k more, and no faster by the clock); successors carrying their
+//! `(dx, dy)` rather than a direction's index (`den312d` 0.8 % more).
 //!
 //! The 3D runs (three runs each of the same binary on the same shared machine, which varies
 //! by a third from one process to the next; 23 November 2026):
@@ -147,7 +171,8 @@ struct Args {
     /// Run only the first N scenarios (at least 1).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     limit: Option<u32>,
-    /// 2D: time every engine this many times (1 to 100), the engines taking turns; each
+    /// 2D: time every engine this many times (1 to 100), the engines taking turns, each
+    /// timed run after an untimed one of the same engine (scenarios in reverse order); each
     /// engine's time is its fastest round.
     #[arg(long, value_name = "N", default_value_t = 3,
           value_parser = clap::value_parser!(u32).range(1..=100))]
@@ -276,13 +301,24 @@ fn run_flat(
     // The engines take turns, each round starting with the next one, and each keeps its
     // fastest round: on a shared machine a neighbour's burst slows one pass, not all.
     let engines = runs.len();
+    let reversed: Vec<Scenario> = scenarios.iter().rev().cloned().collect();
     for round in 0..rounds {
         for turn in 0..engines {
             let run = &mut runs[(round + turn) % engines];
-            let summary = match &mut run.planner {
-                Some(planner) => run_scenarios(planner, scenarios)?,
-                None => run_crate_scenarios(grid, scenarios)?,
+            // Every engine, the crate's included, runs the scenarios once untimed right
+            // before its timed run: the timed run then starts with its own data and branch
+            // tables warm rather than the previous engine's, a cost per run and not per query
+            // that weighed 0.05 to 0.1 us per query on `arena` whatever the engine (a fifth of
+            // a JPS+ query, a hundredth of the crate's). In reverse order: a warm-up in the
+            // timed order let the branch predictor learn the short run's exact sequence, 0.02
+            // us per query more off JPS+ and nothing off the crate, whose run is too long to
+            // learn.
+            let mut run_once = |list: &[Scenario]| match &mut run.planner {
+                Some(planner) => run_scenarios(planner, list),
+                None => run_crate_scenarios(grid, list),
             };
+            run_once(&reversed)?;
+            let summary = run_once(scenarios)?;
             if round == 0 {
                 run.summary = summary;
             }
@@ -298,7 +334,7 @@ fn run_flat(
     let micros_of = |name: &str| runs.iter().find(|r| r.name == name).map_or(0.0, micros);
     let (crate_micros, astar_micros) = (micros_of("pathfinding"), micros_of("A*"));
     println!(
-        "fastest of {rounds} rounds; passed: length within {LENGTH_TOLERANCE:e} relative of the optimal one"
+        "fastest of {rounds} rounds, each timed run right after an untimed one of the same engine in reverse order; passed: length within {LENGTH_TOLERANCE:e} relative of the optimal one"
     );
     println!(
         "| engine | us per query | expansions per query | passed | failed | worst relative | crate / engine | A* / engine |"

@@ -48,7 +48,7 @@ use derived::{Arounds, NONE};
 
 use super::alt::is_row;
 use super::blocks::HpaCell;
-use super::landmarks::LANDMARK_WAYS;
+use super::landmarks::{LANDMARK_WAYS, LANDMARKS};
 use super::{Abstraction, NO_SLOT, Transition};
 use crate::hier::cell::UNREACHED;
 
@@ -216,17 +216,13 @@ impl Abstraction {
             }
         }
         arounds.values_changed();
-        let mut holds = true;
+        // The edges to check, `(from, to, cost)`, checked together at the end.
+        let mut checks: Vec<(u32, u32, u32)> = Vec::new();
         // Every edge of a new portal (those of a portal made stored outside the derived cells
         // are found here only).
         for (&slot, (into, out)) in fresh.iter().zip(&edges) {
-            // One failure drops the landmarks: no check after it.
-            for &(other, cost) in into {
-                holds = holds && self.edge_holds(other, slot, cost, &mut arounds);
-            }
-            for &(other, cost) in out {
-                holds = holds && self.edge_holds(slot, other, cost, &mut arounds);
-            }
+            checks.extend(into.iter().map(|&(other, cost)| (other, slot, cost)));
+            checks.extend(out.iter().map(|&(other, cost)| (slot, other, cost)));
         }
         // In-cell edges cheaper than before between the same portals (which kept their
         // values or links, wherever their slots went); the others held before and still do.
@@ -234,28 +230,24 @@ impl Abstraction {
         for ((index, old), cell_places) in derived_before.iter().zip(&places) {
             let cell = &self.cells[*index];
             for (local, &before) in cell_places.iter().enumerate() {
-                // A new portal's edges were checked above.
+                // A new portal's edges are listed above.
                 let Some(before) = before else {
                     continue;
                 };
-                if !holds {
-                    return false;
-                }
                 // The old row read whole (a lookup per entry found its group again).
                 was.clear();
                 was.resize(old.portals.len(), UNREACHED);
                 old.for_each_in_row(before, |to, cost| was[to] = cost);
                 let slot = cell.base + local as u32;
                 cell.for_each_in_row(local, |other, cost| {
-                    let check = cell_places[other].is_some_and(|to| cost < was[to]);
-                    holds = holds
-                        && (!check
-                            || self.edge_holds(slot, cell.base + other as u32, cost, &mut arounds));
+                    if cell_places[other].is_some_and(|to| cost < was[to]) {
+                        checks.push((slot, cell.base + other as u32, cost));
+                    }
                 });
             }
         }
         // Exits new or cheaper than before between the same portals (whose values stayed,
-        // wherever their slots went); those with a new end were checked above.
+        // wherever their slots went); those with a new end are listed above.
         for &index in resolved {
             let old = exits_before
                 .iter()
@@ -275,15 +267,12 @@ impl Abstraction {
                         .ok()
                         .is_none_or(|at| exit.cost < old[at].cost)
                 });
-                if cheaper && holds {
-                    holds = self.edge_holds(source, target, exit.cost, &mut arounds);
+                if cheaper {
+                    checks.push((source, target, exit.cost));
                 }
             }
-            if !holds {
-                return false;
-            }
         }
-        holds
+        self.edges_hold(&checks, &mut arounds)
     }
 
     /// Visits the abstract edges into the portal in `slot`, `(source slot, cost)`: its cell's
@@ -318,17 +307,31 @@ impl Abstraction {
     /// neighbour along the edge reached.
     fn bellman(&self, u: u32, w: u32, cost: u32) -> bool {
         let cost = u64::from(cost);
-        (0..LANDMARK_WAYS).all(|way| {
-            let (near, far) = if way % 2 == 0 { (u, w) } else { (w, u) };
-            let range = |slot: u32| {
-                self.landmarks
-                    .range(slot, self.slot_cell[slot as usize], way)
-            };
-            match (range(near), range(far)) {
-                (None, _) => true,
-                (Some(_), None) => false,
-                (Some((low, _)), Some((_, high))) => high <= low + cost,
-            }
+        (0..2).all(|direction| {
+            let (near, far) = if direction == 0 { (u, w) } else { (w, u) };
+            let mut nears = [None; LANDMARKS];
+            self.landmarks.for_each_range(
+                near,
+                self.slot_cell[near as usize],
+                direction,
+                |at, range| {
+                    nears[at] = range;
+                },
+            );
+            let mut holds = true;
+            self.landmarks.for_each_range(
+                far,
+                self.slot_cell[far as usize],
+                direction,
+                |at, range| {
+                    holds &= match (nears[at], range) {
+                        (None, _) => true,
+                        (Some(_), None) => false,
+                        (Some((low, _)), Some((_, high))) => high <= low + cost,
+                    };
+                },
+            );
+            holds
         })
     }
 }
@@ -339,6 +342,7 @@ mod tests {
 
     use super::super::landmarks::LANDMARKS;
     use super::super::landmarks::tests::terraces;
+    use super::derived::Arounds;
     use crate::graph::NavGraph;
     use crate::hier::Abstraction;
     use crate::moves::agent::{Agent, MoveCosts};
@@ -479,6 +483,42 @@ mod tests {
             kept >= 100 && dropped >= 3,
             "kept {kept}, dropped {dropped}"
         );
+    }
+
+    /// Edges checked together answer as each checked alone: pairs of edges into one derived
+    /// portal, one at its cost (which the landmarks allow) and one at no cost (which they may
+    /// not), in both orders. Fails when the check together spreads the values of the first
+    /// edge into a portal only.
+    #[test]
+    fn edges_checked_together_answer_as_each_alone() {
+        let world = terraces(12);
+        let graph = NavGraph::compile(&world, &Agent::default()).expect("compiles");
+        let hpa = Abstraction::build(&graph, &MoveCosts::default()).expect("builds");
+        let mut arounds = Arounds::default();
+        let (mut pairs, mut failing) = (0, 0);
+        for slot in 0..hpa.slot_cell.len() as u32 {
+            if hpa.slot_portal(slot).is_none() || hpa.landmarks.is_stored(slot) {
+                continue;
+            }
+            let mut into = Vec::new();
+            hpa.for_each_edge_near_into(slot, |from, cost| into.push((from, slot, cost)));
+            for pair in into.windows(2) {
+                let (edge, free) = (pair[0], (pair[1].0, slot, 0));
+                for edges in [[edge, free], [free, edge]] {
+                    let alone = edges
+                        .iter()
+                        .all(|&edge| hpa.edges_hold(&[edge], &mut arounds));
+                    assert_eq!(
+                        hpa.edges_hold(&edges, &mut arounds),
+                        alone,
+                        "edges {edges:?}"
+                    );
+                    pairs += 1;
+                    failing += usize::from(!alone);
+                }
+            }
+        }
+        assert!(failing > 0 && failing < pairs, "{failing} of {pairs} fail");
     }
 
     /// A wall splits a cell in two, its portals west and east of it joined only around it;
