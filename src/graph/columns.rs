@@ -6,8 +6,11 @@
 //! is a table read; page 0 is a void page of empty home slots that stands for every chunk
 //! column not held.
 
+use glam::IVec3;
+
 use super::{
-    CODE_BITS, CODE_MASK, DEAD, NO_NODE, NavGraph, NodeId, Pricing, SLOT_DIRECTIONS, SLOTS,
+    CODE_BITS, CODE_MASK, DEAD, GraphMove, MoveCosts, NO_NODE, NavGraph, NodeId, Pricing,
+    SLOT_DIRECTIONS, SLOTS,
 };
 
 /// Ids per page: one per column of a 16 x 16 chunk column.
@@ -76,6 +79,28 @@ const fn slot_cells() -> [usize; 16] {
         slot += 1;
     }
     cells
+}
+
+/// Per place of a column in its chunk, `xc + 3 zc` (`xc` 0 at x 0, 2 at x 15, else 1; `zc`
+/// likewise), the bits of a moves word whose slots lead out of the chunk: none inside.
+const LEAVING: [u64; 9] = leaving_masks();
+
+const fn leaving_masks() -> [u64; 9] {
+    let mut masks = [0; 9];
+    let mut place = 0;
+    while place < 9 {
+        let (xc, zc) = ((place % 3) as i32 - 1, (place / 3) as i32 - 1);
+        let mut slot = 0;
+        while slot < super::SLOTS {
+            let d = super::SLOT_DIRECTIONS[slot];
+            if (xc != 0 && d.x == xc) || (zc != 0 && d.z == zc) {
+                masks[place] |= super::CODE_MASK << (slot as u32 * super::CODE_BITS);
+            }
+            slot += 1;
+        }
+        place += 1;
+    }
+    masks
 }
 
 const fn inner_offsets() -> [isize; 16] {
@@ -240,6 +265,51 @@ impl NavGraph {
         }
     }
 
+    /// Calls `visit` with every move out of node `id` whose target lies in another chunk
+    /// column, priced at `costs`: the moves of [`NavGraph::for_each_move`] that leave the
+    /// chunk, in the same order, the slots that stay in it masked off the moves word before
+    /// any is decoded. For the abstraction's exits, which want only a border node's
+    /// crossings (with `for_each_move`, which decodes and finds every target, the exits took
+    /// 0.60 G instructions of a one-thread build at 1024; with this 0.43 G).
+    pub(crate) fn for_each_move_out_of_chunk(
+        &self,
+        id: NodeId,
+        costs: &MoveCosts,
+        mut visit: impl FnMut(GraphMove),
+    ) {
+        let Some(word) = self.slots.get(id as usize).map(|slot| slot.moves()) else {
+            return;
+        };
+        let home = self.home_of(id);
+        let local = home as usize & (PAGE - 1);
+        let place = |at: usize| usize::from(at != 0) + usize::from(at == 15);
+        let mut bits = word & LEAVING[place(local & 15) + 3 * place(local >> 4)];
+        if bits == 0 {
+            return;
+        }
+        let from = self.feet(id);
+        while bits != 0 {
+            let slot = (bits.trailing_zeros() / CODE_BITS) as usize;
+            let code = (bits >> (slot as u32 * CODE_BITS)) & CODE_MASK;
+            bits &= !(CODE_MASK << (slot as u32 * CODE_BITS));
+            let shape = self.shapes[code as usize - 1];
+            let direction = SLOT_DIRECTIONS[slot];
+            let to = from + IVec3::new(direction.x, shape.dy, direction.z);
+            let column = self.home_toward(home, direction.x, direction.z);
+            let target = self.find_in_column(column as usize, (to.y - self.origin.y) as u16);
+            if target == NO_NODE {
+                continue;
+            }
+            visit(GraphMove {
+                node: target,
+                feet: to,
+                direction,
+                kind: shape.kind,
+                cost: self.price(slot, shape, target, costs),
+            });
+        }
+    }
+
     /// Whether node `from` has a move to node `to`, as [`NavGraph::for_each_move`] would list
     /// it: the slots of `from`'s moves word toward `to`'s column, checked for `to`'s height,
     /// with no target found in a column and no move priced. For the abstraction's exits,
@@ -325,8 +395,9 @@ mod tests {
 
     /// On random worlds across chunk seams (negative coordinates, caves, water, lava, slow
     /// floors, ladders) and at two costs, a node's moves in its chunk column are exactly its
-    /// moves of `for_each_move` whose target is in the same chunk column, at the same prices;
-    /// and `has_move` answers for the nodes around as `for_each_move` does.
+    /// moves of `for_each_move` whose target is in the same chunk column, at the same prices,
+    /// and its moves out of it those whose target is in another; and `has_move` answers for
+    /// the nodes around as `for_each_move` does.
     #[test]
     fn moves_in_chunk_are_the_moves_that_stay_in_it() {
         let mut state = 0x2545_f491_4f6c_dd1d_u64;
@@ -369,6 +440,7 @@ mod tests {
             for costs in [MoveCosts::default(), dear] {
                 let pricing = Pricing::new(&graph, costs);
                 let mut chained = 0;
+                let mut crossing = 0;
                 for id in graph.nodes() {
                     let feet = graph.feet(id);
                     let chunk = (feet.x >> 4, feet.z >> 4);
@@ -383,6 +455,16 @@ mod tests {
                         got.push((target, cost));
                     });
                     assert_eq!(got, want, "node {id} at {feet}");
+                    let mut leaving = Vec::new();
+                    graph.for_each_move(id, &costs, |step| {
+                        if (step.feet.x >> 4, step.feet.z >> 4) != chunk {
+                            leaving.push(step);
+                        }
+                    });
+                    let mut out = Vec::new();
+                    graph.for_each_move_out_of_chunk(id, &costs, |step| out.push(step));
+                    assert_eq!(out, leaving, "node {id} at {feet}");
+                    crossing += leaving.len();
                     // `has_move` agrees with `for_each_move` on every target and on the
                     // nodes of the columns around (at any height), which no move may reach.
                     let mut targets = Vec::new();
@@ -403,6 +485,7 @@ mod tests {
                     chained += usize::from(graph.home_of(id) != id);
                 }
                 assert!(chained > 0, "the worlds have columns of more than one node");
+                assert!(crossing > 0, "the worlds have moves across chunk seams");
             }
         }
     }

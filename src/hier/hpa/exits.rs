@@ -39,22 +39,14 @@ pub(super) fn exits_of(
     // Per border node and neighbour cell, its cheapest crossing (ties: the lowest target
     // position), so diagonal crossings count only where no straight one is cheaper.
     let mut crossings: Vec<(Chunk, i32, i32, Transition, IVec3)> = Vec::new();
-    // The border nodes' moves inside the cell, `(from, to)`: whether two sources are joined
-    // is then looked up rather than decoded from the graph again (that took 7% of a build).
-    // With the sources in id order the moves come out grouped by source, sorted enough for
-    // the lookup (sorting the moves took 8% of this function's instructions).
-    let mut inside: Vec<(NodeId, NodeId)> = Vec::new();
-    let mut sources = border.to_vec();
-    sources.sort_unstable();
-    for &from in &sources {
+    // Only the moves that leave the cell are read (the general reader decoded every move of
+    // a border node, most of them staying inside). The border's order does not matter: no
+    // two crossings share a neighbour cell, place along the border and height.
+    for &from in border {
         let feet = graph.feet(from);
         let first = crossings.len();
-        graph.for_each_move(from, costs, |step| {
+        graph.for_each_move_out_of_chunk(from, costs, |step| {
             let to_chunk = chunk_of(step.feet);
-            if to_chunk == chunk {
-                inside.push((from, step.node));
-                return;
-            }
             let transition = Transition {
                 from,
                 to: step.node,
@@ -76,13 +68,6 @@ pub(super) fn exits_of(
         });
     }
     crossings.sort_unstable_by_key(|&(to_chunk, t, y, _, _)| (to_chunk, t, y));
-    let moves = |a: NodeId, b: NodeId| {
-        let first = inside.partition_point(|&(from, _)| from < a);
-        inside[first..]
-            .iter()
-            .take_while(|&&(from, _)| from == a)
-            .any(|&(_, to)| to == b)
-    };
     // Runs grow in order along the border; a crossing joins the open run of its neighbour
     // cell whose last crossing is one step before it and joined on both sides. Each
     // crossing's run is noted, and the runs gathered once at the end (a list per run cost an
@@ -95,8 +80,7 @@ pub(super) fn exits_of(
             let last = run_last[run];
             run_chunk == to_chunk
                 && last_t + 1 == t
-                && moves(last.from, transition.from)
-                && moves(transition.from, last.from)
+                && joined(graph, last.from, transition.from)
                 && joined(graph, last.to, transition.to)
         });
         let run = match joins {
