@@ -1,5 +1,9 @@
 //! The transitions out of a cell of the inexact abstraction: its moves to other cells
 //! grouped into entrances, each entrance represented by a few of its crossings.
+//!
+//! Measured (`HIER_ENGINE=hpa valgrind --tool=callgrind --toggle-collect='*Abstraction*build*'
+//! long --size 1024 --pairs 1 --edits 0`, one thread): 0.43 G of a build's 5.49 G
+//! instructions, reading only the moves that leave the cell (0.60 G through every move).
 
 use glam::IVec3;
 
