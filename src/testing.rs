@@ -2,7 +2,7 @@
 
 use glam::IVec3;
 
-use crate::world::{AROUND, MAX_BLOCK_HEIGHT, VoxelWorld, block_column};
+use crate::world::{AROUND, Block, MAX_BLOCK_HEIGHT, VoxelWorld, block_column};
 
 /// A xorshift generator of 64-bit numbers from `seed` (not 0): fixed sequences for the
 /// randomised unit tests.
@@ -12,6 +12,20 @@ pub(crate) fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
         state ^= state >> 7;
         state ^= state << 17;
         state
+    }
+}
+
+/// The block mix of the random worlds (the same as `random_block` in `tests/support/worlds.rs`,
+/// which unit tests cannot reach), from any number `pick`: mostly air and solid, with water,
+/// lava, slow floors and ladders.
+pub(crate) fn random_block(pick: u64) -> Block {
+    match pick % 16 {
+        0..=5 => Block::Air,
+        6..=10 => Block::Solid,
+        11 => Block::Water,
+        12 => Block::Lava,
+        13 => Block::SlowFloor,
+        _ => Block::Ladder,
     }
 }
 

@@ -393,6 +393,7 @@ mod tests {
 
     use crate::graph::{NavGraph, Pricing};
     use crate::moves::agent::{Agent, MoveCosts};
+    use crate::testing::random_block;
     use crate::world::{Block, Bounds, ChunkedWorld};
 
     /// On random worlds across chunk seams (negative coordinates, caves, water, lava, slow
@@ -428,15 +429,7 @@ mod tests {
                 .unwrap();
             for _ in 0..2_000 {
                 let cell = min + IVec3::new(next(40) as i32, 1 + next(9) as i32, next(40) as i32);
-                let block = match next(16) {
-                    0..=5 => Block::Air,
-                    6..=10 => Block::Solid,
-                    11 => Block::Water,
-                    12 => Block::Lava,
-                    13 => Block::SlowFloor,
-                    _ => Block::Ladder,
-                };
-                world.set(cell, block).unwrap();
+                world.set(cell, random_block(next(16))).unwrap();
             }
             let graph = NavGraph::compile(&world, &Agent::default()).unwrap();
             for costs in [MoveCosts::default(), dear] {
