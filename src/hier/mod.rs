@@ -163,38 +163,38 @@
 //!
 //! Measured (`HIER_ENGINE=graph,hpa cargo run --release --example long --
 //! --refresh-landmarks`: 2048 x 128 x 2048, seed 1337, 200 connected pairs 500 to 1 843 blocks
-//! apart; a quiet 2-core machine, load about 1, slower than the last round's (graph A* 23.6 ms
-//! there); the exact hierarchy's row is from its own run; one thread: `--no-default-features
-//! --features terrain,anvil`):
+//! apart; a quiet 2-core machine, load about 1; the exact hierarchy's row is from its own
+//! run; one thread: `--no-default-features --features terrain,anvil`):
 //!
 //! | | graph A* | exact hierarchy | abstraction |
 //! |---|---|---|---|
-//! | mean / p99 per query | 36.2 / 122.6 ms | 673 / 3 276 ms | 2.37 / 7.00 ms (15.3x faster) |
+//! | mean / p99 per query | 34.3 / 117.4 ms | 673 / 3 276 ms | 2.27 / 6.86 ms (15.1x faster) |
 //! | expansions per query | 360 875 | 164 992 | 9 175 (9 253 at a three-fifths junction, 8 373 then with 16-bit landmarks) |
 //! | cost ratio mean / worst | 1 | 1 | 1.0083 / 1.0159 |
-//! | build | compile 2.52 s | 4.2x the compile | 3.30 s, 1.31x (one thread: 2.32x, 2.76x before the landmark lists) |
+//! | build | compile 2.48 s | 4.2x the compile | 2.68 s, 1.08x (one thread: 1.95x to 1.98x, 2.25x before this round's rows, exits and numbering) |
 //! | memory on top of the graph (78.1 MB) | | 233% | 38.1 MB, 49% |
-//! | block edit p50 / p99 | 12 / 37 us | 627 us / 10.4 ms | 299 / 1 988 us, landmarks current |
+//! | block edit p50 / p99 | 10 / 39 us | 627 us / 10.4 ms | 227 / 1 371 us, landmarks current (270 / 2 140 before this round) |
 //!
-//! Every edit above is timed with the landmarks current: the 24 of 200 that dropped them were
-//! followed by an untimed `refresh_landmarks`. Weight 1.05: as unweighted (11 005 weighted).
-//! Windows and end cells run on the graph's own A* loop kept to their chunk columns
-//! ([`GraphSearch::search_within`](crate::graph::GraphSearch); `search/windows.rs`).
+//! Edits are timed with the landmarks current (the 24 of 200 that dropped them were followed
+//! by an untimed `refresh_landmarks`). Weight 1.05: as unweighted. Windows and end cells run
+//! on the graph's A* loop kept to their chunks ([`GraphSearch::search_within`](crate::graph::GraphSearch)).
 //!
 //! Instructions of the timed queries alone (`HIER_ENGINE=graph,hpa valgrind --tool=callgrind
 //! --toggle-collect='*timed_graph*' --toggle-collect='*timed_hpa*'
 //! target/release/examples/long --pairs 20 --edits 0 --weight 1`: 2048, 20 pairs): graph A*
-//! 170.0 M per query, the abstraction 9.07 M (18.7x fewer; 11.5 M last round). With
-//! `HIER_ENGINE=hpa` alone (no record sizing in the timed part): 7.91 M (8.12 M before the
-//! goal bound took all landmark ways at once), the refinement 2.33 M. Build at 1024, one
-//! thread (`--size 1024 --pairs 1`, `--toggle-collect='*Abstraction*build*'`): 7.93 G
-//! instructions (the compile 7.56 G, `'*NavGraph*compile*'`; 9.29 G before the landmark
-//! searches read lists per slot over a ring of buckets, `hpa/landmarks.rs`), 1.06 G of them
-//! the landmark Dijkstras (2.52 G before), 4.82 G the tables (3.38 G the per-portal
-//! Dijkstras). First-level data misses (`--cache-sim=yes`): 26.4 M, 48.5 M before (the
-//! landmark searches 93% of the reads' misses then, 70% now). Per block edit, landmarks
-//! current: 2.71 M instructions at 1024, 2.75 M before (`long --size 1024 --edits 200
-//! --refresh-landmarks`, `'*Abstraction*update*'`), 1.6 M median.
+//! 170.0 M per query, the abstraction 9.07 M (18.7x fewer); with `HIER_ENGINE=hpa` alone (no
+//! record sizing in the timed part) 7.91 M, the refinement 2.33 M. Build at 1024, one
+//! thread (`--size 1024 --pairs 1`, `--toggle-collect='*Abstraction*build*'`): 5.49 G
+//! instructions (the compile 7.56 G, `'*NavGraph*compile*'`; 7.32 G before this round's
+//! rows over threaded buckets (`cell/rows.rs`), exits read from the moves leaving the
+//! cell only (`hpa/exits.rs`) and numbering from the moves word; 9.29 G before the landmark
+//! lists), of them the rows 2.24 G (3.38 G before), the exits 0.42 G (0.89 G), the
+//! numbering 0.69 G (0.83 G), the landmark Dijkstras 0.98 G (1.06 G); the one-thread clock
+//! fell less (2.25x to 1.97x the compile). Per block edit, landmarks current (`long --size
+//! 1024 --edits 200 --refresh-landmarks`, `'*Abstraction*update*'`): 200 edits 363 M (510 M
+//! before; 438 M with the landmark checks gathered per derived far end, `hpa/edits`), the
+//! median edit 1.10 M, 70% of it deriving one cell (rows 49%: a row settles the whole cell,
+//! about 28 k; tried and dropped in `cell/rows.rs`), exits 10%, the tables' bytes 5%.
 //!
 //! What limits the speed-up:
 //!
