@@ -6,8 +6,6 @@
 //! is a table read; page 0 is a void page of empty home slots that stands for every chunk
 //! column not held.
 
-use glam::IVec3;
-
 use super::{
     CODE_BITS, CODE_MASK, DEAD, GraphMove, MoveCosts, NO_NODE, NavGraph, NodeId, Pricing,
     SLOT_DIRECTIONS, SLOTS,
@@ -275,7 +273,7 @@ impl NavGraph {
         &self,
         id: NodeId,
         costs: &MoveCosts,
-        mut visit: impl FnMut(GraphMove),
+        visit: impl FnMut(GraphMove),
     ) {
         let Some(word) = self.slots.get(id as usize).map(|slot| slot.moves()) else {
             return;
@@ -283,30 +281,9 @@ impl NavGraph {
         let home = self.home_of(id);
         let local = home as usize & (PAGE - 1);
         let place = |at: usize| usize::from(at != 0) + usize::from(at == 15);
-        let mut bits = word & LEAVING[place(local & 15) + 3 * place(local >> 4)];
-        if bits == 0 {
-            return;
-        }
-        let from = self.feet(id);
-        while bits != 0 {
-            let slot = (bits.trailing_zeros() / CODE_BITS) as usize;
-            let code = (bits >> (slot as u32 * CODE_BITS)) & CODE_MASK;
-            bits &= !(CODE_MASK << (slot as u32 * CODE_BITS));
-            let shape = self.shapes[code as usize - 1];
-            let direction = SLOT_DIRECTIONS[slot];
-            let to = from + IVec3::new(direction.x, shape.dy, direction.z);
-            let column = self.home_toward(home, direction.x, direction.z);
-            let target = self.find_in_column(column as usize, (to.y - self.origin.y) as u16);
-            if target == NO_NODE {
-                continue;
-            }
-            visit(GraphMove {
-                node: target,
-                feet: to,
-                direction,
-                kind: shape.kind,
-                cost: self.price(slot, shape, target, costs),
-            });
+        let bits = word & LEAVING[place(local & 15) + 3 * place(local >> 4)];
+        if bits != 0 {
+            self.visit_slots(id, home, bits, costs, visit);
         }
     }
 

@@ -532,13 +532,26 @@ impl NavGraph {
     /// Calls `visit` with every move out of node `id`, priced at `costs`, in the order of
     /// [`neighbours`](crate::engine::neighbours).
     #[inline]
-    pub fn for_each_move(&self, id: NodeId, costs: &MoveCosts, mut visit: impl FnMut(GraphMove)) {
+    pub fn for_each_move(&self, id: NodeId, costs: &MoveCosts, visit: impl FnMut(GraphMove)) {
         let Some(word) = self.slots.get(id as usize).map(|slot| slot.moves()) else {
             return;
         };
-        let home = self.home_of(id);
+        self.visit_slots(id, self.home_of(id), word, costs, visit);
+    }
+
+    /// Decodes, prices and visits the moves of node `id` (whose column's home is `home`) that
+    /// `bits`, its moves word or a part of it, holds, in slot order: the one decoder of
+    /// [`NavGraph::for_each_move`] and the crate's readers of a part of the moves.
+    #[inline]
+    pub(crate) fn visit_slots(
+        &self,
+        id: NodeId,
+        home: NodeId,
+        mut bits: u64,
+        costs: &MoveCosts,
+        mut visit: impl FnMut(GraphMove),
+    ) {
         let from = self.feet(id);
-        let mut bits = word;
         while bits != 0 {
             let slot = (bits.trailing_zeros() / CODE_BITS) as usize;
             let code = (bits >> (slot as u32 * CODE_BITS)) & CODE_MASK;
