@@ -370,7 +370,7 @@ mod tests {
 
     use crate::graph::{NavGraph, Pricing};
     use crate::moves::agent::{Agent, MoveCosts};
-    use crate::testing::random_block;
+    use crate::testing::{random_block, xorshift};
     use crate::world::{Block, Bounds, ChunkedWorld};
 
     /// On random worlds across chunk seams (negative coordinates, caves, water, lava, slow
@@ -380,13 +380,8 @@ mod tests {
     /// the nodes around as `for_each_move` does.
     #[test]
     fn moves_in_chunk_are_the_moves_that_stay_in_it() {
-        let mut state = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = move |below: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % below
-        };
+        let mut random = xorshift(0x2545_f491_4f6c_dd1d_u64);
+        let mut next = move |below: u64| random() % below;
         let dear = MoveCosts {
             diagonal: 17,
             ascend: 9,

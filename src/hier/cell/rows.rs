@@ -212,18 +212,14 @@ impl RowScratch {
 #[cfg(test)]
 mod tests {
     use super::{Moves, Plan, RowScratch, UNREACHED};
+    use crate::testing::xorshift;
 
     /// On random move lists (dead ends, one-way moves, unreachable portals, costs up to the
     /// Dial limit), Dial's rows equal the heap's and a plain Bellman-Ford's.
     #[test]
     fn dial_rows_equal_heap_rows_and_bellman_ford() {
-        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = move |below: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % below
-        };
+        let mut random = xorshift(0x9e37_79b9_7f4a_7c15_u64);
+        let mut next = move |below: u64| random() % below;
         let mut scratch = RowScratch::default();
         for round in 0..200 {
             let nodes = 1 + next(60) as usize;
