@@ -57,6 +57,20 @@ pub(super) struct Derived {
     /// `table[i * n + j]`: the cheapest route inside the cell from portal `i` to portal `j`,
     /// [`UNREACHED`] when there is none.
     pub(super) table: Vec<u32>,
+    /// Against the table [`Before`] gave, when the portals are the same: found while the
+    /// rows are written, so an update needs no second pass over the old table.
+    pub(super) against_before: Option<Difference>,
+}
+
+/// How a derived table differs from the one before over the same portals.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct Difference {
+    /// Some entry differs.
+    pub(super) changed: bool,
+    /// Some entry is cheaper than before, or reached where it was not.
+    pub(super) cheaper: bool,
+    /// Some entry reached before is not any more.
+    pub(super) lost: bool,
 }
 
 /// Reusable buffers of [`derive`]: the cell's nodes reachable from its portals numbered
@@ -82,6 +96,9 @@ pub(super) struct DeriveScratch {
     into_first: Vec<u32>,
     into_from: Vec<u32>,
     reaches: Vec<bool>,
+    /// A cell's table before an update, kept here for its allocation by the caller of
+    /// [`derive`] that fills it.
+    pub(super) before: Vec<u32>,
 }
 
 impl DeriveScratch {
@@ -181,6 +198,12 @@ impl<'a> Before<'a> {
             .map(|id| self.portals.iter().position(|old| old == id))
             .collect()
     }
+
+    /// The cost before from the portal at place `from` to the one at place `to`.
+    #[inline]
+    fn cost(&self, from: usize, to: usize) -> u32 {
+        (self.cost)(from, to).unwrap_or(UNREACHED)
+    }
 }
 
 /// The table of the cell `chunk` whose portals are `portals` (in canonical order): one
@@ -210,7 +233,7 @@ pub(super) fn derive(
         match &before {
             Some((places, before)) if !scratch.reaches[from] => {
                 for (to, cost) in row.iter_mut().enumerate() {
-                    *cost = (before.cost)(places[from], places[to]).unwrap_or(UNREACHED);
+                    *cost = before.cost(places[from], places[to]);
                 }
             }
             _ => {
@@ -222,7 +245,25 @@ pub(super) fn derive(
             }
         }
     }
-    Ok(Derived { portals, table })
+    let against_before = before.map(|(places, before)| {
+        let mut difference = Difference::default();
+        for (from, row) in table.chunks_exact(n.max(1)).enumerate().take(n) {
+            for (to, &cost) in row.iter().enumerate() {
+                let was = before.cost(places[from], places[to]);
+                if cost != was {
+                    difference.changed = true;
+                    difference.cheaper |= cost < was;
+                    difference.lost |= cost == UNREACHED;
+                }
+            }
+        }
+        difference
+    });
+    Ok(Derived {
+        portals,
+        table,
+        against_before,
+    })
 }
 
 /// `work(scratch, cell)` for every cell of `cells`, the results in their order: on rayon's

@@ -10,8 +10,8 @@ use ahash::{AHashMap, AHashSet};
 use glam::IVec3;
 
 use super::cell::{
-    Before, CELL_SIDE, Chunk, DeriveScratch, Derived, chunk_of, derive, map_cells, on_border,
-    sort_portals,
+    Before, CELL_SIDE, Chunk, DeriveScratch, Derived, UNREACHED, chunk_of, derive, map_cells,
+    on_border, sort_portals,
 };
 use crate::error::{Error, Result};
 use crate::graph::{GraphUpdate, NavGraph, NodeId};
@@ -239,21 +239,68 @@ impl Abstraction {
         portals
     }
 
-    /// Derives cell `index`'s table for `portals` (see [`Before`]), gives them overlay slots.
+    /// Derives cell `index`'s table for `portals` again after the update whose `changed`
+    /// nodes are given (see [`Before`]), and gives them overlay slots. False when the cell
+    /// comes out as it was (the same portals at the same feet, every cost as before): it is
+    /// then left untouched. Else `derived_before`, given while the landmarks are kept, gets
+    /// the cell as it was when its routes may be cheaper or its portals other or in another
+    /// order ([`edits::no_cheaper_inside`]).
     fn rederive(
         &mut self,
         graph: &NavGraph,
         index: usize,
         portals: Vec<NodeId>,
-        changed: Option<&[NodeId]>,
+        changed: &[NodeId],
         scratch: &mut DeriveScratch,
-    ) -> Result<()> {
+        derived_before: Option<&mut Vec<(usize, HpaCell)>>,
+    ) -> Result<bool> {
         let cell = &self.cells[index];
-        let cost = |from, to| cell.cost(from, to);
-        let before = changed.map(|changed| Before::new(&cell.portals, &cost, changed));
-        let derived = derive(graph, &self.costs, cell.chunk, portals, before, scratch)?;
+        // The table before in full, read row by row (a lookup per entry found its group
+        // again), for the rows that stay and to compare with.
+        let n = cell.portals.len();
+        let mut was = std::mem::take(&mut scratch.before);
+        was.clear();
+        was.resize(n * n, UNREACHED);
+        for from in 0..n {
+            was[from * n + from] = 0;
+            cell.for_each_in_row(from, |to, cost| was[from * n + to] = cost);
+        }
+        let cost = |from, to| Some(was[from * n + to]).filter(|&cost| cost != UNREACHED);
+        let before = Before::new(&cell.portals, &cost, changed);
+        let derived = derive(
+            graph,
+            &self.costs,
+            cell.chunk,
+            portals,
+            Some(before),
+            scratch,
+        );
+        scratch.before = was;
+        let derived = derived?;
+        let same_feet = || {
+            derived.portals.iter().all(|&id| {
+                let local = cell.portals.iter().position(|&old| old == id);
+                local.is_some_and(|local| cell.feet(local) == graph.feet(id))
+            })
+        };
+        let difference = derived.against_before.filter(|_| same_feet());
+        if difference.is_some_and(|difference| !difference.changed) {
+            return Ok(false);
+        }
+        // Routes no cheaper and none lost keep the groups, so the portals' order: the landmarks
+        // need not look at the cell again.
+        let unordered =
+            !difference.is_some_and(|difference| !difference.cheaper && !difference.lost);
+        let old = derived_before
+            .filter(|_| unordered)
+            .map(|list| (list, cell.clone()));
         self.set_derived(graph, index, &derived);
-        Ok(())
+        if let Some((list, old)) = old
+            && !edits::no_cheaper_inside(&old, &self.cells[index])
+        {
+            list.push((index, old));
+        }
+        Ok(true)
     }
 
     /// Gives cell `index` the portals and table `derived`, and overlay slots for them.
@@ -401,17 +448,18 @@ impl Abstraction {
             // A cell whose portals and own nodes stayed keeps its table (else see `Before`).
             if dirty.binary_search(&index).is_ok() || moved {
                 let before = self.cells[index].portals.clone();
-                let old = keep.then(|| self.cells[index].clone());
                 // On an error the buffers go: the next update grows fresh ones.
-                self.rederive(graph, index, portals, Some(&changes.changed), &mut scratch)?;
-                if let Some(old) = old
-                    && !edits::no_cheaper_inside(&old, &self.cells[index])
-                {
-                    derived_before.push((index, old));
-                }
+                let derived = self.rederive(
+                    graph,
+                    index,
+                    portals,
+                    &changes.changed,
+                    &mut scratch,
+                    keep.then_some(&mut derived_before),
+                )?;
                 // The same portals may fall into other groups, in another order: the exits
                 // into the cell name them by place.
-                moved |= self.cells[index].portals != before;
+                moved |= derived && self.cells[index].portals != before;
             }
             if moved {
                 resolve.extend(self.cells_around(self.cells[index].chunk));
