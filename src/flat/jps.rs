@@ -176,17 +176,31 @@ fn successors<S: JumpSource>(
     goal: (i32, i32),
     out: &mut [Jump; 8],
 ) -> usize {
-    let mut count = 0;
-    let bits = source.bits();
-    let mut try_direction = |dx: i32, dy: i32| {
+    #[expect(
+        clippy::inline_always,
+        reason = "as a closure it was called, not inlined: JPS+ `den312d` 5.75 M to 5.11 M \
+                  instructions a run of its 320 queries"
+    )]
+    #[inline(always)]
+    fn try_jump<S: JumpSource>(
+        source: &S,
+        (x, y): (i32, i32),
+        (dx, dy): (i32, i32),
+        goal: (i32, i32),
+        (out, count): (&mut [Jump; 8], &mut usize),
+    ) {
         if let Some(steps) = source.jump(x, y, dx, dy, goal) {
-            out[count % 8] = Jump {
+            out[*count % 8] = Jump {
                 dir: direction_index(dx, dy),
                 steps,
             };
-            count += 1;
+            *count += 1;
         }
-    };
+    }
+    let mut count = 0;
+    let bits = source.bits();
+    let mut try_direction =
+        |dx: i32, dy: i32| try_jump(source, (x, y), (dx, dy), goal, (out, &mut count));
     match arrived {
         (0, 0) => {
             for (dx, dy) in DIRECTIONS {
