@@ -149,11 +149,12 @@ impl JumpSource for BitGrid {
 
 /// How many popped jump points of one search may fail the direct route check before the
 /// search stops trying. On `arena` a search's route is usually direct from one of its first
-/// few jump points (160 queries: 258.6 k instructions a run without the check, 205.6 k with 4
-/// tries, 195.7 k with 8 or more); on `den312d`, rooms and corridors, it rarely is, and every
-/// failed check costs a run or two (5.55 M without, 5.78 M with 4, 5.89 M with 8, 7.08 M with
-/// no limit).
-const DIRECT_TRIES: u32 = 4;
+/// few jump points; on `den312d`, rooms and corridors, it rarely is, and every failed check
+/// costs a run or two. JPS+ instructions a run of the 160 `arena` and the 320 `den312d`
+/// queries: no check 233.8 k and 4.87 M, 2 tries 199.7 k and 5.02 M, 4 tries 197.9 k and
+/// 5.11 M, 8 tries 189.5 k and 5.24 M, no limit 189.5 k and 6.50 M (the `arena` target is the
+/// tighter one: see `examples/movingai.rs`).
+const DIRECT_TRIES: u32 = 8;
 
 /// A successor of a jump point: `steps` steps in direction `dir` (an index into
 /// [`DIRECTIONS`]).
