@@ -40,7 +40,7 @@ use crate::flat::bits::{BitGrid, Straight};
 use crate::search::{SearchStats, SearchStatus};
 
 mod direct;
-use direct::{free_direct_route, lay_direct_route, lay_line};
+use direct::{free_direct_route, lay_direct_route, lay_line, may_end_directly};
 
 /// The 8 directions of travel: the 4 straight ones, then the 4 diagonals.
 pub(crate) const DIRECTIONS: [(i32, i32); 8] = [
@@ -118,6 +118,26 @@ pub(crate) trait JumpSource {
         }
         true
     }
+
+    /// How many legal steps `(dx, dy)` (one of the 8 directions) lead from the free cell
+    /// `(x, y)` before a blocked cell, a cut corner or the grid's edge. The default tests
+    /// each step's cells.
+    #[inline]
+    fn reach(&self, (x, y): (i32, i32), (dx, dy): (i32, i32)) -> i32 {
+        let bits = self.bits();
+        let (mut cx, mut cy, mut steps) = (x, y, 0);
+        loop {
+            let free = if dx == 0 || dy == 0 {
+                bits.is_free(cx + dx, cy + dy)
+            } else {
+                diagonal_step_free(bits, cx, cy, dx, dy)
+            };
+            if !free {
+                return steps;
+            }
+            (cx, cy, steps) = (cx + dx, cy + dy, steps + 1);
+        }
+    }
 }
 
 impl JumpSource for BitGrid {
@@ -149,11 +169,12 @@ impl JumpSource for BitGrid {
 
 /// How many popped jump points of one search may fail the direct route check before the
 /// search stops trying. On `arena` a search's route is usually direct from one of its first
-/// few jump points; on `den312d`, rooms and corridors, it rarely is, and every failed check
-/// costs a run or two. JPS+ instructions a run of the 160 `arena` and the 320 `den312d`
-/// queries: no check 233.8 k and 4.87 M, 2 tries 199.7 k and 5.02 M, 4 tries 197.9 k and
-/// 5.11 M, 8 tries 189.5 k and 5.24 M, no limit 189.5 k and 6.50 M (the `arena` target is the
-/// tighter one: see `examples/movingai.rs`).
+/// few jump points; on `den312d`, rooms and corridors, it rarely is, and a failed check
+/// costs a comparison with the goal's reach or a run or two. JPS+ instructions a run of the
+/// 160 `arena` and the 320 `den312d` queries: no check 233.8 k and 4.87 M; 8 tries 188.6 k
+/// and 5.14 M, 16 tries 188.6 k and 5.22 M, no limit 188.6 k and 5.72 M; without the goal's
+/// reaches, 4 tries 197.9 k and 5.11 M, 8 tries 189.5 k and 5.24 M (the `arena` target is
+/// the tighter one: see `examples/movingai.rs`).
 const DIRECT_TRIES: u32 = 8;
 
 /// A successor of a jump point: `steps` steps in direction `dir` (an index into
@@ -394,6 +415,8 @@ impl JumpSearch {
         let mut jumps = [Jump { dir: 0, steps: 0 }; 8];
         let mut found = None;
         let mut direct_tries = DIRECT_TRIES;
+        // How far the goal sees in each direction, worked out when first asked (-1 before).
+        let mut goal_reach = [-1; 8];
         while let Some(Reverse(key)) = self.open.pop() {
             let node = key as u32;
             let record = &mut self.records[node as usize];
@@ -410,12 +433,23 @@ impl JumpSearch {
             // A free direct route from the jump point with the least `f` costs `g` plus the
             // octile estimate, that is `f`, which no route beats: the search ends here (the
             // start's was tried before the search).
+            // The goal's reaches first: a direct route's last run ends at the goal, and one too
+            // short for it rules the route out in a comparison (on `den312d` most do).
             if node != start_index && direct_tries > 0 {
-                if let Some(direct) = free_direct_route(source, at, goal) {
+                direct_tries -= 1;
+                let reach = |way: (i32, i32)| {
+                    let reach = &mut goal_reach[direction_index(way.0, way.1)];
+                    if *reach < 0 {
+                        *reach = source.reach(goal, way);
+                    }
+                    *reach
+                };
+                if may_end_directly(at, goal, reach)
+                    && let Some(direct) = free_direct_route(source, at, goal)
+                {
                     found = Some((g + estimate(at), node, direct.turn(at)));
                     break;
                 }
-                direct_tries -= 1;
             }
             stats.expanded += 1;
             let from = (

@@ -137,6 +137,34 @@ pub(super) fn free_direct_route<S: JumpSource>(
     (straight_free(start) && diagonal_free(straight_first.turn(start))).then_some(straight_first)
 }
 
+/// Whether a direct route from `at` to `goal` may be free as far as its last run goes, the
+/// run that ends at the goal: `reach` gives how many legal steps lead from the goal in a
+/// direction ([`JumpSource::reach`]), and the run back from the goal must be as long.
+#[inline]
+pub(super) fn may_end_directly(
+    at: (i32, i32),
+    goal: (i32, i32),
+    mut reach: impl FnMut((i32, i32)) -> i32,
+) -> bool {
+    let (across, along) = (goal.0 - at.0, goal.1 - at.1);
+    let (wide, tall) = (across.abs(), along.abs());
+    let diagonal_steps = wide.min(tall);
+    let straight_steps = wide.max(tall) - diagonal_steps;
+    let back_diagonal = (-across.signum(), -along.signum());
+    let back_straight = if wide >= tall {
+        (-across.signum(), 0)
+    } else {
+        (0, -along.signum())
+    };
+    // Diagonal first ends straight (or diagonally, with no straight run); straight first, when
+    // both runs exist, ends diagonally.
+    if straight_steps == 0 {
+        return reach(back_diagonal) >= diagonal_steps;
+    }
+    reach(back_straight) >= straight_steps
+        || (diagonal_steps > 0 && reach(back_diagonal) >= diagonal_steps)
+}
+
 /// Lays a free direct route ([`Direct`]) from `start` to `goal` into the emptied `cells` and
 /// `actions`, when there is one. Most short queries have one: 135 of the 160 `arena`
 /// problems. `false`, writing nothing, when neither order is free. Both runs are checked
