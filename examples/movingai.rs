@@ -50,18 +50,18 @@
 //! --toggle-collect='*time_scenarios*' --toggle-collect='*time_crate_scenarios*'
 //! target/release/examples/movingai MAP.scen --rounds 1 --engine E`, which counts the untimed
 //! and the timed run: the table gives half; 27 November 2026, the load average too high for
-//! times):
+//! times; the crate's count from the run with `--engine JPS+ --engine pathfinding`):
 //!
 //! | map | scenarios | engine | expansions per query | instructions | crate / engine |
 //! |---|---|---|---|---|---|
-//! | arena, 49 x 49 | 160 | A* | 31.6 | 5.06 M | 2.5 |
-//! | | | JPS | 1.1 | 0.535 M | 23.7 |
-//! | | | JPS+ | 1.2 | 0.258 M | 49.1 |
-//! | | | pathfinding | 31.1 | 12.69 M | 1 |
-//! | den312d, 65 x 81 | 320 | A* | 574.8 | 120.0 M | 2.7 |
-//! | | | JPS | 32.6 | 12.24 M | 26.3 |
-//! | | | JPS+ | 32.8 | 5.54 M | 58.0 |
-//! | | | pathfinding | 572.1 | 321.3 M | 1 |
+//! | arena, 49 x 49 | 160 | A* | 31.6 | 4.98 M | 2.6 |
+//! | | | JPS | 0.3 | 0.342 M | 37.5 |
+//! | | | JPS+ | 0.4 | 0.189 M | 67.9 |
+//! | | | pathfinding | 31.1 | 12.81 M | 1 |
+//! | den312d, 65 x 81 | 320 | A* | 574.8 | 119.9 M | 2.7 |
+//! | | | JPS | 31.5 | 12.27 M | 26.1 |
+//! | | | JPS+ | 31.8 | 5.14 M | 62.3 |
+//! | | | pathfinding | 572.1 | 320.2 M | 1 |
 //! | arena2, 281 x 209 | 929 | A* | 5 601.1 | 3 492 M | 2.6 |
 //! | | | JPS | 96.2 | 161.1 M | 56.8 |
 //! | | | JPS+ | 97.9 | 53.6 M | 171 |
@@ -71,7 +71,8 @@
 //! `astar` instance is compiled in this example, and how it is split and inlined follows
 //! hashes that change with the library and the example): one run of `arena` took 12.84 M
 //! built at commit 59c201b, 11.65 M with the library above and 59c201b's runner, 12.69 M
-//! with both as above; of `den312d` 320.4 M, 279.0 M and 321.3 M. Compare engines within one
+//! with both as at commit db0c7c2 (12.81 M in this round's build); of `den312d` 320.4 M,
+//! 279.0 M and 321.3 M (320.2 M). Compare engines within one
 //! build: in the 59c201b build JPS+ took 0.290 M on `arena` (44.3x) and 6.18 M on `den312d`
 //! (51.8x).
 //!
@@ -83,14 +84,23 @@
 //! routes are 32 cells long on average, and 135 of its 160 problems have a free *direct*
 //! route (one diagonal run and one straight run), which costs the octile distance and so is
 //! returned without a search; such a query's cost is checking the route and writing its 32
-//! cells and actions. The longer the route, the more the jumps save: 58x on `den312d`, 171x
-//! on `arena2`. Both runs of a direct route are now checked before a cell is written, a
-//! run's cells are written four to a loop round, and a jump point's successors go into a
-//! fixed array (JPS+: `arena` 289.6 k to 258.5 k instructions a run, `den312d` 6.18 M to
-//! 5.54 M). Tried and dropped: reading `Action::between` from a table instead
-//! of its match (1.9 k more); search nodes numbered `y << 16 | x` so that no expansion
-//! divides by the width (0.3 k more, and no faster by the clock); successors carrying their
-//! `(dx, dy)` rather than a direction's index (`den312d` 0.8 % more).
+//! cells and actions. A search ends as soon as it pops a jump point whose direct route to the
+//! goal is free: 0.4 expansions a query over the 160 rather than 1.2. The longer
+//! the route, the more the jumps save: 62x on `den312d`, 171x on `arena2`. JPS+, instructions
+//! a run: the search ending at a direct route, `arena` 258.0 k to 205.6 k (`den312d`, whose
+//! direct routes are rare, 5.55 M to 5.78 M: see `DIRECT_TRIES` in `src/flat/jps.rs`); a
+//! run's action read from a table by its step and repeated by an exact-length iterator, not
+//! `resize`'s `memset`, 205.6 k to 197.9 k; a jump point's successor tries inlined, `den312d`
+//! 5.75 M to 5.11 M; 8 failed checks allowed per search rather than 4, and the goal's reach
+//! asked first, 188.6 k and 5.14 M. Before: both runs of a direct route checked before a cell
+//! is written, a run's cells written four to a loop round, a jump point's successors in a
+//! fixed array (`arena` 289.6 k to 258.5 k, `den312d` 6.18 M to 5.54 M). Tried and dropped:
+//! reading `Action::between` from a table instead of its match (1.9 k more); search nodes
+//! numbered `y << 16 | x` so that no expansion divides by the width (0.3 k more, and no faster
+//! by the clock); successors carrying their `(dx, dy)` rather than a direction's index
+//! (`den312d` 0.8 % more); a direct route's straight run check as an inlined function rather
+//! than a closure (0.9 k more); direct route checks at every popped point (`den312d` 6.50 M,
+//! 5.72 M with the goal's reach).
 //!
 //! The 3D runs (three runs each of the same binary on the same shared machine, which varies
 //! by a third from one process to the next; 23 November 2026):

@@ -20,6 +20,12 @@
 //! diagonal run is a jump point when a straight scan from it along either component finds
 //! one.
 //!
+//! A query whose *direct* route (one diagonal run and one straight run, in either order) is
+//! free needs no search: it costs the octile distance, which no route beats. For the same
+//! reason a search ends at the first jump point it pops with a free direct route to the goal
+//! (its `g` plus the octile estimate is the least `f` in the open set), after at most
+//! [`DIRECT_TRIES`] failed checks per search.
+//!
 //! Two move sources share one search loop ([`JumpSearch`]): the online one scans bit rows
 //! ([`BitGrid`]), the preprocessed one ([`JumpTable`](crate::flat::jps_plus::JumpTable))
 //! reads the scan's answer from a table.
@@ -32,6 +38,9 @@ use glam::IVec2;
 use crate::flat::Action;
 use crate::flat::bits::{BitGrid, Straight};
 use crate::search::{SearchStats, SearchStatus};
+
+mod direct;
+use direct::{free_direct_route, lay_direct_route, lay_line, may_end_directly};
 
 /// The 8 directions of travel: the 4 straight ones, then the 4 diagonals.
 pub(crate) const DIRECTIONS: [(i32, i32); 8] = [
@@ -83,124 +92,6 @@ pub(crate) fn forced(
     bits.is_free(x + sx, y + sy) && !bits.is_free(x - dx + sx, y - dy + sy)
 }
 
-/// Whether the run of `steps` steps `(dx, dy)` from the free cell `(x, y)` is legal, every
-/// cell it touches inside the grid: a straight run reads its line 64 cells per word, a
-/// diagonal run asks [`JumpSource::diagonal_run_is_free`].
-#[inline]
-fn run_is_free<S: JumpSource>(
-    source: &S,
-    (x, y): (i32, i32),
-    (dx, dy): (i32, i32),
-    steps: i32,
-) -> bool {
-    if steps == 0 {
-        return true;
-    }
-    if dx == 0 || dy == 0 {
-        let (line, at, way) = if dy == 0 { (y, x, dx) } else { (x, y, dy) };
-        let (from, to) = if way > 0 {
-            (at + 1, at + steps)
-        } else {
-            (at - steps, at - 1)
-        };
-        source.bits().line_is_free(dy == 0, line, from, to)
-    } else {
-        source.diagonal_run_is_free((x, y), (dx, dy), steps)
-    }
-}
-
-/// Appends the `run` cells after `from` by `step` (one of the 8 directions) to `cells`, and
-/// as many copies of its action to `actions`.
-#[inline]
-fn lay_line(
-    cells: &mut Vec<IVec2>,
-    actions: &mut Vec<Action>,
-    from: IVec2,
-    step: IVec2,
-    run: usize,
-) {
-    let Some(action) = Action::between(IVec2::ZERO, step) else {
-        return;
-    };
-    // A cell as one 64-bit number, `y * 2^32 + x`: the cells of a run, all inside the grid
-    // (coordinates from 0 to below 2^31), are that number plus a multiple of the step's
-    // `dy * 2^32 + dx` in wrapping arithmetic, so a cell costs one add and one 64-bit store,
-    // and the compiler writes four cells per loop round (extending by `from + step * i` cost
-    // about eight instructions a cell; filling a slice grown first also paid its clearing).
-    // Extended from an exclusive range, whose length is exact: no capacity check per cell
-    // (an inclusive range's iterator cost twice as much as the cells).
-    let pack = |c: IVec2| (u64::from(c.y as u32) << 32) | u64::from(c.x as u32);
-    let by = ((i64::from(step.y) << 32) + i64::from(step.x)) as u64;
-    let mut cell = pack(from);
-    cells.extend((0..run).map(|_| {
-        cell = cell.wrapping_add(by);
-        IVec2::new(cell as u32 as i32, (cell >> 32) as u32 as i32)
-    }));
-    actions.resize(actions.len() + run, action);
-}
-
-/// Lays a free *direct* route from `start` to `goal` into the emptied `cells` and `actions`,
-/// when there is one: the diagonal run then the straight one, or the straight run then the
-/// diagonal one. A direct route costs the octile distance, which no route can beat (a
-/// diagonal step saves at most one straight step, and costs no more than two), so it is
-/// optimal and needs no search. Most short queries have one: 135 of the 160 `arena`
-/// problems. `false`, writing nothing, when neither is free. Both runs are checked before
-/// a cell is written.
-#[inline]
-fn lay_direct_route<S: JumpSource>(
-    source: &S,
-    start: (i32, i32),
-    goal: (i32, i32),
-    (cells, actions): RouteBuffers<'_>,
-) -> bool {
-    let (across, along) = (goal.0 - start.0, goal.1 - start.1);
-    let diagonal = (across.signum(), along.signum());
-    let diagonal_steps = across.abs().min(along.abs());
-    let straight = if across.abs() >= along.abs() {
-        (diagonal.0, 0)
-    } else {
-        (0, diagonal.1)
-    };
-    let straight_steps = across.abs().max(along.abs()) - diagonal_steps;
-    let orders = [
-        (diagonal, diagonal_steps, straight, straight_steps),
-        (straight, straight_steps, diagonal, diagonal_steps),
-    ];
-    // With one run only, the other order is the same route.
-    let tried = if diagonal_steps == 0 || straight_steps == 0 {
-        1
-    } else {
-        2
-    };
-    for &(first, first_steps, second, second_steps) in &orders[..tried] {
-        let turn = (
-            start.0 + first.0 * first_steps,
-            start.1 + first.1 * first_steps,
-        );
-        if run_is_free(source, start, first, first_steps)
-            && run_is_free(source, turn, second, second_steps)
-        {
-            let steps = (first_steps + second_steps) as usize;
-            cells.reserve(steps + 1);
-            actions.reserve(steps);
-            let origin = IVec2::new(start.0, start.1);
-            cells.push(origin);
-            let first_step = IVec2::new(first.0, first.1);
-            lay_line(cells, actions, origin, first_step, first_steps as usize);
-            let turn = IVec2::new(turn.0, turn.1);
-            lay_line(
-                cells,
-                actions,
-                turn,
-                IVec2::new(second.0, second.1),
-                second_steps as usize,
-            );
-            return true;
-        }
-    }
-    false
-}
-
 /// Where the successors of a jump point come from: a jump from a free cell in one
 /// direction.
 pub(crate) trait JumpSource {
@@ -226,6 +117,26 @@ pub(crate) trait JumpSource {
             (cx, cy) = (cx + dx, cy + dy);
         }
         true
+    }
+
+    /// How many legal steps `(dx, dy)` (one of the 8 directions) lead from the free cell
+    /// `(x, y)` before a blocked cell, a cut corner or the grid's edge. The default tests
+    /// each step's cells.
+    #[inline]
+    fn reach(&self, (x, y): (i32, i32), (dx, dy): (i32, i32)) -> i32 {
+        let bits = self.bits();
+        let (mut cx, mut cy, mut steps) = (x, y, 0);
+        loop {
+            let free = if dx == 0 || dy == 0 {
+                bits.is_free(cx + dx, cy + dy)
+            } else {
+                diagonal_step_free(bits, cx, cy, dx, dy)
+            };
+            if !free {
+                return steps;
+            }
+            (cx, cy, steps) = (cx + dx, cy + dy, steps + 1);
+        }
     }
 }
 
@@ -256,6 +167,16 @@ impl JumpSource for BitGrid {
     }
 }
 
+/// How many popped jump points of one search may fail the direct route check before the
+/// search stops trying. On `arena` a search's route is usually direct from one of its first
+/// few jump points; on `den312d`, rooms and corridors, it rarely is, and a failed check
+/// costs a comparison with the goal's reach or a run or two. JPS+ instructions a run of the
+/// 160 `arena` and the 320 `den312d` queries: no check 233.8 k and 4.87 M; 8 tries 188.6 k
+/// and 5.14 M, 16 tries 188.6 k and 5.22 M, no limit 188.6 k and 5.72 M; without the goal's
+/// reaches, 4 tries 197.9 k and 5.11 M, 8 tries 189.5 k and 5.24 M (the `arena` target is
+/// the tighter one: see `examples/movingai.rs`).
+const DIRECT_TRIES: u32 = 8;
+
 /// A successor of a jump point: `steps` steps in direction `dir` (an index into
 /// [`DIRECTIONS`]).
 #[derive(Debug, Clone, Copy)]
@@ -277,17 +198,31 @@ fn successors<S: JumpSource>(
     goal: (i32, i32),
     out: &mut [Jump; 8],
 ) -> usize {
-    let mut count = 0;
-    let bits = source.bits();
-    let mut try_direction = |dx: i32, dy: i32| {
+    #[expect(
+        clippy::inline_always,
+        reason = "as a closure it was called, not inlined: JPS+ `den312d` 5.75 M to 5.11 M \
+                  instructions a run of its 320 queries"
+    )]
+    #[inline(always)]
+    fn try_jump<S: JumpSource>(
+        source: &S,
+        (x, y): (i32, i32),
+        (dx, dy): (i32, i32),
+        goal: (i32, i32),
+        (out, count): (&mut [Jump; 8], &mut usize),
+    ) {
         if let Some(steps) = source.jump(x, y, dx, dy, goal) {
-            out[count % 8] = Jump {
+            out[*count % 8] = Jump {
                 dir: direction_index(dx, dy),
                 steps,
             };
-            count += 1;
+            *count += 1;
         }
-    };
+    }
+    let mut count = 0;
+    let bits = source.bits();
+    let mut try_direction =
+        |dx: i32, dy: i32| try_jump(source, (x, y), (dx, dy), goal, (out, &mut count));
     match arrived {
         (0, 0) => {
             for (dx, dy) in DIRECTIONS {
@@ -479,6 +414,9 @@ impl JumpSearch {
         stats.generated = 1;
         let mut jumps = [Jump { dir: 0, steps: 0 }; 8];
         let mut found = None;
+        let mut direct_tries = DIRECT_TRIES;
+        // How far the goal sees in each direction, worked out when first asked (-1 before).
+        let mut goal_reach = [-1; 8];
         while let Some(Reverse(key)) = self.open.pop() {
             let node = key as u32;
             let record = &mut self.records[node as usize];
@@ -488,11 +426,32 @@ impl JumpSearch {
             record.stamp = closed_stamp;
             let (g, parent) = (record.g, record.parent);
             if node == goal_index {
-                found = Some(g);
+                found = Some((g, node, goal));
                 break;
             }
-            stats.expanded += 1;
             let at = ((node % width as u32) as i32, (node / width as u32) as i32);
+            // A free direct route from the jump point with the least `f` costs `g` plus the
+            // octile estimate, that is `f`, which no route beats: the search ends here (the
+            // start's was tried before the search).
+            // The goal's reaches first: a direct route's last run ends at the goal, and one too
+            // short for it rules the route out in a comparison (on `den312d` most do).
+            if node != start_index && direct_tries > 0 {
+                direct_tries -= 1;
+                let reach = |way: (i32, i32)| {
+                    let reach = &mut goal_reach[direction_index(way.0, way.1)];
+                    if *reach < 0 {
+                        *reach = source.reach(goal, way);
+                    }
+                    *reach
+                };
+                if may_end_directly(at, goal, reach)
+                    && let Some(direct) = free_direct_route(source, at, goal)
+                {
+                    found = Some((g + estimate(at), node, direct.turn(at)));
+                    break;
+                }
+            }
+            stats.expanded += 1;
             let from = (
                 (parent % width as u32) as i32,
                 (parent / width as u32) as i32,
@@ -524,10 +483,11 @@ impl JumpSearch {
                 stats.generated += 1;
             }
         }
-        let Some(cost) = found else {
+        let Some((cost, last, turn)) = found else {
             return unreachable(stats);
         };
-        self.route(width, start_index, goal_index, (cells, actions));
+        let ends = (IVec2::new(goal.0, goal.1), IVec2::new(turn.0, turn.1));
+        self.route(width, start_index, last, ends, (cells, actions));
         JumpResult {
             status: SearchStatus::Found,
             cost: Some(cost),
@@ -535,15 +495,31 @@ impl JumpSearch {
         }
     }
 
-    /// The route to `goal` cell by cell and its actions: the jump points walked back through
-    /// their parents, laid out by [`JumpSearch::lay_out`].
-    fn route(&mut self, width: i32, start: u32, goal: u32, (cells, actions): RouteBuffers<'_>) {
+    /// The route to `goal` cell by cell and its actions: from the jump point `last` through
+    /// `turn` (the turn of its direct route to the goal, or the goal itself) to `goal`, after
+    /// the jump points walked back from `last` through their parents; laid out by
+    /// [`JumpSearch::lay_out`].
+    fn route(
+        &mut self,
+        width: i32,
+        start: u32,
+        last: u32,
+        (goal, turn): (IVec2, IVec2),
+        (cells, actions): RouteBuffers<'_>,
+    ) {
         // Each turn's cell worked out once (a division), not once per use.
         let cell =
             |node: u32| IVec2::new((node % width as u32) as i32, (node / width as u32) as i32);
         self.points.clear();
-        self.points.push(cell(goal));
-        let mut node = goal;
+        self.points.push(goal);
+        let last_cell = cell(last);
+        // No point twice: an empty run has no action.
+        for point in [turn, last_cell] {
+            if self.points.last() != Some(&point) {
+                self.points.push(point);
+            }
+        }
+        let mut node = last;
         while node != start {
             node = self.records[node as usize].parent;
             self.points.push(cell(node));
@@ -569,37 +545,6 @@ impl JumpSearch {
             let (from, to) = (pair[1], pair[0]);
             let run = (to - from).abs().max_element() as usize;
             lay_line(cells, actions, from, (to - from).signum(), run);
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A run laid from its packed cell number holds the cells `from + step * i` and one
-    /// action per cell, in every direction, down to coordinate 0 and up to the largest grid.
-    #[test]
-    fn laid_lines_hold_every_cell_of_the_run() {
-        for (dx, dy) in DIRECTIONS {
-            let step = IVec2::new(dx, dy);
-            let action = Action::between(IVec2::ZERO, step).expect("a neighbour");
-            for from in [
-                IVec2::new(9, 9),
-                IVec2::new(65_533 - 9, 9),
-                IVec2::new(9, 65_533 - 9),
-            ] {
-                for run in 0..10 {
-                    let (mut cells, mut actions) = (vec![IVec2::new(-1, -1)], vec![Action::Up]);
-                    lay_line(&mut cells, &mut actions, from, step, run);
-                    let expected: Vec<IVec2> = std::iter::once(IVec2::new(-1, -1))
-                        .chain((1..=run as i32).map(|i| from + step * i))
-                        .collect();
-                    assert_eq!(cells, expected, "from {from} by {step} x {run}");
-                    assert_eq!(actions.len(), run + 1);
-                    assert!(actions[1..].iter().all(|&a| a == action));
-                }
-            }
         }
     }
 }

@@ -511,6 +511,9 @@ impl<const WAYS: usize> PackedLandmarks<WAYS> {
     }
 }
 
+/// The 16-bit lanes [`GoalBound::estimate`] works in: one SSE register.
+const LANES: usize = 8;
+
 /// A query's landmark bound: per landmark way, the constant its stored values are taken from.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct GoalBound<const WAYS: usize> {
@@ -550,27 +553,47 @@ impl<const WAYS: usize> GoalBound<WAYS> {
         ) else {
             return 0;
         };
-        // A fixed number of lanes and no branch, so this compiles to vector multiplies, adds,
-        // compares and saturating subtractions (a select per lane left it scalar, 70% more
-        // query instructions).
-        let mut reads = [0u16; WAYS];
-        for ((((read, &x), &base), &step), &none) in reads
-            .iter_mut()
-            .zip(values)
-            .zip(&scale.base)
-            .zip(&scale.step)
-            .zip(&self.no_route)
-        {
+        // Fixed-size lanes and no branch, so this compiles to vector multiplies, adds,
+        // compares, saturating subtractions and maxima (a select per lane left it scalar, 70%
+        // more query instructions). The maxima kept per lane and folded once: 141
+        // instructions per estimate against 154 with the readings stored first and folded
+        // over all the ways (`HIER_ENGINE=hpa valgrind --tool=callgrind
+        // --toggle-collect='*timed_hpa*' long --size 1024 --pairs 20 --edits 0 --weight 1`:
+        // the 20 queries 103.98 M to 102.83 M).
+        let mut lanes = [0u16; LANES];
+        let read = |best: &mut u16, x: u8, base: u16, step: u16, none: u16, c: u16| {
             let known = base.wrapping_add(u16::from(x).wrapping_mul(step));
             let unknown = 0u16.wrapping_sub(u16::from(x == NO_BYTE));
-            *read = (known & !unknown) | (none & unknown);
+            let s = (known & !unknown) | (none & unknown);
+            *best = (*best).max(c.saturating_sub(s));
+        };
+        let (xs, x_rest) = values.as_chunks::<LANES>();
+        let (bases, base_rest) = scale.base.as_chunks::<LANES>();
+        let (steps, step_rest) = scale.step.as_chunks::<LANES>();
+        let (nones, none_rest) = self.no_route.as_chunks::<LANES>();
+        let (cs, c_rest) = self.constants.as_chunks::<LANES>();
+        for ((((x, base), step), none), c) in xs.iter().zip(bases).zip(steps).zip(nones).zip(cs) {
+            for lane in 0..LANES {
+                read(
+                    &mut lanes[lane],
+                    x[lane],
+                    base[lane],
+                    step[lane],
+                    none[lane],
+                    c[lane],
+                );
+            }
         }
-        let best = self
-            .constants
+        for ((((&x, &base), &step), &none), &c) in x_rest
             .iter()
-            .zip(&reads)
-            .map(|(&c, &s)| c.saturating_sub(s))
-            .fold(0, u16::max);
+            .zip(base_rest)
+            .zip(step_rest)
+            .zip(none_rest)
+            .zip(c_rest)
+        {
+            read(&mut lanes[0], x, base, step, none, c);
+        }
+        let best = lanes.into_iter().fold(0, u16::max);
         u64::from(best.saturating_sub(lift)) * self.quantum
     }
 }

@@ -3,7 +3,7 @@ use std::collections::BinaryHeap;
 
 use glam::IVec3;
 
-use super::{LandmarkTable, NO_ROUTE, PackedLandmarks, is_from};
+use super::{LandmarkTable, NO_BYTE, NO_ROUTE, PackedLandmarks, is_from};
 use crate::graph::NavGraph;
 use crate::hier::Abstraction;
 use crate::moves::agent::{Agent, MoveCosts};
@@ -408,4 +408,70 @@ fn packed_bound_never_exceeds_the_abstract_distance_on_random_worlds() {
         coarse > 1_000,
         "{coarse} bytes stood for several distances only"
     );
+}
+
+/// [`GoalBound::estimate`](super::GoalBound::estimate) of every stored slot on random tables
+/// of `WAYS` ways, against a plain reading way by way: the largest `c - s` over the ways,
+/// saturating, with `s` the no-route reading for the byte 255.
+fn estimate_reads_every_way<const WAYS: usize>(seed: u64) -> usize {
+    let mut state = seed;
+    let mut positive = 0;
+    for round in 0..30 {
+        let n = 20 + (next(&mut state) % 40) as usize;
+        let mut table = LandmarkTable::<WAYS>::unknown(n);
+        let high = 100 + next(&mut state) % 200_000;
+        for slot in 0..n as u32 {
+            for way in 0..WAYS {
+                if !next(&mut state).is_multiple_of(5) {
+                    table.set(slot, way, next(&mut state) % high);
+                }
+            }
+        }
+        let groups: Vec<u32> = (0..n as u32).map(|slot| slot / 7).collect();
+        let packed = table.pack(&groups, &vec![None; n]);
+        let side: Vec<(Option<u64>, u32)> = (0..n as u32)
+            .filter_map(|slot| {
+                let draw = next(&mut state);
+                draw.is_multiple_of(4)
+                    .then_some((Some(draw / 4 % 500), slot))
+            })
+            .collect();
+        let bound = packed
+            .toward(&side, |slot| {
+                packed.reach_all(slot, groups[slot as usize], std::iter::empty(), &[])
+            })
+            .expect("a table");
+        for slot in 0..n as u32 {
+            let row = &packed.rows[packed.links[slot as usize] as usize];
+            let scale = &packed.scales[groups[slot as usize] as usize];
+            let best = (0..WAYS)
+                .map(|way| {
+                    let s = if row[way] == NO_BYTE {
+                        bound.no_route[way]
+                    } else {
+                        scale.base[way]
+                            .wrapping_add(u16::from(row[way]).wrapping_mul(scale.step[way]))
+                    };
+                    bound.constants[way].saturating_sub(s)
+                })
+                .max()
+                .unwrap_or(0);
+            let estimate = bound.estimate(&packed, slot, &groups);
+            assert_eq!(
+                estimate,
+                u64::from(best) * packed.quantum(),
+                "round {round}: slot {slot}"
+            );
+            positive += usize::from(best > 0);
+        }
+    }
+    positive
+}
+
+#[test]
+fn estimate_reads_every_way_in_lanes_and_beyond() {
+    // 40 ways (the abstraction's): whole lanes; 10: a lane and two ways after; 6: none whole.
+    assert!(estimate_reads_every_way::<40>(0x2545_f491_4f6c_dd1d) > 200);
+    assert!(estimate_reads_every_way::<10>(0x9e37_79b9_7f4a_7c15) > 200);
+    assert!(estimate_reads_every_way::<6>(0x1234_5678_9abc_def1) > 100);
 }
