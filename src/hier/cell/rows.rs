@@ -21,6 +21,13 @@
 //! 118.0 M to 117.2 M, update 362.8 M to 362.3 M, for 256 KB per scratch; the median edit's
 //! cell (edit 19: 238 nodes, 1448 moves, 20 portals, 19 rows searched again) settles all its
 //! nodes in every row, about 28 K instructions a row, so the rows cost what the moves number.
+//!
+//! Also dropped (session 12, same command, update 355.8 M, median edit 1.090 M): pruning a
+//! row by the rows already known (a known portal settled at `d` caps every entry `to` at
+//! `d + table[r][to]` and is not expanded; sound, tested): 363.5 M, median 1.118 M, stopping
+//! when every entry not popped is capped at or below the bucket 407.8 M, median 1.325 M. A
+//! portal is one node of a wide border: routes around it cost about the same, so the search
+//! settles nearly as much and pays for the caps.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;

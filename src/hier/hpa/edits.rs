@@ -55,7 +55,9 @@ use crate::hier::cell::UNREACHED;
 mod derived;
 
 /// Whether cell `new` has the portals of `old` (the same nodes at the same feet, in the same
-/// places) and no route inside it cheaper than `old` had.
+/// places) and no route inside it cheaper than `old` had. Asked only of cells whose
+/// derivation found a cheaper or a lost route, or other portals (see
+/// `Abstraction::rederive`): with none, the groups and so the places stay.
 pub(super) fn no_cheaper_inside(old: &HpaCell, new: &HpaCell) -> bool {
     let count = old.portals.len();
     if new.portals != old.portals || (0..count).any(|local| new.feet(local) != old.feet(local)) {
