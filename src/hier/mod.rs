@@ -168,12 +168,12 @@
 //!
 //! | | graph A* | exact hierarchy | abstraction |
 //! |---|---|---|---|
-//! | mean / p99 per query | 34.3 / 117.4 ms | 673 / 3 276 ms | 2.27 / 6.86 ms (15.1x faster) |
+//! | mean / p99 per query | 35.6 / 123.1 ms | 673 / 3 276 ms | 2.29 / 6.57 ms (15.6x faster) |
 //! | expansions per query | 360 875 | 164 992 | 9 175 (9 253 at a three-fifths junction, 8 373 then with 16-bit landmarks) |
 //! | cost ratio mean / worst | 1 | 1 | 1.0083 / 1.0159 |
-//! | build | compile 2.48 s | 4.2x the compile | 2.68 s, 1.08x (one thread: 1.95x to 1.98x, 2.25x before this round's rows, exits and numbering) |
+//! | build | compile 2.56 s | 4.2x the compile | 2.87 s, 1.12x (one thread: 1.93x to 1.97x) |
 //! | memory on top of the graph (78.1 MB) | | 233% | 38.1 MB, 49% |
-//! | block edit p50 / p99 | 10 / 39 us | 627 us / 10.4 ms | 227 / 1 371 us, landmarks current (270 / 2 140 before this round) |
+//! | block edit p50 / p99 | 11 / 41 us | 627 us / 10.4 ms | 237 / 1 390 us, landmarks current (241 before an unchanged cell was left alone) |
 //!
 //! Edits are timed with the landmarks current (the 24 of 200 that dropped them were followed
 //! by an untimed `refresh_landmarks`). Weight 1.05: as unweighted. Windows and end cells run
@@ -183,18 +183,18 @@
 //! --toggle-collect='*timed_graph*' --toggle-collect='*timed_hpa*'
 //! target/release/examples/long --pairs 20 --edits 0 --weight 1`: 2048, 20 pairs): graph A*
 //! 170.0 M per query, the abstraction 9.07 M (18.7x fewer); with `HIER_ENGINE=hpa` alone (no
-//! record sizing in the timed part) 7.91 M, the refinement 2.33 M. Build at 1024, one
-//! thread (`--size 1024 --pairs 1`, `--toggle-collect='*Abstraction*build*'`): 5.49 G
+//! record sizing in the timed part) 7.78 M (7.87 M before the estimate's 8 lanes). Build at
+//! 1024, one thread (`--size 1024 --pairs 1`, `--toggle-collect='*Abstraction*build*'`): 5.49 G
 //! instructions (the compile 7.56 G, `'*NavGraph*compile*'`; 7.32 G before this round's
 //! rows over threaded buckets (`cell/rows.rs`), exits read from the moves leaving the
 //! cell only (`hpa/exits.rs`) and numbering from the moves word; 9.29 G before the landmark
 //! lists), of them the rows 2.24 G (3.38 G before), the exits 0.42 G (0.89 G), the
 //! numbering 0.69 G (0.83 G), the landmark Dijkstras 0.98 G (1.06 G); the one-thread clock
 //! fell less (2.25x to 1.97x the compile). Per block edit, landmarks current (`long --size
-//! 1024 --edits 200 --refresh-landmarks`, `'*Abstraction*update*'`): 200 edits 363 M (510 M
-//! before; 438 M with the landmark checks gathered per derived far end, `hpa/edits`), the
-//! median edit 1.10 M, 70% of it deriving one cell (rows 49%: a row settles the whole cell,
-//! about 28 k; tried and dropped in `cell/rows.rs`), exits 10%, the tables' bytes 5%.
+//! 1024 --edits 200 --refresh-landmarks`, `'*Abstraction*update*'`): 200 edits 346.9 M (510 M
+//! in session 11's start, 355.8 M before a cell derived as it was is left alone), the median
+//! edit 1.061 M, 88% deriving one cell (rows 58%: 20 rows of about 31.7 k, each settling 255
+//! of 301 nodes; tried and dropped in `cell/rows.rs`), numbering 17%, the tables' bytes 6%.
 //!
 //! What limits the speed-up:
 //!
@@ -217,7 +217,7 @@
 //! - Memory (49% at 2048, 38.1 MB; 90% with 16-bit landmarks and tables): landmarks 14.1 MB
 //!   (bytes, half the portals derived from a partner), tables 7.5 MB (bytes above a floor),
 //!   exits 7.1 MB, cells 2.8 MB, portals, feet, slots 1.9 MB each. Query instructions at 1024:
-//!   103.4 M for 20 (5 350 expansions each; 104.3 M at a three-fifths junction, 108.9 M earlier).
+//!   102.8 M for 20 (5 350 expansions each; 104.0 M with the estimate's maxima way by way).
 //!
 //! For a router: build an [`Abstraction`] with the router's [`MoveCosts`], pass it every
 //! [`GraphUpdate`], call [`Abstraction::refresh_landmarks`] when edits settle, and answer
