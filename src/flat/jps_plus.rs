@@ -348,26 +348,36 @@ mod tests {
     use super::*;
     use crate::testing::xorshift;
 
+    /// A random grid of 1 to 90 cells a side, up to 29% walls, with its table.
+    fn random_table(next: &mut impl FnMut() -> u64) -> (u32, u32, JumpTable) {
+        let width = 1 + (next() % 90) as u32;
+        let height = 1 + (next() % 90) as u32;
+        let walls = next() % 30;
+        let blocked = (0..width * height).map(|_| next() % 100 < walls).collect();
+        let grid = Grid2d::from_blocked(width, height, blocked).expect("valid size");
+        (width, height, JumpTable::new(&grid).expect("small grid"))
+    }
+
+    /// A random cell of `table`'s grid, when it is free.
+    fn random_free_cell(next: &mut impl FnMut() -> u64, table: &JumpTable) -> Option<(i32, i32)> {
+        let (x, y) = (
+            (next() % table.bits.width() as u64) as i32,
+            (next() % table.bits.height() as u64) as i32,
+        );
+        table.bits.is_free(x, y).then_some((x, y))
+    }
+
     /// The table's hops from jump point to jump point answer as the step-by-step test of the
     /// bit grid does, on random grids and runs of every length the grid holds.
     #[test]
     fn table_diagonal_runs_match_step_by_step_tests() {
         let mut next = xorshift(0x7ab1_e5d1);
         for _ in 0..40 {
-            let width = 1 + (next() % 90) as u32;
-            let height = 1 + (next() % 90) as u32;
-            let walls = next() % 30;
-            let blocked = (0..width * height).map(|_| next() % 100 < walls).collect();
-            let grid = Grid2d::from_blocked(width, height, blocked).expect("valid size");
-            let table = JumpTable::new(&grid).expect("small grid");
+            let (width, height, table) = random_table(&mut next);
             for _ in 0..300 {
-                let (x, y) = (
-                    (next() % u64::from(width)) as i32,
-                    (next() % u64::from(height)) as i32,
-                );
-                if !table.bits.is_free(x, y) {
+                let Some((x, y)) = random_free_cell(&mut next, &table) else {
                     continue;
-                }
+                };
                 let (dx, dy) = DIRECTIONS[4 + (next() % 4) as usize];
                 let room_x = if dx > 0 { width as i32 - 1 - x } else { x };
                 let room_y = if dy > 0 { height as i32 - 1 - y } else { y };
@@ -387,20 +397,11 @@ mod tests {
     fn table_reaches_match_step_by_step_counts() {
         let mut next = xorshift(0x4eac_4e55);
         for _ in 0..40 {
-            let width = 1 + (next() % 90) as u32;
-            let height = 1 + (next() % 90) as u32;
-            let walls = next() % 30;
-            let blocked = (0..width * height).map(|_| next() % 100 < walls).collect();
-            let grid = Grid2d::from_blocked(width, height, blocked).expect("valid size");
-            let table = JumpTable::new(&grid).expect("small grid");
+            let (width, height, table) = random_table(&mut next);
             for _ in 0..100 {
-                let (x, y) = (
-                    (next() % u64::from(width)) as i32,
-                    (next() % u64::from(height)) as i32,
-                );
-                if !table.bits.is_free(x, y) {
+                let Some((x, y)) = random_free_cell(&mut next, &table) else {
                     continue;
-                }
+                };
                 for way in DIRECTIONS {
                     assert_eq!(
                         table.reach((x, y), way),
