@@ -33,8 +33,8 @@ pub(super) fn lay_line(
     if run == 0 {
         return;
     }
-    // Read from a table by the step: `Action::between`'s match cost 12 instructions a run
-
+    // Read from a table by the step: `Action::between`'s match cost 12 instructions a run.
+    // `laid_lines_hold_every_cell_of_the_run` checks the table against it in all 8 directions.
     let action = STEP_ACTIONS[((step.y + 1) * 3 + step.x + 1) as usize];
     // A cell as one 64-bit number, `y * 2^32 + x`: the cells of a run, all inside the grid
     // (coordinates from 0 to below 2^31), are that number plus a multiple of the step's
