@@ -13,6 +13,7 @@ use crate::search::heuristic::Estimator;
 
 use crate::search::open::OpenSet;
 
+mod lanes;
 mod rows;
 
 /// The side of a cell in blocks: a chunk column.
@@ -74,7 +75,7 @@ pub(super) struct Difference {
 }
 
 /// Reusable buffers of [`derive`]: the cell's nodes reachable from its portals numbered
-/// locally, their moves inside the cell in one flat list, and one Dijkstra's state.
+/// locally, their moves inside the cell in one flat list, and the row searches' state.
 #[derive(Debug, Default, Clone)]
 pub(super) struct DeriveScratch {
     /// Local numbers of the nodes in the home page of the cell's column (its first feet
@@ -91,6 +92,11 @@ pub(super) struct DeriveScratch {
     /// The graph's moves priced at the costs of the last derivation, kept while they fit.
     pricing: Option<Pricing>,
     rows: rows::RowScratch,
+    lanes: lanes::LaneScratch,
+    /// The rows a derivation searches, and each numbered node's column in the cell for
+    /// [`lanes::LaneScratch::rows`].
+    searched: Vec<usize>,
+    columns: Vec<u8>,
     /// The moves turned around for a derivation from [`Before`]: node `i`'s sources are
     /// `into_from[into_first[i]..into_first[i + 1]]`; and which nodes reach a changed one.
     into_first: Vec<u32>,
@@ -214,9 +220,10 @@ impl<'a> Before<'a> {
     }
 }
 
-/// The table of the cell `chunk` whose portals are `portals` (in canonical order): one
-/// Dijkstra per portal over the moves that stay inside the cell, or per portal whose row
-/// the changes since `before` can reach.
+/// The table of the cell `chunk` whose portals are `portals` (in canonical order): the rows
+/// of every portal, or of each portal whose row the changes since `before` can reach, searched
+/// over the moves that stay inside the cell, together in vector lanes ([`lanes`]) when the
+/// cell's routes fit 16 bits, else one Dijkstra per row ([`rows`]).
 ///
 /// # Errors
 /// [`Error::GraphTooLarge`] when a cost inside the cell does not fit 32 bits (costs that
@@ -237,6 +244,8 @@ pub(super) fn derive(
     let n = portals.len();
     let mut table = vec![UNREACHED; n * n];
     let plan = rows::Plan::for_cell(scratch.nodes.len(), scratch.max_cost());
+    let mut searched = std::mem::take(&mut scratch.searched);
+    searched.clear();
     for (from, row) in table.chunks_exact_mut(n.max(1)).enumerate().take(n) {
         match &before {
             Some((places, before)) if !scratch.reaches[from] => {
@@ -244,15 +253,32 @@ pub(super) fn derive(
                     *cost = before.cost(places[from], places[to]);
                 }
             }
-            _ => {
-                let moves = rows::Moves {
-                    first_edge: &scratch.first_edge,
-                    edges: &scratch.edges,
-                };
-                scratch.rows.fill(moves, plan, chunk, from, row)?;
-            }
+            _ => searched.push(from),
         }
     }
+    let moves = rows::Moves {
+        first_edge: &scratch.first_edge,
+        edges: &scratch.edges,
+    };
+    // With no row to search, the columns are not looked up.
+    if !searched.is_empty() && lanes::fit(moves) {
+        let mut columns = std::mem::take(&mut scratch.columns);
+        columns.clear();
+        columns.extend(scratch.nodes.iter().map(|&id| {
+            let feet = graph.feet(id);
+            (feet.x.rem_euclid(CELL_SIDE) * CELL_SIDE + feet.z.rem_euclid(CELL_SIDE)) as u8
+        }));
+        scratch
+            .lanes
+            .rows(moves, &columns, &searched, n, &mut table);
+        scratch.columns = columns;
+    } else {
+        for &from in &searched {
+            let row = &mut table[from * n..(from + 1) * n];
+            scratch.rows.fill(moves, plan, chunk, from, row)?;
+        }
+    }
+    scratch.searched = searched;
     let against_before = before.map(|(places, before)| {
         let mut difference = Difference::default();
         for (from, row) in table.chunks_exact(n.max(1)).enumerate().take(n) {
