@@ -21,17 +21,19 @@
 //! | lanes, sweeps in numbering order and back, u16 lanes | 368.5 M | 1.149 M | 3.34 |
 //! | lanes, FIFO, a node taking the least over its moves in | 372.4 M | 1.153 M | 5.74 |
 //! | lanes, sweeps over the columns | 302.0 M | 0.827 M | 2.45 |
-//! | the same, groups of 8 to 32 lanes as the rows need (kept) | 297.6 M | 0.798 M | - |
+//! | the same, groups of 8 to 32 lanes as the rows need | 297.8 M | 0.798 M | - |
+//! | the same, one loop over a sweep's nodes, no closure call per node (kept) | 295.9 M | 0.789 M | - |
 //!
-//! (Groups of 8, 16 or 32 lanes but the last row; with 16 lanes the FIFO visits 2.79 times
-//! per node and with 8 1.84, the column sweeps 1.80 with 16; taking the least over the moves
-//! in, 16 lanes: 381.6 M, and over the column sweeps 3.55 visits per node.) At most 24, 32,
-//! 48 or 64 lanes a group cost the same at `--size 512` (200 edits 302.4 M, 301.7 M,
-//! 301.8 M, 302.1 M; before 353.9 M); searching cells with fewer than 4 rows to search by
-//! Dial did not pay (302.8 M against 302.4 M). The one-thread build at 1024
-//! (`'*Abstraction*build*'`, `--no-default-features --features terrain,anvil`): 5.49 G to
-//! 4.66 G, its rows 2.24 G to 1.26 G; the 1.21.11 save's 200 edits' updates
-//! (`reach_edit --edits 200 --long-routes`): 560.2 M to 510.2 M.
+//! (The rows above the last two took groups of 8, 16 or 32 lanes. With 16 lanes the FIFO
+//! visits 2.79 times per node and with 8 1.84, the column sweeps 1.80 with 16; taking the
+//! least over the moves in, 16 lanes: 381.6 M, and over the column sweeps 3.55 visits per
+//! node.) At most 24, 32, 48 or 64 lanes a group cost the same at `--size 512` (200 edits
+//! 302.4 M, 301.7 M, 301.8 M, 302.1 M; before 353.9 M); searching cells with fewer than 4
+//! rows to search by Dial did not pay (302.8 M against 302.4 M). Measured with a closure
+//! call per node (the row before last): the one-thread build at 1024 (`'*Abstraction*build*'`,
+//! `--no-default-features --features terrain,anvil`) 5.49 G to 4.66 G, its rows 2.24 G to
+//! 1.26 G; the 1.21.11 save's 200 edits' updates (`reach_edit --edits 200 --long-routes`)
+//! 560.2 M to 510.2 M.
 
 use super::UNREACHED;
 use super::rows::Moves;
@@ -170,14 +172,16 @@ fn sweeps<const N: usize>(
             left += 1;
         }
     }
-    let (up, down) = orders.split_at(pending.len());
+    let count = pending.len();
+    let (up, down) = orders.split_at(count);
     let mut sweep = 0;
     while left > 0 {
         let order = if sweep % 2 == 0 { up } else { down };
-        let mut visit = |node: u32| {
-            let node = node as usize;
+        let backwards = sweep % 4 >= 2;
+        for step in 0..count {
+            let node = order[if backwards { count - 1 - step } else { step }] as usize;
             if !pending[node] {
-                return;
+                continue;
             }
             pending[node] = false;
             left -= 1;
@@ -196,15 +200,6 @@ fn sweeps<const N: usize>(
                     pending[target] = true;
                     left += 1;
                 }
-            }
-        };
-        if sweep % 4 < 2 {
-            for &node in order {
-                visit(node);
-            }
-        } else {
-            for &node in order.iter().rev() {
-                visit(node);
             }
         }
         sweep += 1;

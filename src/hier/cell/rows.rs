@@ -1,7 +1,7 @@
 //! The table's rows: one Dijkstra per portal over the moves [`number`](super::number) lists,
 //! for the cells whose routes may not fit 16 bits. The others (at default costs, nearly all)
 //! search their rows together, one vector lane per row ([`super::lanes`]): 200 edits'
-//! updates 346.9 M to 297.6 M instructions, the median edit 1.062 M to 0.798 M, the
+//! updates 346.9 M to 295.9 M instructions, the median edit 1.062 M to 0.789 M, the
 //! one-thread build's rows at 1024 2.24 G to 1.26 G (commands and the variants tried there).
 //! The figures below are of the rows searched one by one.
 //!
