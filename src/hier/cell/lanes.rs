@@ -29,11 +29,10 @@
 //! least over the moves in, 16 lanes: 381.6 M, and over the column sweeps 3.55 visits per
 //! node.) At most 24, 32, 48 or 64 lanes a group cost the same at `--size 512` (200 edits
 //! 302.4 M, 301.7 M, 301.8 M, 302.1 M; before 353.9 M); searching cells with fewer than 4
-//! rows to search by Dial did not pay (302.8 M against 302.4 M). Measured with a closure
-//! call per node (the row before last): the one-thread build at 1024 (`'*Abstraction*build*'`,
-//! `--no-default-features --features terrain,anvil`) 5.49 G to 4.66 G, its rows 2.24 G to
-//! 1.26 G; the 1.21.11 save's 200 edits' updates (`reach_edit --edits 200 --long-routes`)
-//! 560.2 M to 510.2 M.
+//! rows to search by Dial did not pay (302.8 M against 302.4 M). The one-thread build at
+//! 1024 (`'*Abstraction*build*'`, `--no-default-features --features terrain,anvil`): 5.49 G
+//! to 4.62 G, its rows 2.24 G to 1.22 G; the 1.21.11 save's 200 edits' updates
+//! (`reach_edit --edits 200 --long-routes`): 560.2 M to 505.3 M.
 
 use super::UNREACHED;
 use super::rows::Moves;

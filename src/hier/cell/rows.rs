@@ -2,7 +2,7 @@
 //! for the cells whose routes may not fit 16 bits. The others (at default costs, nearly all)
 //! search their rows together, one vector lane per row ([`super::lanes`]): 200 edits'
 //! updates 346.9 M to 295.9 M instructions, the median edit 1.062 M to 0.789 M, the
-//! one-thread build's rows at 1024 2.24 G to 1.26 G (commands and the variants tried there).
+//! one-thread build's rows at 1024 2.24 G to 1.22 G (commands and the variants tried there).
 //! The figures below are of the rows searched one by one.
 //!
 //! With the cell's moves cheap (as at the default costs) the open set is Dial's bucket queue,
