@@ -7,10 +7,15 @@
 
 use glam::IVec3;
 
-use super::Transition;
 use super::bytes::CellTable;
+use super::{NO_SLOT, Transition};
 use crate::graph::NodeId;
 use crate::hier::cell::{CELL_SIDE, Chunk, UNREACHED};
+
+/// [`HpaCell::exit_first`] of a portal with no exit that has a target.
+const NO_EXIT: u8 = u8::MAX;
+/// [`HpaCell::exit_first`] of a portal whose first exit lies past the places a byte holds.
+const FIND_EXITS: u8 = u8::MAX - 1;
 
 /// One group of a cell's portals: the first portal's place and the block's first entry.
 #[derive(Debug, Clone, Copy)]
@@ -31,14 +36,20 @@ pub(super) struct HpaCell {
     pub(super) y_low: i32,
     pub(super) y_high: i32,
     /// The transitions out of the cell, one or two per entrance, sorted by their source.
-    pub(super) exits: Vec<Transition>,
+    pub(super) exits: Box<[Transition]>,
     /// Per exit, the overlay slot of its target portal ([`NO_SLOT`](super::NO_SLOT) for
     /// none): what the searches follow, found again whenever either cell's portals may have
     /// changed, and moved with the slots.
-    pub(super) targets: Vec<u32>,
+    pub(super) targets: Box<[u32]>,
+    /// Per portal, the place in `exits` of its first exit (exits are sorted by their source,
+    /// so a portal's are one run), [`NO_EXIT`] when none of them has a target, [`FIND_EXITS`]
+    /// when the place is past a byte's room (then looked up). Found with the targets
+    /// ([`HpaCell::resolve_exits`]): it spares the abstract search a binary search per
+    /// expansion (see `search.rs`). Paid for by the targets in a box rather than a `Vec`.
+    exit_first: Box<[u8]>,
     /// The ends of transitions in the cell, by group (see the [module docs](self)), each
     /// group in canonical order (local x, local z, feet y).
-    pub(super) portals: Vec<NodeId>,
+    pub(super) portals: Box<[NodeId]>,
     /// Their feet positions, read by the abstract search's heuristic (here rather than from
     /// the graph, whose nodes lie all over memory), packed: feet y less `feet_y` above bit 8,
     /// local x and z in 4 bits each (a third of an `IVec3`'s bytes).
@@ -67,9 +78,10 @@ impl HpaCell {
             nodes: 0,
             y_low: y,
             y_high: y,
-            exits: Vec::new(),
-            targets: Vec::new(),
-            portals: Vec::new(),
+            exits: Box::default(),
+            targets: Box::default(),
+            exit_first: Box::default(),
+            portals: Box::default(),
             packed_feet: Box::default(),
             feet_y: 0,
             groups: Box::default(),
@@ -154,6 +166,45 @@ impl HpaCell {
         });
     }
 
+    /// Takes the slots of the exits' targets (one per exit, [`NO_SLOT`] for none) and finds
+    /// where each portal's exits start: call it whenever the exits, their targets or the
+    /// portals' order changed.
+    pub(super) fn resolve_exits(&mut self, targets: Box<[u32]>) {
+        self.targets = targets;
+        let exit_first = self
+            .portals
+            .iter()
+            .map(|&portal| {
+                let first = self.exits.partition_point(|exit| exit.from < portal);
+                let live = self.exits[first..]
+                    .iter()
+                    .zip(&self.targets[first..])
+                    .take_while(|(exit, _)| exit.from == portal)
+                    .any(|(_, &target)| target != NO_SLOT);
+                match u8::try_from(first) {
+                    _ if !live => NO_EXIT,
+                    Ok(first) if first < FIND_EXITS => first,
+                    _ => FIND_EXITS,
+                }
+            })
+            .collect();
+        self.exit_first = exit_first;
+    }
+
+    /// The place in `exits` of the first exit of portal `local`, `None` when none of its
+    /// exits has a target; its exits run from there while their source is the portal.
+    #[inline]
+    pub(super) fn first_exit(&self, local: usize) -> Option<usize> {
+        match self.exit_first[local] {
+            NO_EXIT => None,
+            FIND_EXITS => {
+                let portal = self.portals[local];
+                Some(self.exits.partition_point(|exit| exit.from < portal))
+            }
+            first => Some(usize::from(first)),
+        }
+    }
+
     /// The feet position of portal `local`.
     #[inline]
     pub(super) fn feet(&self, local: usize) -> IVec3 {
@@ -233,7 +284,7 @@ impl HpaCell {
 
     /// Whether the cell's portals are `canonical` (in canonical order), whatever their groups.
     pub(super) fn has_portals(&self, canonical: &[NodeId]) -> bool {
-        let mut mine = self.portals.clone();
+        let mut mine = self.portals.to_vec();
         let mut theirs = canonical.to_vec();
         mine.sort_unstable();
         theirs.sort_unstable();
@@ -243,10 +294,11 @@ impl HpaCell {
     /// The bytes the cell holds.
     pub(super) fn memory_bytes(&self) -> usize {
         std::mem::size_of::<Self>()
-            + self.portals.capacity() * 4
+            + self.portals.len() * 4
             + self.packed_feet.len() * 4
-            + self.exits.capacity() * std::mem::size_of::<Transition>()
-            + self.targets.capacity() * 4
+            + self.exits.len() * std::mem::size_of::<Transition>()
+            + self.targets.len() * 4
+            + self.exit_first.len()
             + self.groups.len() * std::mem::size_of::<Group>()
             + self.table.memory_bytes()
     }

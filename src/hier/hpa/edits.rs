@@ -96,7 +96,7 @@ impl Abstraction {
     pub(super) fn carry_landmarks(
         &mut self,
         derived_before: &[(usize, HpaCell)],
-        exits_before: &[(usize, Vec<Transition>)],
+        exits_before: &[(usize, Box<[Transition]>)],
         resolved: &[usize],
     ) -> bool {
         self.landmarks.grow(self.slot_cell.len(), self.cells.len());

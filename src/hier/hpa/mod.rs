@@ -166,7 +166,7 @@ impl Abstraction {
             exits_of(graph, costs, this.cells[cell].chunk, &border[cell])
         });
         for (cell, exits) in abstraction.cells.iter_mut().zip(exits) {
-            cell.exits = exits;
+            cell.exits = exits.into_boxed_slice();
         }
         // In batches: a cell's full table lives from its derivation until `set_derived` keeps
         // it by block, so only a batch's are held at once.
@@ -346,7 +346,7 @@ impl Abstraction {
             })
             .map(|target| target.unwrap_or(NO_SLOT))
             .collect();
-        self.cells[index].targets = targets;
+        self.cells[index].resolve_exits(targets);
     }
 
     /// Follows the walk graph after [`NavGraph::update`] or [`NavGraph::apply_changes`]
@@ -367,7 +367,7 @@ impl Abstraction {
         // or cheaper edge); while they are, the exits before of the cells whose exits changed,
         // and the derived cells whose portals moved or routes got cheaper, as they were.
         let mut keep = !self.landmarks.is_empty();
-        let mut exits_before: Vec<(usize, Vec<Transition>)> = Vec::new();
+        let mut exits_before: Vec<(usize, Box<[Transition]>)> = Vec::new();
         let mut derived_before: Vec<(usize, HpaCell)> = Vec::new();
         // The cells with a changed node in a border column: only their exits can differ (an
         // exit is read from its border nodes' moves out), so the others' are not found again.
@@ -422,14 +422,14 @@ impl Abstraction {
             }
             let border = self.border_nodes(graph, index);
             let exits = exits_of(graph, &self.costs, chunk, &border);
-            if exits == self.cells[index].exits {
+            if *exits == *self.cells[index].exits {
                 // A neighbour's portals are its own exits' sources and the targets of the
                 // exits into it: unchanged, unless its own nodes changed (then it is dirty).
                 // Most edits leave the exits be; checking the 8 neighbours' portals took
                 // a seventh of an edit's instructions.
                 continue;
             }
-            let before = std::mem::replace(&mut self.cells[index].exits, exits);
+            let before = std::mem::replace(&mut self.cells[index].exits, exits.into_boxed_slice());
             if keep {
                 exits_before.push((index, before));
             }
@@ -647,15 +647,25 @@ impl Abstraction {
                     }
                 }
             }
-            // Transitions by the portal their target resolved to, so that a stale resolution
-            // shows as a difference from a fresh build.
-            for (exit, &target) in cell.exits.iter().zip(&cell.targets) {
-                if let Some(to) = (target != NO_SLOT)
-                    .then(|| self.slot_portal(target))
-                    .flatten()
-                    .map(|(cell, local)| cell.feet(local))
+            // Transitions by the portal their target resolved to, found per portal as the
+            // search finds them, so that a stale resolution (or exit range) shows as a
+            // difference from a fresh build.
+            for (local, &portal) in cell.portals.iter().enumerate() {
+                let Some(first) = cell.first_exit(local) else {
+                    continue;
+                };
+                for (exit, &target) in cell.exits[first..]
+                    .iter()
+                    .zip(&cell.targets[first..])
+                    .take_while(|(exit, _)| exit.from == portal)
                 {
-                    edges.push((graph.feet(exit.from), to, exit.cost));
+                    if let Some(to) = (target != NO_SLOT)
+                        .then(|| self.slot_portal(target))
+                        .flatten()
+                        .map(|(cell, local)| cell.feet(local))
+                    {
+                        edges.push((graph.feet(exit.from), to, exit.cost));
+                    }
                 }
             }
         }

@@ -23,9 +23,25 @@
 //! per way without an `Option` (as the branch-free try above), `toward` 2.87 M against 2.83 M.
 //! Counted, not worth a change here: 2.0% of the expansions are re-expansions (23 313 of
 //! 1 137 634 over the run's 60 searches); 9.2% (4 722 of 51 537) are of portals reached through
-//! their cell's table with no exit left and outside the goal's cell, which relax nothing;
-//! skipping them at the push needs a per-portal exit range in the cell (which would also
-//! replace the exits' binary search), outside this file. Not tried: a bidirectional abstract
+//! their cell's table with no exit left and outside the goal's cell, which relax nothing.
+//!
+//! The exits' binary search is gone: each cell keeps per portal the place of its first exit
+//! (a byte, `HpaCell::first_exit`), 102.94 M to 101.15 M instructions for the 20 queries (the
+//! same expansions, the same routes). Memory: one byte per portal, the box's 16 bytes per
+//! cell paid by the cell's exits, targets and portals in boxes rather than `Vec`s (8 bytes
+//! each): at 1024, 9 333 988 to 9 417 383 bytes (47.9% to 48.4% on top of the graph); at
+//! 2048, 38 443 282 bytes, 49.2% (`HIER_ENGINE=graph,hpa long --edits 0 --pairs 200`: 9 175
+//! expansions, cost ratio 1.0083 / 1.0159, as before). Then whether a portal was reached
+//! through its own cell's table by the parent's slot range rather than `slot_cell`:
+//! 101.34 M to 100.95 M.
+//! Dropped on top of it: leaving unpushed (recorded, without an estimate) the portals of a row
+//! with no exit outside the goal's cell, 5 350 to 5 114 expansions per query but 102.66 M
+//! (a test per row entry costs more than the expansions it saves); 16-byte records (`g` and
+//! `h` in 32 bits, the expanded flag in the stamp's low bit, a cost past 32 bits sent to A*
+//! over the graph), 102.97 M to 106.8-107.0 M instructions (a conversion or check per
+//! relaxation), for 10% fewer cache misses (`--cache-sim=yes --LL=2097152,16,64`: D1 480 k
+//! to 434 k, LL 196.6 k to 177.1 k; at 1024 the 32-byte records, 3.7 MB, already come close
+//! to fitting the LL). Not tried: a bidirectional abstract
 //! search. Its backward bound `d(start, v)` has no value for the derived half of the portals
 //! (their partner edge `a -> v` bounds `d(L, v)` from above and `d(v, L)` from below, the wrong
 //! sides for a bound from the start), so that half would be bounded by the octile estimate
@@ -261,8 +277,9 @@ impl AbstractSearch {
             }
             // A portal reached through its cell's table has its table row covered already
             // (in-cell costs are shortest routes, so a second table step never improves).
-            let through_table =
-                record.parent != FROM_START && hpa.slot_cell[record.parent as usize] == index;
+            // The cell's slots are one range (`FROM_START` lies past every range): no look-up
+            // of the parent's cell.
+            let through_table = record.parent.wrapping_sub(cell.base) < cell.capacity;
             if !through_table {
                 let mut row = std::mem::take(&mut self.row);
                 row.clear();
@@ -279,8 +296,7 @@ impl AbstractSearch {
                 }
                 self.row = row;
             }
-            // Exits are sorted by their portal: its own are one run.
-            let first = cell.exits.partition_point(|exit| exit.from < portal);
+            let first = cell.first_exit(local).unwrap_or(cell.exits.len());
             for (exit, &target_slot) in cell.exits[first..]
                 .iter()
                 .zip(&cell.targets[first..])
