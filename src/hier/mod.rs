@@ -14,10 +14,11 @@
 //! - **Portals** are the nodes of a cell with a move to or from a node of another cell; only
 //!   the 60 border columns can hold them (a move spans one column; ladders stay in theirs).
 //! - **Tables**: per cell, a dense `n x n` table of costs (16 bits each when every cost in
-//!   the cell fits, else 32), entry `(i, j)` the cheapest
-//!   route from portal `i` to portal `j` using only moves inside the cell (one Dijkstra per
-//!   portal over the cell's moves, laid out once per cell as a flat edge list). Unreachable
-//!   pairs hold a sentinel, so a cell's components need no separate list.
+//!   the cell fits, else 32), entry `(i, j)` the cheapest route from portal `i` to portal
+//!   `j` using only moves inside the cell (the cell's moves laid out once as a flat edge
+//!   list; the rows searched together in vector lanes to a fixed point, `cell/lanes.rs`, or
+//!   one Dijkstra per portal when its routes may pass 16 bits). Unreachable pairs hold a
+//!   sentinel, so a cell's components need no separate list.
 //! - **Built from the walk graph only** ([`NavGraph::for_each_move`],
 //!   [`NavGraph::for_each_incoming`], [`NavGraph::node`], [`NavGraph::feet`],
 //!   [`NavGraph::nodes`]): no second statement of the walking rules. Costs are priced at build
@@ -168,12 +169,12 @@
 //!
 //! | | graph A* | exact hierarchy | abstraction |
 //! |---|---|---|---|
-//! | mean / p99 per query | 35.6 / 123.1 ms | 673 / 3 276 ms | 2.29 / 6.57 ms (15.6x faster) |
+//! | mean / p99 per query | 35.2-35.6 / 120-123 ms | 673 / 3 276 ms | 2.18-2.20 / 6.1-8.0 ms (16.0x-16.3x faster) |
 //! | expansions per query | 360 875 | 164 992 | 9 175 (9 253 at a three-fifths junction, 8 373 then with 16-bit landmarks) |
 //! | cost ratio mean / worst | 1 | 1 | 1.0083 / 1.0159 |
-//! | build | compile 2.56 s | 4.2x the compile | 2.87 s, 1.12x (one thread: 1.93x to 1.97x) |
+//! | build | compile 2.48-2.59 s | 4.2x the compile | 2.17-2.30 s, 0.84x-0.89x (one thread: 1.26x-1.56x) |
 //! | memory on top of the graph (78.1 MB) | | 233% | 38.1 MB, 49% |
-//! | block edit p50 / p99 | 11 / 41 us | 627 us / 10.4 ms | 237 / 1 390 us, landmarks current (241 before an unchanged cell was left alone) |
+//! | block edit p50 / p99 | 11 / 41 us | 627 us / 10.4 ms | 144-148 / 1 390-1 650 us, landmarks current (234-238 before the rows in lanes) |
 //!
 //! Edits are timed with the landmarks current (the 24 of 200 that dropped them were followed
 //! by an untimed `refresh_landmarks`). Weight 1.05: as unweighted. Windows and end cells run
@@ -183,18 +184,16 @@
 //! --toggle-collect='*timed_graph*' --toggle-collect='*timed_hpa*'
 //! target/release/examples/long --pairs 20 --edits 0 --weight 1`: 2048, 20 pairs): graph A*
 //! 170.0 M per query, the abstraction 9.07 M (18.7x fewer); with `HIER_ENGINE=hpa` alone (no
-//! record sizing in the timed part) 7.78 M (7.87 M before the estimate's 8 lanes). Build at
-//! 1024, one thread (`--size 1024 --pairs 1`, `--toggle-collect='*Abstraction*build*'`): 5.49 G
-//! instructions (the compile 7.56 G, `'*NavGraph*compile*'`; 7.32 G before this round's
-//! rows over threaded buckets (`cell/rows.rs`), exits read from the moves leaving the
-//! cell only (`hpa/exits.rs`) and numbering from the moves word; 9.29 G before the landmark
-//! lists), of them the rows 2.24 G (3.38 G before), the exits 0.42 G (0.89 G), the
-//! numbering 0.69 G (0.83 G), the landmark Dijkstras 0.98 G (1.06 G); the one-thread clock
-//! fell less (2.25x to 1.97x the compile). Per block edit, landmarks current (`long --size
-//! 1024 --edits 200 --refresh-landmarks`, `'*Abstraction*update*'`): 200 edits 346.9 M (510 M
-//! in session 11's start, 355.8 M before a cell derived as it was is left alone), the median
-//! edit 1.061 M, 88% deriving one cell (rows 58%: 20 rows of about 31.7 k, each settling 255
-//! of 301 nodes; tried and dropped in `cell/rows.rs`), numbering 17%, the tables' bytes 6%.
+//! record sizing in the timed part) 7.60 M (7.78 M before a byte per portal gave its first
+//! exit, `hpa/blocks.rs`). Build at 1024, one thread (`--size 1024 --pairs 1`,
+//! `--toggle-collect='*Abstraction*build*'`): 4.62 G instructions (the compile 7.56 G,
+//! `'*NavGraph*compile*'`; 5.49 G before the rows in vector lanes, 9.29 G before the landmark
+//! lists), of them the rows 1.22 G (2.24 G with a Dijkstra per row), the exits 0.42 G, the
+//! numbering 0.69 G, the landmark Dijkstras 0.98 G. Per block edit, landmarks current (`long
+//! --size 1024 --edits 200 --refresh-landmarks`, `'*Abstraction*update*'`): 200 edits 295.9 M
+//! (510 M in session 11's start, 346.9 M before the lanes), the median edit 0.789 M (1.062 M
+//! with a Dijkstra per row: 20 rows of about 31.7 k each; the lanes search all the rows a
+//! cell needs in one pass of about 2.5 visits per node, `cell/lanes.rs`).
 //!
 //! What limits the speed-up:
 //!
@@ -214,10 +213,10 @@
 //! - The windows: 2.62 M of the query's instructions at 2048; 83% of their expansions have
 //!   `f` below the window's cost, so breaking ties differently would save little.
 //!
-//! - Memory (49% at 2048, 38.1 MB; 90% with 16-bit landmarks and tables): landmarks 14.1 MB
+//! - Memory (49.2% at 2048, 38.4 MB; 90% with 16-bit landmarks and tables): landmarks 14.1 MB
 //!   (bytes, half the portals derived from a partner), tables 7.5 MB (bytes above a floor),
 //!   exits 7.1 MB, cells 2.8 MB, portals, feet, slots 1.9 MB each. Query instructions at 1024:
-//!   102.8 M for 20 (5 350 expansions each; 104.0 M with the estimate's maxima way by way).
+//!   100.95 M for 20 (5 350 expansions each; 102.8 M before the first-exit bytes).
 //!
 //! For a router: build an [`Abstraction`] with the router's [`MoveCosts`], pass it every
 //! [`GraphUpdate`], call [`Abstraction::refresh_landmarks`] when edits settle, and answer
