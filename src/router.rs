@@ -136,13 +136,13 @@ impl Router {
     /// landmarks for the search, the route refined and smoothed by A* two chunks wide)
     /// answers faster than A* over the graph from about two chunks on, with routes near, not
     /// always at, the optimum: on 200 routes of 500 to 1 843 blocks over the built-in terrain
-    /// at 2048 x 2048, 2.4 ms against 36.2 ms per route (15.3x), 0.83% above the optimum on
+    /// at 2048 x 2048, 2.2 ms against 35.5 ms per route (16.1x), 0.83% above the optimum on
     /// average and 1.59% at worst (`HIER_ENGINE=graph,hpa cargo run --release --example
     /// long`, a quiet 2-core machine); the tests hold it within 5%, but no bound is proven.
-    /// "Unreachable" stays exact. It costs about 1.3x the graph's compile time at
-    /// [`Router::prepare`] on two threads (2.3x on one) and about 67% more memory than the
-    /// graph, and follows [`Router::apply_changes`] chunk by chunk (about 0.3 ms per block
-    /// edit and 2.3 ms per chunk column loaded at p50, see the README). Its landmarks (the lower bounds that
+    /// "Unreachable" stays exact. It costs about 0.9x the graph's compile time at
+    /// [`Router::prepare`] on two threads (1.3x to 1.6x on one) and about 67% more memory than the
+    /// graph, and follows [`Router::apply_changes`] chunk by chunk (about 0.11 ms per block
+    /// edit and 2.5 ms per chunk column loaded at p50 on the 1.21.11 save, see the README). Its landmarks (the lower bounds that
     /// guide its search) survive most updates (178 of 200 block edits of `long --size 1024`);
     /// one that opens a shortcut they do not allow drops them, and long routes take about
     /// 2.7x the instructions (still about 5x fewer than A* over the graph, 20 routes at
