@@ -109,7 +109,8 @@
 //! Records in the hash's slots themselves (16 bytes, a node its slot, a search run again with
 //! twice the slots once half are taken) read 259.8 M instructions but 272 k LL read misses and
 //! were slower (1 416 against 1 313 us): a few queries (up to 85 000 records, most make a few
-//! hundred) size the slots, and every query's probes then spread over all of them.
+//! hundred) size the slots, and every query's probes then spread over all of them. Loads of
+//! table cells ahead of their expansion, tried with the dense store: see `dense.rs`.
 //!
 //! The jump search starts from the more confined end of each query (`ends.rs`: the goal when
 //! the "fits" bits around the 27 positions around it are fewer than around the start's, and no
