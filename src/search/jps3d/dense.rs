@@ -17,7 +17,8 @@
 //!
 //! Tried with it and dropped (callgrind with an LL of 4 MB on the large set's 40 queries, as in
 //! the module notes; wall clock as a guide, medians of interleaved runs at loads of 2 to 4),
-//! against 269.3 M instructions and 225 k LL read misses: a load of the table cell of every
+//! against 269.3 M instructions and 225 k LL read misses (the store before expansions handed
+//! it the tables' cell of the position: 265.9 M since): a load of the table cell of every
 //! new landing (kept by `std::hint::black_box`; `_mm_prefetch` needs `unsafe` even inside a
 //! function with `#[target_feature(enable = "sse")]`, whose callers then need it, and
 //! `std::hint::prefetch_read` is unstable in Rust 1.95): 271.8 M and 311 k (the cells of
@@ -245,8 +246,9 @@ impl JumpStore for DenseRecords<'_> {
     type Near = usize;
 
     #[inline]
-    fn near(&self, _: u32, at: IVec3) -> usize {
-        self.plus.index(at).unwrap_or(0)
+    fn near(&self, _: u32, _: IVec3, cell: Option<usize>) -> usize {
+        // An expanded position lies in the bounds.
+        cell.unwrap_or(0)
     }
 
     /// Landings lie in the bounds (the tables' "fits" bits are 0 outside them), so the

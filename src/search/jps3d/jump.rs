@@ -134,8 +134,9 @@ impl RecordTable for JumpRecords<'_> {
 pub(super) trait JumpStore: RecordTable<Record = JumpRecord, Via = u32> {
     /// What the store works out once per expansion to find the successors' nodes.
     type Near: Copy;
-    /// [`JumpStore::Near`] for the node `node` at `at`.
-    fn near(&self, node: u32, at: IVec3) -> Self::Near;
+    /// [`JumpStore::Near`] for the node `node` at `at` (the cell `cell` of the tables, when
+    /// the search has them).
+    fn near(&self, node: u32, at: IVec3, cell: Option<usize>) -> Self::Near;
     /// Where the landing `to` lies, `steps` steps from the node `node` at `at` in the direction
     /// `dir`: `None` when the store cannot hold it (outside the key range or the bounds).
     fn target(
@@ -180,7 +181,7 @@ impl JumpStore for JumpRecords<'_> {
     type Near = Neighbourhood;
 
     #[inline]
-    fn near(&self, node: u32, at: IVec3) -> Neighbourhood {
+    fn near(&self, node: u32, at: IVec3, _: Option<usize>) -> Neighbourhood {
         Neighbourhood::new(node, at)
     }
 
@@ -262,7 +263,7 @@ impl<S: JumpStore, W: VoxelWorld + ?Sized> MoveSource<S> for JumpMoves<'_, W> {
             }
         }
         // A jump in an illegal direction returns at once: legality is not tested apart.
-        let near = table.near(node, at);
+        let near = table.near(node, at, plus_at.map(|(_, index)| index));
         let ahead = tables.ahead(self.fits, self.plus.is_some());
         while dirs != 0 {
             let dir = dirs.trailing_zeros() as usize;

@@ -101,11 +101,11 @@
 //!
 //! Those are with the records in the cell table. In the dense store since (`dense.rs`), with
 //! an LL of 4 MB standing for the L2 (`--LL=4194304,16,64`), on the large set's 40 queries:
-//! instructions 266.6 M to 269.3 M, D1 read misses 783 k to 1 040 k (L2 hits at the hash's
+//! instructions 266.6 M to 265.9 M, D1 read misses 783 k to 1 039 k (L2 hits at the hash's
 //! slots and the records), LL read misses 269 k to 225 k (117 k to 71 k at the landings'
-//! records); `Simple` 15.24 M to 15.07 M, the pillars 41.69 M to 42.13 M (LL read misses 8.3 k
-//! to 0). Wall clock, a guide only (medians of 10 interleaved runs, load 2.3 to 2.6): 1 469 to
-//! 1 308 us per query on the large set, 57.3 to 50.3 on the pillars, 6.4 to 6.1 on `Simple`.
+//! records); `Simple` 15.24 M to 14.98 M, the pillars 41.69 M to 41.68 M (LL read misses 8.3 k
+//! to 0). Wall clock, a guide only (medians of 12 interleaved runs, load 4.3 to 4.6): 1 368 to
+//! 1 242 us per query on the large set, 56.0 to 49.7 on the pillars, 6.4 to 6.0 on `Simple`.
 //! Records in the hash's slots themselves (16 bytes, a node its slot, a search run again with
 //! twice the slots once half are taken) read 259.8 M instructions but 272 k LL read misses and
 //! were slower (1 416 against 1 313 us): a few queries (up to 85 000 records, most make a few
