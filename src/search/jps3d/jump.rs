@@ -4,7 +4,7 @@
 use glam::IVec3;
 
 use super::START;
-use super::canon::{Tables, rank as dir_rank};
+use super::canon::{Tables, rank as dir_rank, sign};
 use super::face::face_jump;
 use super::fits::Fits;
 use super::plus::JumpTables;
@@ -129,6 +129,98 @@ impl RecordTable for JumpRecords<'_> {
     }
 }
 
+/// Where a jump search keeps its records: the cell table of the flier A* ([`JumpRecords`]),
+/// or with tables the dense store ([`DenseRecords`](super::dense::DenseRecords)).
+pub(super) trait JumpStore: RecordTable<Record = JumpRecord, Via = u32> {
+    /// What the store works out once per expansion to find the successors' nodes.
+    type Near: Copy;
+    /// [`JumpStore::Near`] for the node `node` at `at` (the cell `cell` of the tables, when
+    /// the search has them).
+    fn near(&self, node: u32, at: IVec3, cell: Option<usize>) -> Self::Near;
+    /// Where the landing `to` lies, `steps` steps from the node `node` at `at` in the direction
+    /// `dir`: `None` when the store cannot hold it (outside the key range or the bounds).
+    fn target(
+        &mut self,
+        near: Self::Near,
+        node: u32,
+        at: IVec3,
+        to: IVec3,
+        dir: usize,
+        steps: u32,
+    ) -> Option<Self::At>;
+    /// The position of `node`.
+    fn position(&self, node: u32) -> IVec3;
+    /// The record of `node` (its cost and parent, for the route back).
+    fn record(&mut self, node: u32) -> JumpRecord;
+
+    /// The route back from `end` through the explicit positions, each joined to its parent
+    /// cell by cell (consecutive ones lie on one jump's line), and its cost.
+    fn route(&mut self, end: u32) -> (Vec<IVec3>, u64) {
+        let mut path = vec![self.position(end)];
+        let mut node = end;
+        loop {
+            let parent = self.record(node).parent;
+            if parent == node {
+                break;
+            }
+            let (from, to) = (self.position(node), self.position(parent));
+            let step = sign(to - from);
+            let mut p = from;
+            while p != to {
+                p += step;
+                path.push(p);
+            }
+            node = parent;
+        }
+        (path, u64::from(self.record(end).g))
+    }
+}
+
+impl JumpStore for JumpRecords<'_> {
+    /// Moves to a neighbour find its node at a fixed offset when it stays in the page.
+    type Near = Neighbourhood;
+
+    #[inline]
+    fn near(&self, node: u32, at: IVec3, _: Option<usize>) -> Neighbourhood {
+        Neighbourhood::new(node, at)
+    }
+
+    #[expect(
+        clippy::inline_always,
+        reason = "not inlined at `#[inline]`, its call cost 5% more instructions on the pillars without tables"
+    )]
+    #[inline(always)]
+    fn target(
+        &mut self,
+        near: Neighbourhood,
+        node: u32,
+        at: IVec3,
+        to: IVec3,
+        dir: usize,
+        steps: u32,
+    ) -> Option<u32> {
+        if steps == 1 && near.inside & (1 << dir) != 0 {
+            Some(near.neighbour(dir))
+        } else if steps < PAGE_SIDE {
+            // A jump shorter than a page side lands in one of the 27 pages around the
+            // position's, which its page's links find without the directory.
+            self.cells.neighbour_node(node, at, to)
+        } else {
+            self.cells.node(to)
+        }
+    }
+
+    #[inline]
+    fn position(&self, node: u32) -> IVec3 {
+        self.cells.position(node)
+    }
+
+    #[inline]
+    fn record(&mut self, node: u32) -> JumpRecord {
+        *self.cells.cell(node)
+    }
+}
+
 /// The jumps from a position as the search loop's move source.
 pub(super) struct JumpMoves<'a, W: ?Sized> {
     pub(super) tables: &'a Tables,
@@ -139,22 +231,22 @@ pub(super) struct JumpMoves<'a, W: ?Sized> {
     pub(super) goal: IVec3,
 }
 
-impl<'t, W: VoxelWorld + ?Sized> MoveSource<JumpRecords<'t>> for JumpMoves<'_, W> {
+impl<S: JumpStore, W: VoxelWorld + ?Sized> MoveSource<S> for JumpMoves<'_, W> {
     type Landing = IVec3;
 
     #[inline]
-    fn feet(&self, table: &JumpRecords<'t>, node: u32) -> IVec3 {
-        table.cells.position(node)
+    fn feet(&self, table: &S, node: u32) -> IVec3 {
+        table.position(node)
     }
 
     /// Jumps in each natural and forced direction of the record's arrivals.
     fn expand(
         &mut self,
-        table: &mut JumpRecords<'t>,
+        table: &mut S,
         node: u32,
         record: JumpRecord,
         at: IVec3,
-        mut relax: impl FnMut(&mut JumpRecords<'t>, Successor<u32, u32, IVec3>) -> bool,
+        mut relax: impl FnMut(&mut S, Successor<S::At, u32, IVec3>) -> bool,
     ) {
         let tables = self.tables;
         // With tables, the cell of `at` in them (an expanded position lies in the bounds).
@@ -175,8 +267,7 @@ impl<'t, W: VoxelWorld + ?Sized> MoveSource<JumpRecords<'t>> for JumpMoves<'_, W
             }
         }
         // A jump in an illegal direction returns at once: legality is not tested apart.
-        // Moves to a neighbour find its node at a fixed offset when it stays in the page.
-        let neighbours = Neighbourhood::new(node, at);
+        let near = table.near(node, at, plus_at.map(|(_, index)| index));
         let ahead = tables.ahead(self.fits, self.plus.is_some());
         while dirs != 0 {
             let dir = dirs.trailing_zeros() as usize;
@@ -188,13 +279,8 @@ impl<'t, W: VoxelWorld + ?Sized> MoveSource<JumpRecords<'t>> for JumpMoves<'_, W
             // With no steps to read ahead (or at the goal) the jump ends on its first step, and
             // no call is made.
             let next = at + FREE_DIRECTIONS[dir];
-            let (to_node, to, steps) = if next == self.goal || ahead & (1 << dir) == 0 {
-                let to_node = if neighbours.inside & (1 << dir) != 0 {
-                    Some(neighbours.neighbour(dir))
-                } else {
-                    table.cells.neighbour_node(node, at, next)
-                };
-                (to_node, next, 1)
+            let (to, steps) = if next == self.goal || ahead & (1 << dir) == 0 {
+                (next, 1)
             } else {
                 let jumped = match plus_at {
                     // Face and edge jumps read the tables at once.
@@ -208,17 +294,9 @@ impl<'t, W: VoxelWorld + ?Sized> MoveSource<JumpRecords<'t>> for JumpMoves<'_, W
                 let Some(to) = jumped else {
                     continue;
                 };
-                let steps = (to - at).abs().max_element() as u32;
-                // A jump shorter than a page side lands in one of the 27 pages around the
-                // position's, which its page's links find without the directory.
-                let to_node = if steps < PAGE_SIDE {
-                    table.cells.neighbour_node(node, at, to)
-                } else {
-                    table.cells.node(to)
-                };
-                (to_node, to, steps)
+                (to, (to - at).abs().max_element() as u32)
             };
-            let Some(to_node) = to_node else {
+            let Some(to_node) = table.target(near, node, at, to, dir, steps) else {
                 continue;
             };
             let successor = Successor {

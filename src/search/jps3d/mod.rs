@@ -74,8 +74,9 @@
 //! In open space a diagonal jump's sub-jumps end only at walls, so a jump is cut short by its
 //! limit ([`JUMP_LIMITS`], 0: no position is read ahead) and the search is A* over the
 //! canonical moves: as many expansions as the flier A*, each relaxing far fewer moves. Records
-//! live in the cell table of the flier A* (stamped per search, nothing cleared), the open set
-//! is its radix heap, and the world is read through the per-search "fits" words.
+//! live in the cell table of the flier A* (stamped per search, nothing cleared; with tables, in
+//! a dense store, `dense.rs`), the open set is its radix heap, and the world is read through
+//! the per-search "fits" words.
 //! Instructions against the flier A* on the same queries (`cargo bench --bench jps3d`,
 //! callgrind on `run_astar` / `run_jps`, engines cold: before the bench primed them):
 //!
@@ -97,6 +98,19 @@
 //! | pillars | 364.2 M; 11 852 / 95 | 178.5 M; 4 817 / 85 | 41.8 M; 1 129 / 0.0 | 8.70x, **4.27x** | 2 253 / 1 151 / 261 | 195 M, 10.8 MB | 2.7 M |
 //! | large, pillars | 1 520 M; 168 420 / 597 | 1 041 M; 112 509 / 530 | 266.5 M; 21 925 / 682 | 5.70x, **3.90x** | 24 075 / 16 777 / 5 054 | 3 492 M, 204.5 MB | 5.8 M |
 //! | large, `Simple` tiled | 3 867 M; 460 991 / 6 840 | 199.6 M; 17 815 / 494 | 13.6 M; 966 / 0.1 | 284x, **14.7x** | 52 825 / 2 985 / 43 | 5 971 M, 319.1 MB | 57.4 M |
+//!
+//! Those are with the records in the cell table. In the dense store since (`dense.rs`), with
+//! an LL of 4 MB standing for the L2 (`--LL=4194304,16,64`), on the large set's 40 queries:
+//! instructions 266.6 M to 265.9 M, D1 read misses 783 k to 1 039 k (L2 hits at the hash's
+//! slots and the records), LL read misses 269 k to 225 k (117 k to 71 k at the landings'
+//! records); `Simple` 15.24 M to 14.98 M, the pillars 41.69 M to 41.68 M (LL read misses 8.3 k
+//! to 0). Wall clock, a guide only (medians of 12 interleaved runs, load 4.3 to 4.6): 1 368 to
+//! 1 242 us per query on the large set, 56.0 to 49.7 on the pillars, 6.4 to 6.0 on `Simple`.
+//! Records in the hash's slots themselves (16 bytes, a node its slot, a search run again with
+//! twice the slots once half are taken) read 259.8 M instructions but 272 k LL read misses and
+//! were slower (1 416 against 1 313 us): a few queries (up to 85 000 records, most make a few
+//! hundred) size the slots, and every query's probes then spread over all of them. Loads of
+//! table cells ahead of their expansion, tried with the dense store: see `dense.rs`.
 //!
 //! The jump search starts from the more confined end of each query (`ends.rs`: the goal when
 //! the "fits" bits around the 27 positions around it are fewer than around the start's, and no
@@ -265,8 +279,8 @@
 //!
 //! `mod.rs` holds the search; `canon.rs` its per-direction tables (natural and forced moves);
 //! `direct.rs` the direct route; `ends.rs` the choice of the end to search from; `jump.rs` the
-//! records, the jump move source and the jump; `face.rs` the
-//! straight jump scanned by word; `plus.rs` the precomputed face and edge jumps
+//! records, the jump move source and the jump; `dense.rs` the records of a search with tables;
+//! `face.rs` the straight jump scanned by word; `plus.rs` the precomputed face and edge jumps
 //! ([`JumpTables`]) and `plus/fill.rs` their filling; `fits.rs` the per-search "fits" words,
 //! and `fits/lines.rs` the lines of them along each axis.
 
@@ -287,6 +301,7 @@ use crate::search::{Budget, Pathfinder, SearchOptions, SearchResult, SearchStats
 use crate::world::VoxelWorld;
 
 mod canon;
+mod dense;
 mod direct;
 mod ends;
 mod face;
@@ -296,11 +311,12 @@ mod plus;
 
 pub use plus::{JumpTables, MAX_TABLE_CELLS};
 
-use canon::{Tables, canonical_cost_failure, plus_ahead, sign};
+use canon::{Tables, canonical_cost_failure, plus_ahead};
+use dense::{DenseRecords, DenseStore};
 use direct::direct_route;
 use ends::from_goal;
 use fits::Fits;
-use jump::{JumpMoves, JumpRecord, JumpRecords};
+use jump::{JumpMoves, JumpRecord, JumpRecords, JumpStore};
 
 /// The tallest body the jump search takes.
 pub const MAX_JUMP_HEIGHT: u32 = 3;
@@ -352,10 +368,11 @@ pub struct JumpSearch {
     costs: MoveCosts,
     tables: Tables,
     /// Where the body fits, per search; the records of the explicit positions, kept where
-    /// the positions lie (the cell table of the flier A*); the open set. All keep their
-    /// memory between queries.
+    /// the positions lie (the cell table of the flier A*) or, with tables, in a dense store;
+    /// the open set. All keep their memory between queries.
     fits: Fits,
     cells: CellTable<JumpRecord>,
+    dense: DenseStore,
     open: OpenSet,
 }
 
@@ -410,6 +427,7 @@ impl JumpSearch {
             tables: Tables::new(&costs),
             fits: Fits::default(),
             cells: CellTable::default(),
+            dense: DenseStore::default(),
             open: OpenSet::default(),
         })
     }
@@ -573,10 +591,10 @@ impl JumpSearch {
     }
 
     /// The search over jump points: the one A* loop of the crate ([`run`]) with the jumps as
-    /// its move source and the records in the flier A*'s cell table. A route free of extra
-    /// costs is what the flier A* would find; the cost is filled in by the caller. `None` when
-    /// a route's cost went past what a record holds (`u32::MAX`), or when a search from the
-    /// goal's side ended partial (the cell table full).
+    /// its move source and the records in the flier A*'s cell table (with tables, in the
+    /// dense store). A route free of extra costs is what the flier A* would find; the cost is
+    /// filled in by the caller. `None` when a route's cost went past what a record holds
+    /// (`u32::MAX`), or when a search from the goal's side ended partial (the cell table full).
     fn search<W: VoxelWorld + ?Sized>(
         &mut self,
         plus: Option<&JumpTables>,
@@ -592,15 +610,11 @@ impl JumpSearch {
             tables,
             fits,
             cells,
+            dense,
             open,
             ..
         } = self;
         fits.start(world, &self.agent, tables.scans);
-        cells.start(world.bounds());
-        let Some(start_node) = cells.node(start) else {
-            // A valid start lies in the key range; nothing is reachable from elsewhere.
-            return Some(SearchResult::unreachable(SearchStats::default()));
-        };
         if direct_route(fits, world, start, goal, &mut Vec::new()) {
             let mut path = vec![start];
             direct_route(fits, world, start, goal, &mut path);
@@ -615,20 +629,11 @@ impl JumpSearch {
             });
         }
         let reversed = from_goal(fits, plus, world, start, goal, options);
-        let (goal, start_node) = if reversed {
-            // The goal lies in the key range too (both were checked against the world).
-            (start, cells.node(goal)?)
+        let (from, goal) = if reversed {
+            (goal, start)
         } else {
-            (goal, start_node)
+            (start, goal)
         };
-        let tag = cells.tag(0);
-        *cells.cell(start_node) = JumpRecord {
-            g: 0,
-            tag,
-            parent: start_node,
-            arrivals: 1 << START,
-        };
-        let mut table = JumpRecords { cells, tag };
         let mut source = JumpMoves {
             tables,
             fits,
@@ -636,37 +641,45 @@ impl JumpSearch {
             world,
             goal,
         };
-        let ended = run::<_, _, _, true>(
-            &mut table,
-            &mut source,
-            open,
-            start_node,
-            &BlockGoal(goal),
-            &estimator,
-            &budget,
-        )?;
-        let cells = table.cells;
-        let mut result = ended.finish(started, |end| {
-            // Back through the explicit positions, each joined to its parent cell by cell
-            // (consecutive ones lie on one jump's line).
-            let mut path = vec![cells.position(end)];
-            let mut node = end;
-            loop {
-                let parent = cells.cell(node).parent;
-                if parent == node {
-                    break;
-                }
-                let (from, to) = (cells.position(node), cells.position(parent));
-                let step = sign(to - from);
-                let mut p = from;
-                while p != to {
-                    p += step;
-                    path.push(p);
-                }
-                node = parent;
-            }
-            (path, u64::from(cells.cell(end).g))
-        });
+        let goal = BlockGoal(goal);
+        let mut result = if let Some(plus) = plus {
+            let node = dense.start(plus, from, 1 << START);
+            let mut table = DenseRecords { store: dense, plus };
+            run::<_, _, _, true>(
+                &mut table,
+                &mut source,
+                open,
+                node,
+                &goal,
+                &estimator,
+                &budget,
+            )?
+            .finish(started, |end| table.route(end))
+        } else {
+            cells.start(world.bounds());
+            let Some(node) = cells.node(from) else {
+                // Valid ends lie in the key range; nothing is reachable from elsewhere.
+                return Some(SearchResult::unreachable(SearchStats::default()));
+            };
+            let tag = cells.tag(0);
+            *cells.cell(node) = JumpRecord {
+                g: 0,
+                tag,
+                parent: node,
+                arrivals: 1 << START,
+            };
+            let mut table = JumpRecords { cells, tag };
+            run::<_, _, _, true>(
+                &mut table,
+                &mut source,
+                open,
+                node,
+                &goal,
+                &estimator,
+                &budget,
+            )?
+            .finish(started, |end| table.route(end))
+        };
         result.cost = None;
         if reversed {
             if result.status == SearchStatus::Partial {

@@ -306,6 +306,13 @@ impl JumpTables {
         }
     }
 
+    /// The cell `steps` steps from the cell `index` in the direction `dir`, which the caller
+    /// knows to lie in the bounds.
+    #[inline]
+    pub(super) fn index_along(&self, index: usize, dir: usize, steps: u32) -> usize {
+        index.wrapping_add_signed(self.step[dir] * steps as isize)
+    }
+
     /// The most steps a jump can take in the tables' world: its longest side.
     pub(super) fn longest_line(&self) -> u32 {
         self.size.max_element() as u32
