@@ -216,7 +216,7 @@
 //! - Memory (49.2% at 2048, 38.4 MB; 90% with 16-bit landmarks and tables): landmarks 14.1 MB
 //!   (bytes, half the portals derived from a partner), tables 7.5 MB (bytes above a floor),
 //!   exits 7.1 MB, cells 2.8 MB, portals, feet, slots 1.9 MB each. Query instructions at 1024:
-//!   100.12 M for 20 (3 573 expansions each, table-settled portals uncounted; see `search.rs`).
+//!   98.96 M for 20 (3 573 expansions each, table-settled portals uncounted; see `search.rs`).
 //!
 //! For a router: build an [`Abstraction`] with the router's [`MoveCosts`], pass it every
 //! [`GraphUpdate`], call [`Abstraction::refresh_landmarks`] when edits settle, and answer

@@ -55,13 +55,14 @@
 //! popped portals only, 9 175 to 5 112 per query (1024: 5 350 to 3 573). Instructions
 //! (`HIER_ENGINE=hpa valgrind --tool=callgrind --toggle-collect='*timed_hpa*' long --pairs
 //! 20 --edits 0 --weight 1`, the 20 queries): 151.90 M to 148.64 M at 2048, 100.97 M to
-//! 100.12 M at 1024 (100.83 M with the exits' loop out of line); landmark estimates 9.35 M to
+//! 100.12 M at 1024 (100.83 M with the exits' loop out of line; 146.48 M and 98.96 M once
+//! `relax`, which then fell out of line, was inlined into it again); landmark estimates 9.35 M to
 //! 5.76 M and the open set 6.6 M to 3.8 M, against more exits relaxed (a portal settled
 //! again at a lower cost relaxes them again). D1 misses (`--cache-sim=yes`, 48 kB, 1024) rose
 //! a little, 395.7 k to 409.8 k reads for the whole query: exits relaxed from portals the
 //! search would never have popped touch their targets' cells. Interleaved runs, two helpers
-//! building (load 4): speed-up over graph A* 15.9x, 16.8x, 16.3x before, 19.3x, 17.9x, 17.9x
-//! after (`HIER_ENGINE=graph,hpa long --edits 0 --pairs 200`, same process each).
+//! building (load 4): speed-up over graph A* 15.9x, 16.8x, 16.3x, 17.4x before, 19.3x, 17.9x,
+//! 17.9x, 17.5x after (`HIER_ENGINE=graph,hpa long --edits 0 --pairs 200`, same process each).
 
 use std::time::{Duration, Instant};
 
@@ -411,7 +412,11 @@ impl AbstractSearch {
     /// after (ties among the raised keys pop the latest pushed first). At 2048 (`long
     /// --edits 0 --weight 1`, 200 pairs): 9 015 to 8 825 expansions, cost ratio 1.0080 to
     /// 1.0079 mean, 1.0159 worst both.
-    #[inline]
+    #[expect(
+        clippy::inline_always,
+        reason = "called per exit relaxed, from the exits' loop inlined at two places"
+    )]
+    #[inline(always)]
     fn relax(&mut self, slot: u32, g: u64, parent: u32, estimate: impl FnOnce(u32) -> u64) -> bool {
         let record = &mut self.records[slot as usize];
         if record.stamp == self.stamp {
