@@ -140,10 +140,11 @@ impl Router {
     /// average and 1.59% at worst (`HIER_ENGINE=graph,hpa cargo run --release --example
     /// long`, a quiet 2-core machine); the tests hold it within 5%, but no bound is proven.
     /// "Unreachable" stays exact. It costs about 0.9x the graph's compile time at
-    /// [`Router::prepare`] on two threads (1.3x to 1.6x on one) and about 67% more memory than the
-    /// graph, and follows [`Router::apply_changes`] chunk by chunk (about 0.11 ms per block
-    /// edit and 2.5 ms per chunk column loaded at p50 on the 1.21.11 save, see the README). Its landmarks (the lower bounds that
-    /// guide its search) survive most updates (178 of 200 block edits of `long --size 1024`);
+    /// [`Router::prepare`] on two threads (1.3x to 1.6x on one) and about half the graph's
+    /// memory again (38 MB on top of its 78 MB at 2048), and follows
+    /// [`Router::apply_changes`] chunk by chunk (about 0.11 ms per block edit and 2.5 ms per
+    /// chunk column loaded at p50 on the 1.21.11 save, see the README). Its landmarks (the
+    /// lower bounds that guide its search) survive most updates (178 of 200 block edits of `long --size 1024`);
     /// one that opens a shortcut they do not allow drops them, and long routes take about
     /// 2.7x the instructions (still about 5x fewer than A* over the graph, 20 routes at
     /// 1024 x 1024) until [`Router::refresh_long_routes`] (or the next [`Router::prepare`])
