@@ -63,6 +63,8 @@
 //! search would never have popped touch their targets' cells. Interleaved runs, two helpers
 //! building (load 4): speed-up over graph A* 15.9x, 16.8x, 16.3x, 17.4x before, 19.3x, 17.9x,
 //! 17.9x, 17.5x after (`HIER_ENGINE=graph,hpa long --edits 0 --pairs 200`, same process each).
+//! With `relax` inlined again, load 1.6, interleaved: 2.19-2.35 ms per query (16.0x-16.2x)
+//! before, 1.99-2.02 ms (17.5x-17.6x) after.
 //! Dropped on top of it: 24-byte records (the expanded flag in the stamp's top bit, `g` and
 //! `h` kept in 64 bits), 98.94 M to 100.20 M instructions at 1024 for D1 read misses 410.7 k
 //! to 388.6 k (-5.4%; alone, on the search before, 100.97 M to 101.26 M and 395.7 k to
