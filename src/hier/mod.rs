@@ -169,11 +169,11 @@
 //!
 //! | | graph A* | exact hierarchy | abstraction |
 //! |---|---|---|---|
-//! | mean / p99 per query | 35.2-35.6 / 120-123 ms | 673 / 3 276 ms | 2.18-2.20 / 6.1-8.0 ms (16.0x-16.3x faster) |
-//! | expansions per query | 360 875 | 164 992 | 9 175 (5 112 now that table-settled portals go uncounted, `search.rs`; 9 253 at a three-fifths junction, 8 373 then with 16-bit landmarks) |
+//! | mean / p99 per query | 34.8-35.0 / 120-121 ms | 673 / 3 276 ms | 1.98-1.99 / 5.4-5.5 ms (17.6x-17.7x; 2.10-2.13 ms before settling portals, same runs) |
+//! | expansions per query | 360 875 | 164 992 | 17 311 (9 175 before portals reached through a table were settled on the spot, `search.rs`: more, each far cheaper) |
 //! | cost ratio mean / worst | 1 | 1 | 1.0083 / 1.0159 |
 //! | build | compile 2.48-2.59 s | 4.2x the compile | 2.17-2.30 s, 0.84x-0.89x (one thread: 1.26x-1.56x) |
-//! | memory on top of the graph (78.1 MB) | | 233% | 38.1 MB, 49% |
+//! | memory on top of the graph (78.1 MB) | | 233% | 38.4 MB, 49.2% |
 //! | block edit p50 / p99 | 11 / 41 us | 627 us / 10.4 ms | 144-148 / 1 390-1 650 us, landmarks current (234-238 before the rows in lanes) |
 //!
 //! Edits are timed with the landmarks current (the 24 of 200 that dropped them were followed
@@ -216,7 +216,7 @@
 //! - Memory (49.2% at 2048, 38.4 MB; 90% with 16-bit landmarks and tables): landmarks 14.1 MB
 //!   (bytes, half the portals derived from a partner), tables 7.5 MB (bytes above a floor),
 //!   exits 7.1 MB, cells 2.8 MB, portals, feet, slots 1.9 MB each. Query instructions at 1024:
-//!   98.96 M for 20 (3 573 expansions each, table-settled portals uncounted; see `search.rs`).
+//!   98.96 M for 20 (9 245 expansions each, 3 573 of them popped; see `search.rs`).
 //!
 //! For a router: build an [`Abstraction`] with the router's [`MoveCosts`], pass it every
 //! [`GraphUpdate`], call [`Abstraction::refresh_landmarks`] when edits settle, and answer

@@ -110,7 +110,9 @@
 //! twice the slots once half are taken) read 259.8 M instructions but 272 k LL read misses and
 //! were slower (1 416 against 1 313 us): a few queries (up to 85 000 records, most make a few
 //! hundred) size the slots, and every query's probes then spread over all of them. Loads of
-//! table cells ahead of their expansion, tried with the dense store: see `dense.rs`.
+//! table cells ahead of their expansion, tried with the dense store: see `dense.rs`. Quiet
+//! (load 1.1), the two bench binaries interleaved, three runs each: large set 1 310-1 388 to
+//! 1 132-1 196 us per query against the flier A*'s 3 566-3 634 (2.6x-2.7x to 3.0x-3.2x).
 //!
 //! The jump search starts from the more confined end of each query (`ends.rs`: the goal when
 //! the "fits" bits around the 27 positions around it are fewer than around the start's, and no
