@@ -1,6 +1,8 @@
 //! The jump move source: the search loop's view of the jump records, the jumps from a
 //! position, and the jump itself.
 
+use std::time::Instant;
+
 use glam::IVec3;
 
 use super::START;
@@ -10,7 +12,10 @@ use super::fits::Fits;
 use super::plus::JumpTables;
 use crate::moves::fly::FREE_DIRECTIONS;
 use crate::search::cells::{CLOSED, CellTable, Neighbourhood, PAGE_CELLS, Record};
-use crate::search::core::{MoveSource, Offer, RecordTable, Successor};
+use crate::search::core::{MoveSource, Offer, RecordTable, Successor, run};
+use crate::search::heuristic::Estimator;
+use crate::search::open::OpenSet;
+use crate::search::{BlockGoal, Budget, SearchResult};
 use crate::world::VoxelWorld;
 
 /// The side of a page of the cell table, in cells.
@@ -219,6 +224,26 @@ impl JumpStore for JumpRecords<'_> {
     fn record(&mut self, node: u32) -> JumpRecord {
         *self.cells.cell(node)
     }
+}
+
+/// The one search loop of the crate ([`run`]) over jump points from `node`, with the records
+/// in `table` (either store), finished into a result with its route. `None` as [`run`].
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the loop's own arguments, plus the clock the result is timed by"
+)]
+pub(super) fn run_jumps<S: JumpStore, W: VoxelWorld + ?Sized>(
+    table: &mut S,
+    source: &mut JumpMoves<'_, W>,
+    open: &mut OpenSet,
+    node: u32,
+    goal: &BlockGoal,
+    estimator: &Estimator,
+    budget: &Budget,
+    started: Instant,
+) -> Option<SearchResult> {
+    let ended = run::<_, _, _, true>(table, source, open, node, goal, estimator, budget)?;
+    Some(ended.finish(started, |end| table.route(end)))
 }
 
 /// The jumps from a position as the search loop's move source.
