@@ -325,8 +325,8 @@ impl AbstractSearch {
                 if !self.settle(at, next, slot) {
                     continue;
                 }
-                // Settled here is expanded as much as popped: counted the same, so the
-                // expansions stay comparable with the search before portals were settled.
+                // Counted as an expansion: its moves out are relaxed here as a popped
+                // portal's are (so the count rose when portals began to be settled).
                 expanded += 1;
                 generated += 1;
                 let other = other as usize;
