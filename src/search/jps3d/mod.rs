@@ -595,7 +595,7 @@ impl JumpSearch {
         (cost, extra)
     }
 
-    /// The search over jump points: the one A* loop of the crate ([`run`]) with the jumps as
+    /// The search over jump points: the one A* loop of the crate ([`run_jumps`]) with the jumps as
     /// its move source and the records in the flier A*'s cell table (with tables, in the
     /// dense store). A route free of extra costs is what the flier A* would find; the cost is
     /// filled in by the caller. `None` when a route's cost went past what a record holds
