@@ -237,6 +237,11 @@ mod bench {
         let mut hpa_search = AbstractSearch::new();
         let mut graph_search = GraphSearch::new(costs).map_err(|e| e.to_string())?;
         graph_search.reserve_for(&graph);
+        if let Some(hpa) = &hpa {
+            hpa_search
+                .reserve_for(hpa, &graph)
+                .map_err(|e| e.to_string())?;
+        }
         let mut pairs = Vec::new();
         for (start, goal) in pick_pairs(
             &world,

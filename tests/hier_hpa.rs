@@ -100,6 +100,11 @@ fn abstraction_costs_stay_within_one_percent_on_average_and_five_at_worst_on_hil
     let graph = NavGraph::compile(&world, &agent).expect("compiles");
     let hpa = Abstraction::build(&graph, &costs).expect("builds");
     let mut search = AbstractSearch::new();
+    // Buffers sized up front answer as the ones grown by the first query.
+    let mut reserved = AbstractSearch::new();
+    reserved
+        .reserve_for(&hpa, &graph)
+        .expect("the abstraction's costs");
     let mut plain = GraphSearch::new(costs).expect("costs");
     let feet = all_feet(&world, &agent);
     let options = SearchOptions::default();
@@ -113,6 +118,10 @@ fn abstraction_costs_stay_within_one_percent_on_average_and_five_at_worst_on_hil
         let ours = search
             .find_path(&hpa, &graph, start, goal, &options)
             .expect("valid query");
+        let again = reserved
+            .find_path(&hpa, &graph, start, goal, &options)
+            .expect("valid query");
+        assert_eq!((&again.path, again.cost), (&ours.path, ours.cost));
         let theirs = plain
             .find_path(&graph, start, goal, &options)
             .expect("valid query");
