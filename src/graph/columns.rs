@@ -347,7 +347,7 @@ impl NavGraph {
     }
 
     /// The node of the column whose home is `home` at stored height `y` (never
-    /// [`DEAD`](super::DEAD)), or [`NO_NODE`]: the home slot first, then its chain.
+    /// [`DEAD`]), or [`NO_NODE`]: the home slot first, then its chain.
     #[inline]
     pub(crate) fn find_in_column(&self, home: usize, y: u16) -> NodeId {
         let mut id = home as NodeId;

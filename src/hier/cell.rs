@@ -50,7 +50,7 @@ pub(super) fn is_portal(graph: &NavGraph, costs: &MoveCosts, id: NodeId, chunk: 
     crosses
 }
 
-/// The portals and table of one cell, as [`derive`] finds them.
+/// The portals and table of one cell, as [`derive()`] finds them.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(super) struct Derived {
     /// The portals, ordered by local x, local z, then feet y.
@@ -74,7 +74,7 @@ pub(super) struct Difference {
     pub(super) lost: bool,
 }
 
-/// Reusable buffers of [`derive`]: the cell's nodes reachable from its portals numbered
+/// Reusable buffers of [`derive()`]: the cell's nodes reachable from its portals numbered
 /// locally, their moves inside the cell in one flat list, and the row searches' state.
 #[derive(Debug, Default, Clone)]
 pub(super) struct DeriveScratch {
@@ -103,7 +103,7 @@ pub(super) struct DeriveScratch {
     into_from: Vec<u32>,
     reaches: Vec<bool>,
     /// A cell's table before an update, kept here for its allocation by the caller of
-    /// [`derive`] that fills it.
+    /// [`derive()`] that fills it.
     pub(super) before: Vec<u32>,
 }
 
@@ -155,7 +155,7 @@ pub(super) fn sort_portals(graph: &NavGraph, portals: &mut [NodeId]) {
     });
 }
 
-/// What a cell was before an update, for [`derive`] to search again only the table rows
+/// What a cell was before an update, for [`derive()`] to search again only the table rows
 /// the update can change: the cell's portals then (in any order), the cost between two of
 /// them by their places in that list, and the update's `changed` nodes (every live node
 /// whose moves out may differ since then, added ones included:
@@ -180,7 +180,7 @@ pub(super) fn sort_portals(graph: &NavGraph, portals: &mut [NodeId]) {
 /// passes: median edit 1.061 M to 1.031 M but 200 edits 346.9 M to 350.5 M (with the
 /// portals left marked after 6 passes: 349.4 M; the search after 2: 353.1 M).
 ///
-/// [`derive`] compares the table with the one before as it goes ([`Difference`]): an
+/// [`derive()`] compares the table with the one before as it goes ([`Difference`]): an
 /// update leaves a cell whose table came out as it was untouched (median edit 1.090 M to
 /// 1.061 M, 200 edits 355.8 M to 346.9 M).
 pub(super) struct Before<'a> {
@@ -226,7 +226,7 @@ impl<'a> Before<'a> {
 /// cell's routes fit 16 bits, else one Dijkstra per row ([`rows`]).
 ///
 /// # Errors
-/// [`Error::GraphTooLarge`] when a cost inside the cell does not fit 32 bits (costs that
+/// [`Error::GraphTooLarge`](crate::error::Error::GraphTooLarge) when a cost inside the cell does not fit 32 bits (costs that
 /// large need a wider table than this one keeps).
 pub(super) fn derive(
     graph: &NavGraph,

@@ -308,7 +308,7 @@ pub(super) fn priced_move<W: VoxelWorld + ?Sized>(
 }
 
 /// Whether an agent may end a move on terrain `terrain`: anything, unless it avoids water
-/// ([`WaterMode::Avoid`](agent::WaterMode::Avoid)) and the feet cell is water, or it does
+/// ([`WaterMode::Avoid`](crate::moves::agent::WaterMode::Avoid)) and the feet cell is water, or it does
 /// not open doors ([`Agent::opens_doors`]) and the feet cell is a door.
 #[inline]
 pub(super) fn terrain_allowed(agent: &Agent, terrain: TerrainFlags) -> bool {

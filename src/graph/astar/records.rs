@@ -34,7 +34,7 @@ pub(super) trait Record: Copy + Default {
     /// record's node.
     fn parent(self, graph: &NavGraph, rises: &[i32; 1 << CODE_BITS], node: NodeId) -> NodeId;
     /// The horizontal move that reached this record's node `node` (at local height `y`, its
-    /// slot and shape code) and the moves word of the node it left, for [`dominated`]; `None`
+    /// slot and shape code) and the moves word of the node it left, for [`dominated`](super::detours::DetourTable::dominated); `None`
     /// for the start, a ladder climb, or a parent not found. `around` holds the columns of
     /// the slots around `node`.
     fn arrival(

@@ -37,7 +37,7 @@ pub(super) struct HpaCell {
     pub(super) y_high: i32,
     /// The transitions out of the cell, one or two per entrance, sorted by their source.
     pub(super) exits: Box<[Transition]>,
-    /// Per exit, the overlay slot of its target portal ([`NO_SLOT`](super::NO_SLOT) for
+    /// Per exit, the overlay slot of its target portal ([`NO_SLOT`] for
     /// none): what the searches follow, found again whenever either cell's portals may have
     /// changed, and moved with the slots.
     pub(super) targets: Box<[u32]>,

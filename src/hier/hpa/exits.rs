@@ -33,7 +33,7 @@ fn joined(graph: &NavGraph, a: NodeId, b: NodeId) -> bool {
 /// The transitions out of the cell `chunk` whose border nodes are `border`: its moves to
 /// other cells grouped into entrances (per neighbour cell, runs of crossings whose sources
 /// are joined both ways by a move along the border, and whose targets are too), each
-/// entrance represented by one crossing per [`PORTAL_SPACING`](super::PORTAL_SPACING) crossings.
+/// entrance represented by one crossing per [`PORTAL_SPACING`] crossings.
 pub(super) fn exits_of(
     graph: &NavGraph,
     costs: &MoveCosts,

@@ -14,7 +14,7 @@ const _: () = assert!(MASK_HEIGHT + 2 <= MAX_BLOCK_HEIGHT);
 
 /// Requirement masks: entry `[height - 1][i]` has a bit set for every cell of the box swept
 /// by the move [`FREE_DIRECTIONS`]`[i]` of a body `height` cells tall, in the layout of
-/// [`VoxelWorld::passable_block`]: the column at `dx`, `dz` from the feet takes bits
+/// [`VoxelWorld::passable_block`](crate::world::VoxelWorld::passable_block): the column at `dx`, `dz` from the feet takes bits
 /// `block_column(dx, dz) * (height + 2) ..`, and row `r` of a column is the cell at
 /// `feet.y - 1 + r`.
 pub(super) const REQUIREMENTS: [[u64; 26]; MASK_HEIGHT as usize] = requirements();
@@ -161,7 +161,7 @@ pub(crate) fn dominated_moves(costs: &MoveCosts) -> [u32; 27] {
 
 /// `legal` without the moves of `dominated` (from [`dominated_moves`], for the arrival code
 /// `arrival`) whose direct move from the parent is legal in `occupancy` (from
-/// [`free_moves_and_occupancy`]). A zero occupancy (a body too tall for the mask) prunes
+/// [`free_moves_and_occupancy`](super::free_moves_and_occupancy)). A zero occupancy (a body too tall for the mask) prunes
 /// nothing.
 #[inline]
 #[must_use]
@@ -295,8 +295,8 @@ pub(crate) fn parent_masks_1(dominated: &[u32; 27]) -> [[u32; 32]; 27] {
     })
 }
 
-/// [`free_moves_and_occupancy`] and [`undominated`] at once for a body one cell tall: the
-/// legal moves from the neighbourhood of `occupancy` (from [`occupancy_mask`]) less those the
+/// [`free_moves_and_occupancy`](super::free_moves_and_occupancy) and [`undominated`] at once for a body one cell tall: the
+/// legal moves from the neighbourhood of `occupancy` (from [`occupancy_mask`](super::occupancy_mask)) less those the
 /// parent dominates, `parent` being the entry of [`parent_masks_1`] for the arrival code.
 ///
 /// Both are box rules on the whole cube: [`box_closure`] from the centre gives the legal

@@ -10,7 +10,7 @@ use crate::moves::agent::MoveCosts;
 use crate::moves::fly::{FREE_DIRECTIONS, step_cost};
 
 /// The per-direction tables of one set of costs, over the 27 "fits" bits around a position
-/// (see [`fits`]): the same for every body height.
+/// (see [`fits`](super::fits)): the same for every body height.
 #[derive(Debug, Clone)]
 pub(super) struct Tables {
     /// The positions (neighbourhood bits) the move in each direction needs.
@@ -32,16 +32,16 @@ pub(super) struct Tables {
     /// The most steps of a face jump scanned by word: its cost fits `u32`.
     pub(super) face_cap: u32,
     /// Whether face jumps scan by word where the world has rays
-    /// ([`JumpSearch::with_straight_scans`]).
+    /// ([`JumpSearch::with_straight_scans`](super::JumpSearch::with_straight_scans)).
     pub(super) scans: bool,
     /// The directions whose jumps read positions ahead ([`JUMP_LIMITS`] not 0), without
     /// scans (`[0]`) and with them (`[1]`).
     pub(super) read_ahead: [u32; 2],
-    /// With [`JumpTables`]: the limits of edge and corner jumps ([`TABLE_LIMITS`]), and the
+    /// With [`JumpTables`](super::JumpTables): the limits of edge and corner jumps ([`TABLE_LIMITS`]), and the
     /// directions whose jumps read ahead (every face, and the diagonals whose limit is not 0).
     pub(super) plus_limits: [u32; 2],
     pub(super) plus_ahead: u32,
-    /// The face and edge directions, whose jumps [`JumpTables`] answer.
+    /// The face and edge directions, whose jumps [`JumpTables`](super::JumpTables) answer.
     pub(super) tabled: u32,
 }
 
@@ -230,7 +230,7 @@ impl Tables {
     }
 }
 
-/// The directions (bits of [`FREE_DIRECTIONS`]) whose jumps read ahead with [`JumpTables`]
+/// The directions (bits of [`FREE_DIRECTIONS`]) whose jumps read ahead with [`JumpTables`](super::JumpTables)
 /// under the edge and corner `limits`.
 pub(super) fn plus_ahead(limits: [u32; 2]) -> u32 {
     (0..26)

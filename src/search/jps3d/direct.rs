@@ -28,7 +28,7 @@ fn direct_runs(v: IVec3) -> [(IVec3, i32); 3] {
     ]
 }
 
-/// The orders in which [`JumpSearch::direct_route`] tries the three runs.
+/// The orders in which [`direct_route`] tries the three runs.
 const RUN_ORDERS: [[usize; 3]; 6] = [
     [0, 1, 2],
     [0, 2, 1],
@@ -89,7 +89,7 @@ pub(super) fn direct_route<W: VoxelWorld + ?Sized>(
 }
 
 /// Whether the move `d` from `at`, where the body fits, is legal: the body fits at `at` plus
-/// each non-empty part of `d` (see [`fits`]).
+/// each non-empty part of `d` (see [`fits`](super::fits)).
 fn move_fits<W: VoxelWorld + ?Sized>(fits: &mut Fits, world: &W, at: IVec3, d: IVec3) -> bool {
     for sx in [0, d.x] {
         for sy in [0, d.y] {

@@ -34,7 +34,7 @@ pub(super) struct JumpRecord {
     /// The node of the position it was reached from (its own for the start).
     pub(super) parent: u32,
     /// The arrival codes reached at cost `g` (bits of the indices of
-    /// [`FREE_DIRECTIONS`](crate::moves::fly::FREE_DIRECTIONS), [`START`] for the start).
+    /// [`FREE_DIRECTIONS`], [`START`] for the start).
     pub(super) arrivals: u32,
 }
 

@@ -75,7 +75,7 @@ pub(super) const KIND_LEAVES: u8 = 9;
 /// [`Block::Floor`]`(top)` is `KIND_FLOOR + top`, for tops 1 to 15.
 pub(super) const KIND_FLOOR: u8 = 16;
 
-/// [`VoxelWorld::floor_top`] of a cell of kind `kind`.
+/// [`VoxelWorld::floor_top`](crate::world::VoxelWorld::floor_top) of a cell of kind `kind`.
 #[inline]
 pub(super) const fn floor_top_of_kind(kind: u8) -> u8 {
     match kind {

@@ -24,7 +24,7 @@ pub(super) struct ChunkExtra {
     pub(super) kinds: [u8; CELLS],
     /// Cells with lava in the 3x3x3 cube centred on them.
     pub(super) danger: [u64; WORDS],
-    /// Cells whose [`VoxelWorld::floor_top`] is not a full block (partial floors and fences),
+    /// Cells whose [`VoxelWorld::floor_top`](crate::world::VoxelWorld::floor_top) is not a full block (partial floors and fences),
     /// for [`ColumnBits::partial`](crate::world::ColumnBits::partial).
     pub(super) partial: [u64; WORDS],
 }
@@ -112,7 +112,7 @@ pub(super) fn set_bit(word: &mut u64, mask: u64, on: bool) {
 }
 
 /// A chunk from a palette and indices in Minecraft's order (see
-/// [`ChunkedWorld::set_chunk_palette`]); the indices are already checked.
+/// [`ChunkedWorld::set_chunk_palette`](super::ChunkedWorld::set_chunk_palette)); the indices are already checked.
 pub(super) fn build_chunk(palette: &[Block], indices: &[u16]) -> Chunk {
     // Per palette entry: passable bit, standable bit, partial-floor bit, kind code.
     let parts: Vec<(u16, u16, u16, u8)> = palette

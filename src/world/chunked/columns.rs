@@ -8,7 +8,7 @@ use super::chunk::{CHUNK_SHIFT, NO_CHUNK, cell_index, chunk_of};
 use crate::world::{AROUND, ColumnBits};
 
 impl ChunkedWorld {
-    /// [`VoxelWorld::columns_around`] with one look-up per chunk touched (the 9 columns span
+    /// [`VoxelWorld::columns_around`](crate::world::VoxelWorld::columns_around) with one look-up per chunk touched (the 9 columns span
     /// at most 2 x 2 chunks horizontally) when they lie inside the bounds; otherwise column by
     /// column. Without `FULL`, only the passable bits are read inside the bounds (the others
     /// stay clear), for [`VoxelWorld::passable_block`](crate::VoxelWorld::passable_block).
@@ -92,7 +92,7 @@ impl ChunkedWorld {
         out
     }
 
-    /// [`VoxelWorld::column`] from the chunk bitsets: one chunk look-up per 16 cells.
+    /// [`VoxelWorld::column`](crate::world::VoxelWorld::column) from the chunk bitsets: one chunk look-up per 16 cells.
     pub(super) fn column_bits(&self, x: i32, z: i32, y0: i32, count: u32) -> ColumnBits {
         let mut bits = ColumnBits::default();
         // In i64, so that a window reaching past i32::MAX ends there instead of overflowing.
