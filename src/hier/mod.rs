@@ -77,9 +77,8 @@
 //!
 //! Relabelling the components after the edits took 3.7 s of wall clock at 14% of a core
 //! (`long --pairs 20 --weight 1`, 1.14 M portals): it reads every portal's moves, so it is
-//! done on demand ([`Hierarchy::refresh_components`]), not per edit.
-//!
-//! Instructions (callgrind, `long --quick --weight 1`): graph A* 1.37 G, hierarchy 3.65 G.
+//! done on demand ([`Hierarchy::refresh_components`]), not per edit. Instructions (callgrind,
+//! `long --quick --weight 1`): graph A* 1.37 G, hierarchy 3.65 G.
 //!
 //! What limits it: on this hilly terrain the octile heuristic underestimates by far, so any
 //! A* expands everything with `f` below the optimum, a wide region around the route; the
@@ -169,23 +168,25 @@
 //!
 //! | | graph A* | exact hierarchy | abstraction |
 //! |---|---|---|---|
-//! | mean / p99 per query | 34.8-35.0 / 120-121 ms | 673 / 3 276 ms | 1.98-1.99 / 5.4-5.5 ms (17.6x-17.7x; 2.10-2.13 ms before settling portals, same runs) |
+//! | mean / p99 per query | 34.6-35.2 / 118-121 ms | 673 / 3 276 ms | 1.84-1.86 / 4.7-5.2 ms (18.8x-18.9x; 1.94-1.99 ms, 17.6x-18.0x, when the first timed query still sized the buffers, interleaved; 2.10-2.13 ms before settling portals) |
 //! | expansions per query | 360 875 | 164 992 | 17 311 (9 175 before portals reached through a table were settled on the spot, `search.rs`: more, each far cheaper) |
 //! | cost ratio mean / worst | 1 | 1 | 1.0083 / 1.0159 |
 //! | build | compile 2.48-2.59 s | 4.2x the compile | 2.17-2.30 s, 0.84x-0.89x (one thread: 1.26x-1.56x) |
 //! | memory on top of the graph (78.1 MB) | | 233% | 38.4 MB, 49.2% |
 //! | block edit p50 / p99 | 11 / 41 us | 627 us / 10.4 ms | 144-148 / 1 390-1 650 us, landmarks current (234-238 before the rows in lanes) |
 //!
-//! Edits are timed with the landmarks current (the 24 of 200 that dropped them were followed
-//! by an untimed `refresh_landmarks`). Weight 1.05: as unweighted. Windows and end cells run
-//! on the graph's A* loop kept to their chunks ([`GraphSearch::search_within`](crate::graph::GraphSearch)).
+//! Both searches' buffers are sized before the timed queries (`reserve_for`; unsized, the
+//! abstraction's first query took 24 ms, mostly writing its graph search's records). Edits are
+//! timed with the landmarks current (the 24 of 200 that dropped them were followed by an untimed
+//! `refresh_landmarks`). Weight 1.05: as unweighted. Windows and end cells run on the graph's
+//! A* loop kept to their chunks ([`GraphSearch::search_within`](crate::graph::GraphSearch)).
 //!
 //! Instructions of the timed queries alone (`HIER_ENGINE=graph,hpa valgrind --tool=callgrind
 //! --toggle-collect='*timed_graph*' --toggle-collect='*timed_hpa*'
 //! target/release/examples/long --pairs 20 --edits 0 --weight 1`: 2048, 20 pairs): graph A*
-//! 170.0 M per query, the abstraction 9.07 M (18.7x fewer); with `HIER_ENGINE=hpa` alone (no
-//! record sizing in the timed part) 7.60 M (7.78 M before a byte per portal gave its first
-//! exit, `hpa/blocks.rs`). Build at 1024, one thread (`--size 1024 --pairs 1`,
+//! 170.0 M per query, the abstraction 7.44 M (22.9x fewer; 9.07 M before its buffers were
+//! sized ahead, when `HIER_ENGINE=hpa` alone gave 7.60 M, 7.78 M before a byte per portal gave
+//! its first exit, `hpa/blocks.rs`). Build at 1024, one thread (`--size 1024 --pairs 1`,
 //! `--toggle-collect='*Abstraction*build*'`): 4.62 G instructions (the compile 7.56 G,
 //! `'*NavGraph*compile*'`; 5.49 G before the rows in vector lanes, 9.29 G before the landmark
 //! lists), of them the rows 1.22 G (2.24 G with a Dijkstra per row), the exits 0.42 G, the
