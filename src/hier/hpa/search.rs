@@ -41,7 +41,7 @@
 //! over the graph), 102.97 M to 106.8-107.0 M instructions (a conversion or check per
 //! relaxation), for 10% fewer cache misses (`--cache-sim=yes --LL=2097152,16,64`: D1 480 k
 //! to 434 k, LL 196.6 k to 177.1 k; at 1024 the 32-byte records, 3.7 MB, already come close
-//! to fitting the LL). Not tried: a bidirectional abstract
+//! to fitting the LL; taken up again below, and kept). Not tried: a bidirectional abstract
 //! search. Its backward bound `d(start, v)` has no value for the derived half of the portals
 //! (their partner edge `a -> v` bounds `d(L, v)` from above and `d(v, L)` from below, the wrong
 //! sides for a bound from the start), so that half would be bounded by the octile estimate
@@ -85,8 +85,18 @@
 //! --tool=callgrind --cache-sim=yes --LL=2097152,16,64 --toggle-collect='*timed_hpa*' long
 //! --pairs 20 --edits 0 --weight 1`), 17.1 k LL read misses per query: the records 32%, the
 //! landmark values of first reaches 22%, the windows' and end cells' graph search 16%, the
-//! tables' rows 8%, the cells and exits 10%. Halving the records (16 bytes) would save about a
-//! sixth of them, and cost a check per relaxation (the try at 1024 above).
+//! tables' rows 8%, the cells and exits 10%.
+//!
+//! So the records are 16 bytes now ([`Record`]: `g` and `h` in 32 bits, the expanded flag in
+//! the stamp's low bit; a cost past 32 bits hands the query to A* over the graph, checked by
+//! a unit test below). At 1024, 20 queries (`HIER_ENGINE=hpa valgrind --tool=callgrind
+//! --cache-sim=yes --LL=2097152,16,64 --toggle-collect='*timed_hpa*' long --size 1024
+//! --pairs 20 --edits 0 --weight 1`): 99.39 M to 102.10 M instructions (+2.7%), D1 read
+//! misses 408.3 k to 366.8 k, LL misses 208.9 k to 184.8 k (-11.5%). On the clock, three
+//! interleaved quiet runs at 2048 (`HIER_ENGINE=graph,hpa long --edits 0 --pairs 200 --weight
+//! 1`): 1.822-1.883 ms to 1.804-1.817 ms per query (18.4x-18.9x to 19.2x-19.4x over graph
+//! A*, same processes), faster in each pair of runs. A search per thread also keeps half the
+//! memory: 7.6 MB of records at 2048 instead of 15.2 MB.
 
 use std::time::{Duration, Instant};
 
@@ -109,22 +119,37 @@ const FROM_START: u32 = u32::MAX - 1;
 /// The goal's entry in the open set.
 const GOAL: u32 = u32::MAX;
 /// The estimate of a slot reached only through its cell's table: asked when an exit reaches
-/// it (no estimate is this large: costs are sums of 32-bit steps over fewer than `2^32` slots).
-const NO_ESTIMATE: u64 = u64::MAX;
+/// it (estimates are kept below it, see [`AbstractSearch::relax`]).
+const NO_ESTIMATE: u32 = u32::MAX;
 /// How often the abstract search looks at the clock: every this many entries popped.
 const CLOCK_INTERVAL: u64 = 256;
 
-/// The abstract search's knowledge of one portal slot.
+/// The abstract search's knowledge of one portal slot: 16 bytes. A cost past 32 bits is not
+/// kept: the query then goes to A* over the graph (see [`AbstractSearch::relax`]).
 #[derive(Debug, Clone, Copy, Default)]
 struct Record {
-    g: u64,
+    g: u32,
     /// The heuristic's estimate, computed once per query: with the landmarks it reads a few
     /// distances, and a slot is often improved more than once.
-    h: u64,
+    h: u32,
     parent: u32,
+    /// The query's stamp (even) when reached in it, plus one once expanded at its present
+    /// `g` (an older entry of the slot in the open set is then stale).
     stamp: u32,
-    /// Expanded at its present `g`: an older entry of the slot in the open set is stale.
-    done: bool,
+}
+
+impl Record {
+    /// Whether the slot was reached in the query of `stamp`.
+    #[inline]
+    fn reached(&self, stamp: u32) -> bool {
+        self.stamp | 1 == stamp | 1
+    }
+
+    /// Whether the slot was expanded at its present `g` in the query of `stamp`.
+    #[inline]
+    fn done(&self, stamp: u32) -> bool {
+        self.stamp == stamp | 1
+    }
 }
 
 /// Reusable state for queries over an [`Abstraction`]: the abstract search's records (dense,
@@ -134,6 +159,8 @@ struct Record {
 pub struct AbstractSearch {
     records: Vec<Record>,
     stamp: u32,
+    /// A cost past 32 bits was met in this query: A* over the graph answers it.
+    overflowed: bool,
     open: OpenSet,
     /// The key of the entry being expanded: no entry is pushed below it (see
     /// [`AbstractSearch::relax`]).
@@ -314,10 +341,10 @@ impl AbstractSearch {
                 break;
             }
             let record = self.records[slot as usize];
-            if record.done {
+            if record.done(self.stamp) {
                 continue;
             }
-            let g = record.g;
+            let g = u64::from(record.g);
             if expanded >= max_nodes
                 || deadline.is_some_and(|deadline| {
                     pops.is_multiple_of(CLOCK_INTERVAL) && Instant::now() >= deadline
@@ -328,12 +355,12 @@ impl AbstractSearch {
             }
             expanded += 1;
             pops += 1;
-            self.records[slot as usize].done = true;
+            self.records[slot as usize].stamp = self.stamp | 1;
             let index = hpa.slot_cell[slot as usize];
             let cell = &hpa.cells[index as usize];
             let local = (slot - cell.base) as usize;
-            if record.h < closest.0 {
-                closest = (record.h, slot);
+            if u64::from(record.h) < closest.0 {
+                closest = (u64::from(record.h), slot);
             }
             if index == goal_cell
                 && let Some(rest) = self.to_goal[local]
@@ -375,11 +402,13 @@ impl AbstractSearch {
             generated += self.relax_exits(hpa, cell, local, g, slot, &estimate);
         }
         let end = match status {
-            SearchStatus::Found => self.goal.map_or(FROM_START, |(_, slot)| slot),
-            SearchStatus::Partial => closest.1,
-            SearchStatus::Unreachable => {
+            SearchStatus::Found if !self.overflowed => {
+                self.goal.map_or(FROM_START, |(_, slot)| slot)
+            }
+            SearchStatus::Partial if !self.overflowed => closest.1,
+            _ => {
                 // The abstraction keeps only some crossings: A* over the graph decides, with
-                // what is left of the node budget.
+                // what is left of the node budget (so also when a cost passed 32 bits).
                 let mut rest = *options;
                 rest.max_nodes = options
                     .max_nodes
@@ -441,10 +470,12 @@ impl AbstractSearch {
         if self.records.len() < slots {
             self.records.resize(slots, Record::default());
         }
-        self.stamp = self.stamp.wrapping_add(1);
+        self.overflowed = false;
+        // Even stamps: the odd one above marks an expanded slot.
+        self.stamp = self.stamp.wrapping_add(2);
         if self.stamp == 0 {
             self.records.fill(Record::default());
-            self.stamp = 1;
+            self.stamp = 2;
         }
     }
 
@@ -468,22 +499,30 @@ impl AbstractSearch {
     )]
     #[inline(always)]
     fn relax(&mut self, slot: u32, g: u64, parent: u32, estimate: impl FnOnce(u32) -> u64) -> bool {
+        // A cost past 32 bits is dropped and the query handed to A* over the graph: a route
+        // cheaper than `2^32` passes only slots reached cheaper than that, so nothing else
+        // changes (walking costs at the defaults stay far below it).
+        let Ok(g) = u32::try_from(g) else {
+            self.overflowed = true;
+            return false;
+        };
+        // An estimate is kept below `NO_ESTIMATE`; a smaller one is still a lower bound.
+        let narrow = |h: u64| u32::try_from(h.min(u64::from(NO_ESTIMATE - 1))).unwrap_or(0);
         let record = &mut self.records[slot as usize];
-        if record.stamp == self.stamp {
+        if record.reached(self.stamp) {
             if g >= record.g {
                 return false;
             }
             if record.h == NO_ESTIMATE {
-                record.h = estimate(slot);
+                record.h = narrow(estimate(slot));
             }
         } else {
-            record.h = estimate(slot);
-            record.stamp = self.stamp;
+            record.h = narrow(estimate(slot));
         }
         record.g = g;
         record.parent = parent;
-        record.done = false;
-        let f = (g + record.h).max(self.floor);
+        record.stamp = self.stamp;
+        let f = (u64::from(g) + u64::from(record.h)).max(self.floor);
         self.open.push(f, 0, slot);
         true
     }
@@ -494,18 +533,21 @@ impl AbstractSearch {
     /// first reach): the slot enters the open set only when an exit reaches it cheaper.
     #[inline]
     fn settle(&mut self, slot: u32, g: u64, parent: u32) -> bool {
+        let Ok(g) = u32::try_from(g) else {
+            self.overflowed = true;
+            return false;
+        };
         let record = &mut self.records[slot as usize];
-        if record.stamp == self.stamp {
+        if record.reached(self.stamp) {
             if g >= record.g {
                 return false;
             }
         } else {
             record.h = NO_ESTIMATE;
-            record.stamp = self.stamp;
         }
         record.g = g;
         record.parent = parent;
-        record.done = true;
+        record.stamp = self.stamp | 1;
         true
     }
 
@@ -548,5 +590,53 @@ impl AbstractSearch {
             }
         }
         generated
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::IVec3;
+
+    use super::AbstractSearch;
+    use crate::graph::{GraphSearch, NavGraph};
+    use crate::hier::Abstraction;
+    use crate::moves::agent::{Agent, MoveCosts};
+    use crate::search::{SearchOptions, SearchStatus};
+    use crate::world::{Block, ChunkedWorld};
+
+    /// A floor 80 blocks long across five cells, at costs whose routes pass 32 bits after some
+    /// 40 steps: the abstract search meets costs it cannot keep in its 16-byte records, and
+    /// A* over the graph answers, at the exact cost; at the default costs it does not.
+    #[test]
+    fn costs_past_32_bits_go_to_astar_over_the_graph() {
+        let mut world = ChunkedWorld::with_size(IVec3::new(80, 3, 16)).unwrap();
+        world
+            .fill(IVec3::new(0, 0, 0), IVec3::new(79, 0, 15), Block::Solid)
+            .unwrap();
+        let graph = NavGraph::compile(&world, &Agent::default()).unwrap();
+        let (start, goal) = (IVec3::new(0, 1, 3), IVec3::new(79, 1, 12));
+        let options = SearchOptions::default();
+        let dear = MoveCosts {
+            straight: 100_000_000,
+            diagonal: 141_421_356,
+            ..MoveCosts::default()
+        };
+        for (costs, overflows) in [(dear, true), (MoveCosts::default(), false)] {
+            let hpa = Abstraction::build(&graph, &costs).unwrap();
+            let mut search = AbstractSearch::new().with_direct_cells(0);
+            let ours = search
+                .find_path(&hpa, &graph, start, goal, &options)
+                .unwrap();
+            assert_eq!(search.overflowed, overflows);
+            let exact = GraphSearch::new(costs)
+                .unwrap()
+                .find_path(&graph, start, goal, &options)
+                .unwrap();
+            assert_eq!(ours.status, SearchStatus::Found);
+            if overflows {
+                assert!(exact.cost.unwrap() > u64::from(u32::MAX));
+                assert_eq!((&ours.path, ours.cost), (&exact.path, exact.cost));
+            }
+        }
     }
 }
