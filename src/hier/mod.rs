@@ -184,9 +184,9 @@
 //! Instructions of the timed queries alone (`HIER_ENGINE=graph,hpa valgrind --tool=callgrind
 //! --toggle-collect='*timed_graph*' --toggle-collect='*timed_hpa*'
 //! target/release/examples/long --pairs 20 --edits 0 --weight 1`: 2048, 20 pairs): graph A*
-//! 170.0 M per query, the abstraction 7.44 M (22.9x fewer; 9.07 M before its buffers were
-//! sized ahead, when `HIER_ENGINE=hpa` alone gave 7.60 M, 7.78 M before a byte per portal gave
-//! its first exit, `hpa/blocks.rs`). Build at 1024, one thread (`--size 1024 --pairs 1`,
+//! 170.0 M per query, the abstraction 7.70 M (22.1x fewer; 7.44 M with 32-byte search records,
+//! 9.07 M before its buffers were sized ahead, when `HIER_ENGINE=hpa` alone gave 7.60 M, 7.78 M
+//! before a byte per portal gave its first exit, `hpa/blocks.rs`). Build at 1024, one thread (`--size 1024 --pairs 1`,
 //! `--toggle-collect='*Abstraction*build*'`): 4.62 G instructions (the compile 7.56 G,
 //! `'*NavGraph*compile*'`; 5.49 G before the rows in vector lanes, 9.29 G before the landmark
 //! lists), of them the rows 1.22 G (2.24 G with a Dijkstra per row), the exits 0.42 G, the
