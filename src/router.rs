@@ -136,7 +136,7 @@ impl Router {
     /// landmarks for the search, the route refined and smoothed by A* two chunks wide)
     /// answers faster than A* over the graph from about two chunks on, with routes near, not
     /// always at, the optimum: on 200 routes of 500 to 1 843 blocks over the built-in terrain
-    /// at 2048 x 2048, 1.8 ms against 35 ms per route (19.3x), 0.83% above the optimum on
+    /// at 2048 x 2048, 1.8 ms against 35 ms per route (19x), 0.83% above the optimum on
     /// average and 1.59% at worst (`HIER_ENGINE=graph,hpa cargo run --release --example
     /// long`, a quiet 2-core machine); the tests hold it within 5%, but no bound is proven.
     /// "Unreachable" stays exact. It costs about 0.9x the graph's compile time at

@@ -168,7 +168,7 @@
 //!
 //! | | graph A* | exact hierarchy | abstraction |
 //! |---|---|---|---|
-//! | mean / p99 per query | 34.6-35.2 / 118-121 ms | 673 / 3 276 ms | 1.80-1.82 / 4.7-4.8 ms (19.2x-19.4x; 1.82-1.88 ms with 32-byte search records, 1.94-1.99 ms when the first timed query still sized the buffers, 2.10-2.13 ms before settling portals, each interleaved with the one after) |
+//! | mean / p99 per query | 34.6-35.2 / 118-121 ms | 673 / 3 276 ms | 1.80-1.84 / 4.6-4.8 ms (19.1x-19.4x; 1.82-1.88 ms with 32-byte search records, 1.94-1.99 ms when the first timed query still sized the buffers, 2.10-2.13 ms before settling portals, each interleaved with the one after) |
 //! | expansions per query | 360 875 | 164 992 | 17 311 (9 175 before portals reached through a table were settled on the spot, `search.rs`: more, each far cheaper) |
 //! | cost ratio mean / worst | 1 | 1 | 1.0083 / 1.0159 |
 //! | build | compile 2.48-2.59 s | 4.2x the compile | 2.17-2.30 s, 0.84x-0.89x (one thread: 1.26x-1.56x) |
