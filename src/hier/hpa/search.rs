@@ -219,11 +219,15 @@ impl AbstractSearch {
     /// were accepted when `hpa` was built, so this does not happen in practice).
     pub fn reserve_for(&mut self, hpa: &Abstraction, graph: &NavGraph) -> Result<()> {
         self.plain(hpa)?.reserve_for(graph);
-        let slots = hpa.slot_cell.len();
+        self.grow_records(hpa.slot_cell.len());
+        Ok(())
+    }
+
+    /// Makes room for `slots` records (new ones reached in no query).
+    fn grow_records(&mut self, slots: usize) {
         if self.records.len() < slots {
             self.records.resize(slots, Record::default());
         }
-        Ok(())
     }
 
     /// Sets the chunk distance (the larger of the two axes) at or below which a query is
@@ -471,9 +475,7 @@ impl AbstractSearch {
         self.open.reset(0);
         self.floor = 0;
         self.goal = None;
-        if self.records.len() < slots {
-            self.records.resize(slots, Record::default());
-        }
+        self.grow_records(slots);
         self.overflowed = false;
         // Even stamps: the odd one above marks an expanded slot.
         self.stamp = self.stamp.wrapping_add(2);
