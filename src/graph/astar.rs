@@ -118,9 +118,10 @@ impl GraphSearch {
         &self.core.costs
     }
 
-    /// Sizes the search's records for `graph` now rather than in the first search on it, so
-    /// that no query pays for the memory (the first search on a larger graph does this
-    /// itself).
+    /// Sizes the search's records for `graph` now rather than in the first search on it, and
+    /// maps their pages, so that no query pays for the memory (the first search on a larger
+    /// graph sizes them itself, in zeroed memory whose pages the system maps as the search
+    /// first reaches them).
     pub fn reserve_for(&mut self, graph: &NavGraph) {
         self.core.prepare(graph);
         if self.core.narrow_fits(graph) {

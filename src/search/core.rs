@@ -238,3 +238,22 @@ impl Ended {
         }
     }
 }
+
+/// A fresh record array of `len` copies of `zero`, a value whose bytes are all zero (`0`,
+/// `[0; 4]`: the records of the dense tables are plain words for this). `vec![zero; len]` of
+/// such a type asks the allocator for zeroed memory, which a large array gets as pages the
+/// system maps only when first touched: a search then pays for the pages of the records it
+/// reaches, not for writing every record.
+pub(crate) fn zeroed_records<T: Copy>(zero: T, len: usize) -> Vec<T> {
+    vec![zero; len]
+}
+
+/// Writes one record per 4 kB page of `records` (each with its own value), so that the
+/// searches to come meet no page fault in them: what a `reserve_for` promises.
+pub(crate) fn map_pages<T: Copy>(records: &mut [T]) {
+    let per_page = (4096 / std::mem::size_of::<T>().max(1)).max(1);
+    for record in records.iter_mut().step_by(per_page) {
+        // A store the compiler cannot drop as one of the value already there.
+        *record = std::hint::black_box(*record);
+    }
+}

@@ -8,7 +8,7 @@ use crate::graph::columns::CHAIN_END;
 use crate::graph::{
     CODE_BITS, CODE_MASK, NO_NODE, NavGraph, NodeId, Pricing, SLOT_DIRECTIONS, SLOT_UP,
 };
-use crate::search::core::{Offer, RecordTable};
+use crate::search::core::{Offer, RecordTable, map_pages, zeroed_records};
 
 /// What the search knows of one node. A record belongs to the current search only when its
 /// stamp is the search's (open) or one more (closed); any other stamp means "not seen". The
@@ -47,42 +47,34 @@ pub(super) trait Record: Copy + Default {
     ) -> Option<(usize, u64, u64)>;
 }
 
-/// 16 bytes: any cost, and the parent's id.
-#[derive(Debug, Clone, Copy, Default)]
-pub(super) struct Wide {
-    g: u64,
-    parent: NodeId,
-    stamp: u32,
-}
+/// 16 bytes: any cost, the parent's id and the stamp, in that order. A tuple of plain
+/// integers, so that a fresh array of them is zeroed memory ([`zeroed_records`]).
+pub(super) type Wide = (u64, NodeId, u32);
 
 impl Record for Wide {
     const STAMP_LIMIT: u32 = u32::MAX - 3;
 
     #[inline]
     fn stamp(self) -> u32 {
-        self.stamp
+        self.2
     }
     #[inline]
     fn g(self) -> u64 {
-        self.g
+        self.0
     }
     #[inline]
     fn reached(g: u64, stamp: u32, parent: NodeId, _: usize, _: u64) -> Self {
-        Self { g, parent, stamp }
+        (g, parent, stamp)
     }
     fn start(stamp: u32) -> Self {
-        Self {
-            g: 0,
-            parent: NO_NODE,
-            stamp,
-        }
+        (0, NO_NODE, stamp)
     }
     #[inline]
     fn set_stamp(&mut self, stamp: u32) {
-        self.stamp = stamp;
+        self.2 = stamp;
     }
     fn parent(self, _: &NavGraph, _: &[i32; 1 << CODE_BITS], _: NodeId) -> NodeId {
-        self.parent
+        self.1
     }
     #[inline]
     fn arrival(
@@ -93,12 +85,12 @@ impl Record for Wide {
         y: i32,
         _: &[usize; 16],
     ) -> Option<(usize, u64, u64)> {
-        if self.parent == NO_NODE {
+        if self.1 == NO_NODE {
             return None;
         }
-        let parent = graph.slots[self.parent as usize];
+        let parent = graph.slots[self.1 as usize];
         let (x, z) = graph.xz(node);
-        let (px, pz) = graph.xz(self.parent);
+        let (px, pz) = graph.xz(self.1);
         let slot = HORIZONTAL_SLOT
             .get(((x - px + 1) * 3 + (z - pz + 1)) as usize)
             .copied()
@@ -113,13 +105,10 @@ impl Record for Wide {
 
 /// 8 bytes: a cost below `2^32`, and instead of the parent's id the move that reached the
 /// node (its slot and shape code, 10 bits), from which the parent follows: the slot gives its
-/// column and the shape its height. The stamp takes the other 22 bits.
-#[derive(Debug, Clone, Copy, Default)]
-pub(super) struct Narrow {
-    g: u32,
-    /// `stamp << 10 | slot << 6 | code`; slot [`START_SLOT`] for the start.
-    tag: u32,
-}
+/// column and the shape its height. The stamp takes the other 22 bits: the cost, then the
+/// tag `stamp << 10 | slot << 6 | code` (slot [`START_SLOT`] for the start). A tuple of
+/// plain integers, so that a fresh array of them is zeroed memory ([`zeroed_records`]).
+pub(super) type Narrow = (u32, u32);
 
 /// The slot a [`Narrow`] record of the start holds: no move reached it.
 const START_SLOT: u32 = 15;
@@ -129,29 +118,23 @@ impl Record for Narrow {
 
     #[inline]
     fn stamp(self) -> u32 {
-        self.tag >> 10
+        self.1 >> 10
     }
     #[inline]
     fn g(self) -> u64 {
-        u64::from(self.g)
+        u64::from(self.0)
     }
     #[inline]
     fn reached(g: u64, stamp: u32, _: NodeId, slot: usize, code: u64) -> Self {
-        Self {
-            // The search uses this layout only when every cost fits (see `fits_narrow`).
-            g: g as u32,
-            tag: (stamp << 10) | ((slot as u32) << 6) | code as u32,
-        }
+        // The search uses this layout only when every cost fits (see `fits_narrow`).
+        (g as u32, (stamp << 10) | ((slot as u32) << 6) | code as u32)
     }
     fn start(stamp: u32) -> Self {
-        Self {
-            g: 0,
-            tag: (stamp << 10) | (START_SLOT << 6),
-        }
+        (0, (stamp << 10) | (START_SLOT << 6))
     }
     #[inline]
     fn set_stamp(&mut self, stamp: u32) {
-        self.tag = (stamp << 10) | (self.tag & 0x3ff);
+        self.1 = (stamp << 10) | (self.1 & 0x3ff);
     }
     #[inline]
     fn arrival(
@@ -162,12 +145,12 @@ impl Record for Narrow {
         y: i32,
         around: &[usize; 16],
     ) -> Option<(usize, u64, u64)> {
-        let slot = ((self.tag >> 6) & 15) as usize;
+        let slot = ((self.1 >> 6) & 15) as usize;
         // The start's slot (15) and the ladders' (8, 9) have no dominated moves here.
         if slot >= SLOT_UP {
             return None;
         }
-        let code = u64::from(self.tag) & CODE_MASK;
+        let code = u64::from(self.1) & CODE_MASK;
         let parent_y = (y - pricing.step(slot, code).dy) as u16;
         // The parent's column is one step against the arrival: the opposite slot's column.
         let mut id = around[OPPOSITE_SLOT[slot]];
@@ -183,12 +166,12 @@ impl Record for Narrow {
         Some((slot, code, entry.out))
     }
     fn parent(self, graph: &NavGraph, rises: &[i32; 1 << CODE_BITS], node: NodeId) -> NodeId {
-        let slot = (self.tag >> 6) & 15;
+        let slot = (self.1 >> 6) & 15;
         if slot == START_SLOT {
             return NO_NODE;
         }
         let direction = SLOT_DIRECTIONS[slot as usize];
-        let rise = rises[(self.tag & CODE_MASK as u32) as usize];
+        let rise = rises[(self.1 & CODE_MASK as u32) as usize];
         let column = graph.home_toward(graph.home_of(node), -direction.x, -direction.z);
         graph.find_in_column(
             column as usize,
@@ -211,26 +194,37 @@ pub(super) struct Records<R> {
 }
 
 impl<R: Record> Records<R> {
+    /// Sizes the records for `graph`, their pages mapped now: no search on it meets a page
+    /// fault in them.
     pub(super) fn reserve_for(&mut self, graph: &NavGraph) {
+        self.grow(graph);
+        map_pages(&mut self.entries);
+    }
+
+    /// Makes room for a record per node of `graph`: a fresh array of unseen records (stamp 0,
+    /// never a search's) when the present one is too small, the old stamps being of no use to
+    /// the searches to come. Zeroed memory ([`zeroed_records`]): a search pays only for the
+    /// pages of the records it reaches (at 2048 x 128 x 2048, 43 MB of records: writing them
+    /// took 20 ms of a fresh search's first long route). A graph that has grown (blocks
+    /// placed since the last search) tends to grow again: a quarter more room then spares
+    /// the next few updates a reallocation each.
+    fn grow(&mut self, graph: &NavGraph) {
         if self.entries.len() < self.first + graph.id_bound() {
-            // A fresh array of unseen records (stamp 0, never a search's), the old stamps
-            // being of no use to the searches to come. A graph that has grown (blocks placed
-            // since the last search) tends to grow again: a quarter more room then spares the
-            // next few updates a reallocation each.
             let padding = 64 / std::mem::size_of::<R>();
             let headroom = if self.entries.is_empty() {
                 0
             } else {
                 graph.id_bound() / 4
             };
-            self.entries = vec![R::default(); graph.id_bound() + headroom + padding];
+            let len = graph.id_bound() + headroom + padding;
+            self.entries = zeroed_records(R::default(), len);
             self.first = self.entries.as_ptr().align_offset(64).min(padding);
         }
     }
 
     /// Moves to a fresh stamp, clearing the stamps when they would wrap.
     fn next_stamp(&mut self, graph: &NavGraph) -> u32 {
-        self.reserve_for(graph);
+        self.grow(graph);
         if self.stamp >= R::STAMP_LIMIT {
             for record in &mut self.entries {
                 record.set_stamp(0);

@@ -140,7 +140,7 @@ impl AbstractSearch {
         while slot != FROM_START {
             let cell = &hpa.cells[hpa.slot_cell[slot as usize] as usize];
             portals.push(cell.portals[(slot - cell.base) as usize]);
-            slot = self.records[slot as usize].parent;
+            slot = self.records[slot as usize][super::PARENT];
         }
         portals.reverse();
         portals.extend(goal);
