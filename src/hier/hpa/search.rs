@@ -71,9 +71,9 @@
 //! Dropped on top of it: 24-byte records (the expanded flag in the stamp's top bit, `g` and
 //! `h` kept in 64 bits), 98.94 M to 100.20 M instructions at 1024 for D1 read misses 410.7 k
 //! to 388.6 k (-5.4%; alone, on the search before, 100.97 M to 101.26 M and 395.7 k to
-//! 376.9 k): no clear gain either way. Prefetching is left untried: `_mm_prefetch` needs an
-//! `unsafe` call here (Rust 1.95 still asks for it outside a `target_feature` function), and
-//! the cache simulation cannot show what an early load hides.
+//! 376.9 k): no clear gain either way. A true prefetch is left untried: `_mm_prefetch` needs
+//! an `unsafe` call here (Rust 1.95 still asks for it outside a `target_feature` function), and
+//! the cache simulation cannot show what an early load hides (one was tried, below).
 //!
 //! How much of a query waits for memory (100 pairs at 2048, quiet, a scratch change to `long`
 //! that answers each pair several times in a row, not kept): the abstraction alone, each pair
@@ -101,6 +101,11 @@
 //! the exit's cost (admissible whatever the estimator; it spares reading the target's cell and
 //! feet): 102.14 M to 103.05 M instructions at 1024, 9 245 to 9 256 expansions per query, and
 //! slower on the clock at 2048 (three interleaved quiet runs: 1.798-1.836 ms to 1.837-1.908).
+//! Dropped too: early loads (kept by `black_box`, the safe stand-in for a prefetch) of the
+//! records of every exit target of a popped portal's cell, before its row is settled: 102.12 M
+//! to 107.14 M instructions at 1024, LL misses 173.8 k to 184.2 k (targets never relaxed are
+//! loaded too), and slower at 2048 (`HIER_ENGINE=hpa long --edits 0 --pairs 200 --weight 1`,
+//! two interleaved quiet runs: 1.580-1.586 ms to 1.624-1.638 ms per query).
 
 use std::time::{Duration, Instant};
 
