@@ -40,7 +40,7 @@
 //! the 40 pairs by only 1.17x (1 907 156 to 1 631 219 in all; the heaviest query 209 579 to
 //! 70 945, most others by under 5%): a slab's detour is local, and a landmark in a corner
 //! sees it only from the few cells whose way to it passes that slab. Eight such tables would
-//! take 134 MB at 16 bits a cell, beside the jump tables' 204.5 MB, and add eight reads to
+//! take 268 MB at 32 bits a cell, beside the jump tables' 204.5 MB, and add eight reads to
 //! every landing's estimate. (A scratch program over the same world and pairs, not kept.)
 
 use glam::IVec3;
