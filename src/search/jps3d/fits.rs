@@ -21,6 +21,7 @@ use ahash::AHashMap;
 use glam::IVec3;
 
 use crate::moves::agent::{Agent, Movement};
+use crate::search::core::zeroed_records;
 use crate::world::key::{KEY_MAX, KEY_MIN, in_key_range};
 use crate::world::{TerrainFlags, VoxelWorld};
 use lines::{RowBlock, blocks};
@@ -56,12 +57,11 @@ fn window(y: i32) -> (i32, u32) {
 }
 
 /// A word of the array and the stamp of the search that filled it (side by side: one cache
-/// line read for both).
-#[derive(Debug, Clone, Copy, Default)]
-struct Slot {
-    word: u64,
-    stamp: u32,
-}
+/// line read for both). A tuple of plain integers, so that a fresh array of them is zeroed
+/// memory whose pages the system maps as a search first reaches them
+/// ([`zeroed_records`]): a new search's first query on a large world does not write them
+/// all (16 bytes per word).
+type Slot = (u64, u32);
 
 /// The "fits" words of one search.
 #[derive(Debug, Clone, Default)]
@@ -120,7 +120,7 @@ impl Fits {
             Some((low, size, words)) => {
                 if (low, size) != (self.low, self.size) || !self.bounded {
                     // Another world: its words carry this array's stamps, so they are dropped.
-                    self.slots = vec![Slot::default(); words];
+                    self.slots = zeroed_records((0, 0), words);
                     (self.low, self.size) = (low, size);
                     (self.x_rows, self.z_rows) = (Vec::new(), Vec::new());
                 }
@@ -178,14 +178,11 @@ impl Fits {
         k: i32,
     ) -> u64 {
         let slot = self.slots[index];
-        if slot.stamp == self.stamp {
-            return slot.word;
+        if slot.1 == self.stamp {
+            return slot.0;
         }
         let word = self.fill(world, x, z, k);
-        self.slots[index] = Slot {
-            word,
-            stamp: self.stamp,
-        };
+        self.slots[index] = (word, self.stamp);
         word
     }
 
@@ -284,10 +281,7 @@ impl Fits {
         for k in 0..size.y {
             let index = ((k * size.x + rx) * size.z + rz) as usize;
             let word = self.fill(world, x, z, low.y + k);
-            self.slots[index] = Slot {
-                word,
-                stamp: self.stamp,
-            };
+            self.slots[index] = (word, self.stamp);
         }
     }
 
@@ -312,7 +306,7 @@ impl Fits {
                 let row = first + i * size.z as usize;
                 if let Some(&[low, mid, high]) = self.slots.get(row..row + 3) {
                     for (j, slot) in [low, mid, high].into_iter().enumerate() {
-                        bits |= ((slot.word >> at) as u32 & 7) << (3 * (3 * i + j));
+                        bits |= ((slot.0 >> at) as u32 & 7) << (3 * (3 * i + j));
                     }
                 }
             }
@@ -324,7 +318,7 @@ impl Fits {
                 let c = r + IVec3::new(i, 0, j);
                 if c.cmpge(IVec3::ZERO).all() && c.cmplt(size).all() {
                     let index = ((c.y * size.x + c.x) * size.z + c.z) as usize;
-                    let word = self.slots.get(index).map_or(0, |slot| slot.word);
+                    let word = self.slots.get(index).map_or(0, |slot| slot.0);
                     bits |= ((word >> at) as u32 & 7) << (3 * (3 * i + j));
                 }
             }
@@ -361,9 +355,9 @@ impl Fits {
                 let row = first + i * size.z as usize;
                 let words = match self.slots.get(row..row + 3) {
                     Some(&[low, mid, high])
-                        if low.stamp == stamp && mid.stamp == stamp && high.stamp == stamp =>
+                        if low.1 == stamp && mid.1 == stamp && high.1 == stamp =>
                     {
-                        [low.word, mid.word, high.word]
+                        [low.0, mid.0, high.0]
                     }
                     _ => std::array::from_fn(|j| {
                         let column = (centre.x - 1 + i as i32, centre.z - 1 + j as i32);
