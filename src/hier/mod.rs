@@ -176,7 +176,7 @@
 //! | block edit p50 / p99 | 11 / 41 us | 627 us / 10.4 ms | 144-148 / 1 390-1 650 us, landmarks current (234-238 before the rows in lanes) |
 //!
 //! Both searches' buffers are sized before the timed queries (`reserve_for`; unsized, the first
-//! query took 24 ms writing its records, about 2 ms now that they are zeroed pages). Edits are
+//! query took 20-21 ms writing its records, 1.8-1.9 ms now that they are zeroed pages). Edits are
 //! timed with the landmarks current (the 24 of 200 that dropped them were followed by an untimed
 //! `refresh_landmarks`). Weight 1.05: as unweighted. Windows and end cells run on the graph's
 //! A* loop kept to their chunks ([`GraphSearch::search_within`](crate::graph::GraphSearch)).

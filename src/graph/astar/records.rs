@@ -105,8 +105,8 @@ impl Record for Wide {
 
 /// 8 bytes: a cost below `2^32`, and instead of the parent's id the move that reached the
 /// node (its slot and shape code, 10 bits), from which the parent follows: the slot gives its
-/// column and the shape its height. The stamp takes the other 22 bits: the cost, then the
-/// tag `stamp << 10 | slot << 6 | code` (slot [`START_SLOT`] for the start). A tuple of
+/// column and the shape its height. The stamp takes the other 22 bits. The tuple holds the
+/// cost, then the tag `stamp << 10 | slot << 6 | code` (slot [`START_SLOT`] for the start):
 /// plain integers, so that a fresh array of them is zeroed memory ([`zeroed_records`]).
 pub(super) type Narrow = (u32, u32);
 

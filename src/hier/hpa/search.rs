@@ -221,8 +221,8 @@ impl AbstractSearch {
     /// search's records (one per portal slot) and the records of the A* that searches the
     /// end cells and windows (one per node of the graph), their pages mapped now. Without it
     /// the first long query maps the pages of the records it reaches (the records are zeroed
-    /// memory): at 2048 (`long`) about 2.0 ms against 0.9 ms for the same queries again, and
-    /// 20 ms when the first query wrote all its records.
+    /// memory): at 2048 (`long`, its first 5 pairs) 1.8-1.9 ms against 0.6-0.7 ms for the
+    /// same queries again, and 20-21 ms when the first query wrote all its records.
     ///
     /// # Errors
     /// [`Error::InvalidSetting`] when `hpa`'s move costs are refused by the graph's A* (they
@@ -238,7 +238,7 @@ impl AbstractSearch {
     /// a query's), the old stamps being of no use to the queries to come, in zeroed memory
     /// that costs a query only the pages it touches ([`zeroed_records`]). At 2048 x 128 x
     /// 2048 a fresh search's first long route took 20 ms writing this array and the graph
-    /// search's, 2.0 ms with both zeroed.
+    /// search's, 1.8-1.9 ms with both zeroed.
     fn grow_records(&mut self, slots: usize) {
         if self.records.len() < slots {
             self.records = zeroed_records([0; 4], slots);
