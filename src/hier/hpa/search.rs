@@ -71,9 +71,16 @@
 //! Dropped on top of it: 24-byte records (the expanded flag in the stamp's top bit, `g` and
 //! `h` kept in 64 bits), 98.94 M to 100.20 M instructions at 1024 for D1 read misses 410.7 k
 //! to 388.6 k (-5.4%; alone, on the search before, 100.97 M to 101.26 M and 395.7 k to
-//! 376.9 k): no clear gain either way. A true prefetch is left untried: `_mm_prefetch` needs
-//! an `unsafe` call here (Rust 1.95 still asks for it outside a `target_feature` function), and
-//! the cache simulation cannot show what an early load hides (one was tried, below).
+//! 376.9 k): no clear gain either way. A true prefetch (`_mm_prefetch`, which needs an
+//! `unsafe` call: Rust 1.95 still asks for it outside a `target_feature` function) was tried
+//! in session 17 on scratch builds, and dropped: the records and landmark link of each settled
+//! portal's first exit target, prefetched while the row was settled (the row settled first,
+//! the exits relaxed after), 102.15 M to 108.62 M instructions at 1024 and slower at 2048
+//! (`HIER_ENGINE=graph,hpa long --edits 0 --pairs 200 --weight 1`, two interleaved runs:
+//! 17.9x and 18.1x over graph A* before, 16.8x and 17.4x after); the cell of each pushed
+//! exit target (`hpa.cells[slot_cell[target]]`), 103.28 M, medians of eight interleaved runs
+//! (`HIER_ENGINE=hpa`, same flags) 2.19 ms before and 2.43 ms after on a noisy host. The
+//! cache simulation cannot show what an early load hides (one was tried, below).
 //!
 //! How much of a query waits for memory (100 pairs at 2048, quiet, a scratch change to `long`
 //! that answers each pair several times in a row, not kept): the abstraction alone, each pair

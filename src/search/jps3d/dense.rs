@@ -30,6 +30,16 @@
 //! 62 k (the total unchanged, so the node peeked is nearly always the one expanded next), but
 //! 282.8 M instructions, for 1 327 against 1 373 us: 3% on the clock for 5% more instructions
 //! and two shared files.
+//!
+//! A true prefetch, tried in session 17 on a scratch build with one `unsafe` call
+//! (`_mm_prefetch` of both ends of the landing's table cell; the crate itself has none):
+//! issued for every landing, 252.1 M to 253.8 M instructions; only when the offer is taken,
+//! 253.3 M; with the peek above added, 267.7 M. On the clock (`JPS3D_SET=fly-large-256
+//! JPS3D_ENGINE=tables`, the bench binaries interleaved, 10 to 14 runs each on a host whose
+//! timings swung from 1.4 to 3.4 ms per query for the same binary) the medians fell 8% to 14%
+//! (2 597 to 2 274 and 2 376 us; faster in 9 of 14 pairs), no more than the at most 17% of a
+//! query that waits for the tables' memory (see `ends.rs`), and far from the 5x of issue 25.
+//! Not kept: the gain did not pay for the crate's first `unsafe` code.
 
 use glam::IVec3;
 
