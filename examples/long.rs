@@ -17,8 +17,9 @@
 //! (over the first exact row's; the hierarchy is exact, so 1.000, and any other answer is
 //! counted as a mismatch; the abstraction's ratio is its measured bound, and a worst ratio
 //! above 1.05 fails the run); the abstraction's first queries on a fresh search, not sized
-//! ahead (what a server's first long route costs); and the time per block edit to keep the
-//! graph, the hierarchy and the abstraction current.
+//! ahead (what a server's first long route costs); graph A*'s and the abstraction's mean
+//! times by fifths of the pairs by distance, when both ran; and the time per block edit to
+//! keep the graph, the hierarchy and the abstraction current.
 //!
 //! Pairs are 500 to 2 000 blocks apart (in smaller worlds 45% to 90% of the side) on the
 //! surface and connected (the first engine's answer decides: every engine's "unreachable" is
@@ -177,6 +178,45 @@ mod bench {
         options: &SearchOptions,
     ) -> voxnav::Result<voxnav::SearchResult> {
         search.find_path(hpa, graph, start, goal, options)
+    }
+
+    /// The speed-up by distance: the pairs in fifths by the horizontal distance between their
+    /// ends, each fifth's mean time per query for graph A* and the abstraction (`runs`:
+    /// time, expansions and cost per pair, in the order of `pairs`).
+    fn by_distance(
+        pairs: &[(IVec3, IVec3)],
+        graph_runs: &[(Duration, u64, Option<u64>)],
+        hpa_runs: &[(Duration, u64, Option<u64>)],
+    ) {
+        let mut order: Vec<(f64, usize)> = pairs
+            .iter()
+            .enumerate()
+            .map(|(i, (start, goal))| {
+                let d = (*goal - *start).as_vec3();
+                (d.x.hypot(d.z).into(), i)
+            })
+            .collect();
+        order.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let fifth = order.len().div_ceil(5).max(1);
+        println!("by distance    pairs  graph A* ms   hpa ms  speed-up  hpa expansions");
+        for part in order.chunks(fifth) {
+            let mean = |runs: &[(Duration, u64, Option<u64>)]| {
+                part.iter()
+                    .map(|&(_, i)| runs[i].0.as_secs_f64())
+                    .sum::<f64>()
+                    * 1e3
+                    / part.len() as f64
+            };
+            let (graph, hpa) = (mean(graph_runs), mean(hpa_runs));
+            let expanded =
+                part.iter().map(|&(_, i)| hpa_runs[i].1).sum::<u64>() as f64 / part.len() as f64;
+            let (near, far) = (part[0].0, part[part.len() - 1].0);
+            println!(
+                "{near:>5.0}-{far:<5.0} {:>8} {graph:>12.3} {hpa:>8.3} {:>8.1}x {expanded:>15.0}",
+                part.len(),
+                graph / hpa.max(1e-9)
+            );
+        }
     }
 
     /// What a server's first long route costs: each of the first pairs answered by a fresh
@@ -393,6 +433,14 @@ mod bench {
                 "{engine:<10} {weight:>6.2} {mean:>9.3} {p99:>9.3} {expanded:>12.0} {speed_up:>9}  \
                  {ratio_mean:.4} / {ratio_worst:.4}"
             );
+        }
+        let unweighted = |name: &str| {
+            rows.iter()
+                .find(|(engine, is_weighted, _)| *engine == name && !is_weighted)
+                .map(|(_, _, runs)| runs.as_slice())
+        };
+        if let (Some(graph_runs), Some(hpa_runs)) = (unweighted("graph A*"), unweighted("hpa")) {
+            by_distance(&pairs, graph_runs, hpa_runs);
         }
 
         // Block edits on the surface: a solid block on the feet of a route's start, or the
