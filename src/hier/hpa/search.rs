@@ -86,9 +86,9 @@
 //! `HIER_ENGINE=graph,hpa long --edits 0 --pairs 200 --weight 1`, session 17): 10.1x-10.2x for
 //! pairs 502 to 668 blocks apart (8 198 expansions), 13.0x, 14.5x-14.7x, 18.8x-20.2x, and
 //! 21.8x-22.8x for 1 334 to 1 842 (27 211): the abstraction's time grows about as the
-//! distance (1.1-1.2 ms to 3.1-3.5 ms), graph A*'s faster (11-12 ms to 69-79 ms). The mean's
-//! 17.4x-17.5x leans on the nearer pairs, where a query's fixed part (its end cells, the
-//! first and last windows) weighs most.
+//! distance (1.1-1.2 ms to 3.1-3.5 ms, about 2 us per block in every fifth, so a query has
+//! little fixed cost), graph A*'s faster (11-12 ms to 69-79 ms, the region it floods growing
+//! with the route). The mean over all pairs gave 17.4x-17.5x in those runs.
 //!
 //! How much of a query waits for memory (100 pairs at 2048, quiet, a scratch change to `long`
 //! that answers each pair several times in a row, not kept): the abstraction alone, each pair
