@@ -151,7 +151,7 @@
 //!   and the mean at most 1% (measured 4.6% and 0.46%); that test fails with portals at one
 //!   end of each entrance. Random worlds check legality and exact reachability.
 //! - **Updates** ([`Abstraction::update`]): the exits of the cells with a changed node in a
-//!   border column are found again (exits are read from border nodes' moves out), then the
+//!   border column, or across the border from one, are found again (`hpa/exits.rs`), then the
 //!   tables of the cells of nodes whose moves out changed and of every neighbour whose
 //!   portals changed are derived again (Dijkstra over Dial's buckets); a cell whose exits
 //!   came out the same leaves its neighbours alone, and a cell whose portals stayed searches

@@ -9,7 +9,10 @@ use glam::IVec3;
 
 use super::{PORTAL_SPACING, Transition};
 use crate::graph::{NavGraph, NodeId};
-use crate::hier::cell::{Chunk, chunk_of};
+use crate::hier::cell::{CELL_SIDE, Chunk, chunk_of};
+
+/// The last column of a cell along x or z.
+const CELL_SIDE_LAST: i32 = CELL_SIDE - 1;
 use crate::moves::agent::MoveCosts;
 
 /// The position of a crossing along its border: the coordinate that runs along it (z for a
@@ -21,6 +24,25 @@ fn along_border(from: Chunk, to: Chunk, feet: IVec3) -> i32 {
         (true, false) => feet.x,
         _ => 0,
     }
+}
+
+/// The cells whose exits a node with its feet at `feet` can bear on: its own cell when it
+/// stands in a border column, and each cell across a border next to it (an entrance reads
+/// the moves along the border on both sides: see [`exits_of`]). None for an inner column.
+pub(super) fn facing(feet: IVec3) -> impl Iterator<Item = Chunk> {
+    let chunk = chunk_of(feet);
+    let side = |local: i32| match local {
+        0 => -1..=0,
+        CELL_SIDE_LAST => 0..=1,
+        _ => 0..=0,
+    };
+    let (xs, zs) = (
+        side(feet.x.rem_euclid(CELL_SIDE)),
+        side(feet.z.rem_euclid(CELL_SIDE)),
+    );
+    let inner = xs == (0..=0) && zs == (0..=0);
+    xs.flat_map(move |dx| zs.clone().map(move |dz| [chunk[0] + dx, chunk[1] + dz]))
+        .filter(move |_| !inner)
 }
 
 /// Whether the walk graph has a move from `a` to `b` and one back: two crossings whose ends

@@ -27,7 +27,7 @@ mod search;
 
 use alt::PackedLandmarks;
 use blocks::HpaCell;
-use exits::exits_of;
+use exits::{exits_of, facing};
 use landmarks::LANDMARK_WAYS;
 
 pub use search::{AbstractSearch, DIRECT_CELLS};
@@ -369,8 +369,10 @@ impl Abstraction {
         let mut keep = !self.landmarks.is_empty();
         let mut exits_before: Vec<(usize, Box<[Transition]>)> = Vec::new();
         let mut derived_before: Vec<(usize, HpaCell)> = Vec::new();
-        // The cells with a changed node in a border column: only their exits can differ (an
-        // exit is read from its border nodes' moves out), so the others' are not found again.
+        // The cells with a changed node in a border column, and the cells across that border:
+        // only their exits can differ (an exit is read from its border nodes' moves out, and
+        // its entrance from the moves along the border on both sides), so the others' are not
+        // found again.
         let mut rim: AHashSet<Chunk> = AHashSet::new();
         for (nth, &id) in changes.added.iter().chain(&changes.changed).enumerate() {
             if !graph.is_live(id) {
@@ -385,9 +387,7 @@ impl Abstraction {
                 self.cells[index].nodes += 1;
             }
             dirty.insert(chunk_of(feet));
-            if on_border(feet) {
-                rim.insert(chunk_of(feet));
-            }
+            rim.extend(facing(feet));
         }
         let mut emptied = false;
         for (id, &feet) in changes.removed.iter().zip(&changes.removed_feet) {
@@ -401,10 +401,8 @@ impl Abstraction {
                 if cell.portals.contains(id) {
                     dirty.insert(chunk);
                 }
-                if on_border(feet) {
-                    rim.insert(chunk);
-                }
             }
+            rim.extend(facing(feet));
         }
         let mut dirty: Vec<usize> = dirty
             .into_iter()
@@ -415,11 +413,13 @@ impl Abstraction {
         // The cells whose exits may point at the wrong portals: those whose exits changed, and
         // the neighbours of those whose portals changed (their exits' targets may have moved).
         let mut resolve = Vec::new();
-        for &index in &dirty {
+        let mut rim: Vec<usize> = rim
+            .into_iter()
+            .filter_map(|chunk| self.by_chunk.get(&chunk).map(|&index| index as usize))
+            .collect();
+        rim.sort_unstable();
+        for index in rim {
             let chunk = self.cells[index].chunk;
-            if !rim.contains(&chunk) {
-                continue;
-            }
             let border = self.border_nodes(graph, index);
             let exits = exits_of(graph, &self.costs, chunk, &border);
             if *exits == *self.cells[index].exits {
