@@ -6,7 +6,7 @@ mod support;
 
 use std::path::Path;
 
-use support::fuzz;
+use support::{fuzz, fuzz_engines};
 
 /// Runs `check` on every file of `fuzz/corpus/<target>` and `fuzz/regressions/<target>`;
 /// returns how many files it read.
@@ -63,6 +63,21 @@ fn movingai_3dmap_corpus() {
 #[test]
 fn movingai_3dscen_corpus() {
     assert!(replay("movingai_3dscen", fuzz::movingai_3dscen) > 5);
+}
+
+#[test]
+fn fly_jump_corpus() {
+    assert!(replay("fly_jump", fuzz_engines::fly_jump) > 5);
+}
+
+#[test]
+fn flat_jump_corpus() {
+    assert!(replay("flat_jump", fuzz_engines::flat_jump) > 5);
+}
+
+#[test]
+fn walk_long_corpus() {
+    assert!(replay("walk_long", fuzz_engines::walk_long) > 5);
 }
 
 #[cfg(feature = "anvil")]

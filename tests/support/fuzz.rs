@@ -256,7 +256,7 @@ pub fn anvil_region(data: &[u8]) {
 }
 
 /// The block kinds the differential target places, air the most common.
-fn block(bytes: &mut Bytes) -> Block {
+pub fn block(bytes: &mut Bytes) -> Block {
     match bytes.byte() % 32 {
         0..=13 => Block::Air,
         14..=21 => Block::Solid,
@@ -273,7 +273,7 @@ fn block(bytes: &mut Bytes) -> Block {
 }
 
 /// The cell `index` of a world of `size` whose lowest corner is `min`, x fastest.
-fn cell_at(min: IVec3, size: IVec3, index: u32) -> IVec3 {
+pub fn cell_at(min: IVec3, size: IVec3, index: u32) -> IVec3 {
     let i = index as i32;
     min + IVec3::new(
         i % size.x,
@@ -285,7 +285,7 @@ fn cell_at(min: IVec3, size: IVec3, index: u32) -> IVec3 {
 /// The lowest coordinate of a world `extent` cells long along one axis, from two bytes: a
 /// chunk border from -64 to 48 and how far below it the world starts, so that most worlds
 /// straddle a chunk border (negative coordinates included).
-fn origin(bytes: &mut Bytes, extent: i32) -> i32 {
+pub fn origin(bytes: &mut Bytes, extent: i32) -> i32 {
     let border = i32::from(bytes.byte() as i8 >> 5) * 16;
     border - bytes.below(extent as u32 + 1) as i32
 }

@@ -22,6 +22,12 @@ pub fn random_world_across(rng: &mut Rng, least: i32, spread: i32) -> ChunkedWor
         least + rng.coord(spread),
     );
     let min = IVec3::new(rng.coord(49) - 40, rng.coord(49) - 40, rng.coord(49) - 40);
+    random_world_at(rng, min, size)
+}
+
+/// The world of [`random_world`] with its lowest corner at `min` and of `size` (at least 1
+/// across and 4 up, room for the hills).
+pub fn random_world_at(rng: &mut Rng, min: IVec3, size: IVec3) -> ChunkedWorld {
     let mut world = ChunkedWorld::with_bounds(Bounds::new(min, min + size)).expect("small world");
     world
         .fill(

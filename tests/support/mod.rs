@@ -2,8 +2,9 @@
 //! builders ([`worlds`]), and the oracles the crate is checked against ([`oracle`]: the
 //! walking rules restated independently of `voxnav::moves`, and exhaustive Dijkstra over them;
 //! [`grid_oracle`]: breadth-first search and octile Dijkstra over 2D grids), and the bodies of
-//! the fuzz targets ([`fuzz`]), which `fuzz/` and `tests/fuzz_replay.rs` share, and region
-//! files built in memory for the Anvil loader ([`region`]).
+//! the fuzz targets ([`fuzz`], and [`fuzz_engines`] for the jump search and the hierarchy),
+//! which `fuzz/` and `tests/fuzz_replay.rs` share, and region files built in memory for the
+//! Anvil loader ([`region`]).
 //!
 //! Each test file includes this module with `mod support;` and uses a different part of it.
 
@@ -13,6 +14,7 @@
 )]
 
 pub mod fuzz;
+pub mod fuzz_engines;
 pub mod grid_oracle;
 pub mod hier_worlds;
 pub mod oracle;

@@ -1,0 +1,615 @@
+//! The bodies of the engine fuzz targets, beside the parser and walker targets of
+//! [`super::fuzz`] (same byte reader, same rules: panic only when voxnav breaks a promise).
+//!
+//! - [`fly_jump`]: jump point search for fliers and swimmers (stepped, scanned, with
+//!   precomputed tables kept current through block changes, and through the [`Router`])
+//!   against an exhaustive Dijkstra over the box rule restated here, on small worlds that
+//!   straddle chunk borders in all three axes, bodies 1 to 3 tall and 1 or 2 wide.
+//! - [`flat_jump`]: the flat planner's engines (A*, jump point search, and with precomputed
+//!   jumps) against octile Dijkstra on small grids; jump tables kept current through cell
+//!   edits against fresh builds.
+//! - [`walk_long`]: the walk graph's exact hierarchy and its inexact abstraction (built,
+//!   updated through block changes, and through the [`Router`]'s long routes) against
+//!   exhaustive Dijkstra over the oracle's walking rules, and against fresh builds.
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
+
+use voxnav::engine::{JumpSearch, Pathfinder};
+use voxnav::flat::jps_plus::JumpTable;
+use voxnav::flat::{GridEngine, GridPlanner, GridRoute, IVec2};
+use voxnav::graph::{GraphSearch, NavGraph};
+use voxnav::hier::{AbstractSearch, Abstraction, HierSearch, Hierarchy};
+use voxnav::search::jps3d::JumpTables;
+use voxnav::world::{Bounds, Grid2d};
+use voxnav::{
+    Agent, Block, ChunkedWorld, Engine, IVec3, MoveCosts, Router, SearchOptions, SearchResult,
+    SearchStatus, check_path,
+};
+
+use super::fuzz::{Bytes, block, cell_at, origin};
+use super::grid_oracle::octile_dijkstra;
+use super::hier_worlds::random_world_at;
+use super::oracle::{all_feet, dijkstra_cost, route_cost};
+use super::rng::Rng;
+use super::worlds::random_block;
+
+/// One cell of a flying world from one byte: open (air, or water in a wet world) most often,
+/// then solid, then water; in a mixed world, any kind the differential target places.
+fn fly_block(bytes: &mut Bytes, mixed: bool, wet: bool) -> Block {
+    let open = if wet { Block::Water } else { Block::Air };
+    match bytes.byte() % 8 {
+        0..=3 => open,
+        4 | 5 => Block::Solid,
+        6 => Block::Water,
+        _ if mixed => block(bytes),
+        _ => open,
+    }
+}
+
+/// The box rule, restated cell by cell for worlds of air, water and solid blocks: a body
+/// `width x height x width` (feet at its lowest x, y and z) may be where every cell it takes
+/// lies inside `bounds` and is water, or air for a flier; a move is legal when the box spanned
+/// by the body at both ends is.
+struct BoxRule<'a> {
+    world: &'a ChunkedWorld,
+    bounds: Bounds,
+    agent: Agent,
+    swim: bool,
+}
+
+impl BoxRule<'_> {
+    fn allowed(&self, p: IVec3) -> bool {
+        let inside = p.cmpge(self.bounds.min).all() && p.cmplt(self.bounds.max).all();
+        inside
+            && match self.world.get(p) {
+                Some(Block::Water) => true,
+                Some(Block::Air) => !self.swim,
+                _ => false,
+            }
+    }
+
+    /// Every cell of the body at `from` and at `to` and between is allowed.
+    fn box_allowed(&self, from: IVec3, to: IVec3) -> bool {
+        let (w, h) = (self.agent.width as i32, self.agent.height as i32);
+        let (lo, hi) = (from.min(to), from.max(to) + IVec3::new(w - 1, h - 1, w - 1));
+        (lo.x..=hi.x).all(|x| {
+            (lo.y..=hi.y).all(|y| (lo.z..=hi.z).all(|z| self.allowed(IVec3::new(x, y, z))))
+        })
+    }
+
+    /// The positions where the body fits, in index order.
+    fn positions(&self) -> Vec<IVec3> {
+        let (min, size) = (self.bounds.min, self.bounds.size());
+        (0..(size.x * size.y * size.z) as u32)
+            .map(|i| cell_at(min, size, i))
+            .filter(|&p| self.box_allowed(p, p))
+            .collect()
+    }
+
+    /// The cheapest cost from `start` to `goal` over all 26 moves, `None` when none reaches.
+    fn dijkstra(&self, costs: &MoveCosts, start: IVec3, goal: IVec3) -> Option<u64> {
+        let mut best: HashMap<IVec3, u64> = HashMap::from([(start, 0)]);
+        let mut heap = BinaryHeap::from([Reverse((0u64, start.to_array()))]);
+        while let Some(Reverse((d, p))) = heap.pop() {
+            let p = IVec3::from_array(p);
+            if best.get(&p).is_some_and(|&known| d > known) {
+                continue;
+            }
+            if p == goal {
+                return Some(d);
+            }
+            for step in (0..27).map(|i| IVec3::new(i % 3 - 1, i / 3 % 3 - 1, i / 9 - 1)) {
+                let axes = step.abs().element_sum();
+                if axes == 0 || !self.box_allowed(p, p + step) {
+                    continue;
+                }
+                let cost = [costs.straight, costs.diagonal, costs.corner][axes as usize - 1];
+                let (q, e) = (p + step, d + u64::from(cost));
+                if best.get(&q).is_none_or(|&known| e < known) {
+                    best.insert(q, e);
+                    heap.push(Reverse((e, q.to_array())));
+                }
+            }
+        }
+        None
+    }
+}
+
+/// `result` answers `start -> goal` at the cost `expected`: found with a legal route (by
+/// `check_path`) of that cost from `start` to `goal`, or unreachable.
+fn check_exact(
+    world: &ChunkedWorld,
+    (agent, costs): (&Agent, &MoveCosts),
+    (start, goal): (IVec3, IVec3),
+    expected: Option<u64>,
+    result: &SearchResult,
+    what: &str,
+) {
+    assert_eq!(result.cost, expected, "{what}");
+    if expected.is_none() {
+        assert_eq!(result.status, SearchStatus::Unreachable, "{what}");
+        return;
+    }
+    assert_eq!(result.status, SearchStatus::Found, "{what}");
+    assert_eq!(result.path.first(), Some(&start), "{what}");
+    assert_eq!(result.path.last(), Some(&goal), "{what}");
+    let check = check_path(world, agent, costs, &result.path);
+    assert!(check.is_legal(), "{what}: {check:?} for {:?}", result.path);
+    assert_eq!(check.cost, expected, "{what}");
+}
+
+/// Fly target: on a small world of air, water and solid blocks (or, one time in eight, every
+/// kind, where extra costs send the jump search to the flier A*), with a flier or swimmer
+/// 1 to 3 tall and 1 or 2 wide and face, edge and corner costs the search takes: the stepped
+/// search, the scanned one and the one with tables cost what the box-rule Dijkstra costs
+/// (what the flier A* costs in a mixed world), their routes legal by `check_path`; after
+/// random block changes, the tables brought up to date answer as before, and as a fresh
+/// build; the router picks jump points and answers the same.
+pub fn fly_jump(data: &[u8]) {
+    let mut bytes = Bytes::new(data);
+    let size = IVec3::new(
+        2 + i32::from(bytes.byte() % 11),
+        2 + i32::from(bytes.byte() % 11),
+        2 + i32::from(bytes.byte() % 11),
+    );
+    let min = IVec3::new(
+        origin(&mut bytes, size.x),
+        origin(&mut bytes, size.y),
+        origin(&mut bytes, size.z),
+    );
+    let shape = bytes.byte();
+    let (swim, mixed, wet) = (
+        shape & 1 != 0,
+        shape & 0b1110 == 0b1110,
+        shape & 0b1_0000 != 0,
+    );
+    let (height, width) = (1 + u32::from(shape >> 5) % 3, 1 + u32::from(shape >> 7));
+    let agent = if swim {
+        Agent::swimmer(height)
+    } else {
+        Agent::flier(height)
+    }
+    .with_width(width);
+    let costs = match bytes.byte() {
+        0..=191 => MoveCosts::octile(),
+        _ => MoveCosts {
+            straight: 1 + u32::from(bytes.byte() % 16),
+            diagonal: 1 + u32::from(bytes.byte() % 24),
+            corner: 1 + u32::from(bytes.byte() % 32),
+            ..MoveCosts::octile()
+        },
+    };
+    // Costs under which canonical steps may cost more are refused with a typed error.
+    let Ok(mut stepped) = JumpSearch::new(agent, costs) else {
+        return;
+    };
+    let limits = (u32::from(bytes.byte() % 4), u32::from(bytes.byte() % 3));
+    let scans = bytes.byte().is_multiple_of(2);
+    // The queries and block changes come from a seed, the world's cells from the rest.
+    let mut rng = Rng::new((0..4).fold(0u64, |seed, _| seed << 8 | u64::from(bytes.byte())));
+    let mut scanned = JumpSearch::new(agent, costs)
+        .expect("accepted above")
+        .with_straight_scans(scans)
+        .with_diagonal_limits(limits.0, limits.1);
+    let mut tabled = JumpSearch::new(agent, costs)
+        .expect("accepted above")
+        .with_diagonal_limits(limits.1, limits.0);
+    let mut astar = Pathfinder::new(agent, costs).expect("accepted by the jump search");
+
+    let bounds = Bounds::new(min, min + size);
+    let mut world = ChunkedWorld::with_bounds(bounds).expect("a small world");
+    if wet {
+        world
+            .fill(min, min + size - IVec3::ONE, Block::Water)
+            .expect("inside");
+    }
+    let cells = (size.x * size.y * size.z) as u32;
+    for i in 0..cells {
+        if bytes.is_empty() {
+            break;
+        }
+        let b = fly_block(&mut bytes, mixed, wet);
+        world.set(cell_at(min, size, i), b).expect("inside");
+    }
+    world.track_changes(true);
+    let mut tables = JumpTables::build(&world, agent).expect("a small bounded world");
+    let mut router = Router::new(agent, costs).expect("accepted by the jump search");
+    assert!(router.prepare(&world).expect("a small bounded world"));
+    assert_eq!(
+        router.engine(&world),
+        Engine::JumpPoints,
+        "{agent:?}, {costs:?}"
+    );
+
+    let options = SearchOptions::default();
+    for round in 0..3 {
+        let rule = BoxRule {
+            world: &world,
+            bounds,
+            agent,
+            swim,
+        };
+        let valid = rule.positions();
+        if valid.is_empty() {
+            return;
+        }
+        for _ in 0..2 {
+            let (start, goal) = (rng.pick(&valid), rng.pick(&valid));
+            let what = format!(
+                "round {round}: {start} -> {goal} in {min} + {size}, {agent:?}, {costs:?}, \
+                 limits {limits:?}, scans {scans}"
+            );
+            // In a mixed world a position of open cells may still be refused (a fence below
+            // reaches into it): then every engine refuses it too.
+            let expected = if mixed {
+                astar
+                    .find_path(&world, start, goal, &options)
+                    .map(|r| r.cost)
+            } else {
+                Ok(rule.dijkstra(&costs, start, goal))
+            };
+            let fresh = JumpTables::build(&world, agent).expect("a small bounded world");
+            let answers = [
+                ("stepped", stepped.find_path(&world, start, goal, &options)),
+                ("scanned", scanned.find_path(&world, start, goal, &options)),
+                (
+                    "tables",
+                    tabled.find_path_with_tables(&tables, &world, start, goal, &options),
+                ),
+                (
+                    "fresh tables",
+                    tabled.find_path_with_tables(&fresh, &world, start, goal, &options),
+                ),
+                ("router", router.route(&world, start, goal)),
+            ];
+            for (engine, answer) in answers {
+                let what = format!("{engine}, {what}");
+                match (&expected, answer) {
+                    (Ok(expected), Ok(answer)) => {
+                        let settings = (&agent, &costs);
+                        check_exact(&world, settings, (start, goal), *expected, &answer, &what);
+                    }
+                    (Err(refused), Err(error)) => {
+                        assert_eq!(format!("{error:?}"), format!("{refused:?}"), "{what}");
+                    }
+                    (expected, answer) => panic!("{answer:?} against {expected:?}: {what}"),
+                }
+            }
+        }
+        // Some blocks change; the tables and the router follow the changes.
+        for _ in 0..=rng.below(4) {
+            let cell = cell_at(min, size, rng.below(u64::from(cells)) as u32);
+            let choice = rng.next_u64().to_le_bytes();
+            let b = fly_block(&mut Bytes::new(&choice), mixed, wet);
+            world.set(cell, b).expect("inside");
+        }
+        let changes = world.take_changes();
+        tables
+            .apply_changes(&world, &changes)
+            .expect("the changes since the build");
+        router
+            .apply_changes(&world, &changes)
+            .expect("the changes since the build");
+    }
+}
+
+/// `result` answers `start -> goal` as the abstraction promises: found exactly when a route
+/// exists (`best`), with a legal route by both path checks that costs what it reports, no
+/// less than the optimum.
+fn check_near(
+    world: &ChunkedWorld,
+    (agent, costs): (&Agent, &MoveCosts),
+    (start, goal): (IVec3, IVec3),
+    best: Option<u64>,
+    result: &SearchResult,
+    what: &str,
+) {
+    assert_eq!(
+        result.is_found(),
+        best.is_some(),
+        "{what}: {:?}",
+        result.status
+    );
+    let Some(best) = best else {
+        assert_eq!(result.status, SearchStatus::Unreachable, "{what}");
+        return;
+    };
+    let cost = result.cost.expect("a found route has a cost");
+    assert_eq!(result.path.first(), Some(&start), "{what}");
+    assert_eq!(result.path.last(), Some(&goal), "{what}");
+    let check = check_path(world, agent, costs, &result.path);
+    assert!(check.is_legal(), "{what}: {check:?}");
+    assert_eq!(check.cost, Some(cost), "{what}");
+    assert_eq!(
+        route_cost(world, agent, costs, &result.path),
+        cost,
+        "{what}"
+    );
+    assert!(cost >= best, "{what}: {cost} below the optimum {best}");
+}
+
+/// `updated` and `fresh` (sorted lists) are the same; else the entries only one of them has.
+fn assert_same<T: PartialEq + std::fmt::Debug>(updated: &[T], fresh: &[T], what: &str) {
+    if updated != fresh {
+        let only = |a: &[T], b: &[T]| -> Vec<String> {
+            let mut out: Vec<String> = a
+                .iter()
+                .filter(|e| !b.contains(e))
+                .map(|e| format!("{e:?}"))
+                .collect();
+            out.truncate(12);
+            out
+        };
+        panic!(
+            "{what}: {} entries after the update, {} in a fresh build; only after the update \
+             {:?}, only in the fresh build {:?}",
+            updated.len(),
+            fresh.len(),
+            only(updated, fresh),
+            only(fresh, updated)
+        );
+    }
+}
+
+/// The hierarchy's in-cell edges, sorted: a picture independent of node ids.
+fn hier_edges(hier: &Hierarchy, graph: &NavGraph) -> Vec<([i32; 3], [i32; 3], u32)> {
+    let mut out: Vec<_> = hier
+        .cell_edges(graph)
+        .map(|(from, to, cost)| (from.to_array(), to.to_array(), cost))
+        .collect();
+    out.sort_unstable();
+    out
+}
+
+/// Long-route target: on a world 17 to 48 blocks across x and z (two or three chunk columns
+/// each way, chunk borders anywhere) and 5 to 8 up, hills and walls from a seed in the bytes
+/// (which also draws the queries and the block changes) and blocks of every kind placed by
+/// them, with a walker and costs from the bytes: the graph's
+/// A* and the exact hierarchy cost what exhaustive Dijkstra costs, the abstraction and the
+/// router's long routes find a legal route exactly when one exists, at no less than the
+/// optimum; after each round of random block changes, the updated hierarchy and abstraction
+/// list the edges and portals of fresh builds and answer again.
+pub fn walk_long(data: &[u8]) {
+    let mut bytes = Bytes::new(data);
+    let size = IVec3::new(
+        17 + bytes.below(32) as i32,
+        5 + i32::from(bytes.byte() % 4),
+        17 + bytes.below(32) as i32,
+    );
+    let min = IVec3::new(
+        origin(&mut bytes, size.x),
+        origin(&mut bytes, size.y),
+        origin(&mut bytes, size.z),
+    );
+    let seed = (0..8).fold(0u64, |seed, _| seed << 8 | u64::from(bytes.byte()));
+    let mut rng = Rng::new(seed);
+    let mut world = random_world_at(&mut rng, min, size);
+    let agent = Agent::default()
+        .with_height(1 + u32::from(bytes.byte() % 3))
+        .with_max_step_up(1 + u32::from(bytes.byte() % 2))
+        .with_max_drop(1 + u32::from(bytes.byte() % 3))
+        .with_diagonals(!bytes.byte().is_multiple_of(4));
+    let costs = match bytes.byte() {
+        0..=127 => MoveCosts::default(),
+        _ => MoveCosts {
+            straight: 5 + u32::from(bytes.byte() % 20),
+            diagonal: 10 + u32::from(bytes.byte() % 30),
+            ascend: u32::from(bytes.byte() % 30),
+            descend: u32::from(bytes.byte() % 10),
+            ..MoveCosts::default()
+        },
+    };
+    let cells = (size.x * size.y * size.z) as u32;
+    for _ in 0..bytes.byte() % 32 {
+        let cell = cell_at(min, size, bytes.below(cells));
+        let b = block(&mut bytes);
+        world.set(cell, b).expect("inside");
+    }
+    let mut graph = NavGraph::compile(&world, &agent).expect("a small bounded world");
+    let mut hier = Hierarchy::build(&graph, &costs).expect("a small graph");
+    let mut hpa = Abstraction::build(&graph, &costs).expect("a small graph");
+    let mut router = Router::new(agent, costs).expect("valid settings");
+    assert!(router.prepare(&world).expect("a small bounded world"));
+    assert_eq!(router.engine(&world), Engine::Graph);
+    world.track_changes(true);
+    let mut graph_search = GraphSearch::new(costs).expect("valid costs");
+    let mut exact = HierSearch::new();
+    // Every query that leaves its start's cell goes through the abstraction.
+    let mut near = AbstractSearch::new().with_direct_cells(0);
+    let options = SearchOptions::default();
+
+    for round in 0..3 {
+        let feet = all_feet(&world, &agent);
+        if feet.len() < 2 {
+            return;
+        }
+        for _ in 0..2 {
+            let ends = (rng.pick(&feet), rng.pick(&feet));
+            let (start, goal) = ends;
+            let what =
+                format!("round {round}: {start} -> {goal} in {min} + {size}, {agent:?}, {costs:?}");
+            let best = dijkstra_cost(&world, &agent, &costs, start, goal);
+            let settings = (&agent, &costs);
+            let over_graph = graph_search.find_path(&graph, start, goal, &options);
+            let answer = over_graph.expect("valid feet");
+            check_exact(
+                &world,
+                settings,
+                ends,
+                best,
+                &answer,
+                &format!("graph A*, {what}"),
+            );
+            let answer = exact.find_path(&hier, &graph, start, goal, &options);
+            let answer = answer.expect("valid feet");
+            check_exact(
+                &world,
+                settings,
+                ends,
+                best,
+                &answer,
+                &format!("hierarchy, {what}"),
+            );
+            let answer = near.find_path(&hpa, &graph, start, goal, &options);
+            let answer = answer.expect("valid feet");
+            check_near(
+                &world,
+                settings,
+                ends,
+                best,
+                &answer,
+                &format!("abstraction, {what}"),
+            );
+            let answer = router.route(&world, start, goal).expect("valid feet");
+            check_near(
+                &world,
+                settings,
+                ends,
+                best,
+                &answer,
+                &format!("router, {what}"),
+            );
+        }
+        for _ in 0..=rng.below(4) {
+            let cell = cell_at(min, size, rng.below(u64::from(cells)) as u32);
+            world.set(cell, random_block(&mut rng)).expect("inside");
+        }
+        let changes = world.take_changes();
+        let update = graph.apply_changes(&world, &changes).expect("updates");
+        hier.update(&graph, &update).expect("updates");
+        hpa.update(&graph, &update).expect("updates");
+        router.apply_changes(&world, &changes).expect("updates");
+        if rng.chance(50) {
+            hpa.refresh_landmarks();
+            router.refresh_long_routes();
+        }
+        let what = format!("round {round} in {min} + {size}, {agent:?}, {costs:?}, {changes:?}");
+        let fresh = Hierarchy::build(&graph, &costs).expect("a small graph");
+        let edges = (hier_edges(&hier, &graph), hier_edges(&fresh, &graph));
+        assert_same(&edges.0, &edges.1, &format!("hierarchy, {what}"));
+        assert_eq!(hier.portal_count(), fresh.portal_count(), "{what}");
+        let fresh = Abstraction::build(&graph, &costs).expect("a small graph");
+        let edges = (hpa.edges(&graph), fresh.edges(&graph));
+        assert_same(&edges.0, &edges.1, &format!("abstraction, {what}"));
+        assert_eq!(hpa.portal_count(), fresh.portal_count(), "{what}");
+    }
+}
+
+/// `route` is a legal 8-connected route from `start` to `goal` on `grid`: free cells, one
+/// step apart, no diagonal step past a blocked side cell, of the length it reports.
+fn check_grid_route(grid: &Grid2d, route: &GridRoute, (start, goal): (IVec2, IVec2), what: &str) {
+    assert_eq!(route.cells.first(), Some(&start), "{what}");
+    assert_eq!(route.cells.last(), Some(&goal), "{what}");
+    assert_eq!(route.actions.len() + 1, route.cells.len(), "{what}");
+    let mut length = 0.0;
+    for pair in route.cells.windows(2) {
+        let (a, b) = (pair[0], pair[1]);
+        let d = b - a;
+        assert!(
+            d != IVec2::ZERO && d.abs().max_element() == 1,
+            "{what}: {a} to {b}"
+        );
+        assert!(grid.is_free(b), "{what}: {b} is blocked");
+        if d.x != 0 && d.y != 0 {
+            let sides = [a + IVec2::new(d.x, 0), a + IVec2::new(0, d.y)];
+            assert!(
+                sides.iter().all(|&c| grid.is_free(c)),
+                "{what}: {a} to {b} cuts a corner"
+            );
+            length += std::f64::consts::SQRT_2;
+        } else {
+            length += 1.0;
+        }
+    }
+    assert!(
+        (route.octile_length() - length).abs() < 1e-6,
+        "{what}: {length}"
+    );
+}
+
+/// Flat target: on a grid up to 40 x 40 whose blocked cells the bytes give (about one in
+/// four; a seed in them draws the queries and edits), every engine of the flat planner (A*, JPS, JPS+) answers three queries between free
+/// cells at the length octile Dijkstra finds, with a legal route; after random cells are
+/// freed and blocked, a jump table brought up to date by its edits equals a fresh build,
+/// entry by entry.
+pub fn flat_jump(data: &[u8]) {
+    let mut bytes = Bytes::new(data);
+    let (width, height) = (
+        1 + u32::from(bytes.byte() % 40),
+        1 + u32::from(bytes.byte() % 40),
+    );
+    // The queries and edits come from a seed, the cells from the rest: two bits a cell,
+    // blocked when both are set.
+    let mut rng = Rng::new((0..4).fold(0u64, |seed, _| seed << 8 | u64::from(bytes.byte())));
+    let mut bits = (0u8, 0u32);
+    let mut blocked = Vec::with_capacity((width * height) as usize);
+    for _ in 0..width * height {
+        if bits.1 == 0 {
+            bits = (bytes.byte(), 4);
+        }
+        blocked.push(bits.0 & 3 == 3);
+        bits = (bits.0 >> 2, bits.1 - 1);
+    }
+    let grid = Grid2d::from_blocked(width, height, blocked.clone()).expect("a small grid");
+    let free: Vec<IVec2> = (0..height as i32)
+        .flat_map(|y| (0..width as i32).map(move |x| IVec2::new(x, y)))
+        .filter(|&c| grid.is_free(c))
+        .collect();
+    if free.is_empty() {
+        return;
+    }
+    let mut planners: Vec<GridPlanner> = GridEngine::ALL
+        .iter()
+        .map(|&engine| {
+            let planner = GridPlanner::octile(grid.clone()).expect("a valid grid");
+            planner
+                .with_engine(engine)
+                .expect("octile costs suit every engine")
+        })
+        .collect();
+    for _ in 0..3 {
+        let ends = (rng.pick(&free), rng.pick(&free));
+        let expected =
+            octile_dijkstra(&grid, ends.0)[(ends.1.y * width as i32 + ends.1.x) as usize];
+        for planner in &mut planners {
+            let what = format!(
+                "{}: {} -> {} on {width} x {height}",
+                planner.engine().name(),
+                ends.0,
+                ends.1
+            );
+            let route = planner.plan(ends.0, ends.1).expect("free cells");
+            match expected {
+                Some(length) => {
+                    assert_eq!(route.status, SearchStatus::Found, "{what}");
+                    check_grid_route(&grid, &route, ends, &what);
+                    assert!(
+                        (route.octile_length() - length).abs() < 1e-6,
+                        "{what}: {length}"
+                    );
+                }
+                None => assert_eq!(route.status, SearchStatus::Unreachable, "{what}"),
+            }
+        }
+    }
+    let mut table = JumpTable::new(&grid).expect("a small grid");
+    for edit in 0..=rng.below(8) {
+        let (x, y) = (rng.coord(width as i32), rng.coord(height as i32));
+        let now_blocked = rng.chance(50);
+        assert!(table.set_free(x, y, !now_blocked), "({x}, {y}) lies inside");
+        blocked[(y * width as i32 + x) as usize] = now_blocked;
+        let now = Grid2d::from_blocked(width, height, blocked.clone()).expect("a small grid");
+        let fresh = JumpTable::new(&now).expect("a small grid");
+        for (cx, cy) in (-1..=height as i32).flat_map(|y| (-1..=width as i32).map(move |x| (x, y)))
+        {
+            for (dx, dy) in (-1..=1).flat_map(|dx| (-1..=1).map(move |dy| (dx, dy))) {
+                assert_eq!(
+                    table.distance(cx, cy, dx, dy),
+                    fresh.distance(cx, cy, dx, dy),
+                    "({cx}, {cy}) towards ({dx}, {dy}) after edit {edit} at ({x}, {y})"
+                );
+            }
+        }
+    }
+}
