@@ -40,6 +40,14 @@ pub(super) fn on_border(feet: IVec3) -> bool {
     x == 0 || z == 0 || x == CELL_SIDE - 1 || z == CELL_SIDE - 1
 }
 
+/// The chunks a node at `feet` shares a border with (its own among them), none for an
+/// inner column: a move across that border makes portals on both sides.
+pub(super) fn across(feet: IVec3) -> impl Iterator<Item = Chunk> {
+    let near = (-1..=1).flat_map(move |dx| (-1..=1).map(move |dz| IVec3::new(dx, 0, dz)));
+    near.filter(move |_| on_border(feet))
+        .map(move |d| chunk_of(feet + d))
+}
+
 /// Whether node `id` of cell `chunk` has a move to or from another cell.
 pub(super) fn is_portal(graph: &NavGraph, costs: &MoveCosts, id: NodeId, chunk: Chunk) -> bool {
     let mut crosses = false;
