@@ -76,6 +76,11 @@ fn flat_jump_corpus() {
 }
 
 #[test]
+fn walk_columns_corpus() {
+    assert!(replay("walk_columns", fuzz_engines::walk_columns) > 5);
+}
+
+#[test]
 fn walk_long_corpus() {
     assert!(replay("walk_long", fuzz_engines::walk_long) > 5);
 }

@@ -10,7 +10,8 @@
 //!   edits against fresh builds.
 //! - [`walk_long`]: the walk graph's exact hierarchy and its inexact abstraction (built,
 //!   updated through block changes, and through the [`Router`]'s long routes) against
-//!   exhaustive Dijkstra over the oracle's walking rules, and against fresh builds.
+//!   exhaustive Dijkstra over the oracle's walking rules, and against fresh builds;
+//!   [`walk_columns`] the same as chunk columns load and unload.
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
@@ -611,5 +612,157 @@ pub fn flat_jump(data: &[u8]) {
                 );
             }
         }
+    }
+}
+
+/// Chunk column `(cx, cz)` of a world 16 high from y -16, from `rng`: a floor 1 to 6 blocks
+/// high with a few holes, posts, and a step every `steps` columns.
+fn load_column(world: &mut ChunkedWorld, rng: &mut Rng, (cx, cz): (i32, i32)) {
+    let palette = [Block::Air, Block::Solid, Block::Water];
+    let (level, holes, posts) = (
+        1 + rng.below(6) as usize,
+        7 + rng.below(30),
+        5 + rng.below(40),
+    );
+    let steps = 2 + rng.below(9) as usize;
+    let cells: Vec<u16> = (0..4096)
+        .map(|i| {
+            let (y, column) = (i / 256, i % 256);
+            let height = level + usize::from(column % 16 % steps == 0);
+            let floor = y < height && column as u64 % holes != 3;
+            let post = y < height + 2 && column as u64 % posts == 1;
+            let pool = y == height && column as u64 % holes == 5;
+            u16::from(floor || post) + 2 * u16::from(pool && !post)
+        })
+        .collect();
+    world
+        .insert_column(cx, cz, [(&palette[..], &cells[..])])
+        .expect("a valid column");
+}
+
+/// Streaming target: chunk columns of a world 16 high (a 4 x 3 patch of them anywhere,
+/// negative coordinates too) load, unload and load again with other blocks, and blocks change
+/// in loaded columns (on their border columns half the time), in an order the bytes give;
+/// after each step the walk graph, the exact hierarchy, the abstraction and the router follow
+/// the changes: the hierarchy and abstraction list the edges and portals of fresh builds, and
+/// a query costs what exhaustive Dijkstra costs (the exact hierarchy) or finds a legal route
+/// exactly when one exists, no cheaper than the optimum (the abstraction, the router).
+pub fn walk_columns(data: &[u8]) {
+    let mut bytes = Bytes::new(data);
+    let base = (
+        i32::from(bytes.byte() as i8) * 4,
+        i32::from(bytes.byte() as i8) * 4,
+    );
+    let seed = (0..4).fold(0u64, |seed, _| seed << 8 | u64::from(bytes.byte()));
+    let mut rng = Rng::new(seed);
+    let agent = Agent::default()
+        .with_height(1 + u32::from(bytes.byte() % 3))
+        .with_max_step_up(1 + u32::from(bytes.byte() % 2))
+        .with_max_drop(1 + u32::from(bytes.byte() % 3))
+        .with_diagonals(!bytes.byte().is_multiple_of(4));
+    let costs = MoveCosts::default();
+    let columns: Vec<(i32, i32)> = (0..12).map(|i| (base.0 + i % 4, base.1 + i / 4)).collect();
+    let mut world = ChunkedWorld::with_height(-16, 16).expect("a valid height");
+    let mut loaded = Vec::new();
+    for &column in &columns {
+        if !bytes.byte().is_multiple_of(3) {
+            load_column(&mut world, &mut rng, column);
+            loaded.push(column);
+        }
+    }
+    let mut graph = NavGraph::compile(&world, &agent).expect("a small world");
+    let mut hier = Hierarchy::build(&graph, &costs).expect("a small graph");
+    let mut hpa = Abstraction::build(&graph, &costs).expect("a small graph");
+    let mut router = Router::new(agent, costs).expect("valid settings");
+    router.prepare(&world).expect("a small world");
+    world.track_changes(true);
+    let mut exact = HierSearch::new();
+    let mut near = AbstractSearch::new().with_direct_cells(0);
+    let options = SearchOptions::default();
+    for step in 0..6 {
+        let op = bytes.byte();
+        let column = columns[usize::from(op >> 2) % columns.len()];
+        match op % 4 {
+            0 if loaded.contains(&column) => {
+                world.remove_column(column.0, column.1);
+                loaded.retain(|&c| c != column);
+            }
+            0 | 1 => {
+                load_column(&mut world, &mut rng, column);
+                if !loaded.contains(&column) {
+                    loaded.push(column);
+                }
+            }
+            _ if !loaded.is_empty() => {
+                let (cx, cz) = loaded[rng.index(loaded.len())];
+                let mut local = || {
+                    if rng.chance(50) {
+                        15 * rng.below(2) as i32
+                    } else {
+                        rng.coord(16)
+                    }
+                };
+                let (x, z) = (cx * 16 + local(), cz * 16 + local());
+                let p = IVec3::new(x, -16 + rng.coord(9), z);
+                world
+                    .set(p, random_block(&mut rng))
+                    .expect("a loaded column");
+            }
+            _ => {}
+        }
+        let changes = world.take_changes();
+        let update = graph.apply_changes(&world, &changes).expect("updates");
+        hier.update(&graph, &update).expect("updates");
+        hpa.update(&graph, &update).expect("updates");
+        router.apply_changes(&world, &changes).expect("updates");
+        if rng.chance(50) {
+            hpa.refresh_landmarks();
+            router.refresh_long_routes();
+        }
+        let what = format!("step {step} of columns from {base:?}, {agent:?}, {changes:?}");
+        let fresh = Hierarchy::build(&graph, &costs).expect("a small graph");
+        let edges = (hier_edges(&hier, &graph), hier_edges(&fresh, &graph));
+        assert_same(&edges.0, &edges.1, &format!("hierarchy, {what}"));
+        let fresh = Abstraction::build(&graph, &costs).expect("a small graph");
+        let edges = (hpa.edges(&graph), fresh.edges(&graph));
+        assert_same(&edges.0, &edges.1, &format!("abstraction, {what}"));
+        assert_eq!(hpa.portal_count(), fresh.portal_count(), "{what}");
+        let feet = all_feet(&world, &agent);
+        if feet.len() < 2 {
+            continue;
+        }
+        let ends = (rng.pick(&feet), rng.pick(&feet));
+        let what = format!("{} -> {}, {what}", ends.0, ends.1);
+        let best = dijkstra_cost(&world, &agent, &costs, ends.0, ends.1);
+        let settings = (&agent, &costs);
+        let answer = exact.find_path(&hier, &graph, ends.0, ends.1, &options);
+        let answer = answer.expect("valid feet");
+        check_exact(
+            &world,
+            settings,
+            ends,
+            best,
+            &answer,
+            &format!("hierarchy, {what}"),
+        );
+        let answer = near.find_path(&hpa, &graph, ends.0, ends.1, &options);
+        let answer = answer.expect("valid feet");
+        check_near(
+            &world,
+            settings,
+            ends,
+            best,
+            &answer,
+            &format!("abstraction, {what}"),
+        );
+        let answer = router.route(&world, ends.0, ends.1).expect("valid feet");
+        check_near(
+            &world,
+            settings,
+            ends,
+            best,
+            &answer,
+            &format!("router, {what}"),
+        );
     }
 }

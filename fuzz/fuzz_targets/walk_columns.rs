@@ -1,0 +1,9 @@
+//! Fuzz target `walk_columns`: see `support::fuzz_engines::walk_columns` for what it checks.
+#![no_main]
+
+// The checks are shared with `tests/fuzz_replay.rs`, which replays this target's corpus
+// and regressions on stable.
+#[path = "../../tests/support/mod.rs"]
+mod support;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| support::fuzz_engines::walk_columns(data));
