@@ -6,7 +6,7 @@ mod support;
 
 use std::path::Path;
 
-use support::{fuzz, fuzz_engines};
+use support::{fuzz, fuzz_engines, fuzz_flat};
 
 /// Runs `check` on every file of `fuzz/corpus/<target>` and `fuzz/regressions/<target>`;
 /// returns how many files it read.
@@ -72,7 +72,7 @@ fn fly_jump_corpus() {
 
 #[test]
 fn flat_jump_corpus() {
-    assert!(replay("flat_jump", fuzz_engines::flat_jump) > 5);
+    assert!(replay("flat_jump", fuzz_flat::flat_jump) > 5);
 }
 
 #[test]

@@ -8,6 +8,7 @@
 mod support;
 
 use support::Outcomes;
+use support::fuzz_engines::hier_edges as edges;
 use support::hier_worlds::{random_costs, random_world, rooms};
 use support::oracle::{all_feet, assert_matches_dijkstra, route_cost};
 use support::rng::Rng;
@@ -17,17 +18,6 @@ use voxnav::hier::{HierSearch, Hierarchy, Reach};
 use voxnav::{
     Agent, Block, ChunkedWorld, Error, IVec3, MoveCosts, SearchOptions, SearchStatus, check_path,
 };
-
-/// Every in-cell overlay edge of `hier`, sorted: a picture that does not depend on node ids
-/// or on the order cells were derived in.
-fn edges(hier: &Hierarchy, graph: &NavGraph) -> Vec<([i32; 3], [i32; 3], u32)> {
-    let mut out: Vec<_> = hier
-        .cell_edges(graph)
-        .map(|(from, to, cost)| (from.to_array(), to.to_array(), cost))
-        .collect();
-    out.sort_unstable();
-    out
-}
 
 /// Checks one hierarchy answer against exhaustive Dijkstra and the path check; returns
 /// whether a route was found.

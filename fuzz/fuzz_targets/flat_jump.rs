@@ -1,4 +1,4 @@
-//! Fuzz target `flat_jump`: see `support::fuzz_engines::flat_jump` for what it checks.
+//! Fuzz target `flat_jump`: see `support::fuzz_flat::flat_jump` for what it checks.
 #![no_main]
 
 // The checks are shared with `tests/fuzz_replay.rs`, which replays this target's corpus
@@ -6,4 +6,4 @@
 #[path = "../../tests/support/mod.rs"]
 mod support;
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| support::fuzz_engines::flat_jump(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| support::fuzz_flat::flat_jump(data));

@@ -1,13 +1,10 @@
-//! The bodies of the engine fuzz targets, beside the parser and walker targets of
+//! The bodies of the engine fuzz targets (the flat planner's in [`super::fuzz_flat`]), beside the parser and walker targets of
 //! [`super::fuzz`] (same byte reader, same rules: panic only when voxnav breaks a promise).
 //!
 //! - [`fly_jump`]: jump point search for fliers and swimmers (stepped, scanned, with
 //!   precomputed tables kept current through block changes, and through the [`Router`])
 //!   against an exhaustive Dijkstra over the box rule restated here, on small worlds that
 //!   straddle chunk borders in all three axes, bodies 1 to 3 tall and 1 or 2 wide.
-//! - [`flat_jump`]: the flat planner's engines (A*, jump point search, and with precomputed
-//!   jumps) against octile Dijkstra on small grids; jump tables kept current through cell
-//!   edits against fresh builds.
 //! - [`walk_long`]: the walk graph's exact hierarchy and its inexact abstraction (built,
 //!   updated through block changes, and through the [`Router`]'s long routes) against
 //!   exhaustive Dijkstra over the oracle's walking rules, and against fresh builds;
@@ -17,19 +14,16 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
 use voxnav::engine::{JumpSearch, Pathfinder};
-use voxnav::flat::jps_plus::JumpTable;
-use voxnav::flat::{GridEngine, GridPlanner, GridRoute, IVec2};
 use voxnav::graph::{GraphSearch, NavGraph};
 use voxnav::hier::{AbstractSearch, Abstraction, HierSearch, Hierarchy};
 use voxnav::search::jps3d::JumpTables;
-use voxnav::world::{Bounds, Grid2d};
+use voxnav::world::Bounds;
 use voxnav::{
     Agent, Block, ChunkedWorld, Engine, IVec3, MoveCosts, Router, SearchOptions, SearchResult,
     SearchStatus, check_path,
 };
 
 use super::fuzz::{Bytes, block, cell_at, origin};
-use super::grid_oracle::octile_dijkstra;
 use super::hier_worlds::random_world_at;
 use super::oracle::{all_feet, dijkstra_cost, route_cost};
 use super::rng::Rng;
@@ -354,13 +348,108 @@ fn assert_same<T: PartialEq + std::fmt::Debug>(updated: &[T], fresh: &[T], what:
 }
 
 /// The hierarchy's in-cell edges, sorted: a picture independent of node ids.
-fn hier_edges(hier: &Hierarchy, graph: &NavGraph) -> Vec<([i32; 3], [i32; 3], u32)> {
+pub fn hier_edges(hier: &Hierarchy, graph: &NavGraph) -> Vec<([i32; 3], [i32; 3], u32)> {
     let mut out: Vec<_> = hier
         .cell_edges(graph)
         .map(|(from, to, cost)| (from.to_array(), to.to_array(), cost))
         .collect();
     out.sort_unstable();
     out
+}
+
+/// What the long-route targets keep current: the walk graph, the exact hierarchy, the
+/// abstraction and a router with long routes, for one walker at one set of costs.
+struct LongRoutes {
+    agent: Agent,
+    costs: MoveCosts,
+    graph: NavGraph,
+    hier: Hierarchy,
+    hpa: Abstraction,
+    router: Router,
+    graph_search: GraphSearch,
+    exact: HierSearch,
+    near: AbstractSearch,
+}
+
+impl LongRoutes {
+    fn new(world: &ChunkedWorld, agent: Agent, costs: MoveCosts) -> Self {
+        let graph = NavGraph::compile(world, &agent).expect("a small world");
+        let mut router = Router::new(agent, costs).expect("valid settings");
+        assert!(router.prepare(world).expect("a small world"));
+        assert_eq!(router.engine(world), Engine::Graph);
+        Self {
+            hier: Hierarchy::build(&graph, &costs).expect("a small graph"),
+            hpa: Abstraction::build(&graph, &costs).expect("a small graph"),
+            graph,
+            router,
+            graph_search: GraphSearch::new(costs).expect("valid costs"),
+            exact: HierSearch::new(),
+            // Every query that leaves its start's cell goes through the abstraction.
+            near: AbstractSearch::new().with_direct_cells(0),
+            agent,
+            costs,
+        }
+    }
+
+    /// Graph A* and the exact hierarchy cost what exhaustive Dijkstra costs from `ends.0` to
+    /// `ends.1`; the abstraction and the router answer as [`check_near`] asks.
+    fn check_query(&mut self, world: &ChunkedWorld, ends: (IVec3, IVec3), what: &str) {
+        let (start, goal) = ends;
+        let what = format!("{start} -> {goal}, {what}");
+        let best = dijkstra_cost(world, &self.agent, &self.costs, start, goal);
+        let (settings, options) = ((&self.agent, &self.costs), SearchOptions::default());
+        let answers = [
+            self.graph_search
+                .find_path(&self.graph, start, goal, &options),
+            self.exact
+                .find_path(&self.hier, &self.graph, start, goal, &options),
+        ];
+        for (engine, answer) in ["graph A*", "hierarchy"].into_iter().zip(answers) {
+            let answer = answer.expect("valid feet");
+            let what = format!("{engine}, {what}");
+            check_exact(world, settings, ends, best, &answer, &what);
+        }
+        let answers = [
+            self.near
+                .find_path(&self.hpa, &self.graph, start, goal, &options),
+            self.router.route(world, start, goal),
+        ];
+        for (engine, answer) in ["abstraction", "router"].into_iter().zip(answers) {
+            let answer = answer.expect("valid feet");
+            check_near(
+                world,
+                settings,
+                ends,
+                best,
+                &answer,
+                &format!("{engine}, {what}"),
+            );
+        }
+    }
+
+    /// Follows the changes `world` reports, the landmarks computed again when `refresh`;
+    /// then the hierarchy and the abstraction list the edges and portals of fresh builds.
+    fn follow(&mut self, world: &mut ChunkedWorld, refresh: bool, what: &str) {
+        let changes = world.take_changes();
+        let update = self.graph.apply_changes(world, &changes).expect("updates");
+        self.hier.update(&self.graph, &update).expect("updates");
+        self.hpa.update(&self.graph, &update).expect("updates");
+        self.router.apply_changes(world, &changes).expect("updates");
+        if refresh {
+            self.hpa.refresh_landmarks();
+            self.router.refresh_long_routes();
+        }
+        let (graph, costs) = (&self.graph, &self.costs);
+        let what = format!("{what}, {:?}, {costs:?}, {changes:?}", self.agent);
+        let fresh = Hierarchy::build(graph, costs).expect("a small graph");
+        let edges = (hier_edges(&self.hier, graph), hier_edges(&fresh, graph));
+        assert_same(&edges.0, &edges.1, &format!("hierarchy, {what}"));
+        assert_eq!(self.hier.portal_count(), fresh.portal_count(), "{what}");
+        let fresh = Abstraction::build(graph, costs).expect("a small graph");
+        let edges = (self.hpa.edges(graph), fresh.edges(graph));
+        assert_same(&edges.0, &edges.1, &format!("abstraction, {what}"));
+        assert_eq!(self.hpa.portal_count(), fresh.portal_count(), "{what}");
+    }
 }
 
 /// Long-route target: on a world 17 to 48 blocks across x and z (two or three chunk columns
@@ -407,211 +496,23 @@ pub fn walk_long(data: &[u8]) {
         let b = block(&mut bytes);
         world.set(cell, b).expect("inside");
     }
-    let mut graph = NavGraph::compile(&world, &agent).expect("a small bounded world");
-    let mut hier = Hierarchy::build(&graph, &costs).expect("a small graph");
-    let mut hpa = Abstraction::build(&graph, &costs).expect("a small graph");
-    let mut router = Router::new(agent, costs).expect("valid settings");
-    assert!(router.prepare(&world).expect("a small bounded world"));
-    assert_eq!(router.engine(&world), Engine::Graph);
+    let mut long = LongRoutes::new(&world, agent, costs);
     world.track_changes(true);
-    let mut graph_search = GraphSearch::new(costs).expect("valid costs");
-    let mut exact = HierSearch::new();
-    // Every query that leaves its start's cell goes through the abstraction.
-    let mut near = AbstractSearch::new().with_direct_cells(0);
-    let options = SearchOptions::default();
-
     for round in 0..3 {
         let feet = all_feet(&world, &agent);
         if feet.len() < 2 {
             return;
         }
+        let what = format!("round {round} in {min} + {size}");
         for _ in 0..2 {
-            let ends = (rng.pick(&feet), rng.pick(&feet));
-            let (start, goal) = ends;
-            let what =
-                format!("round {round}: {start} -> {goal} in {min} + {size}, {agent:?}, {costs:?}");
-            let best = dijkstra_cost(&world, &agent, &costs, start, goal);
-            let settings = (&agent, &costs);
-            let over_graph = graph_search.find_path(&graph, start, goal, &options);
-            let answer = over_graph.expect("valid feet");
-            check_exact(
-                &world,
-                settings,
-                ends,
-                best,
-                &answer,
-                &format!("graph A*, {what}"),
-            );
-            let answer = exact.find_path(&hier, &graph, start, goal, &options);
-            let answer = answer.expect("valid feet");
-            check_exact(
-                &world,
-                settings,
-                ends,
-                best,
-                &answer,
-                &format!("hierarchy, {what}"),
-            );
-            let answer = near.find_path(&hpa, &graph, start, goal, &options);
-            let answer = answer.expect("valid feet");
-            check_near(
-                &world,
-                settings,
-                ends,
-                best,
-                &answer,
-                &format!("abstraction, {what}"),
-            );
-            let answer = router.route(&world, start, goal).expect("valid feet");
-            check_near(
-                &world,
-                settings,
-                ends,
-                best,
-                &answer,
-                &format!("router, {what}"),
-            );
+            long.check_query(&world, (rng.pick(&feet), rng.pick(&feet)), &what);
         }
         for _ in 0..=rng.below(4) {
             let cell = cell_at(min, size, rng.below(u64::from(cells)) as u32);
             world.set(cell, random_block(&mut rng)).expect("inside");
         }
-        let changes = world.take_changes();
-        let update = graph.apply_changes(&world, &changes).expect("updates");
-        hier.update(&graph, &update).expect("updates");
-        hpa.update(&graph, &update).expect("updates");
-        router.apply_changes(&world, &changes).expect("updates");
-        if rng.chance(50) {
-            hpa.refresh_landmarks();
-            router.refresh_long_routes();
-        }
-        let what = format!("round {round} in {min} + {size}, {agent:?}, {costs:?}, {changes:?}");
-        let fresh = Hierarchy::build(&graph, &costs).expect("a small graph");
-        let edges = (hier_edges(&hier, &graph), hier_edges(&fresh, &graph));
-        assert_same(&edges.0, &edges.1, &format!("hierarchy, {what}"));
-        assert_eq!(hier.portal_count(), fresh.portal_count(), "{what}");
-        let fresh = Abstraction::build(&graph, &costs).expect("a small graph");
-        let edges = (hpa.edges(&graph), fresh.edges(&graph));
-        assert_same(&edges.0, &edges.1, &format!("abstraction, {what}"));
-        assert_eq!(hpa.portal_count(), fresh.portal_count(), "{what}");
-    }
-}
-
-/// `route` is a legal 8-connected route from `start` to `goal` on `grid`: free cells, one
-/// step apart, no diagonal step past a blocked side cell, of the length it reports.
-fn check_grid_route(grid: &Grid2d, route: &GridRoute, (start, goal): (IVec2, IVec2), what: &str) {
-    assert_eq!(route.cells.first(), Some(&start), "{what}");
-    assert_eq!(route.cells.last(), Some(&goal), "{what}");
-    assert_eq!(route.actions.len() + 1, route.cells.len(), "{what}");
-    let mut length = 0.0;
-    for pair in route.cells.windows(2) {
-        let (a, b) = (pair[0], pair[1]);
-        let d = b - a;
-        assert!(
-            d != IVec2::ZERO && d.abs().max_element() == 1,
-            "{what}: {a} to {b}"
-        );
-        assert!(grid.is_free(b), "{what}: {b} is blocked");
-        if d.x != 0 && d.y != 0 {
-            let sides = [a + IVec2::new(d.x, 0), a + IVec2::new(0, d.y)];
-            assert!(
-                sides.iter().all(|&c| grid.is_free(c)),
-                "{what}: {a} to {b} cuts a corner"
-            );
-            length += std::f64::consts::SQRT_2;
-        } else {
-            length += 1.0;
-        }
-    }
-    assert!(
-        (route.octile_length() - length).abs() < 1e-6,
-        "{what}: {length}"
-    );
-}
-
-/// Flat target: on a grid up to 40 x 40 whose blocked cells the bytes give (about one in
-/// four; a seed in them draws the queries and edits), every engine of the flat planner (A*, JPS, JPS+) answers three queries between free
-/// cells at the length octile Dijkstra finds, with a legal route; after random cells are
-/// freed and blocked, a jump table brought up to date by its edits equals a fresh build,
-/// entry by entry.
-pub fn flat_jump(data: &[u8]) {
-    let mut bytes = Bytes::new(data);
-    let (width, height) = (
-        1 + u32::from(bytes.byte() % 40),
-        1 + u32::from(bytes.byte() % 40),
-    );
-    // The queries and edits come from a seed, the cells from the rest: two bits a cell,
-    // blocked when both are set.
-    let mut rng = Rng::new((0..4).fold(0u64, |seed, _| seed << 8 | u64::from(bytes.byte())));
-    let mut bits = (0u8, 0u32);
-    let mut blocked = Vec::with_capacity((width * height) as usize);
-    for _ in 0..width * height {
-        if bits.1 == 0 {
-            bits = (bytes.byte(), 4);
-        }
-        blocked.push(bits.0 & 3 == 3);
-        bits = (bits.0 >> 2, bits.1 - 1);
-    }
-    let grid = Grid2d::from_blocked(width, height, blocked.clone()).expect("a small grid");
-    let free: Vec<IVec2> = (0..height as i32)
-        .flat_map(|y| (0..width as i32).map(move |x| IVec2::new(x, y)))
-        .filter(|&c| grid.is_free(c))
-        .collect();
-    if free.is_empty() {
-        return;
-    }
-    let mut planners: Vec<GridPlanner> = GridEngine::ALL
-        .iter()
-        .map(|&engine| {
-            let planner = GridPlanner::octile(grid.clone()).expect("a valid grid");
-            planner
-                .with_engine(engine)
-                .expect("octile costs suit every engine")
-        })
-        .collect();
-    for _ in 0..3 {
-        let ends = (rng.pick(&free), rng.pick(&free));
-        let expected =
-            octile_dijkstra(&grid, ends.0)[(ends.1.y * width as i32 + ends.1.x) as usize];
-        for planner in &mut planners {
-            let what = format!(
-                "{}: {} -> {} on {width} x {height}",
-                planner.engine().name(),
-                ends.0,
-                ends.1
-            );
-            let route = planner.plan(ends.0, ends.1).expect("free cells");
-            match expected {
-                Some(length) => {
-                    assert_eq!(route.status, SearchStatus::Found, "{what}");
-                    check_grid_route(&grid, &route, ends, &what);
-                    assert!(
-                        (route.octile_length() - length).abs() < 1e-6,
-                        "{what}: {length}"
-                    );
-                }
-                None => assert_eq!(route.status, SearchStatus::Unreachable, "{what}"),
-            }
-        }
-    }
-    let mut table = JumpTable::new(&grid).expect("a small grid");
-    for edit in 0..=rng.below(8) {
-        let (x, y) = (rng.coord(width as i32), rng.coord(height as i32));
-        let now_blocked = rng.chance(50);
-        assert!(table.set_free(x, y, !now_blocked), "({x}, {y}) lies inside");
-        blocked[(y * width as i32 + x) as usize] = now_blocked;
-        let now = Grid2d::from_blocked(width, height, blocked.clone()).expect("a small grid");
-        let fresh = JumpTable::new(&now).expect("a small grid");
-        for (cx, cy) in (-1..=height as i32).flat_map(|y| (-1..=width as i32).map(move |x| (x, y)))
-        {
-            for (dx, dy) in (-1..=1).flat_map(|dx| (-1..=1).map(move |dy| (dx, dy))) {
-                assert_eq!(
-                    table.distance(cx, cy, dx, dy),
-                    fresh.distance(cx, cy, dx, dy),
-                    "({cx}, {cy}) towards ({dx}, {dy}) after edit {edit} at ({x}, {y})"
-                );
-            }
-        }
+        let refresh = rng.chance(50);
+        long.follow(&mut world, refresh, &what);
     }
 }
 
@@ -670,15 +571,8 @@ pub fn walk_columns(data: &[u8]) {
             loaded.push(column);
         }
     }
-    let mut graph = NavGraph::compile(&world, &agent).expect("a small world");
-    let mut hier = Hierarchy::build(&graph, &costs).expect("a small graph");
-    let mut hpa = Abstraction::build(&graph, &costs).expect("a small graph");
-    let mut router = Router::new(agent, costs).expect("valid settings");
-    router.prepare(&world).expect("a small world");
+    let mut long = LongRoutes::new(&world, agent, costs);
     world.track_changes(true);
-    let mut exact = HierSearch::new();
-    let mut near = AbstractSearch::new().with_direct_cells(0);
-    let options = SearchOptions::default();
     for step in 0..6 {
         let op = bytes.byte();
         let column = columns[usize::from(op >> 2) % columns.len()];
@@ -710,59 +604,12 @@ pub fn walk_columns(data: &[u8]) {
             }
             _ => {}
         }
-        let changes = world.take_changes();
-        let update = graph.apply_changes(&world, &changes).expect("updates");
-        hier.update(&graph, &update).expect("updates");
-        hpa.update(&graph, &update).expect("updates");
-        router.apply_changes(&world, &changes).expect("updates");
-        if rng.chance(50) {
-            hpa.refresh_landmarks();
-            router.refresh_long_routes();
-        }
-        let what = format!("step {step} of columns from {base:?}, {agent:?}, {changes:?}");
-        let fresh = Hierarchy::build(&graph, &costs).expect("a small graph");
-        let edges = (hier_edges(&hier, &graph), hier_edges(&fresh, &graph));
-        assert_same(&edges.0, &edges.1, &format!("hierarchy, {what}"));
-        let fresh = Abstraction::build(&graph, &costs).expect("a small graph");
-        let edges = (hpa.edges(&graph), fresh.edges(&graph));
-        assert_same(&edges.0, &edges.1, &format!("abstraction, {what}"));
-        assert_eq!(hpa.portal_count(), fresh.portal_count(), "{what}");
+        let what = format!("step {step} of columns from {base:?}");
+        let refresh = rng.chance(50);
+        long.follow(&mut world, refresh, &what);
         let feet = all_feet(&world, &agent);
-        if feet.len() < 2 {
-            continue;
+        if feet.len() >= 2 {
+            long.check_query(&world, (rng.pick(&feet), rng.pick(&feet)), &what);
         }
-        let ends = (rng.pick(&feet), rng.pick(&feet));
-        let what = format!("{} -> {}, {what}", ends.0, ends.1);
-        let best = dijkstra_cost(&world, &agent, &costs, ends.0, ends.1);
-        let settings = (&agent, &costs);
-        let answer = exact.find_path(&hier, &graph, ends.0, ends.1, &options);
-        let answer = answer.expect("valid feet");
-        check_exact(
-            &world,
-            settings,
-            ends,
-            best,
-            &answer,
-            &format!("hierarchy, {what}"),
-        );
-        let answer = near.find_path(&hpa, &graph, ends.0, ends.1, &options);
-        let answer = answer.expect("valid feet");
-        check_near(
-            &world,
-            settings,
-            ends,
-            best,
-            &answer,
-            &format!("abstraction, {what}"),
-        );
-        let answer = router.route(&world, ends.0, ends.1).expect("valid feet");
-        check_near(
-            &world,
-            settings,
-            ends,
-            best,
-            &answer,
-            &format!("router, {what}"),
-        );
     }
 }

@@ -2,7 +2,7 @@
 //! builders ([`worlds`]), and the oracles the crate is checked against ([`oracle`]: the
 //! walking rules restated independently of `voxnav::moves`, and exhaustive Dijkstra over them;
 //! [`grid_oracle`]: breadth-first search and octile Dijkstra over 2D grids), and the bodies of
-//! the fuzz targets ([`fuzz`], and [`fuzz_engines`] for the jump search and the hierarchy),
+//! the fuzz targets ([`fuzz`]; [`fuzz_engines`] and [`fuzz_flat`] for the engines),
 //! which `fuzz/` and `tests/fuzz_replay.rs` share, and region files built in memory for the
 //! Anvil loader ([`region`]).
 //!
@@ -15,6 +15,7 @@
 
 pub mod fuzz;
 pub mod fuzz_engines;
+pub mod fuzz_flat;
 pub mod grid_oracle;
 pub mod hier_worlds;
 pub mod oracle;
