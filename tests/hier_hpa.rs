@@ -6,7 +6,7 @@ mod support;
 
 use support::Outcomes;
 use support::hier_worlds::{random_costs, random_world_across, rooms};
-use support::oracle::{all_feet, route_cost};
+use support::oracle::all_feet;
 use support::rng::Rng;
 use support::worlds::{random_agent, random_block};
 use voxnav::graph::{GraphSearch, NavGraph};
@@ -27,21 +27,9 @@ fn check_near_answer(
     context: &str,
 ) -> Option<(u64, u64)> {
     let best = support::oracle::dijkstra_cost(world, agent, costs, start, goal);
-    assert_eq!(result.is_found(), best.is_some(), "{context}");
-    let best = best?;
-    let cost = result.cost.expect("a found route has a cost");
-    assert_eq!(result.path.first(), Some(&start), "{context}");
-    assert_eq!(result.path.last(), Some(&goal), "{context}");
-    let checked = check_path(world, agent, costs, &result.path);
-    assert!(checked.is_legal(), "{context}: {checked:?}");
-    assert_eq!(checked.cost, Some(cost), "{context}");
-    assert_eq!(
-        route_cost(world, agent, costs, &result.path),
-        cost,
-        "{context}"
-    );
-    assert!(cost >= best, "{context}: {cost} below the optimum {best}");
-    Some((cost, best))
+    let settings = (agent, costs);
+    support::fuzz_engines::check_near(world, settings, (start, goal), best, result, context);
+    Some((result.cost?, best?))
 }
 
 #[test]

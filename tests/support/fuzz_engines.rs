@@ -292,7 +292,7 @@ pub fn fly_jump(data: &[u8]) {
 /// `result` answers `start -> goal` as the abstraction promises: found exactly when a route
 /// exists (`best`), with a legal route by both path checks that costs what it reports, no
 /// less than the optimum.
-fn check_near(
+pub fn check_near(
     world: &ChunkedWorld,
     (agent, costs): (&Agent, &MoveCosts),
     (start, goal): (IVec3, IVec3),
