@@ -10,10 +10,10 @@ use glam::IVec3;
 use super::{PORTAL_SPACING, Transition};
 use crate::graph::{NavGraph, NodeId};
 use crate::hier::cell::{CELL_SIDE, Chunk, chunk_of};
+use crate::moves::agent::MoveCosts;
 
 /// The last column of a cell along x or z.
 const CELL_SIDE_LAST: i32 = CELL_SIDE - 1;
-use crate::moves::agent::MoveCosts;
 
 /// The position of a crossing along its border: the coordinate that runs along it (z for a
 /// border between cells side by side in x, x for one in z; 0 across a corner, where the
