@@ -4,6 +4,7 @@ mod support;
 
 use std::collections::BTreeMap;
 
+use support::pictures::{Picture, graph_picture};
 use support::rng::Rng;
 use voxnav::check_path;
 use voxnav::engine::{IndexedRouter, Navigator, Pathfinder, ReachIndex};
@@ -266,34 +267,9 @@ fn bad_columns_are_typed_errors() {
     assert!(world.is_standable(IVec3::new(3, -1, 3)) && world.is_passable(IVec3::new(3, 0, 3)));
 }
 
-/// Every node of `graph` by feet position with its moves out and its moves in (the other
-/// end, direction, cost), each sorted: a picture that does not depend on node ids.
-type Picture = BTreeMap<[i32; 3], [Vec<([i32; 3], [i32; 3], u32)>; 2]>;
-
+/// The [`graph_picture`] at the default costs.
 fn picture(graph: &NavGraph) -> Picture {
-    let costs = MoveCosts::default();
-    let mut moves = Vec::new();
-    let list = |moves: &[voxnav::graph::GraphMove]| {
-        let mut list: Vec<_> = moves
-            .iter()
-            .map(|m| {
-                assert_eq!(graph.feet(m.node), m.feet);
-                (m.feet.to_array(), m.direction.to_array(), m.cost)
-            })
-            .collect();
-        list.sort_unstable();
-        list
-    };
-    graph
-        .nodes()
-        .map(|id| {
-            assert_eq!(graph.node(graph.feet(id)), Some(id));
-            graph.moves(id, &costs, &mut moves);
-            let out = list(&moves);
-            graph.incoming(id, &costs, &mut moves);
-            (graph.feet(id).to_array(), [out, list(&moves)])
-        })
-        .collect()
+    graph_picture(graph, &MoveCosts::default())
 }
 
 /// The walk graph of a world of chunk columns starts empty and follows loads, reloads,

@@ -5,9 +5,10 @@
 mod support;
 
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BinaryHeap, HashMap};
+use std::collections::{BinaryHeap, HashMap};
 
 use support::oracle::{all_feet, assert_generator_matches_rules, assert_matches_dijkstra};
+use support::pictures::graph_picture;
 use support::rng::Rng;
 use support::worlds::world_from_layers;
 use voxnav::engine::{DStarLite, JumpSearch, Navigator, Pathfinder, Reach, ReachIndex, neighbours};
@@ -413,21 +414,9 @@ fn a_wide_agents_graph_updated_after_block_changes_equals_a_fresh_compile() {
             world.set(p, block).unwrap();
             graph.update(&world, [p]).unwrap();
             let fresh = NavGraph::compile(&world, &agent).unwrap();
-            let picture = |g: &NavGraph| {
-                let mut out = BTreeMap::new();
-                let mut moves = Vec::new();
-                for id in g.nodes() {
-                    g.moves(id, &costs, &mut moves);
-                    let mut list: Vec<_> =
-                        moves.iter().map(|m| (m.feet.to_array(), m.cost)).collect();
-                    list.sort_unstable();
-                    out.insert(g.feet(id).to_array(), list);
-                }
-                out
-            };
             assert_eq!(
-                picture(&graph),
-                picture(&fresh),
+                graph_picture(&graph, &costs),
+                graph_picture(&fresh, &costs),
                 "round {round}, {agent:?}: after {p} = {block:?}"
             );
         }

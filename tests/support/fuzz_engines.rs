@@ -26,6 +26,7 @@ use voxnav::{
 use super::fuzz::{Bytes, block, cell_at, origin};
 use super::hier_worlds::random_world_at;
 use super::oracle::{all_feet, dijkstra_cost, route_cost};
+use super::pictures::assert_same_graph;
 use super::rng::Rng;
 use super::worlds::random_block;
 
@@ -428,7 +429,8 @@ impl LongRoutes {
     }
 
     /// Follows the changes `world` reports, the landmarks computed again when `refresh`;
-    /// then the hierarchy and the abstraction list the edges and portals of fresh builds.
+    /// then the graph equals a fresh compile, and the hierarchy and the abstraction list the
+    /// edges and portals of fresh builds.
     fn follow(&mut self, world: &mut ChunkedWorld, refresh: bool, what: &str) {
         let changes = world.take_changes();
         let update = self.graph.apply_changes(world, &changes).expect("updates");
@@ -441,6 +443,8 @@ impl LongRoutes {
         }
         let (graph, costs) = (&self.graph, &self.costs);
         let what = format!("{what}, {:?}, {costs:?}, {changes:?}", self.agent);
+        let compiled = NavGraph::compile(world, &self.agent).expect("a small world");
+        assert_same_graph(graph, &compiled, costs, &what);
         let fresh = Hierarchy::build(graph, costs).expect("a small graph");
         let edges = (hier_edges(&self.hier, graph), hier_edges(&fresh, graph));
         assert_same(&edges.0, &edges.1, &format!("hierarchy, {what}"));

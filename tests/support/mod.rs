@@ -1,7 +1,8 @@
 //! What the integration tests share: one seeded generator ([`rng`]), one set of world
 //! builders ([`worlds`]), and the oracles the crate is checked against ([`oracle`]: the
 //! walking rules restated independently of `voxnav::moves`, and exhaustive Dijkstra over them;
-//! [`grid_oracle`]: breadth-first search and octile Dijkstra over 2D grids), and the bodies of
+//! [`grid_oracle`]: breadth-first search and octile Dijkstra over 2D grids), a picture of a
+//! walk graph to compare with a fresh compile ([`pictures`]), and the bodies of
 //! the fuzz targets ([`fuzz`]; [`fuzz_engines`] and [`fuzz_flat`] for the engines),
 //! which `fuzz/` and `tests/fuzz_replay.rs` share, and region files built in memory for the
 //! Anvil loader ([`region`]).
@@ -19,6 +20,7 @@ pub mod fuzz_flat;
 pub mod grid_oracle;
 pub mod hier_worlds;
 pub mod oracle;
+pub mod pictures;
 pub mod region;
 pub mod rng;
 pub mod worlds;
