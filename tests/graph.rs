@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 
 use support::Outcomes;
 use support::oracle::{all_feet, assert_matches_dijkstra, dijkstra_cost, route_cost};
+use support::pictures::{PictureMove, graph_picture};
 use support::rng::Rng;
 use support::worlds::{Priced, random_agent, random_solids, small_world_size};
 use voxnav::engine::{Pathfinder, neighbours};
@@ -19,26 +20,14 @@ use voxnav::{
 };
 
 /// Every node of `graph` by feet position, with its moves (target, direction, cost) sorted:
-/// a picture of the graph that does not depend on node ids or compile order.
-type Picture = BTreeMap<[i32; 3], Vec<([i32; 3], [i32; 3], u32)>>;
+/// the moves-out half of the shared [`graph_picture`], which also checks every lookup.
+type Picture = BTreeMap<[i32; 3], Vec<PictureMove>>;
 
 fn picture(graph: &NavGraph, costs: &MoveCosts) -> Picture {
-    let mut out = Picture::new();
-    let mut moves = Vec::new();
-    for id in graph.nodes() {
-        assert_eq!(graph.node(graph.feet(id)), Some(id), "lookup of node {id}");
-        graph.moves(id, costs, &mut moves);
-        let mut list: Vec<_> = moves
-            .iter()
-            .map(|m| {
-                assert_eq!(graph.feet(m.node), m.feet);
-                (m.feet.to_array(), m.direction.to_array(), m.cost)
-            })
-            .collect();
-        list.sort_unstable();
-        out.insert(graph.feet(id).to_array(), list);
-    }
-    out
+    graph_picture(graph, costs)
+        .into_iter()
+        .map(|(feet, [out, _])| (feet, out))
+        .collect()
 }
 
 /// The same picture straight from the world and the neighbour generator.
