@@ -177,29 +177,32 @@
 //! | memory on top of the graph (78.1 MB) | | 233% | 38.4 MB, 49.2% |
 //! | block edit p50 / p99 | 11 / 41 us | 627 us / 10.4 ms | 144-148 / 1 390-1 650 us, landmarks current (234-238 before the rows in lanes) |
 //!
+//! Again on 2026-11-28 (another machine of the kind, quiet, three runs): graph A* 41.6-42.5 / 144-148
+//! ms, the abstraction 2.34 / 6.6-6.9 ms (17.8x-18.2x), build 2.61-2.68 s (compile 3.36-4.20 s),
+//! edit p50 / p99 12-15 / 42-48 us and 159-199 / 1 261-1 894 us (exits across a border now found too).
+//!
 //! Both searches' buffers are sized before the timed queries (`reserve_for`; unsized, the first
 //! query took 20-21 ms writing its records, 1.8-1.9 ms now that they are zeroed pages). Edits are
 //! timed with the landmarks current (the 24 of 200 that dropped them were followed by an untimed
-//! `refresh_landmarks`). Weight 1.05: as unweighted. Windows and end cells run on the graph's
-//! A* loop kept to their chunks ([`GraphSearch::search_within`](crate::graph::GraphSearch)).
+//! `refresh_landmarks`). Weight 1.05: as unweighted. Windows and end cells run on the graph's A*
+//! loop kept to their chunks ([`GraphSearch::search_within`](crate::graph::GraphSearch)).
 //!
 //! Instructions of the timed queries alone (`HIER_ENGINE=graph,hpa valgrind --tool=callgrind
-//! --toggle-collect='*timed_graph*' --toggle-collect='*timed_hpa*'
-//! target/release/examples/long --pairs 20 --edits 0 --weight 1`: 2048, 20 pairs): graph A*
-//! 170.0 M per query, the abstraction 7.70 M (22.1x fewer; 7.44 M with 32-byte search records,
-//! 9.07 M before its buffers were sized ahead, when `HIER_ENGINE=hpa` alone gave 7.60 M, 7.78 M
-//! before a byte per portal gave its first exit, `hpa/blocks.rs`). Build at 1024, one thread (`--size 1024 --pairs 1`,
+//! --toggle-collect='*timed_graph*' --toggle-collect='*timed_hpa*' target/release/examples/long
+//! --pairs 20 --edits 0 --weight 1`: 2048, 20 pairs): graph A* 170.0 M per query, the abstraction
+//! 7.70 M (22.1x fewer; 7.44 M with 32-byte search records, 9.07 M before its buffers were sized
+//! ahead, when `HIER_ENGINE=hpa` alone gave 7.60 M, 7.78 M before a byte per portal gave its first
+//! exit, `hpa/blocks.rs`). Build at 1024, one thread (`--size 1024 --pairs 1`,
 //! `--toggle-collect='*Abstraction*build*'`): 4.62 G instructions (the compile 7.56 G,
 //! `'*NavGraph*compile*'`; 5.49 G before the rows in vector lanes, 9.29 G before the landmark
 //! lists), of them the rows 1.22 G (2.24 G with a Dijkstra per row), the exits 0.42 G, the
-//! numbering 0.69 G, the landmark Dijkstras 0.98 G. Per block edit, landmarks current (`long
-//! --size 1024 --edits 200 --refresh-landmarks`, `'*Abstraction*update*'`): 200 edits 295.9 M
-//! (510 M in session 11's start, 346.9 M before the lanes), the median edit 0.789 M (1.062 M
-//! with a Dijkstra per row: 20 rows of about 31.7 k each; the lanes search all the rows a
-//! cell needs in one pass of about 2.5 visits per node, `cell/lanes.rs`).
+//! numbering 0.69 G, the landmark Dijkstras 0.98 G. Per block edit, landmarks current (`long --size
+//! 1024 --edits 200 --refresh-landmarks`, `'*Abstraction*update*'`): 200 edits 295.9 M (510 M in
+//! session 11's start, 346.9 M before the lanes), the median edit 0.789 M (1.062 M with a Dijkstra
+//! per row: 20 rows of about 31.7 k each; the lanes search all the rows a cell needs in one pass of
+//! about 2.5 visits per node, `cell/lanes.rs`).
 //!
 //! What limits the speed-up:
-//!
 //! - The abstract search still explores more than the route: at 1024 about 1 740 portals
 //!   per query for routes through about 113, as on hills the octile and landmark bounds fall
 //!   short of the true cost; relaxing their table rows costs about 2.06 M instructions per
@@ -215,7 +218,6 @@
 //!   reached through its table too, which it now skips: about as many relaxations.
 //! - The windows: 2.62 M of the query's instructions at 2048; 83% of their expansions have
 //!   `f` below the window's cost, so breaking ties differently would save little.
-//!
 //! - Memory (49.2% at 2048, 38.4 MB; 90% with 16-bit landmarks and tables): landmarks 14.1 MB
 //!   (bytes, half the portals derived from a partner), tables 7.5 MB (bytes above a floor),
 //!   exits 7.1 MB, cells 2.8 MB, portals, feet, slots 1.9 MB each. Query instructions at 1024:
