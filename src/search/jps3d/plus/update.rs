@@ -2,7 +2,9 @@
 //! cells' neighbourhoods are filled again.
 //!
 //! A changed block changes where the body fits in the cells whose body covers it (up to
-//! `height` cells below it, and `width - 1` cells back along x and z for a wide body), and so
+//! `height` cells below it, and `width - 1` cells back along x and z for a wide body) and in
+//! those just above it (a fence reaches into the cell above, where a wide body's view refuses
+//! the body), and so
 //! the neighbourhood bits of the cells around those. A face entry reads the neighbourhoods of
 //! its cell and the next one and the entry after it: every face line through a cell whose
 //! neighbourhood changed is filled again, whole. An edge entry reads also whether the face
@@ -135,7 +137,9 @@ impl JumpTables {
     fn refill<W: VoxelWorld + ?Sized>(&mut self, world: &W, changed: &[IVec3]) {
         let (width, height) = (self.agent.width as i32, self.agent.height as i32);
         let (min, size) = (self.bounds.min, self.size);
-        // The cells (relative) whose body covers a changed block, and their columns.
+        // The cells (relative) whose body covers a changed block or stands just above it (a
+        // fence reaches into the cell above: a wide body's view refuses a place over one),
+        // and their columns.
         let mut columns = AHashSet::new();
         let mut fits_changed = Vec::new();
         for &block in changed {
@@ -143,7 +147,7 @@ impl JumpTables {
             let r = block.as_i64vec3() - min.as_i64vec3();
             for dx in 0..i64::from(width) {
                 for dz in 0..i64::from(width) {
-                    for dy in 0..i64::from(height) {
+                    for dy in -1..i64::from(height) {
                         let cell = r - glam::I64Vec3::new(dx, dy, dz);
                         if cell.cmpge(glam::I64Vec3::ZERO).all()
                             && cell.cmplt(size.as_i64vec3()).all()
@@ -303,8 +307,8 @@ mod tests {
     use crate::moves::agent::Agent;
     use crate::world::{Block, Bounds, ChunkedWorld, DenseWorld};
 
-    /// After rounds of random edits (single blocks and small boxes of solid, air and water,
-    /// at the bounds' edges too), tables brought up to date equal a fresh build, cell by
+    /// After rounds of random edits (single blocks and small boxes of solid, air, water and
+    /// fences, at the bounds' edges too), tables brought up to date equal a fresh build, cell by
     /// cell (neighbourhoods and every face and edge entry), for fliers and swimmers one to
     /// three cells tall and two wide, at negative and positive offsets, on worlds with lines
     /// of more than 127 steps; and they answer for the world's new version.
@@ -312,7 +316,7 @@ mod tests {
     fn updated_tables_equal_a_fresh_build_after_random_edits() {
         let mut next = crate::testing::xorshift(0xD1B5_4A32_D192_ED03);
         let (mut edits, mut cells_changed) = (0, 0);
-        for round in 0..10u32 {
+        for round in 0..12u32 {
             let min = IVec3::new(
                 (next() % 300) as i32 - 150,
                 (next() % 300) as i32 - 150,
@@ -334,6 +338,8 @@ mod tests {
                         let roll = next() % 100;
                         let block = if roll < solid {
                             Block::Solid
+                        } else if roll < solid + 3 {
+                            Block::Fence
                         } else if roll < 40 {
                             Block::Water
                         } else {
@@ -343,8 +349,9 @@ mod tests {
                     }
                 }
             }
-            let agent = match round % 5 {
+            let agent = match round % 6 {
                 1 => Agent::swimmer(2),
+                5 => Agent::swimmer(2).with_width(2),
                 2 => Agent::flier(3),
                 3 => Agent::flier(2).with_width(2),
                 4 => Agent::swimmer(1),
@@ -367,7 +374,8 @@ mod tests {
                         1 + (next() % 3) as i32,
                         1 + (next() % 3) as i32,
                     );
-                    let block = [Block::Solid, Block::Air, Block::Water][(next() % 3) as usize];
+                    let kinds = [Block::Solid, Block::Air, Block::Water, Block::Fence];
+                    let block = kinds[(next() % 4) as usize];
                     for x in 0..side.x {
                         for y in 0..side.y {
                             for z in 0..side.z {
