@@ -246,6 +246,7 @@ pub fn fly_jump(data: &[u8]) {
                 Ok(rule.dijkstra(&costs, start, goal))
             };
             let fresh = JumpTables::build(&world, agent).expect("a small bounded world");
+            assert!(tables == fresh, "tables after the changes, round {round}");
             let answers = [
                 ("stepped", stepped.find_path(&world, start, goal, &options)),
                 ("scanned", scanned.find_path(&world, start, goal, &options)),

@@ -126,6 +126,18 @@ const ONE_MORE: [u8; 256] = {
     table
 };
 
+/// Tables are equal when they are of the same agent over the same bounds and hold the same
+/// entries, cell by cell (neighbourhoods and every face and edge entry); which world version
+/// they describe is not compared. Tables brought up to date equal a fresh build of the world
+/// as it is now.
+impl PartialEq for JumpTables {
+    fn eq(&self, other: &Self) -> bool {
+        self.agent == other.agent && self.bounds == other.bounds && self.cells == other.cells
+    }
+}
+
+impl Eq for JumpTables {}
+
 impl JumpTables {
     /// The tables of `agent` (a flier or swimmer one to [`MAX_JUMP_HEIGHT`] cells tall, of any
     /// width the rules take) in `world` as it is now. Reads every cell of the world once,
