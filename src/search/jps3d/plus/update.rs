@@ -4,15 +4,14 @@
 //! A changed block changes where the body fits in the cells whose body covers it (up to
 //! `height` cells below it, and `width - 1` cells back along x and z for a wide body) and in
 //! those just above it (a fence reaches into the cell above, where a wide body's view refuses
-//! the body), and so
-//! the neighbourhood bits of the cells around those. A face entry reads the neighbourhoods of
-//! its cell and the next one and the entry after it: every face line through a cell whose
-//! neighbourhood changed is filled again, whole. An edge entry reads also whether the face
-//! jumps of the next cell along its two axes end at a forced move: the edge entries of the
-//! cells whose neighbourhood changed, of the cells just behind them, and of the cells just
+//! the body), and so the neighbourhood bits of the cells around those. A face entry reads the
+//! neighbourhoods of its cell and the next one and the entry after it: every face line through
+//! a cell whose neighbourhood changed is filled again, whole. An edge entry reads also whether
+//! the face jumps of the next cell along its two axes end at a forced move: the edge entries of
+//! the cells whose neighbourhood changed, of the cells just behind them, and of the cells just
 //! behind a cell whose face jump along one of the edge's axes changed that way, are filled
-//! again, each followed back along its line while the entries change. The result equals a
-//! fresh build (the property test below).
+//! again, each followed back along its line while the entries change. The result equals a fresh
+//! build (the property test below).
 
 use ahash::AHashSet;
 use glam::IVec3;
