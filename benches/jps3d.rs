@@ -19,6 +19,7 @@
 //! `JPS3D_ENGINE=jps`, `JPS3D_ENGINE=scans` or `JPS3D_ENGINE=tables` runs one engine alone
 //! (no cost check) and `JPS3D_SET=fly-simple`, `JPS3D_SET=fly-pillars`,
 //! `JPS3D_SET=fly-large-256` or `JPS3D_SET=fly-large-tiled` one set alone;
+//! `JPS3D_PASSES=N` times each engine's pass N times and prints the median pass;
 //! `JPS3D_LIMITS=E,C` sets the tables' edge and corner jump limits
 //! ([`voxnav::engine::JumpSearch::with_diagonal_limits`]).
 //! For instruction counts that do not depend on the machine's load,
@@ -216,15 +217,27 @@ fn jump_with_limits() -> voxnav::engine::JumpSearch {
     jump.with_diagonal_limits(parse(parts.next()), parse(parts.next()))
 }
 
-/// Primes an engine, then runs it timed with `timed`.
+/// Primes an engine, then runs it timed with `timed`: once, or `JPS3D_PASSES` times, keeping
+/// the pass of median time (a pass of the large set takes some 40 ms, which a busy moment of
+/// the machine can stretch).
 fn primed(
     set: &FlyingSet,
     mut engine: Engine,
     tables: Option<&JumpTables>,
-    timed: impl FnOnce(&mut Engine) -> Run,
+    mut timed: impl FnMut(&mut Engine) -> Run,
 ) -> Run {
     prime(set, &mut engine, tables);
-    timed(&mut engine)
+    let passes = std::env::var("JPS3D_PASSES").map_or(1, |passes| {
+        passes
+            .trim()
+            .parse::<usize>()
+            .ok()
+            .filter(|&n| (1..=1000).contains(&n))
+            .unwrap_or_else(|| panic!("JPS3D_PASSES: a number of passes, 1 to 1000"))
+    });
+    let mut runs: Vec<Run> = (0..passes).map(|_| timed(&mut engine)).collect();
+    runs.sort_by_key(|run| run.elapsed);
+    runs.swap_remove(runs.len() / 2)
 }
 
 /// Blocks and frees again 20 cells spread over the world, one at a time, bringing `tables`
