@@ -1,5 +1,30 @@
 //! The jump move source: the search loop's view of the jump records, the jumps from a
 //! position, and the jump itself.
+//!
+//! ## What the expansion loop gained from its compiled form (session 23)
+//!
+//! Callgrind on the large set's 40 queries with tables (`JPS3D_SET=fly-large-256
+//! JPS3D_ENGINE=tables valgrind --tool=callgrind --branch-sim=yes --toggle-collect='*run_jps*'`
+//! on the bench binary), each step on top of the one before:
+//!
+//! | change | instructions | mispredicted (simulated) |
+//! |---|---|---|
+//! | before | 252.1 M | 2.63 M conditional, 0.29 M indirect |
+//! | the dense store's `offer` inlined: out of line, its `Offer` went back through a jump table | 230.3 M | 2.12 M, 0 |
+//! | `JumpTables::edge_jump_at` inlined | 201.7 M | 2.12 M, 0 |
+//! | the tables' jumps return their steps; an edge's axes looked up, not matched | 197.1 M | 2.18 M, 0 |
+//! | faces jumped first, then edges and corners (the face-or-edge test runs in two runs) | 197.8 M | 2.15 M, 0 |
+//! | a tabled jump skips the test of its first step against the goal (the tables meet it) | 192.0 M | |
+//!
+//! `Simple` 14.54 M to 13.02 M, the pillars 39.83 M to 31.61 M; without tables (this loop
+//! too), `Simple` 59.23 M to 55.99 M, the pillars 109.5 M to 106.4 M. Faces first changes
+//! which of equal-`f` landings pops first: expansions per query with tables 5 054 to 5 052 on
+//! the large set, without 182 to 163 on `Simple` and 1 287 to 1 225 on the pillars; the same
+//! costs on every query. On the clock (quiet, six interleaved rounds of both bench binaries,
+//! `JPS3D_PASSES=15`, the median pass each): the large set with tables 1 125-1 197 us to
+//! 1 008-1 068 us per query (0.91x, 0.84x-0.93x by round), the flier A* 3 645-3 707 us in
+//! both, so 3.05x-3.30x to 3.44x-4.03x (medians 3.20x to 3.57x): short of issue 25's 5x.
+//! Faces first alone, ten interleaved rounds: 0.975x (0.894x-1.005x).
 
 use std::time::Instant;
 
@@ -246,6 +271,19 @@ pub(super) fn run_jumps<S: JumpStore, W: VoxelWorld + ?Sized>(
     Some(ended.finish(started, |end| table.route(end)))
 }
 
+/// The face directions (bits of [`FREE_DIRECTIONS`]).
+const FACES: u32 = {
+    let (mut faces, mut dir) = (0, 0);
+    while dir < 26 {
+        let d = FREE_DIRECTIONS[dir];
+        if d.x.abs() + d.y.abs() + d.z.abs() == 1 {
+            faces |= 1 << dir;
+        }
+        dir += 1;
+    }
+    faces
+};
+
 /// The jumps from a position as the search loop's move source.
 pub(super) struct JumpMoves<'a, W: ?Sized> {
     pub(super) tables: &'a Tables,
@@ -294,32 +332,44 @@ impl<S: JumpStore, W: VoxelWorld + ?Sized> MoveSource<S> for JumpMoves<'_, W> {
         // A jump in an illegal direction returns at once: legality is not tested apart.
         let near = table.near(node, at, plus_at.map(|(_, index)| index));
         let ahead = tables.ahead(self.fits, self.plus.is_some());
-        while dirs != 0 {
-            let dir = dirs.trailing_zeros() as usize;
-            dirs &= dirs - 1;
+        // Faces first, then the rest: whether a jump reads a face's table or an edge's is then
+        // one answer, then the other, which the branch predictor follows.
+        let mut order = u64::from(dirs & FACES) | u64::from(dirs & !FACES) << 32;
+        while order != 0 {
+            let dir = (order.trailing_zeros() & 31) as usize;
+            order &= order - 1;
             let required = tables.required[dir];
             if around & required != required {
                 continue;
             }
-            // With no steps to read ahead (or at the goal) the jump ends on its first step, and
-            // no call is made.
-            let next = at + FREE_DIRECTIONS[dir];
-            let (to, steps) = if next == self.goal || ahead & (1 << dir) == 0 {
-                (next, 1)
-            } else {
-                let jumped = match plus_at {
-                    // Face and edge jumps read the tables at once.
-                    Some((plus, index)) if tables.tabled & (1 << dir) != 0 => {
+            let bit = 1 << dir;
+            let (to, steps) = match plus_at {
+                // Face and edge jumps read the tables at once, which meet the goal and count
+                // the steps.
+                Some((plus, index)) if tables.tabled & ahead & bit != 0 => {
+                    let Some(jumped) =
                         plus.jump_at(index, at, dir, self.goal, tables.plus_limits[0])
+                    else {
+                        continue;
+                    };
+                    jumped
+                }
+                _ => {
+                    // With no steps to read ahead (or at the goal) the jump ends on its first
+                    // step, and no call is made.
+                    let next = at + FREE_DIRECTIONS[dir];
+                    if next == self.goal || ahead & bit == 0 {
+                        (next, 1)
+                    } else {
+                        let jumped = jump(
+                            tables, self.plus, self.fits, self.world, at, around, dir, self.goal,
+                        );
+                        let Some(to) = jumped else {
+                            continue;
+                        };
+                        (to, (to - at).abs().max_element() as u32)
                     }
-                    _ => jump(
-                        tables, self.plus, self.fits, self.world, at, around, dir, self.goal,
-                    ),
-                };
-                let Some(to) = jumped else {
-                    continue;
-                };
-                (to, (to - at).abs().max_element() as u32)
+                }
             };
             let Some(to_node) = table.target(near, node, at, to, dir, steps) else {
                 continue;
