@@ -51,8 +51,8 @@ pub(super) fn sign(v: IVec3) -> IVec3 {
 }
 
 /// How many axes `d` changes.
-pub(super) fn rank(d: IVec3) -> u32 {
-    u32::from(d.x != 0) + u32::from(d.y != 0) + u32::from(d.z != 0)
+pub(super) const fn rank(d: IVec3) -> u32 {
+    (d.x != 0) as u32 + (d.y != 0) as u32 + (d.z != 0) as u32
 }
 
 /// Whether `e` is natural after `d`: every axis `e` changes, `d` changes the same way.

@@ -275,8 +275,7 @@ pub(super) fn run_jumps<S: JumpStore, W: VoxelWorld + ?Sized>(
 const FACES: u32 = {
     let (mut faces, mut dir) = (0, 0);
     while dir < 26 {
-        let d = FREE_DIRECTIONS[dir];
-        if d.x.abs() + d.y.abs() + d.z.abs() == 1 {
+        if dir_rank(FREE_DIRECTIONS[dir]) == 1 {
             faces |= 1 << dir;
         }
         dir += 1;
