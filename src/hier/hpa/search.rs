@@ -102,6 +102,16 @@
 //! landmark values of first reaches 22%, the windows' and end cells' graph search 16%, the
 //! tables' rows 8%, the cells and exits 10%.
 //!
+//! What 50x would need (session 24, `HIER_ENGINE=hpa valgrind --tool=callgrind
+//! --toggle-collect='*timed_hpa*' long --pairs 20 --edits 0 --weight 1`, `--inclusive=yes`):
+//! 7.63 M instructions per query at 2048, of them the windows 2.28 M (29.9%), the end cells
+//! 0.42 M (5.5%), the goal bound 0.18 M, the abstract search the other 4.74 M, with 40.2 k
+//! first reaches (each estimated and pushed) for 5.1 k pops. At today's rate (1.75 ms for
+//! 7.63 M), the 0.70 ms that 50x over the graph's A* asks is about 3.05 M: the windows and end
+//! cells alone take 2.70 M of it, so the abstract search would have to fall about 14x with
+//! the windows as they are. A second level with a quarter of the portals per area would not
+//! do that alone; the refinement has to shrink with it.
+//!
 //! So the records are 16 bytes now ([`Record`]: `g` and `h` in 32 bits, the expanded flag in
 //! the stamp's low bit; a cost past 32 bits hands the query to A* over the graph, checked by
 //! a unit test below). At 1024, 20 queries (`HIER_ENGINE=hpa valgrind --tool=callgrind
