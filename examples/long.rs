@@ -72,7 +72,7 @@ mod bench {
         seed: u64,
         /// The weight of the weighted rows (the hierarchy and A* with the heuristic times
         /// this; their costs are at most this times the optimal); 1 for none.
-        #[arg(long, default_value_t = 1.05)]
+        #[arg(long, default_value_t = 1.05, value_parser = parse_weight)]
         weight: f64,
         /// A world of 512 and 20 pairs and 50 edits: a run in CI time.
         #[arg(long)]
@@ -81,6 +81,16 @@ mod bench {
         /// them, as a server would off the tick, so that every edit is timed with them.
         #[arg(long)]
         refresh_landmarks: bool,
+    }
+
+    /// A heuristic weight as [`Heuristic::with_weight`] takes it (finite, at least 1), checked
+    /// before anything is built.
+    fn parse_weight(text: &str) -> Result<f64, String> {
+        let weight: f64 = text.parse().map_err(|e| format!("{e}"))?;
+        Heuristic::default()
+            .with_weight(weight)
+            .map(|_| weight)
+            .map_err(|e| e.to_string())
     }
 
     pub fn parse() -> Args {
