@@ -81,6 +81,11 @@ mod bench {
         /// them, as a server would off the tick, so that every edit is timed with them.
         #[arg(long)]
         refresh_landmarks: bool,
+        /// The pairs' straight-line distance in blocks along x and z, least and most (by
+        /// default 45% and 90% of the size, at most 500 and 2 000).
+        #[arg(long, num_args = 2, value_names = ["MIN", "MAX"],
+              value_parser = clap::value_parser!(u32).range(1..=100_000))]
+        distance: Option<Vec<u32>>,
     }
 
     /// A heuristic weight as [`Heuristic::with_weight`] takes it (finite, at least 1), checked
@@ -316,8 +321,14 @@ mod bench {
             hpa = Some(built);
         }
 
-        let max_distance = (args.size as f32 * 0.9).min(2000.0);
-        let min_distance = (args.size as f32 * 0.45).min(500.0);
+        let (min_distance, max_distance) = match args.distance.as_deref() {
+            Some(&[least, most]) if least <= most => (least as f32, most as f32),
+            Some(_) => return Err("--distance: MIN must not exceed MAX".into()),
+            None => (
+                (args.size as f32 * 0.45).min(500.0),
+                (args.size as f32 * 0.9).min(2000.0),
+            ),
+        };
         let options = SearchOptions::default();
         let mut hier_search = HierSearch::new();
         let mut hpa_search = AbstractSearch::new();
