@@ -143,15 +143,15 @@
 //!   the abstract route with windows two cells wide: A* from where the kept route stands
 //!   to where the abstract route leaves the next cell, over the moves of those cells,
 //!   keeping its part up to 65% of the way through the second cell, where the next window
-//!   starts. Every border lies inside a window and no junction sits on a portal, so the
-//!   crossing points are free. When the abstraction finds no route, A* over the walk graph
-//!   decides, so "unreachable" is exact (and costs an abstract search plus a full A*);
-//!   budgets and partial routes work as for the exact search.
+//!   starts (a short route: one window over its cells and its ends' box of chunks, at most
+//!   9). Every border lies inside a window, no junction on a portal: crossings are free.
+//!   When the abstraction finds no route, A* over the walk graph decides: "unreachable" is
+//!   exact (an abstract search plus a full A*). Budgets, partial routes: as the exact search.
 //! - **Bound**: HPA* has none a priori (a route may have to leave the corridor of cells the
 //!   abstract route visits). It is measured, and enforced on fixed worlds by `tests/hier_hpa.rs`:
 //!   on 60 routes of at least 64 blocks over hills each cost is at most 5% above the optimum
 //!   and the mean at most 1% (measured 4.6% and 0.46%); that test fails with portals at one
-//!   end of each entrance. Random worlds check legality and exact reachability.
+//!   end of each entrance. Random worlds check legality, reachability, 5% (`reach_live.rs`).
 //! - **Updates** ([`Abstraction::update`]): the exits of the cells with a changed node in a
 //!   border column, or across the border from one, are found again (`hpa/exits.rs`), then the
 //!   tables of the cells of nodes whose moves out changed and of every neighbour whose

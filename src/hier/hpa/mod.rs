@@ -56,6 +56,12 @@ const WINDOW_CELLS: usize = 2;
 /// See [`WINDOW_CELLS`].
 const WINDOW_STRIDE: usize = 1;
 
+/// A route whose cells (the box of chunks between its ends' chunks, and the cells its abstract
+/// route passes outside that box) are at most this many is refined by one window over all of
+/// them: the best route inside them, never dearer than the windows', and the optimum
+/// whenever the optimum stays inside (see `search/windows.rs`).
+const SHORT_CELLS: usize = 9;
+
 /// The number of a dropped cell, while the others are numbered again.
 const NO_CELL: u32 = u32::MAX;
 
