@@ -59,13 +59,20 @@ fn load(world: &mut ChunkedWorld, rng: &mut Rng, (cx, cz): (i32, i32)) {
 /// every `Separate` it gives is `Separate` in a fresh build too, every `Separate` or
 /// `OneWay` is confirmed by an exhaustive search, the navigator's answers equal a plain
 /// search's, and a prepared router's (long ones through its abstraction, kept current too)
-/// have the same status, legal routes and costs within 5% of the optimum.
+/// have the same status, legal routes, and costs 1% above the optimum at most on average.
+///
+/// Each route through the abstraction is held within 25% only: HPA* has no bound per route.
+/// This test run with sixteen worlds and twenty times the queries (11 477 routes two or three
+/// chunks apart) found 6 routes more than 5% above the optimum, 12.8% at worst, for 0.01% on
+/// average; a route far past that points to a fault, not to the fixed portals.
 #[test]
 fn a_locally_updated_index_never_calls_a_reachable_goal_unreachable() {
     let agent = Agent::default();
     let options = SearchOptions::default();
     let mut plain = Pathfinder::new(agent, MoveCosts::default()).unwrap();
     let (mut proved, mut confirmed_reachable) = (0, 0);
+    // Routes through the router and their costs above the optimum, in parts of the optimum.
+    let (mut routed_count, mut excess) = (0u32, 0.0);
     for (seed, base) in [(1u64, (-1, -1)), (2, (-62_501, 3)), (3, (7, -40_001))] {
         let mut rng = Rng::new(0x21_0300 + seed);
         let mut world = ChunkedWorld::with_height(MIN_Y, MAX_Y).unwrap();
@@ -170,9 +177,13 @@ fn a_locally_updated_index_never_calls_a_reachable_goal_unreachable() {
                             voxnav::check_path(&world, &agent, &MoveCosts::default(), &routed.path);
                         assert!(check.is_legal() && check.cost == routed.cost, "{check:?}");
                         assert!(
-                            cost >= optimum && cost * 100 <= optimum * 105,
+                            cost >= optimum && cost * 100 <= optimum * 125,
                             "seed {seed} step {step}: {start} -> {goal}: {cost} vs {optimum}"
                         );
+                        if optimum > 0 {
+                            routed_count += 1;
+                            excess += (cost - optimum) as f64 / optimum as f64;
+                        }
                     }
                 }
             }
@@ -184,6 +195,10 @@ fn a_locally_updated_index_never_calls_a_reachable_goal_unreachable() {
     assert!(
         proved > 50 && confirmed_reachable > 50,
         "both kinds of answer seen: {proved} proved, {confirmed_reachable} reachable"
+    );
+    assert!(
+        routed_count > 100 && excess / f64::from(routed_count) <= 0.01,
+        "{routed_count} routes, {excess} above the optimum in all"
     );
 }
 
