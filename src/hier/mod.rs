@@ -151,7 +151,7 @@
 //!   abstract route visits). It is measured, and enforced on fixed worlds by `tests/hier_hpa.rs`:
 //!   on 60 routes of at least 64 blocks over hills each cost is at most 5% above the optimum
 //!   and the mean at most 1% (measured 4.6% and 0.46%); that test fails with portals at one
-//!   end of each entrance. Random worlds check legality, reachability, 5% (`reach_live.rs`).
+//!   end of each entrance. Random worlds: legal, reachability exact, 1% mean (`reach_live`).
 //! - **Updates** ([`Abstraction::update`]): the exits of the cells with a changed node in a
 //!   border column, or across the border from one, are found again (`hpa/exits.rs`), then the
 //!   tables of the cells of nodes whose moves out changed and of every neighbour whose
