@@ -53,6 +53,40 @@ fn load(world: &mut ChunkedWorld, rng: &mut Rng, (cx, cz): (i32, i32)) {
         .unwrap();
 }
 
+/// One step's edits of the live-world tests: one to four times, in a column of `area` or
+/// `beyond`, an unload or load of the column (not of the `corners`) or a 1 x 3 x 1 wall or
+/// hole, so that edits both cut and join regions.
+fn edit_step(
+    world: &mut ChunkedWorld,
+    rng: &mut Rng,
+    area: &[(i32, i32)],
+    corners: [(i32, i32); 2],
+    beyond: [(i32, i32); 2],
+) {
+    for _ in 0..=rng.below(3) {
+        let at = if rng.chance(20) {
+            beyond[rng.index(beyond.len())]
+        } else {
+            area[rng.index(area.len())]
+        };
+        if rng.chance(15) && !corners.contains(&at) {
+            if world.is_column_loaded(at.0, at.1) {
+                world.remove_column(at.0, at.1);
+            } else {
+                load(world, rng, at);
+            }
+        } else if world.is_column_loaded(at.0, at.1) {
+            let p = IVec3::new(
+                at.0 * 16 + rng.coord(16),
+                rng.coord(12) - 5,
+                at.1 * 16 + rng.coord(16),
+            );
+            let block = rng.pick(&[Block::Air, Block::Solid]);
+            world.fill(p, p + IVec3::new(0, 2, 0), block).unwrap();
+        }
+    }
+}
+
 /// Random block edits, column unloads and reloads, and loads of columns past the bounds the
 /// graph and the index were built for, each followed by `apply_changes`: after every step the index was updated locally (its
 /// count of local updates grows, it is current, and it labels every valid feet position),
@@ -98,29 +132,7 @@ fn a_locally_updated_index_never_calls_a_reachable_goal_unreachable() {
             if step == 2 || step == 7 {
                 load(&mut world, &mut rng, beyond[usize::from(step == 7)]);
             }
-            for _ in 0..=rng.below(3) {
-                let at = if rng.chance(20) {
-                    beyond[rng.index(beyond.len())]
-                } else {
-                    area[rng.index(area.len())]
-                };
-                if rng.chance(15) && !corners.contains(&at) {
-                    if world.is_column_loaded(at.0, at.1) {
-                        world.remove_column(at.0, at.1);
-                    } else {
-                        load(&mut world, &mut rng, at);
-                    }
-                } else if world.is_column_loaded(at.0, at.1) {
-                    let p = IVec3::new(
-                        at.0 * 16 + rng.coord(16),
-                        rng.coord(12) - 5,
-                        at.1 * 16 + rng.coord(16),
-                    );
-                    let block = rng.pick(&[Block::Air, Block::Solid]);
-                    // A 1 x 3 x 1 wall or hole, so that edits both cut and join regions.
-                    world.fill(p, p + IVec3::new(0, 2, 0), block).unwrap();
-                }
-            }
+            edit_step(&mut world, &mut rng, &area, corners, beyond);
             let changes = world.take_changes();
             assert!(navigator.apply_changes(&world, &changes).unwrap());
             router.apply_changes(&world, &changes).unwrap();
@@ -390,28 +402,7 @@ fn a_short_route_through_the_abstraction_keeps_near_the_optimum() {
     let corners = [area[0], area[area.len() - 1]];
     let beyond = [(2, 1), (-2, 0)];
     // The first step's edits, drawn as that test draws them.
-    for _ in 0..=rng.below(3) {
-        let at = if rng.chance(20) {
-            beyond[rng.index(beyond.len())]
-        } else {
-            area[rng.index(area.len())]
-        };
-        if rng.chance(15) && !corners.contains(&at) {
-            if world.is_column_loaded(at.0, at.1) {
-                world.remove_column(at.0, at.1);
-            } else {
-                load(&mut world, &mut rng, at);
-            }
-        } else if world.is_column_loaded(at.0, at.1) {
-            let p = IVec3::new(
-                at.0 * 16 + rng.coord(16),
-                rng.coord(12) - 5,
-                at.1 * 16 + rng.coord(16),
-            );
-            let block = rng.pick(&[Block::Air, Block::Solid]);
-            world.fill(p, p + IVec3::new(0, 2, 0), block).unwrap();
-        }
-    }
+    edit_step(&mut world, &mut rng, &area, corners, beyond);
     let (start, goal) = (IVec3::new(16, 4, 13), IVec3::new(-2, 0, 0));
     let mut plain = Pathfinder::new(agent, MoveCosts::default()).unwrap();
     let optimum = plain
