@@ -152,9 +152,9 @@ impl AbstractSearch {
     /// `goal` when given), smoothed: [`WINDOW_STRIDE`] cells at a time, A* from where the
     /// route entered the current cell to where it leaves the [`WINDOW_CELLS`]th (or the
     /// goal), over the moves inside those cells, keeping its part up to its last entry into
-    /// the cell after the stride. Each
-    /// window's A* may take the abstract route's own part, so the smoothed route costs at
-    /// most the abstract one. Returns the route, its cost and the windows' expansions.
+    /// the cell after the stride; a short route ([`SHORT_CELLS`]) in one window over all its
+    /// cells. Each window's A* may take the abstract route's own part, so the smoothed route
+    /// costs at most the abstract one. Returns the route, its cost and the windows' expansions.
     pub(super) fn refine(
         &mut self,
         hpa: &Abstraction,
