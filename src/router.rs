@@ -347,11 +347,10 @@ impl Router {
         };
         if self.agent().movement != Movement::Walk {
             // The jump tables follow block changes locally; chunk columns loaded or unloaded,
-            // or changes they cannot vouch for, drop them (queries jump without them).
+            // or changes they cannot vouch for, drop them (queries jump without them). A report
+            // with no changed cell is applied too: it may still show a gap before it.
             let same_world = Revision::of(world).is_some_and(|revision| revision.world == prepared);
-            if !same_world
-                || (!changes.is_empty() && !self.batch.update_jump_tables(world, changes))
-            {
+            if !same_world || !self.batch.update_jump_tables(world, changes) {
                 self.forget();
             }
             return Ok(());

@@ -481,6 +481,47 @@ fn prepared_fliers_jump_with_tables_that_follow_applied_changes() -> voxnav::Res
     Ok(())
 }
 
+/// Changes taken and lost, then a report with no changed cell (a block set to what it was):
+/// the report still shows the gap, and the flier's jump tables, which cannot follow it, are
+/// dropped rather than kept stale (found by running the test above with ten times the
+/// edits, when both blocks set after the lost changes were set to what they were).
+#[test]
+fn fliers_tables_are_dropped_after_a_gap_followed_by_no_change() -> voxnav::Result<()> {
+    let size = IVec3::new(20, 8, 20);
+    let mut world = ChunkedWorld::with_bounds(Bounds::new(IVec3::ZERO, size))?;
+    world.fill(IVec3::new(8, 0, 8), IVec3::new(9, 7, 9), Block::Solid)?;
+    let mut router = Router::new(Agent::flier(1), MoveCosts::default())?;
+    assert!(router.prepare(&world)?);
+    assert!(router.prepared_bytes() > 0);
+    world.track_changes(true);
+    world.set(IVec3::new(2, 2, 2), Block::Solid)?;
+    world.take_changes();
+    // Solid again where it is solid: nothing changed, but the lost change lies between.
+    world.set(IVec3::new(8, 3, 8), Block::Solid)?;
+    let changes = world.take_changes();
+    assert!(changes.is_empty());
+    router.apply_changes(&world, &changes)?;
+    assert_eq!(router.prepared_bytes(), 0, "stale tables kept");
+    let (start, goal) = (IVec3::new(1, 2, 1), IVec3::new(3, 2, 3));
+    let routed = router.route(&world, start, goal)?;
+    let searched = Pathfinder::new(Agent::flier(1), MoveCosts::default())?.find_path(
+        &world,
+        start,
+        goal,
+        &SearchOptions::default(),
+    )?;
+    assert_eq!(routed.cost, searched.cost);
+    // Without a gap, a report with no changed cell keeps them.
+    let mut router = Router::new(Agent::flier(1), MoveCosts::default())?;
+    assert!(router.prepare(&world)?);
+    world.set(IVec3::new(8, 3, 8), Block::Solid)?;
+    let changes = world.take_changes();
+    assert!(changes.is_empty());
+    router.apply_changes(&world, &changes)?;
+    assert!(router.prepared_bytes() > 0, "current tables dropped");
+    Ok(())
+}
+
 /// A router answers far queries through the abstraction unless told not to: legal routes
 /// that cost what they report, within 5% of the optimum, "unreachable" exactly where the
 /// graph says so, through random edits applied chunk by chunk.
