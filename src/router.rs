@@ -138,7 +138,8 @@ impl Router {
     /// always at, the optimum: on 200 routes of 500 to 1 843 blocks over the built-in terrain
     /// at 2048 x 2048, 1.8 ms against 35 ms per route (19x), 0.83% above the optimum on
     /// average and 1.59% at worst (`HIER_ENGINE=graph,hpa cargo run --release --example
-    /// long`, a quiet 2-core machine); the tests hold it within 5%, but no bound is proven.
+    /// long`, a quiet 2-core machine); the tests hold it to 1% above on average (5% per route
+    /// on a fixed hilly world), but no bound per route is proven.
     /// "Unreachable" stays exact. It costs about 0.9x the graph's compile time at
     /// [`Router::prepare`] on two threads (1.3x to 1.6x on one) and about half the graph's
     /// memory again (38 MB on top of its 78 MB at 2048), and follows
