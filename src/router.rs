@@ -331,7 +331,9 @@ impl Router {
     /// changed in `world`, updating only the neighbourhood of each change. `changes` must
     /// hold every change since the last prepare or apply (as
     /// [`ChunkedWorld::take_changes`](crate::ChunkedWorld::take_changes) reports them when
-    /// taken after each call). Does nothing when nothing was prepared; for another world than
+    /// taken after each call; reports taken before the world changed again may come later, in
+    /// order: until the last is applied, queries do without what was prepared, which trails
+    /// the world). Does nothing when nothing was prepared; for another world than
     /// the prepared one (or one that reports no [`Revision`]) it drops what was prepared
     /// instead of rebuilding it: call [`Router::prepare`] for the new world.
     ///

@@ -5,12 +5,13 @@
 mod support;
 
 use support::Outcomes;
+use support::fuzz_engines::hier_edges;
 use support::hier_worlds::{random_costs, random_world_across, rooms};
 use support::oracle::all_feet;
 use support::rng::Rng;
 use support::worlds::{random_agent, random_block};
 use voxnav::graph::{GraphSearch, NavGraph};
-use voxnav::hier::{AbstractSearch, Abstraction};
+use voxnav::hier::{AbstractSearch, Abstraction, Hierarchy};
 use voxnav::{
     Agent, Block, ChunkedWorld, Error, IVec3, MoveCosts, SearchOptions, SearchStatus, check_path,
 };
@@ -205,6 +206,75 @@ fn abstraction_updates_after_random_block_changes_equal_a_fresh_build() {
         }
     }
     outcomes.assert_both_seen(5, 1);
+}
+
+/// Change reports taken before the graph follows any of them (a server handing them to
+/// another thread while its world changes on): after each but the last the graph trails its
+/// world; both hierarchies follow it through each (they refused a graph behind its world, and
+/// a router then dropped its abstraction for good), queries wait with [`Error::StaleGraph`]
+/// until the graph catches up, and the result equals a fresh build and answers near the optimum.
+#[test]
+fn updates_follow_a_graph_that_trails_its_world() {
+    let mut rng = Rng::new(0x7a11);
+    let mut outcomes = Outcomes::default();
+    for round in 0..6 {
+        let mut world = random_world_across(&mut rng, 30, 20);
+        let agent = random_agent(&mut rng);
+        let costs = random_costs(&mut rng);
+        let mut graph = NavGraph::compile(&world, &agent).expect("compiles");
+        let mut hpa = Abstraction::build(&graph, &costs).expect("builds");
+        let mut hier = Hierarchy::build(&graph, &costs).expect("builds");
+        let bounds = world.world_bounds().expect("bounded");
+        let size = bounds.size();
+        world.track_changes(true);
+        let mut reports = Vec::new();
+        for _ in 0..3 {
+            for _ in 0..4 {
+                let p = bounds.min
+                    + IVec3::new(rng.coord(size.x), rng.coord(size.y), rng.coord(size.z));
+                world.set(p, random_block(&mut rng)).expect("inside");
+            }
+            reports.push(world.take_changes());
+        }
+        let feet = all_feet(&world, &agent);
+        let mut search = AbstractSearch::new().with_direct_cells(0);
+        for (nth, changes) in reports.iter().enumerate() {
+            let context = format!("round {round}, report {nth}");
+            let update = graph.apply_changes(&world, changes).expect("updates");
+            hpa.update(&graph, &update).expect(&context);
+            hier.update(&graph, &update).expect(&context);
+            if nth + 1 < reports.len() && feet.len() >= 2 {
+                let options = SearchOptions::default();
+                let asked = search.find_path(&hpa, &graph, feet[0], feet[1], &options);
+                assert!(
+                    matches!(asked, Err(Error::StaleGraph { .. })),
+                    "{context}: {asked:?}"
+                );
+            }
+        }
+        let fresh = Abstraction::build(&graph, &costs).expect("builds");
+        assert_eq!(hpa.edges(&graph), fresh.edges(&graph), "round {round}");
+        let fresh = Hierarchy::build(&graph, &costs).expect("builds");
+        assert_eq!(
+            hier_edges(&hier, &graph),
+            hier_edges(&fresh, &graph),
+            "round {round}"
+        );
+        for _ in 0..8 {
+            if feet.len() < 2 {
+                break;
+            }
+            let (start, goal) = (rng.pick(&feet), rng.pick(&feet));
+            let result = search
+                .find_path(&hpa, &graph, start, goal, &SearchOptions::default())
+                .expect("valid query");
+            let context = format!("round {round}: {start} -> {goal}");
+            let answer =
+                check_near_answer(&world, &agent, &costs, (start, goal), &result, &context);
+            outcomes.record(answer.is_some());
+        }
+    }
+    outcomes.assert_both_seen(10, 0);
 }
 
 /// Loads chunk column `(cx, cz)` of a world of height 16 from y -16: a floor 1 to 6 blocks

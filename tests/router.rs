@@ -629,3 +629,46 @@ fn long_routes_go_through_the_abstraction_by_default_legal_and_near_the_optimum(
     );
     Ok(())
 }
+
+/// Change reports applied after the world changed again (taken every tick, handed to the
+/// router later, in order): the abstraction for long routes follows them as the graph does.
+/// It refused a graph behind its world, and the router then dropped it until the next
+/// prepare, so long routes went back to A* over the graph without a word.
+#[test]
+fn long_routes_survive_reports_applied_after_the_world_changed_again() -> voxnav::Result<()> {
+    let mut world = floor(IVec3::new(96, 8, 48));
+    world.track_changes(true);
+    let agent = Agent::default();
+    let mut long = Router::new(agent, MoveCosts::default())?;
+    let mut exact = Router::new(agent, MoveCosts::default())?.with_long_routes(false);
+    assert!(long.prepare(&world)? && exact.prepare(&world)?);
+    let mut reports = Vec::new();
+    for x in [30, 60] {
+        world.fill(IVec3::new(x, 1, 0), IVec3::new(x, 2, 40), Block::Solid)?;
+        reports.push(world.take_changes());
+    }
+    for changes in &reports {
+        long.apply_changes(&world, changes)?;
+        exact.apply_changes(&world, changes)?;
+    }
+    assert!(
+        long.prepared_bytes() > exact.prepared_bytes(),
+        "the abstraction is kept"
+    );
+    let (start, goal) = (IVec3::new(2, 1, 2), IVec3::new(93, 1, 3));
+    let routed = long.route(&world, start, goal)?;
+    let best = exact.route(&world, start, goal)?;
+    assert_eq!(routed.status, SearchStatus::Found);
+    assert_ne!(
+        routed.stats.expanded, best.stats.expanded,
+        "through the abstraction"
+    );
+    let check = voxnav::check_path(&world, &agent, &MoveCosts::default(), &routed.path);
+    assert!(check.is_legal() && check.cost == routed.cost, "{check:?}");
+    let (cost, optimum) = (routed.cost.unwrap(), best.cost.unwrap());
+    assert!(
+        cost >= optimum && cost * 100 <= optimum * 125,
+        "{cost} vs {optimum}"
+    );
+    Ok(())
+}

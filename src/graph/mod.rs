@@ -328,15 +328,24 @@ impl NavGraph {
     /// # Errors
     /// As above.
     pub fn check_current(&self) -> Result<()> {
-        if let Some(cause) = &self.broken {
-            return Err(Error::GraphBroken(cause.clone()));
-        }
+        self.check_intact()?;
         match &self.source {
             Some(source) if source.watch.version() != source.version => Err(Error::StaleGraph {
                 built: source.version,
                 now: source.watch.version(),
             }),
             _ => Ok(()),
+        }
+    }
+
+    /// [`Error::GraphBroken`] when an update failed part way; a graph that trails its world
+    /// (changes applied in order, taken before the world's last writes) is intact. What
+    /// follows the graph's updates (the hierarchies) asks this, not
+    /// [`NavGraph::check_current`]: it reads the graph alone, whatever the world's version.
+    pub(crate) fn check_intact(&self) -> Result<()> {
+        match &self.broken {
+            Some(cause) => Err(Error::GraphBroken(cause.clone())),
+            None => Ok(()),
         }
     }
 

@@ -308,14 +308,8 @@ impl Table {
     #[inline]
     fn get(&self, k: usize) -> Option<u32> {
         match self {
-            Self::Narrow(costs) => {
-                let cost = costs[k];
-                (cost != u16::MAX).then_some(u32::from(cost))
-            }
-            Self::Wide(costs) => {
-                let cost = costs[k];
-                (cost != UNREACHED).then_some(cost)
-            }
+            Self::Narrow(costs) => (costs[k] != u16::MAX).then_some(u32::from(costs[k])),
+            Self::Wide(costs) => (costs[k] != UNREACHED).then_some(costs[k]),
         }
     }
 
@@ -567,10 +561,13 @@ impl Hierarchy {
     /// Pass every update's changes, in order: a hierarchy that missed one describes a graph
     /// that no longer exists.
     ///
+    /// `graph` may trail its world (reports applied after the world changed again); queries
+    /// wait until they agree.
+    ///
     /// # Errors
-    /// As [`NavGraph::check_current`]; [`Error::GraphTooLarge`] as [`Hierarchy::build`].
+    /// [`Error::GraphBroken`]; [`Error::GraphTooLarge`] as [`Hierarchy::build`].
     pub fn update(&mut self, graph: &NavGraph, changes: &GraphUpdate) -> Result<()> {
-        graph.check_current()?;
+        graph.check_intact()?;
         let mut dirty: AHashSet<Chunk> = AHashSet::new();
         for &id in changes.added.iter().chain(&changes.changed) {
             if !graph.is_live(id) {

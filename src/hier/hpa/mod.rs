@@ -364,10 +364,13 @@ impl Abstraction {
     /// edge (see `edits.rs`); otherwise they are dropped until
     /// [`Abstraction::refresh_landmarks`].
     ///
+    /// `graph` may trail its world (reports applied after the world changed again); queries
+    /// wait until they agree.
+    ///
     /// # Errors
-    /// As [`NavGraph::check_current`]; [`Error::GraphTooLarge`] as [`Abstraction::build`].
+    /// [`Error::GraphBroken`]; [`Error::GraphTooLarge`] as [`Abstraction::build`].
     pub fn update(&mut self, graph: &NavGraph, changes: &GraphUpdate) -> Result<()> {
-        graph.check_current()?;
+        graph.check_intact()?;
         let mut dirty: AHashSet<Chunk> = AHashSet::new();
         // Whether the landmark values are kept (see `edits.rs`: until they fail to bound a new
         // or cheaper edge); while they are, the exits before of the cells whose exits changed,
