@@ -19,8 +19,8 @@ use voxnav::hier::{AbstractSearch, Abstraction, HierSearch, Hierarchy};
 use voxnav::search::jps3d::JumpTables;
 use voxnav::world::Bounds;
 use voxnav::{
-    Agent, Block, ChunkedWorld, Engine, IVec3, MoveCosts, Router, SearchOptions, SearchResult,
-    SearchStatus, check_path,
+    Agent, Block, Changes, ChunkedWorld, Engine, IVec3, MoveCosts, Router, SearchOptions,
+    SearchResult, SearchStatus, check_path,
 };
 
 use super::fuzz::{Bytes, block, cell_at, origin};
@@ -362,6 +362,8 @@ pub fn hier_edges(hier: &Hierarchy, graph: &NavGraph) -> Vec<([i32; 3], [i32; 3]
 /// What the long-route targets keep current: the walk graph, the exact hierarchy, the
 /// abstraction and a router with long routes, for one walker at one set of costs.
 struct LongRoutes {
+    /// Change reports taken but not followed yet (see [`LongRoutes::defer`]).
+    pending: Vec<Changes>,
     agent: Agent,
     costs: MoveCosts,
     graph: NavGraph,
@@ -388,9 +390,16 @@ impl LongRoutes {
             exact: HierSearch::new(),
             // Every query that leaves its start's cell goes through the abstraction.
             near: AbstractSearch::new().with_direct_cells(0),
+            pending: Vec::new(),
             agent,
             costs,
         }
+    }
+
+    /// Takes the changes so far as one report, followed with the next [`LongRoutes::follow`]:
+    /// a server that hands reports on later, so the graph trails the world until the last.
+    fn defer(&mut self, world: &mut ChunkedWorld) {
+        self.pending.push(world.take_changes());
     }
 
     /// Graph A* and the exact hierarchy cost what exhaustive Dijkstra costs from `ends.0` to
@@ -433,11 +442,15 @@ impl LongRoutes {
     /// then the graph equals a fresh compile, and the hierarchy and the abstraction list the
     /// edges and portals of fresh builds.
     fn follow(&mut self, world: &mut ChunkedWorld, refresh: bool, what: &str) {
-        let changes = world.take_changes();
-        let update = self.graph.apply_changes(world, &changes).expect("updates");
-        self.hier.update(&self.graph, &update).expect("updates");
-        self.hpa.update(&self.graph, &update).expect("updates");
-        self.router.apply_changes(world, &changes).expect("updates");
+        let mut reports = std::mem::take(&mut self.pending);
+        reports.push(world.take_changes());
+        for changes in &reports {
+            let update = self.graph.apply_changes(world, changes).expect("updates");
+            self.hier.update(&self.graph, &update).expect("updates");
+            self.hpa.update(&self.graph, &update).expect("updates");
+            self.router.apply_changes(world, changes).expect("updates");
+        }
+        let changes = &reports;
         if refresh {
             self.hpa.refresh_landmarks();
             self.router.refresh_long_routes();
@@ -503,6 +516,8 @@ pub fn walk_long(data: &[u8]) {
     }
     let mut long = LongRoutes::new(&world, agent, costs);
     world.track_changes(true);
+    // Which reports are handed on late: a stream of its own, so the others draw as before.
+    let mut defer = Rng::new(seed ^ 0xdefe);
     for round in 0..3 {
         let feet = all_feet(&world, &agent);
         if feet.len() < 2 {
@@ -515,6 +530,9 @@ pub fn walk_long(data: &[u8]) {
         for _ in 0..=rng.below(4) {
             let cell = cell_at(min, size, rng.below(u64::from(cells)) as u32);
             world.set(cell, random_block(&mut rng)).expect("inside");
+            if defer.chance(30) {
+                long.defer(&mut world);
+            }
         }
         let refresh = rng.chance(50);
         long.follow(&mut world, refresh, &what);
@@ -578,6 +596,8 @@ pub fn walk_columns(data: &[u8]) {
     }
     let mut long = LongRoutes::new(&world, agent, costs);
     world.track_changes(true);
+    // Which reports are handed on late: a stream of its own, so the others draw as before.
+    let mut defer = Rng::new(seed ^ 0xdefe);
     for step in 0..6 {
         let op = bytes.byte();
         let column = columns[usize::from(op >> 2) % columns.len()];
@@ -608,6 +628,11 @@ pub fn walk_columns(data: &[u8]) {
                     .expect("a loaded column");
             }
             _ => {}
+        }
+        if step < 5 && defer.chance(30) {
+            // Followed with the next step's changes; this step's query waits for them.
+            long.defer(&mut world);
+            continue;
         }
         let what = format!("step {step} of columns from {base:?}");
         let refresh = rng.chance(50);
