@@ -23,7 +23,8 @@
 //!
 //! Pairs are 500 to 2 000 blocks apart (in smaller worlds 45% to 90% of the side) on the
 //! surface and connected (the first engine's answer decides: every engine's "unreachable" is
-//! exact).
+//! exact). `--world PATH` routes on a Minecraft save instead (pairs 48 to 600 blocks apart on
+//! the surface of its loaded chunks; block edits there too).
 
 #[cfg(feature = "terrain")]
 #[path = "support/src/mod.rs"]
@@ -49,7 +50,7 @@ mod bench {
     use voxnav::search::heuristic::Heuristic;
     use voxnav::terrain::{TerrainConfig, generate_terrain};
     use voxnav::world::pick::pick_pairs;
-    use voxnav::{Agent, Block, IVec3, MoveCosts, SearchOptions};
+    use voxnav::{Agent, Block, ChunkedWorld, IVec3, MoveCosts, SearchOptions};
 
     use super::support::args::describe_bytes;
     use super::support::timing::Stopwatch;
@@ -86,6 +87,11 @@ mod bench {
         #[arg(long, num_args = 2, value_names = ["MIN", "MAX"],
               value_parser = clap::value_parser!(u32).range(1..=100_000))]
         distance: Option<Vec<u32>>,
+        /// A Minecraft Java save instead of the terrain (a save folder holding `region/`, a
+        /// folder of region files, or one region file; needs the `anvil` feature): pairs on
+        /// the surface of its loaded chunks, by default 48 to 600 blocks apart.
+        #[arg(long, value_name = "PATH")]
+        world: Option<String>,
     }
 
     /// A heuristic weight as [`Heuristic::with_weight`] takes it (finite, at least 1), checked
@@ -269,26 +275,38 @@ mod bench {
         Ok(())
     }
 
+    /// The world to route on, and how to name it: the save `--world` names, or the terrain.
+    fn world(args: &Args) -> Result<(ChunkedWorld, String), String> {
+        let Some(path) = &args.world else {
+            let config = TerrainConfig::default()
+                .with_seed(args.seed)
+                .with_size(args.size, 128, args.size);
+            let world = generate_terrain(&config).map_err(|e| e.to_string())?;
+            let about = format!("{0} x 128 x {0} (seed {1})", args.size, args.seed);
+            return Ok((world, about));
+        };
+        #[cfg(feature = "anvil")]
+        {
+            let loaded = voxnav::anvil::load_world(path).map_err(|e| e.to_string())?;
+            let about = format!("{path} ({} chunk columns)", loaded.loaded_chunks.len());
+            Ok((loaded.world, about))
+        }
+        #[cfg(not(feature = "anvil"))]
+        Err(format!("--world {path}: needs the `anvil` feature"))
+    }
+
     pub fn run(args: &Args) -> Result<(), String> {
         let (run_graph, run_hier, run_hpa) = engines();
         let agent = Agent::default();
         let costs = MoveCosts::default();
-        let config = TerrainConfig::default()
-            .with_seed(args.seed)
-            .with_size(args.size, 128, args.size);
-        let mut world = generate_terrain(&config).map_err(|e| e.to_string())?;
+        let (mut world, about) = world(args)?;
         let clock = Stopwatch::start();
 
         let started = Instant::now();
         let mut graph = NavGraph::compile(&world, &agent).map_err(|e| e.to_string())?;
         let compile = started.elapsed();
         let graph_bytes = graph.memory_bytes();
-        println!(
-            "world {0} x 128 x {0} (seed {1}): {2} feet positions",
-            args.size,
-            args.seed,
-            graph.node_count()
-        );
+        println!("world {about}: {} feet positions", graph.node_count());
         println!(
             "graph: compile {:.0} ms, {}",
             compile.as_secs_f64() * 1e3,
@@ -324,6 +342,7 @@ mod bench {
         let (min_distance, max_distance) = match args.distance.as_deref() {
             Some(&[least, most]) if least <= most => (least as f32, most as f32),
             Some(_) => return Err("--distance: MIN must not exceed MAX".into()),
+            None if args.world.is_some() => (48.0, 600.0),
             None => (
                 (args.size as f32 * 0.45).min(500.0),
                 (args.size as f32 * 0.9).min(2000.0),
