@@ -27,7 +27,9 @@
 pub use crate::batch::BatchRouter;
 pub use crate::chase::ChaseField;
 pub use crate::graph::{GraphMove, GraphSearch, GraphUpdate, NavGraph, NodeId};
-pub use crate::hier::{AbstractSearch, Abstraction, DIRECT_CELLS, HierSearch, Hierarchy};
+pub use crate::hier::{
+    AbstractSearch, Abstraction, DIRECT_CELLS, HierSearch, Hierarchy, PROBE_BLOCKS,
+};
 pub use crate::moves::agent::OCTILE_SCALE;
 pub use crate::moves::pathcheck::{PathCheck, move_between};
 pub use crate::moves::{

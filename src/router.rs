@@ -17,7 +17,8 @@
 //!   borders, exact costs between them inside each chunk, landmarks to guide the search),
 //!   built by [`Router::prepare`] too and kept current by [`Router::apply_changes`]. Near the
 //!   optimum, not always at it (see [`Router::with_long_routes`] for the figures, and to turn
-//!   it off for exact routes);
+//!   it off for exact routes); ends at most [`PROBE_BLOCKS`](crate::hier::PROBE_BLOCKS) apart
+//!   try A* over the graph first, with a small budget;
 //! - **index**: a goal the reachability index proves unreachable is answered with no search;
 //! - **jump points**: fliers and swimmers going to one block are answered by jump point search
 //!   where it is exact (the flier A*'s costs; see [`Engine::JumpPoints`]), with its face jumps

@@ -518,3 +518,65 @@ fn abstraction_budgets_unreachable_goals_bad_input_and_staleness_answer_as_astar
     .expect("a route into the opened box");
     assert!(format!("{hpa:?}").starts_with("Abstraction {"));
 }
+
+/// The probe (`hier::hpa::search::direct`): ends past the direct distance but at most
+/// `PROBE_BLOCKS` apart are answered by A* over the graph when it ends within 16 nodes per
+/// block (found exactly, or unreachable), by the abstraction when it does not; a node budget
+/// at most the probe's ends the query with the probe's partial route, as A* over the graph.
+#[test]
+fn the_probe_answers_near_queries_by_astar_within_its_budget() {
+    let world = rooms();
+    let (agent, costs) = (Agent::default(), MoveCosts::default());
+    let graph = NavGraph::compile(&world, &agent).expect("compiles");
+    let hpa = Abstraction::build(&graph, &costs).expect("builds");
+    let options = SearchOptions::default();
+    let mut astar = GraphSearch::new(costs).expect("valid costs");
+    let mut probing = AbstractSearch::new();
+    let mut without = AbstractSearch::new().with_probe_blocks(0);
+    // Three chunk columns apart (past the direct distance), 36 blocks: through the corridor.
+    let (start, goal, boxed) = (
+        IVec3::new(2, 1, 18),
+        IVec3::new(38, 1, 18),
+        IVec3::new(37, 1, 11),
+    );
+    let plain = astar
+        .find_path(&graph, start, goal, &options)
+        .expect("valid");
+    assert_eq!(plain.status, SearchStatus::Found);
+    assert!(plain.stats.expanded <= 16 * 36, "{}", plain.stats.expanded);
+    let probed = probing
+        .find_path(&hpa, &graph, start, goal, &options)
+        .expect("valid");
+    assert_eq!(
+        (probed.status, probed.cost, probed.stats.expanded),
+        (plain.status, plain.cost, plain.stats.expanded)
+    );
+    let through = without
+        .find_path(&hpa, &graph, start, goal, &options)
+        .expect("valid");
+    assert_eq!(through.status, SearchStatus::Found);
+    assert_ne!(through.stats.expanded, plain.stats.expanded);
+    // Unreachable: the box is sealed. The start's side holds more nodes than the probe's
+    // budget, so the probe gives up and the abstraction, then A* over the graph, decide: the
+    // probe's expansions are counted in the query's.
+    let sealed = probing
+        .find_path(&hpa, &graph, start, boxed, &options)
+        .expect("valid");
+    let plain_sealed = astar
+        .find_path(&graph, start, boxed, &options)
+        .expect("valid");
+    assert_eq!(sealed.status, SearchStatus::Unreachable);
+    assert!(plain_sealed.stats.expanded > 16 * 36);
+    assert!(sealed.stats.expanded > plain_sealed.stats.expanded + 16 * 36);
+    // A budget below the probe's: A* over the graph's partial answer with that budget.
+    let tight = options.with_max_nodes(5);
+    let partial = probing
+        .find_path(&hpa, &graph, start, goal, &tight)
+        .expect("valid");
+    let plain_partial = astar.find_path(&graph, start, goal, &tight).expect("valid");
+    assert_eq!(partial.status, SearchStatus::Partial);
+    assert_eq!(
+        (&partial.path, partial.cost),
+        (&plain_partial.path, plain_partial.cost)
+    );
+}

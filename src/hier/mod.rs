@@ -136,10 +136,12 @@
 //!   every new or cheaper edge, else drop them until [`Abstraction::refresh_landmarks`]
 //!   (`hpa/edits.rs`: 178 of 200 edits of `long --size 1024` keep them).
 //! - **Queries** ([`AbstractSearch::find_path`]): routes whose ends are at most one cell
-//!   apart (either axis, [`DIRECT_CELLS`]) go straight to A* over the walk graph. Others
-//!   search the start's cell forwards and the goal's backwards (Dijkstra inside each), run
-//!   A* over the portals (dense records stamped per query, each portal's estimate computed
-//!   once per query, the search core's radix heap as the open set), then refine and smooth
+//!   apart (either axis, [`DIRECT_CELLS`]) go straight to A* over the walk graph; those at
+//!   most [`PROBE_BLOCKS`] apart try it first with a budget of 16 nodes per block, which
+//!   answers most on real worlds (`hpa/search/direct.rs`). Others search the start's cell
+//!   forwards and the goal's backwards (Dijkstra inside each), run A* over the portals
+//!   (dense records stamped per query, each portal's estimate computed once per query, the
+//!   search core's radix heap as the open set), then refine and smooth
 //!   the abstract route with windows two cells wide: A* from where the kept route stands
 //!   to where the abstract route leaves the next cell, over the moves of those cells,
 //!   keeping its part up to 65% of the way through the second cell, where the next window
@@ -244,7 +246,7 @@ use crate::moves::agent::MoveCosts;
 use cell::{Before, CELL_SIDE, Chunk, DeriveScratch, UNREACHED};
 use cell::{across, chunk_of, derive, is_portal, on_border};
 
-pub use hpa::{AbstractSearch, Abstraction, DIRECT_CELLS};
+pub use hpa::{AbstractSearch, Abstraction, DIRECT_CELLS, PROBE_BLOCKS};
 pub use query::{HierSearch, Reach};
 
 /// One cell: a chunk column's portals and their table.

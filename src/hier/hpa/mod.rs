@@ -30,7 +30,7 @@ use blocks::HpaCell;
 use exits::{exits_of, facing};
 use landmarks::LANDMARK_WAYS;
 
-pub use search::{AbstractSearch, DIRECT_CELLS};
+pub use search::{AbstractSearch, DIRECT_CELLS, PROBE_BLOCKS};
 
 /// An entrance gets one portal pair per this many crossings (rounded up), each in the middle
 /// of its share: measured against Botea, Mueller and Schaeffer's rule (one pair in the

@@ -137,6 +137,7 @@
 //! loaded too), and slower at 2048 (`HIER_ENGINE=hpa long --edits 0 --pairs 200 --weight 1`,
 //! two interleaved quiet runs: 1.580-1.586 ms to 1.624-1.638 ms per query).
 
+use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 use glam::IVec3;
@@ -152,7 +153,10 @@ use crate::search::heuristic::Heuristic;
 use crate::search::open::OpenSet;
 use crate::search::{SearchOptions, SearchResult, SearchStats, SearchStatus};
 
+mod direct;
 mod windows;
+
+pub use direct::{DIRECT_CELLS, PROBE_BLOCKS};
 
 /// The parent of the portals reached from the start's cell search.
 const FROM_START: u32 = u32::MAX - 1;
@@ -219,6 +223,7 @@ pub struct AbstractSearch {
     to_goal: Vec<Option<u64>>,
     plain: Option<GraphSearch>,
     direct_cells: i32,
+    probe_blocks: u32,
 }
 
 impl std::fmt::Debug for AbstractSearch {
@@ -230,18 +235,14 @@ impl std::fmt::Debug for AbstractSearch {
     }
 }
 
-/// The cells (chunk distance, the larger of the two axes) within which a query goes straight
-/// to A* over the graph by default: the start's cell and its 8 neighbours, where the
-/// abstraction's fixed portals cost the most and A* expands little.
-pub const DIRECT_CELLS: i32 = 1;
-
 impl AbstractSearch {
     /// A search with empty buffers that answers queries within [`DIRECT_CELLS`] by A* over
-    /// the graph.
+    /// the graph, and probes with it those within [`PROBE_BLOCKS`] blocks.
     #[must_use]
     pub fn new() -> Self {
         Self {
             direct_cells: DIRECT_CELLS,
+            probe_blocks: PROBE_BLOCKS,
             ..Self::default()
         }
     }
@@ -275,24 +276,15 @@ impl AbstractSearch {
         }
     }
 
-    /// Sets the chunk distance (the larger of the two axes) at or below which a query is
-    /// answered by A* over the graph: 0 sends every query that leaves its start's cell
-    /// through the abstraction (what the tests use to exercise it on small worlds); negative
-    /// values count as 0. Defaults to [`DIRECT_CELLS`].
-    #[must_use]
-    pub fn with_direct_cells(mut self, cells: i32) -> Self {
-        self.direct_cells = cells.max(0);
-        self
-    }
-
     /// Finds a route over `graph` from the feet position `start` to `goal` through `hpa`
     /// (built from `graph` and kept current with its updates). Queries within the direct
-    /// distance ([`AbstractSearch::with_direct_cells`]) are A* over the graph; others search
-    /// the abstraction, then refine and smooth its route with A* windows two cells wide
-    /// (see the [module docs](crate::hier#the-inexact-abstraction-hpa)): a legal route that costs
-    /// what it reports, near-optimal. The heuristic's weight is left out of both (it made
-    /// the abstract search slower). When the abstraction finds no route, A* over the graph
-    /// decides (with the budget left), so "unreachable" is exact.
+    /// distance ([`AbstractSearch::with_direct_cells`]) are A* over the graph, as are those
+    /// within [`AbstractSearch::with_probe_blocks`] that it answers within a small budget;
+    /// others search the abstraction, then refine and smooth its route with A* windows two
+    /// cells wide (see the [module docs](crate::hier#the-inexact-abstraction-hpa)): a legal
+    /// route that costs what it reports, near-optimal. The heuristic's weight is left out
+    /// of both (it made the abstract search slower). When the abstraction finds no route, A*
+    /// over the graph decides (with the budget left), so "unreachable" is exact.
     ///
     /// # Errors
     /// As [`GraphSearch::find_path`]; [`Error::StaleGraph`] when `hpa` describes another
@@ -316,6 +308,10 @@ impl AbstractSearch {
         if apart <= self.direct_cells {
             return self.plain(hpa)?.find_path(graph, start, goal, options);
         }
+        let probed = match self.probe(hpa, graph, (start, goal), options)? {
+            ControlFlow::Break(answer) => return Ok(answer),
+            ControlFlow::Continue(expanded) => expanded,
+        };
         let (Some(&start_cell), Some(&goal_cell)) = (
             hpa.by_chunk.get(&start_chunk),
             hpa.by_chunk.get(&goal_chunk),
@@ -340,7 +336,7 @@ impl AbstractSearch {
         );
         let goal_cell_ref = &hpa.cells[goal_cell as usize];
         let plain = self.plain(hpa)?;
-        let mut expanded = plain.exhaust_within(graph, start_id, &[start_chunk]);
+        let mut expanded = probed + plain.exhaust_within(graph, start_id, &[start_chunk]);
         from_start.clear();
         from_start.extend(
             hpa.cells[start_cell as usize]
