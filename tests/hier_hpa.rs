@@ -33,6 +33,41 @@ fn check_near_answer(
     Some((result.cost?, best?))
 }
 
+/// A world with the agent and costs its queries are checked for.
+struct Checked<'a> {
+    world: &'a ChunkedWorld,
+    agent: &'a Agent,
+    costs: &'a MoveCosts,
+}
+
+impl Checked<'_> {
+    /// `count` queries between random positions of `feet` through the abstraction, each
+    /// checked by [`check_near_answer`] and counted in `outcomes`.
+    fn queries(
+        &self,
+        (hpa, graph, search): (&Abstraction, &NavGraph, &mut AbstractSearch),
+        feet: &[IVec3],
+        rng: &mut Rng,
+        count: usize,
+        what: &str,
+        outcomes: &mut Outcomes,
+    ) {
+        if feet.len() < 2 {
+            return;
+        }
+        for _ in 0..count {
+            let (start, goal) = (rng.pick(feet), rng.pick(feet));
+            let result = search
+                .find_path(hpa, graph, start, goal, &SearchOptions::default())
+                .expect("valid query");
+            let context = format!("{what}: {start} -> {goal}");
+            let (world, agent, costs) = (self.world, self.agent, self.costs);
+            let answer = check_near_answer(world, agent, costs, (start, goal), &result, &context);
+            outcomes.record(answer.is_some());
+        }
+    }
+}
+
 #[test]
 fn abstraction_routes_are_legal_and_reachability_exact_on_random_worlds() {
     let mut rng = Rng::new(0xab57);
@@ -189,19 +224,20 @@ fn abstraction_updates_after_random_block_changes_equal_a_fresh_build() {
             }
             if edit % 8 == 7 {
                 let feet = all_feet(&world, &agent);
-                for _ in 0..4 {
-                    if feet.len() < 2 {
-                        break;
-                    }
-                    let (start, goal) = (rng.pick(&feet), rng.pick(&feet));
-                    let result = search
-                        .find_path(&hpa, &graph, start, goal, &SearchOptions::default())
-                        .expect("valid query");
-                    let context = format!("round {round} edit {edit}: {start} -> {goal}");
-                    let answer =
-                        check_near_answer(&world, &agent, &costs, (start, goal), &result, &context);
-                    outcomes.record(answer.is_some());
-                }
+                let what = format!("round {round} edit {edit}");
+                let checked = Checked {
+                    world: &world,
+                    agent: &agent,
+                    costs: &costs,
+                };
+                checked.queries(
+                    (&hpa, &graph, &mut search),
+                    &feet,
+                    &mut rng,
+                    4,
+                    &what,
+                    &mut outcomes,
+                );
             }
         }
     }
@@ -260,19 +296,20 @@ fn updates_follow_a_graph_that_trails_its_world() {
             hier_edges(&fresh, &graph),
             "round {round}"
         );
-        for _ in 0..8 {
-            if feet.len() < 2 {
-                break;
-            }
-            let (start, goal) = (rng.pick(&feet), rng.pick(&feet));
-            let result = search
-                .find_path(&hpa, &graph, start, goal, &SearchOptions::default())
-                .expect("valid query");
-            let context = format!("round {round}: {start} -> {goal}");
-            let answer =
-                check_near_answer(&world, &agent, &costs, (start, goal), &result, &context);
-            outcomes.record(answer.is_some());
-        }
+        let what = format!("round {round}");
+        let checked = Checked {
+            world: &world,
+            agent: &agent,
+            costs: &costs,
+        };
+        checked.queries(
+            (&hpa, &graph, &mut search),
+            &feet,
+            &mut rng,
+            8,
+            &what,
+            &mut outcomes,
+        );
     }
     outcomes.assert_both_seen(10, 0);
 }
