@@ -15,7 +15,8 @@
 //! scratch copy, not kept): 6 700 far routes found (about 22% of the pairs are unreachable,
 //! across unloaded chunks), every one legal and through the abstraction, 0.28% to 0.39% above
 //! the optimum on average by body and seed, 5.2% at worst; the abstraction equal to a fresh
-//! build after each of 480 rounds of changes.
+//! build after each of 480 rounds of changes. (That run came before near routes tried A*
+//! over the graph first: since, routes at most 64 blocks apart are mostly A*'s, exact.)
 
 #![cfg(feature = "anvil")]
 
