@@ -44,7 +44,8 @@ fn main() -> std::process::ExitCode {
 mod bench {
     use std::time::{Duration, Instant};
 
-    use clap::Parser;
+    use clap::parser::ValueSource;
+    use clap::{CommandFactory, FromArgMatches, Parser};
     use voxnav::graph::{GraphSearch, NavGraph};
     use voxnav::hier::{AbstractSearch, Abstraction, HierSearch, Hierarchy, Reach};
     use voxnav::search::heuristic::Heuristic;
@@ -75,7 +76,8 @@ mod bench {
         /// this; their costs are at most this times the optimal); 1 for none.
         #[arg(long, default_value_t = 1.05, value_parser = parse_weight)]
         weight: f64,
-        /// A world of 512 and 20 pairs and 50 edits: a run in CI time.
+        /// A world of 512, 20 pairs and 50 edits (those given beside it win): a run in CI
+        /// time.
         #[arg(long)]
         quick: bool,
         /// Compute the abstraction's landmarks again (untimed) after every edit that drops
@@ -104,12 +106,21 @@ mod bench {
             .map_err(|e| e.to_string())
     }
 
+    /// The arguments, `--quick` setting the size, pairs and edits not given beside it.
     pub fn parse() -> Args {
-        let mut args = Args::parse();
+        let matches = Args::command().get_matches();
+        let mut args = Args::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
         if args.quick {
-            args.size = 512;
-            args.pairs = 20;
-            args.edits = 50;
+            let given = |id: &str| matches.value_source(id) == Some(ValueSource::CommandLine);
+            if !given("size") {
+                args.size = 512;
+            }
+            if !given("pairs") {
+                args.pairs = 20;
+            }
+            if !given("edits") {
+                args.edits = 50;
+            }
         }
         args
     }
