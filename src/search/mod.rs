@@ -150,6 +150,12 @@ impl Budget {
         }
     }
 
+    /// Whether neither budget is set: no search is stopped by it.
+    #[inline]
+    pub(crate) fn is_unlimited(&self) -> bool {
+        self.max_nodes == u64::MAX && self.deadline.is_none()
+    }
+
     /// Whether a search that has expanded `expanded` nodes must stop: the node budget is
     /// spent, or the time is up (the clock is read every [`CLOCK_INTERVAL`] expansions).
     #[inline]

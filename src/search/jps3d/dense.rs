@@ -256,6 +256,10 @@ impl RecordTable for DenseRecords<'_> {
 }
 
 impl JumpStore for DenseRecords<'_> {
+    /// The slots double when half are taken, up to twice the tables' cells, so the store
+    /// never fills (the module notes).
+    const NEVER_FULL: bool = true;
+
     /// The cell of the expanded position in the tables.
     type Near = usize;
 
