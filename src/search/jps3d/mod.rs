@@ -116,7 +116,7 @@
 //! twice into the search: 265.9 M to 252.1 M (`Simple` 14.98 M to 14.61 M; without tables,
 //! `Simple` 63.26 M to 58.82 M, the pillars 119.2 M to 109.3 M), the same expansions; the
 //! large set's clock unchanged within noise (five interleaved quiet runs: 0.92x to 1.02x).
-//! Then 252.1 M to 192.0 M, 0.91x on the clock (3.57x over the flier A*): see `jump.rs`.
+//! Then 252.1 M to 192.0 M (0.91x on the clock), then 183.1 M: see `jump.rs`.
 //!
 //! The jump search starts from the more confined end of each query (`ends.rs`: the goal when
 //! the "fits" bits around the 27 positions around it are fewer than around the start's, and no
