@@ -61,6 +61,14 @@ use ring::Ring;
 /// water split cells) and the query expanded 4.7 times as many (51 076 against 10 922 with
 /// the earlier windows, 20 pairs); planes fitted per cell (least-squares slopes, offsets
 /// just below and above every portal) narrowed the spread to 482 only, 49 144 expansions.
+///
+/// Chosen by Goldberg and Werneck's "avoid" rule instead (2005: the first landmark as here,
+/// then each next one the leaf reached from a random portal of the core down its
+/// shortest-route tree, always towards the subtree whose routes the landmarks so far bound
+/// worst, past subtrees holding a landmark): 8 931 expansions per query against 7 933 at 1024
+/// (`HIER_ENGINE=hpa long --size 1024 --pairs 100 --edits 0 --weight 1`, session 27, a
+/// scratch build), for a third more landmark searches at build. Random pairs over a square of
+/// land are bounded best from its border: dropped.
 pub(super) const LANDMARKS: usize = 20;
 
 /// The values kept per slot: the distance from and to each landmark.
