@@ -308,6 +308,16 @@ mod bench {
 
     pub fn run(args: &Args) -> Result<(), String> {
         let (run_graph, run_hier, run_hpa) = engines();
+        // Checked before the world is built, which takes seconds.
+        let (min_distance, max_distance) = match args.distance.as_deref() {
+            Some(&[least, most]) if least <= most => (least as f32, most as f32),
+            Some(_) => return Err("--distance: MIN must not exceed MAX".into()),
+            None if args.world.is_some() => (48.0, 600.0),
+            None => (
+                (args.size as f32 * 0.45).min(500.0),
+                (args.size as f32 * 0.9).min(2000.0),
+            ),
+        };
         let agent = Agent::default();
         let costs = MoveCosts::default();
         let (mut world, about) = world(args)?;
@@ -350,15 +360,6 @@ mod bench {
             hpa = Some(built);
         }
 
-        let (min_distance, max_distance) = match args.distance.as_deref() {
-            Some(&[least, most]) if least <= most => (least as f32, most as f32),
-            Some(_) => return Err("--distance: MIN must not exceed MAX".into()),
-            None if args.world.is_some() => (48.0, 600.0),
-            None => (
-                (args.size as f32 * 0.45).min(500.0),
-                (args.size as f32 * 0.9).min(2000.0),
-            ),
-        };
         let options = SearchOptions::default();
         let mut hier_search = HierSearch::new();
         let mut hpa_search = AbstractSearch::new();
