@@ -232,6 +232,9 @@ fn run(args: &Args) -> Result<(), String> {
         .ok_or("give a scenario file, or --synthetic SIDE")?;
     let voxel = scen_path.extension().is_some_and(|e| e == "3dscen");
     let suffix = if voxel { ".3dscen" } else { ".scen" };
+    // The scenario file is read first: it is the file the user named.
+    let scen_text = read(&scen_path)?;
+    let derived = args.map.is_none();
     let map_path = match args.map.clone() {
         Some(path) => path,
         None => scen_path
@@ -246,13 +249,24 @@ fn run(args: &Args) -> Result<(), String> {
             })?,
     };
 
+    let map_text = read(&map_path).map_err(|e| {
+        if derived {
+            format!("{e} (the map named after the scenario file; give --map)")
+        } else {
+            e
+        }
+    })?;
     if voxel {
-        return run_voxel(&scen_path, &map_path, limit, &args.engines);
+        return run_voxel(
+            (&scen_path, &scen_text),
+            (&map_path, &map_text),
+            limit,
+            &args.engines,
+        );
     }
-    let grid = parse_movingai_map(&read(&map_path)?)
-        .map_err(|e| format!("{}: {e}", map_path.display()))?;
-    let mut scenarios = parse_movingai_scen(&read(&scen_path)?)
-        .map_err(|e| format!("{}: {e}", scen_path.display()))?;
+    let grid = parse_movingai_map(&map_text).map_err(|e| format!("{}: {e}", map_path.display()))?;
+    let mut scenarios =
+        parse_movingai_scen(&scen_text).map_err(|e| format!("{}: {e}", scen_path.display()))?;
     scenarios.truncate(limit);
     run_flat(&map_path, &grid, &scenarios, args)
         .map_err(|e| format!("{}: {e}", scen_path.display()))
@@ -414,15 +428,15 @@ impl Totals {
 const VOXEL_ENGINES: [&str; 2] = ["A*", "JPS"];
 
 fn run_voxel(
-    scen_path: &Path,
-    map_path: &Path,
+    (scen_path, scen_text): (&Path, &str),
+    (map_path, map_text): (&Path, &str),
     limit: usize,
     engines: &[String],
 ) -> Result<(), String> {
-    let world = parse_movingai_3dmap(&read(map_path)?)
-        .map_err(|e| format!("{}: {e}", map_path.display()))?;
-    let mut file = parse_movingai_3dscen(&read(scen_path)?)
-        .map_err(|e| format!("{}: {e}", scen_path.display()))?;
+    let world =
+        parse_movingai_3dmap(map_text).map_err(|e| format!("{}: {e}", map_path.display()))?;
+    let mut file =
+        parse_movingai_3dscen(scen_text).map_err(|e| format!("{}: {e}", scen_path.display()))?;
     file.scenarios.truncate(limit);
     let size = world.size();
     println!(
