@@ -50,7 +50,7 @@ use crate::hier::AbstractSearch;
 use crate::moves::agent::{Agent, MoveCosts};
 use crate::reach::{IndexSlot, IndexedRouter};
 use crate::search::heuristic::Heuristic;
-use crate::search::jps3d::{JumpSearch, JumpTables};
+use crate::search::jps3d::{JumpSearch, JumpTables, MAX_TABLE_CELLS};
 use crate::search::{BlockGoal, Goal, Pathfinder, SearchOptions, SearchResult};
 use crate::world::{Changes, Revision, VersionedWorld, VoxelWorld};
 
@@ -112,18 +112,21 @@ pub struct BatchRouter {
     /// (see [`JumpTables`]): read by jump point search on that world at that revision only
     /// (the tables remember it, [`JumpTables::check_current`]).
     tables: Option<JumpTables>,
+    /// The most cells of a world [`BatchRouter::build_jump_tables`] builds tables for.
+    table_cells: u64,
     pool: Mutex<Vec<Worker>>,
 }
 
-/// The most cells of a world the router builds jump tables for (50 MB of tables, 24 bytes a
-/// cell): a cap on memory the router spends unasked. Larger tables still pay per query, less
-/// as they miss the cache more: on the 256 x 128 x 256 world of `benches/jps3d.rs` (8.4
-/// million cells, 204.5 MB) a query with them took 1 389 us against 1 822 us without and
-/// 3 794 us for the flier A*; on `Simple` tiled 3 x 1 x 3 (13.1 million cells, 319 MB) 38.9
-/// us against 1 137 us; on `Simple` (1.5 million cells, 35.5 MB) 6.5 us against 22.6 us
-/// (a quiet machine, `cargo bench --bench jps3d`). Larger worlds can build [`JumpTables`]
-/// themselves.
-pub(crate) const ROUTER_TABLE_CELLS: u64 = 1 << 21;
+/// The most cells of a world the router builds jump tables for by default (50 MB of tables,
+/// 24 bytes a cell): a cap on memory the router spends unasked, which
+/// [`Router::with_jump_table_cells`](crate::Router::with_jump_table_cells) raises. Larger
+/// tables still pay per query, less as they miss the cache more: on the 256 x 128 x 256 world
+/// of `benches/jps3d.rs` (8.4 million cells, 204.5 MB) a query with them took 0.91-0.93 ms
+/// against 1.51-1.58 ms without and 3.45-3.54 ms for the flier A*; on `Simple` tiled 3 x 1 x 3
+/// (13.1 million cells, 319 MB) 23.5 us against 0.68-0.88 ms (session 27, a quiet machine,
+/// `cargo bench --bench jps3d`); on `Simple` (1.5 million cells, 35.5 MB) 6.5 us against
+/// 22.6 us (earlier).
+pub const ROUTER_TABLE_CELLS: u64 = 1 << 21;
 
 /// What one worker searches with: on the world, over the graph, and by jump points (for a
 /// flier or swimmer the jump search accepts).
@@ -166,6 +169,7 @@ impl BatchRouter {
             options: SearchOptions::default(),
             index: IndexSlot::new(agent),
             tables: None,
+            table_cells: ROUTER_TABLE_CELLS,
             pool: Mutex::new(Vec::new()),
         })
     }
@@ -328,9 +332,9 @@ impl BatchRouter {
     /// Precomputes the face jumps of the router's flier or swimmer in `world` as it is now
     /// ([`JumpTables::build`]), for the jump point search of later queries on `world` at this
     /// revision. Returns whether it did: not for agents jump point search refuses, nor for
-    /// worlds without a revision or bounds, nor for worlds of more than
-    /// [`ROUTER_TABLE_CELLS`] cells, where tables slow the search down (their searches jump
-    /// without tables).
+    /// worlds without a revision or bounds, nor for worlds of more cells than the cap
+    /// ([`BatchRouter::set_jump_table_cells`], [`ROUTER_TABLE_CELLS`] by default; their
+    /// searches jump without tables).
     ///
     /// # Errors
     /// As [`JumpTables::build`].
@@ -344,11 +348,17 @@ impl BatchRouter {
         ) else {
             return Ok(false);
         };
-        if bounds.is_empty() || bounds.volume() > ROUTER_TABLE_CELLS {
+        if bounds.is_empty() || bounds.volume() > self.table_cells {
             return Ok(false);
         }
         self.tables = Some(JumpTables::build(world, *self.agent())?);
         Ok(true)
+    }
+
+    /// Sets the most cells of a world [`BatchRouter::build_jump_tables`] builds tables for,
+    /// at most [`MAX_TABLE_CELLS`] (a larger value counts as that); 0 builds none.
+    pub(crate) fn set_jump_table_cells(&mut self, cells: u64) {
+        self.table_cells = cells.min(MAX_TABLE_CELLS);
     }
 
     /// Brings the jump tables up to date after `changes` in `world`, locally

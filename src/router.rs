@@ -160,6 +160,25 @@ impl Router {
         self
     }
 
+    /// Sets the most cells of a bounded world (its bounds' volume) for which
+    /// [`Router::prepare`] builds jump tables for a flier or swimmer (24 bytes a cell, see
+    /// [`Router::prepare`]): [`ROUTER_TABLE_CELLS`](crate::batch::ROUTER_TABLE_CELLS) by
+    /// default (2 097 152 cells, 50 MB), a cap on the memory the router spends unasked. Larger
+    /// worlds are jumped without tables unless it is raised, up to
+    /// [`MAX_TABLE_CELLS`](crate::search::jps3d::MAX_TABLE_CELLS) (16.8 million cells, 400 MB;
+    /// a larger value counts as that); 0 builds none. Tables still pay on large worlds: on the
+    /// 256 x 128 x 256 world of pillars and slabs of `benches/jps3d.rs` (8.4 million cells,
+    /// 204.5 MB, built in about 0.8 s) a query took 0.91-0.93 ms with them against 1.51-1.58
+    /// ms without, and on `Simple` tiled 3 x 1 x 3 (13.1 million cells, 319 MB) 23.5 us
+    /// against 0.68-0.88 ms (a quiet 2-core machine, `JPS3D_ENGINE=tables` and
+    /// `JPS3D_ENGINE=jps` on `cargo bench --bench jps3d`, interleaved). Takes effect at the
+    /// next [`Router::prepare`].
+    #[must_use]
+    pub fn with_jump_table_cells(mut self, cells: u64) -> Self {
+        self.batch.set_jump_table_cells(cells);
+        self
+    }
+
     /// Computes the landmarks of the abstraction for long routes again when changes dropped
     /// them (see [`Router::with_long_routes`]); returns whether it did. A pass over the whole
     /// abstraction (about 2.7 s at 2048 x 2048 blocks): run it off the tick, once edits settle.
@@ -296,8 +315,8 @@ impl Router {
     /// For fliers and swimmers that meet jump point search ([`Engine::JumpPoints`]) it
     /// precomputes their face and edge jumps instead
     /// ([`JumpTables`](crate::search::jps3d::JumpTables), 24 bytes per cell of the world's
-    /// bounds, bounded worlds of at most 2 097 152 cells, as larger tables miss the cache and
-    /// gain less): the same routes 16x faster than the flier A* on Moving AI's `Simple`
+    /// bounds, bounded worlds of at most 2 097 152 cells unless
+    /// [`Router::with_jump_table_cells`] raises the cap): the same routes 16x faster than the flier A* on Moving AI's `Simple`
     /// map (6.5 us against 105.8 us per query, `cargo bench --bench jps3d`). The tables describe the world as it is now: a query on a later version of
     /// it jumps without them until [`Router::apply_changes`] brings them up to date, locally
     /// (the lines through the changed blocks' neighbourhoods); changes they cannot follow
@@ -468,5 +487,47 @@ impl<W: VoxelWorld + ?Sized> VersionedWorld for Tracked<'_, W> {
     #[inline]
     fn version(&self) -> u64 {
         self.revision.version
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::world::Bounds;
+    use crate::{Block, ChunkedWorld, SearchStatus};
+
+    /// The cap on jump tables: a flier's world of more cells than the cap is jumped without
+    /// tables (nothing prepared), one within it gets them, and the cap moves that line both
+    /// ways (0 builds none, a value past [`MAX_TABLE_CELLS`](crate::search::jps3d::MAX_TABLE_CELLS)
+    /// counts as it); the routes cost the same either way.
+    #[test]
+    fn jump_tables_follow_the_cap_on_cells() -> Result<()> {
+        let size = IVec3::new(16, 8, 16);
+        let cells = 16 * 8 * 16;
+        let mut world = ChunkedWorld::with_bounds(Bounds::new(IVec3::ZERO, size))?;
+        // A wall to go round, open at the top.
+        world.fill(IVec3::new(7, 0, 2), IVec3::new(8, 6, 15), Block::Solid)?;
+        let (start, goal) = (IVec3::new(1, 1, 8), IVec3::new(14, 1, 8));
+        let mut costs = Vec::new();
+        for (cap, built) in [
+            (None, true),
+            (Some(cells - 1), false),
+            (Some(cells), true),
+            (Some(0), false),
+            (Some(u64::MAX), true),
+        ] {
+            let mut router = Router::new(Agent::flier(1), MoveCosts::default())?;
+            if let Some(cap) = cap {
+                router = router.with_jump_table_cells(cap);
+            }
+            assert_eq!(router.prepare(&world)?, built, "cap {cap:?}");
+            assert_eq!(router.prepared_bytes() > 0, built, "cap {cap:?}");
+            assert_eq!(router.engine(&world), Engine::JumpPoints, "cap {cap:?}");
+            let routed = router.route(&world, start, goal)?;
+            assert_eq!(routed.status, SearchStatus::Found, "cap {cap:?}");
+            costs.push(routed.cost);
+        }
+        assert!(costs.windows(2).all(|pair| pair[0] == pair[1]), "{costs:?}");
+        Ok(())
     }
 }
