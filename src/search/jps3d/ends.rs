@@ -21,6 +21,21 @@
 //! 16 400. (The counts: each query run with a budget too large to matter, which keeps the
 //! search at the given start, both ways, and once as chosen; a scratch program, not kept.)
 //!
+//! So the set's mean hangs on its draw (session 28: `JPS3D_SEED` and `JPS3D_PAIRS` on the
+//! bench, `JPS3D_ENGINE=astar` then `tables`, one run each, load under 1). 40 pairs drawn from
+//! seeds 13 to 20: the flier A* 24 075, 30 097, 38 574, 11 024, 21 295, 15 391, 24 097 and
+//! 11 221 expansions per query, the jump search with tables 5 052, 9 440, 7 397, 3 549, 7 378,
+//! 3 012, 6 086 and 3 465 (4.8x, 3.2x, 5.2x, 3.1x, 2.9x, 5.1x, 4.0x and 3.2x fewer); on the
+//! clock 3.7x, 2.4x, 3.8x, 2.7x, 1.8x, 3.9x, 3.4x and 2.6x (2.9x over the eight draws
+//! together: 26.4 ms of A* per eight queries against 9.1 ms). The bench's draw, seed 13, is
+//! among the kindest. 200 pairs from seed 13: 25 512 against 6 068 expansions (4.2x), 3 811 to
+//! 3 862 against 1 179 to 1 297 us per query (2.96x to 3.24x, three interleaved runs of three
+//! passes each); 400 pairs: 23 153 against 5 110 (4.5x), 3 536 against 982 us (3.6x, one run).
+//! The large world's gain on the clock is about 3x, and the figures from the 40 pairs in these
+//! notes overstate it by about a quarter. The draws that gain least also pay most per
+//! expansion (seed 17: 254 ns against the A*'s 155 ns): their pockets' searches spread the
+//! tables' reads over more of the 200 MB.
+//!
 //! Other measures of confinement, tried in session 23 (a scratch build printing, per query,
 //! each measure at both ends and the expansions from each end; tables, expansions per query
 //! over the queries without a direct route): this module's count gives 15.8 on `Simple`,
