@@ -32,14 +32,30 @@
 //! and two shared files.
 //!
 //! A true prefetch, tried in session 17 on a scratch build with one `unsafe` call
-//! (`_mm_prefetch` of both ends of the landing's table cell; the crate itself has none):
-//! issued for every landing, 252.1 M to 253.8 M instructions; only when the offer is taken,
-//! 253.3 M; with the peek above added, 267.7 M. On the clock (`JPS3D_SET=fly-large-256
-//! JPS3D_ENGINE=tables`, the bench binaries interleaved, 10 to 14 runs each on a host whose
-//! timings swung from 1.4 to 3.4 ms per query for the same binary) the medians fell 8% to 14%
-//! (2 597 to 2 274 and 2 376 us; faster in 9 of 14 pairs), no more than the at most 17% of a
-//! query that waits for the tables' memory (see `ends.rs`), and far from the 5x of issue 25.
-//! Not kept: the gain did not pay for the crate's first `unsafe` code.
+//! (`_mm_prefetch` of both ends of the landing's table cell): issued for every landing,
+//! 252.1 M to 253.8 M instructions; only when the offer is taken, 253.3 M; with the peek above
+//! added, 267.7 M. On a host whose timings swung from 1.4 to 3.4 ms per query for the same
+//! binary the medians fell 8% to 14%, and it was not kept then. Measured again in session 28 on
+//! a quiet machine (`JPS3D_SET=fly-large-256 JPS3D_ENGINE=tables JPS3D_PASSES=5` on the bench
+//! binaries before and after, interleaved, three runs each; `JPS3D_PAIRS=200` for the larger
+//! draw, see `ends.rs`), it pays far more than that noise showed, and it is kept
+//! ([`crate::search::prefetch`], asked for in [`JumpStore::target`] for every landing):
+//!
+//! | set | before | after | gain |
+//! |---|---|---|---|
+//! | large, 40 pairs | 961-1 051 us per query | 722-759 us | 1.30x-1.46x |
+//! | large, 200 pairs | 1 235-1 297 us | 909-935 us | 1.32x-1.42x |
+//! | large, 40 pairs, an earlier series | 930-981 us | 743-795 us | 1.22x-1.25x |
+//! | large, 40 pairs from seed 17 | 1 401-1 417 us | 1 071-1 168 us | 1.20x-1.32x |
+//! | small pillars | 43.3-58.4 us | 40.1-49.9 us | |
+//! | `Simple` | 5.2-5.4 us | 5.1-5.2 us | |
+//!
+//! Instructions (callgrind on `run_jps`, the large set's 40 queries): 183.1 M to 185.5 M. Asked
+//! for only when the offer is taken (in `offer`): 187.2 M and the same clock within noise; with
+//! `_MM_HINT_T1` (to the L2) 3% slower than `_MM_HINT_T0`; with the landings of an expansion
+//! gathered first and their hash slots asked for too, before any is offered, 241.9 M
+//! instructions and slower (the slots are in the L2, whose latency the processor already
+//! hides, running on to the next jump while a probe waits).
 
 use glam::IVec3;
 
@@ -283,6 +299,8 @@ impl JumpStore for DenseRecords<'_> {
     ) -> Option<DenseAt> {
         let cell = self.plus.index_along(from, dir, steps);
         debug_assert_eq!(Some(cell), self.plus.index(to));
+        // Read when the landing is expanded, maybe soon: asked for now (the module notes).
+        self.plus.prefetch_cell(cell);
         Some(DenseAt {
             cell: cell as u32,
             at: to,

@@ -29,6 +29,7 @@ use crate::error::{Error, Result};
 use crate::moves::agent::Agent;
 use crate::moves::fly::FREE_DIRECTIONS;
 use crate::moves::wide::BoxView;
+use crate::search::prefetch::prefetch;
 use crate::world::{Bounds, Revision, VoxelWorld};
 
 mod fill;
@@ -335,6 +336,12 @@ impl JumpTables {
         } else {
             self.edge_jump_at(index, from, dir, goal, edge_limit)
         }
+    }
+
+    /// Asks for the cell `index`'s bytes ahead of reading them ([`prefetch`]).
+    #[inline]
+    pub(super) fn prefetch_cell(&self, index: usize) {
+        prefetch(&self.cells, index);
     }
 
     /// The cell `steps` steps from the cell `index` in the direction `dir`, which the caller
