@@ -22,8 +22,10 @@
 //!
 //! A `.3dscen` file (the Moving AI 3D voxel benchmark) is routed with a flier of height 1
 //! (26 neighbours, no cut edges or corners, [`MoveCosts::octile`] face, edge and corner
-//! costs) by the flier's A* and by its jump point search (`JPS`,
-//! [`voxnav::engine::JumpSearch`]); each route's length, summed from its steps (1, sqrt 2,
+//! costs) by the flier's A*, by its jump point search (`JPS`,
+//! [`voxnav::engine::JumpSearch`]) and by the same with its face and edge jumps precomputed
+//! (`JPS+`, [`voxnav::search::jps3d::JumpTables`], built once: its time and size are printed);
+//! each route's length, summed from its steps (1, sqrt 2,
 //! sqrt 3), must be within 0.01 of the optimal cost, and a table gives per engine the mean
 //! search time per query, expansions per query, the pass count and the speed-up over A*. `--synthetic SIDE` builds a SIDE x SIDE/2 x SIDE world of random
 //! pillars and floating slabs instead (fixed seeds, `support::flying`), routes
@@ -149,12 +151,13 @@ use clap::builder::PossibleValuesParser;
 use voxnav::engine::OCTILE_SCALE;
 use voxnav::flat::GridEngine;
 use voxnav::flat::GridPlanner;
+use voxnav::search::jps3d::JumpTables;
 use voxnav::world::formats::movingai3d::voxel_route_length;
 use voxnav::world::{
     DenseWorld, Grid2d, Scenario, parse_movingai_3dmap, parse_movingai_3dscen, parse_movingai_map,
     parse_movingai_scen,
 };
-use voxnav::{IVec3, MoveCosts, SearchOptions, SearchStatus, VoxelWorld};
+use voxnav::{Agent, IVec3, MoveCosts, SearchOptions, SearchStatus, VoxelWorld};
 #[path = "support/src/mod.rs"]
 mod support;
 use support::args::{MAX_INPUT_BYTES, describe_bytes, finish, read_text};
@@ -188,7 +191,8 @@ struct Args {
           value_parser = clap::value_parser!(u32).range(1..=100))]
     rounds: u32,
     /// Run only this engine (repeat the option for several), for a profile of one; a 3D
-    /// file runs `A*` (the flier's) and `JPS` (its jump point search).
+    /// file runs `A*` (the flier's), `JPS` (its jump point search) and `JPS+` (the same with
+    /// its face and edge jumps precomputed).
     #[arg(long = "engine", value_name = "NAME",
           value_parser = PossibleValuesParser::new(FLAT_ENGINES))]
     engines: Vec<String>,
@@ -424,8 +428,9 @@ impl Totals {
     }
 }
 
-/// The 3D engines `--engine` picks from: the flier's A* and its jump point search.
-const VOXEL_ENGINES: [&str; 2] = ["A*", "JPS"];
+/// The 3D engines `--engine` picks from: the flier's A*, its jump point search, and the same
+/// with its face and edge jumps precomputed (`JumpTables`, built once before the queries).
+const VOXEL_ENGINES: [&str; 3] = ["A*", "JPS", "JPS+"];
 
 fn run_voxel(
     (scen_path, scen_text): (&Path, &str),
@@ -459,11 +464,25 @@ fn run_voxel(
         .find(|e| !VOXEL_ENGINES.contains(&e.as_str()))
     {
         return Err(format!(
-            "--engine {other} runs on 2D maps only; a 3D file runs {}",
-            VOXEL_ENGINES.join(" and ")
+            "--engine {other} runs on 2D maps only; a 3D file runs {} and {}",
+            VOXEL_ENGINES[..VOXEL_ENGINES.len() - 1].join(", "),
+            VOXEL_ENGINES[VOXEL_ENGINES.len() - 1]
         ));
     }
     let wanted = |name: &str| engines.is_empty() || engines.iter().any(|e| e == name);
+    let tables = if wanted("JPS+") {
+        let started = Instant::now();
+        let tables = JumpTables::build(&world, Agent::flier(1))
+            .map_err(|e| format!("{}: jump tables: {e}", map_path.display()))?;
+        println!(
+            "JPS+ jump tables built in {:.1} ms, {:.1} MB",
+            started.elapsed().as_secs_f64() * 1e3,
+            tables.bytes() as f64 / 1e6
+        );
+        Some(tables)
+    } else {
+        None
+    };
     let mut runs = Vec::new();
     for name in VOXEL_ENGINES.iter().filter(|name| wanted(name)) {
         println!("engine {name}:");
@@ -471,10 +490,12 @@ fn run_voxel(
         let (mut worst, mut worst_line) = (0.0f64, None);
         for scenario in &file.scenarios {
             let (start, goal) = (scenario.start, scenario.goal);
-            let result = if *name == "A*" {
-                pathfinder.find_path(&world, start, goal, &options)
-            } else {
-                jump.find_path(&world, start, goal, &options)
+            let result = match (*name, &tables) {
+                ("A*", _) => pathfinder.find_path(&world, start, goal, &options),
+                ("JPS+", Some(tables)) => {
+                    jump.find_path_with_tables(tables, &world, start, goal, &options)
+                }
+                _ => jump.find_path(&world, start, goal, &options),
             }
             .map_err(|e| format!("{}: line {}: {e}", scen_path.display(), scenario.line))?;
             let length = if result.status == SearchStatus::Found {
