@@ -80,7 +80,16 @@
 //! 17.9x and 18.1x over graph A* before, 16.8x and 17.4x after); the cell of each pushed
 //! exit target (`hpa.cells[slot_cell[target]]`), 103.28 M, medians of eight interleaved runs
 //! (`HIER_ENGINE=hpa`, same flags) 2.19 ms before and 2.43 ms after on a noisy host. The
-//! cache simulation cannot show what an early load hides (one was tried, below).
+//! cache simulation cannot show what an early load hides (one was tried, below). Tried
+//! again in session 28 on a quiet machine, with the crate's prefetch (`search/prefetch.rs`,
+//! which gained the flier's jump search 1.2x-1.5x): a popped portal's row settled first, then
+//! the records, landmark links and cells' numbers of every exit target of the settled
+//! portals and of itself asked for, then their exits relaxed (the same order of relaxations,
+//! as exits lead out of the cell). `HIER_ENGINE=graph,hpa long --pairs 200 --edits 0
+//! --weight 1`, two interleaved runs: 1.784 and 1.786 ms per query before, 1.845 and 1.855 ms
+//! after; the abstraction alone (`HIER_ENGINE=hpa`) 1.514 and 1.439 before, 1.518 and 1.570
+//! after. Not kept: most targets reached are never popped, and their reads are issued
+//! close to where they are used.
 //!
 //! The speed-up grows with the distance (`long` prints it by fifths of the pairs; two runs of
 //! `HIER_ENGINE=graph,hpa long --edits 0 --pairs 200 --weight 1`, session 17): 10.1x-10.2x for
