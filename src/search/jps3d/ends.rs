@@ -34,7 +34,9 @@
 //! The large world's gain on the clock is about 3x, and the figures from the 40 pairs in these
 //! notes overstate it by about a quarter. The draws that gain least also pay most per
 //! expansion (seed 17: 254 ns against the A*'s 155 ns): their pockets' searches spread the
-//! tables' reads over more of the 200 MB.
+//! tables' reads over more of the 200 MB. With the landings' table cells prefetched since
+//! (`dense.rs`), two series of three interleaved quiet runs: the bench's 40 pairs 4.65x-4.76x
+//! and 4.85x-5.01x the flier A*'s speed, 200 pairs 4.04x-4.27x and 4.14x-4.53x.
 //!
 //! Other measures of confinement, tried in session 23 (a scratch build printing, per query,
 //! each measure at both ends and the expansions from each end; tables, expansions per query
