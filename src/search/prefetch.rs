@@ -2,10 +2,10 @@
 //!
 //! A jump search with tables reads, at every expansion, the table cell of the position it
 //! expands, somewhere in 200 MB on a large world, and it learns which cell that will be when
-//! it offers the position, often long before. Asking for the cell's lines at the offer lets
-//! the memory answer while the search works on: on the large pillars set of `benches/jps3d.rs`
-//! (a quiet machine, interleaved runs, five passes each) 20% to 25% less time per query for
-//! 2% more instructions; see the notes of `jps3d/dense.rs`. Stable Rust has no safe prefetch
+//! a jump lands there, often long before. Asking for the cell's lines then lets the memory
+//! answer while the search works on: on the large pillars set of `benches/jps3d.rs` (a quiet
+//! machine, interleaved runs, five passes each) 1.2x to 1.5x less time per query for 1.3% more
+//! instructions; see the notes of `jps3d/dense.rs`. Stable Rust has no safe prefetch
 //! (`core::intrinsics::prefetch_read_data` is unstable, and a plain load kept by
 //! `std::hint::black_box` waits for the memory it reads: it was slower), so STYLE.md's rule
 //! 10 applies: `unsafe` with the benchmark that proves it pays, here, in one function.
