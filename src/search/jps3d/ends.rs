@@ -36,7 +36,9 @@
 //! expansion (seed 17: 254 ns against the A*'s 155 ns): their pockets' searches spread the
 //! tables' reads over more of the 200 MB. With the landings' table cells prefetched since
 //! (`dense.rs`), two series of three interleaved quiet runs: the bench's 40 pairs 4.65x-4.76x
-//! and 4.85x-5.01x the flier A*'s speed, 200 pairs 4.04x-4.27x and 4.14x-4.53x.
+//! and 4.85x-5.01x the flier A*'s speed, 200 pairs 4.04x-4.27x and 4.14x-4.53x; with the
+//! median of 50 passes per run (`JPS3D_PASSES=50`, five interleaved pairs of runs), the 40
+//! pairs 4.68x-4.74x (3 533-3 610 against 752-762 us per query).
 //!
 //! Other measures of confinement, tried in session 23 (a scratch build printing, per query,
 //! each measure at both ends and the expansions from each end; tables, expansions per query

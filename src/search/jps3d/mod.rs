@@ -253,8 +253,8 @@
 //! have, or a search that works on several positions at once. The table cell of every landing
 //! is now asked for when the landing is found (`search/prefetch.rs`, the crate's one
 //! `unsafe` block): 1.22x to 1.46x less time per query on the large set, measured quietly in
-//! session 28 (see `dense.rs`), which brings it to 4.85x-5.01x the flier A*'s speed on the
-//! bench's 40 pairs and 4.14x-4.53x on 200 (see `ends.rs` for why the draw matters). And the read misses grow fast
+//! session 28 (see `dense.rs`), which brings it to 4.7x-5.0x the flier A*'s speed on the
+//! bench's 40 pairs and 4.0x-4.5x on 200 (see `ends.rs` for why the draw matters). And the read misses grow fast
 //! as the last-level cache shrinks (this machine's L3 is shared with whatever else runs on
 //! its host): with an LL of 8 MB (`--LL=8388608,16,64`) the jump search reads 8.7 k lines
 //! per query from memory (349 k over the 40 queries, against 83.6 k at 32 MB), the A* 2.2 k
