@@ -44,6 +44,7 @@ pub mod heuristic;
 pub mod jps3d;
 pub(crate) mod nodes;
 pub(crate) mod open;
+pub(crate) mod pages;
 pub(crate) mod prefetch;
 mod rules;
 

@@ -1,4 +1,5 @@
-//! A hint to the processor that an item is about to be read: the crate's one `unsafe` block.
+//! A hint to the processor that an item is about to be read: one of the crate's two `unsafe`
+//! blocks (the other asks for huge pages, `search/pages.rs`).
 //!
 //! A jump search with tables reads, at every expansion, the table cell of the position it
 //! expands, somewhere in 200 MB on a large world, and it learns which cell that will be when

@@ -38,7 +38,14 @@
 //! (`dense.rs`), two series of three interleaved quiet runs: the bench's 40 pairs 4.65x-4.76x
 //! and 4.85x-5.01x the flier A*'s speed, 200 pairs 4.04x-4.27x and 4.14x-4.53x; with the
 //! median of 50 passes per run (`JPS3D_PASSES=50`, five interleaved pairs of runs), the 40
-//! pairs 4.68x-4.74x (3 533-3 610 against 752-762 us per query).
+//! pairs 4.68x-4.74x (3 533-3 610 against 752-762 us per query). Session 29, the eight draws
+//! again with the prefetch (five passes, one run each, two series): 4.61x-4.69x, 2.89x-2.97x,
+//! 4.64x-5.13x, 3.17x-3.25x, 2.81x-3.14x, 5.25x-5.49x, 4.12x-4.20x and 3.11x-3.16x, 3.71x and
+//! 3.87x over the eight together; with the tables in huge pages too (`search/pages.rs`): 5.09x,
+//! 3.32x, 4.99x, 3.57x, 3.12x, 6.02x, 4.24x and 3.44x, 4.08x together; the bench's 40 pairs
+//! 5.09x-5.12x with 20-pass medians (three interleaved pairs of runs), 200 pairs 4.45x-4.48x.
+//! The expansions' ratios (2.9x to 5.2x) now bound the clock's: a jump expansion costs about
+//! what an A* expansion does (140 to 160 ns), though it runs 1.7x fewer instructions.
 //!
 //! Other measures of confinement, tried in session 23 (a scratch build printing, per query,
 //! each measure at both ends and the expansions from each end; tables, expansions per query

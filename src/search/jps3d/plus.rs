@@ -29,6 +29,7 @@ use crate::error::{Error, Result};
 use crate::moves::agent::Agent;
 use crate::moves::fly::FREE_DIRECTIONS;
 use crate::moves::wide::BoxView;
+use crate::search::pages::huge_vec;
 use crate::search::prefetch::prefetch;
 use crate::world::{Bounds, Revision, VoxelWorld};
 
@@ -274,7 +275,7 @@ impl JumpTables {
             agent,
             bounds,
             size,
-            cells: vec![Cell::default(); cells as usize],
+            cells: huge_vec(cells as usize, Cell::default()),
             slot,
             step,
             more_step: step.map(|s| s * isize::from(MORE)),
