@@ -216,10 +216,8 @@
 //! 232 M. Bricks do gather pages: with 4 kB lines as a model of the TLBs
 //! (`--D1=393216,12,4096 --LL=16777216,16,4096`, 96 and 4 096 pages) 488 k and 44 k misses
 //! against 663 k and 152 k. The wall clock did not move (load 5, the fastest of 8
-//! interleaved runs: 1 395 us against 1 383 us per query), so pages were not what limited
-//! then, nor did 2 MB pages change the wall clock visibly on that busy machine. Once the
-//! prefetch hid the cells' latency, on a quiet one, they did: the tables now ask for them
-//! (`search/pages.rs`, 3% to 15% less time per query).
+//! interleaved runs: 1 395 us against 1 383 us per query), nor 2 MB pages on that busy
+//! machine; with the prefetch, on a quiet one, 2 MB pages save 3% to 15% (`search/pages.rs`).
 //! Nor did these, measured on the large set (callgrind as above, then the wall clock on a
 //! machine too busy, at loads of 5 to 7, to tell them from the base): the landings of an
 //! expansion offered in order of cost, the longest jump last (popped first among equal `f`):
@@ -252,13 +250,11 @@
 //! waiting for the last, where the A*'s 26 neighbour reads per expansion are independent and
 //! their misses overlap. Hiding that latency needs prefetches, which safe stable Rust does not
 //! have, or a search that works on several positions at once. The table cell of every landing
-//! is now asked for when the landing is found (`search/prefetch.rs`, the crate's one
-//! `unsafe` block): 1.22x to 1.46x less time per query on the large set, measured quietly in
-//! session 28 (see `dense.rs`), which brought it to 4.7x-5.0x the flier A*'s speed on the
-//! bench's 40 pairs and 4.0x-4.5x on 200; with the tables in huge pages since (session 29,
-//! `search/pages.rs`), 5.1x and 4.5x (see `ends.rs` for why the draw matters). And the read
-//! misses grow fast as the last-level cache shrinks (this machine's L3 is shared with whatever else runs on
-//! its host): with an LL of 8 MB (`--LL=8388608,16,64`) the jump search reads 8.7 k lines
+//! is now asked for when the landing is found (`search/prefetch.rs`): 1.22x to 1.46x less
+//! time per query on the large set (see `dense.rs`); with the tables in huge pages too, 5.1x
+//! the flier A*'s speed on the bench's 40 pairs, 4.5x on 200 (`ends.rs`: the draw matters).
+//! And the read misses grow fast as the last-level cache shrinks (this machine's L3 is shared
+//! with whatever else runs on its host): with an LL of 8 MB (`--LL=8388608,16,64`) the jump search reads 8.7 k lines
 //! per query from memory (349 k over the 40 queries, against 83.6 k at 32 MB), the A* 2.2 k
 //! (87 k; most of its misses are writes). Fewer bytes per cell of the tables is what would
 //! keep a query's region cached.
