@@ -119,13 +119,10 @@ pub struct BatchRouter {
 
 /// The most cells of a world the router builds jump tables for by default (50 MB of tables,
 /// 24 bytes a cell): a cap on memory the router spends unasked, which
-/// [`Router::with_jump_table_cells`](crate::Router::with_jump_table_cells) raises. Larger
-/// tables still pay per query, less as they miss the cache more: on the 256 x 128 x 256 world
-/// of `benches/jps3d.rs` (8.4 million cells, 204.5 MB) a query with them took 0.91-0.93 ms
-/// against 1.51-1.58 ms without and 3.45-3.54 ms for the flier A*; on `Simple` tiled 3 x 1 x 3
-/// (13.1 million cells, 319 MB) 23.5 us against 0.68-0.88 ms (session 27, a quiet machine,
-/// `cargo bench --bench jps3d`); on `Simple` (1.5 million cells, 35.5 MB) 6.5 us against
-/// 22.6 us (earlier).
+/// [`Router::with_jump_table_cells`](crate::Router::with_jump_table_cells) raises (its docs
+/// give what larger tables gain per query). On `Simple` (1.5 million cells, 35.5 MB) a query
+/// with them took 5.2-5.3 us against 19.4-20.0 us without (`cargo bench --bench jps3d`, a
+/// quiet 2-core machine, 2026-11-29).
 pub const ROUTER_TABLE_CELLS: u64 = 1 << 21;
 
 /// What one worker searches with: on the world, over the graph, and by jump points (for a

@@ -96,9 +96,10 @@ pub enum Engine {
     /// [`Router::with_long_routes`]).
     Graph,
     /// Jump point search ([`JumpSearch`](crate::engine::JumpSearch)) for fliers and swimmers:
-    /// the flier A*'s costs, exactly, in less time (4.7x on Moving AI's `Simple` map, 2.1x on
-    /// large cluttered worlds; 16x on `Simple` with the jumps [`Router::prepare`] precomputes,
-    /// which [`Router::apply_changes`] keeps current). It answers
+    /// the flier A*'s costs, exactly, in less time (5.3x on Moving AI's `Simple` map, 2.3x on
+    /// a large cluttered world; 20x and 4.5x to 5x with the jumps [`Router::prepare`] precomputes,
+    /// which [`Router::apply_changes`] keeps current: `cargo bench --bench jps3d`, a quiet
+    /// 2-core machine, 2026-11-29). It answers
     /// single-block goals ([`Router::route`], or a goal whose [`Goal::block_target`] is set) under the default
     /// heuristic; other goals, and weighted heuristics, meet [`Engine::OnTheFly`].
     JumpPoints,
@@ -168,11 +169,12 @@ impl Router {
     /// [`MAX_TABLE_CELLS`](crate::search::jps3d::MAX_TABLE_CELLS) (16.8 million cells, 400 MB;
     /// a larger value counts as that); 0 builds none. Tables still pay on large worlds: on the
     /// 256 x 128 x 256 world of pillars and slabs of `benches/jps3d.rs` (8.4 million cells,
-    /// 204.5 MB, built in about 0.8 s) a query took 0.91-0.93 ms with them against 1.51-1.58
-    /// ms without, and on `Simple` tiled 3 x 1 x 3 (13.1 million cells, 319 MB) 23.5 us
-    /// against 0.68-0.88 ms (a quiet 2-core machine, `JPS3D_ENGINE=tables` and
-    /// `JPS3D_ENGINE=jps` on `cargo bench --bench jps3d`, interleaved). Takes effect at the
-    /// next [`Router::prepare`].
+    /// 204.5 MB, built in 0.8 to 1.0 s) a query took 0.72 ms with them against 1.55-1.59 ms
+    /// without and 3.56-3.60 ms for the flier A*, and on `Simple` tiled 3 x 1 x 3 (13.1
+    /// million cells, 319 MB, built in 1.9 s) 22-24 us against 0.67-0.68 ms without and
+    /// 9.1-9.8 ms for the flier A* (a quiet 2-core machine, 2026-11-29, three interleaved
+    /// runs of `JPS3D_ENGINE=tables`, `jps` and `astar` on `cargo bench --bench jps3d`).
+    /// Takes effect at the next [`Router::prepare`].
     #[must_use]
     pub fn with_jump_table_cells(mut self, cells: u64) -> Self {
         self.batch.set_jump_table_cells(cells);
@@ -181,7 +183,8 @@ impl Router {
 
     /// Computes the landmarks of the abstraction for long routes again when changes dropped
     /// them (see [`Router::with_long_routes`]); returns whether it did. A pass over the whole
-    /// abstraction (about 2.7 s at 2048 x 2048 blocks): run it off the tick, once edits settle.
+    /// abstraction (about 1.1 s at 2048 x 2048 blocks, `HIER_ENGINE=hpa cargo run --release
+    /// --example long -- --pairs 20 --weight 1`): run it off the tick, once edits settle.
     pub fn refresh_long_routes(&mut self) -> bool {
         self.batch.index_slot_mut().refresh_landmarks()
     }
@@ -306,18 +309,20 @@ impl Router {
     /// the graph and index then follow each column [`Router::apply_changes`] reports loaded
     /// or unloaded, with no compile of the world.
     ///
-    /// Costs time and memory once (about 15 bytes per feet position for the graph, about
-    /// twice that for the index, and for long routes an abstraction of the graph: about 3.3x
-    /// the compile's time and 1.25x the graph's memory again, unless
-    /// [`Router::with_long_routes`] turned it off); worth it when a world answers many
-    /// queries between changes.
+    /// Costs time and memory once: about 15 bytes per feet position for the graph, about as
+    /// many for the index (the README's memory table), and for long routes an abstraction of
+    /// the graph, about 0.9x the compile's time on two threads and half the graph's memory
+    /// again, unless [`Router::with_long_routes`] turned it off (see there). Worth it when a
+    /// world answers many queries between changes.
     ///
     /// For fliers and swimmers that meet jump point search ([`Engine::JumpPoints`]) it
     /// precomputes their face and edge jumps instead
     /// ([`JumpTables`](crate::search::jps3d::JumpTables), 24 bytes per cell of the world's
     /// bounds, bounded worlds of at most 2 097 152 cells unless
-    /// [`Router::with_jump_table_cells`] raises the cap): the same routes 16x faster than the flier A* on Moving AI's `Simple`
-    /// map (6.5 us against 105.8 us per query, `cargo bench --bench jps3d`). The tables describe the world as it is now: a query on a later version of
+    /// [`Router::with_jump_table_cells`] raises the cap): the same routes 20x faster than the
+    /// flier A* on Moving AI's `Simple` map (5.2-5.3 us against 104.4-105.5 us per query,
+    /// `cargo bench --bench jps3d`; 19.4-20.0 us jumping without the tables). The tables
+    /// describe the world as it is now: a query on a later version of
     /// it jumps without them until [`Router::apply_changes`] brings them up to date, locally
     /// (the lines through the changed blocks' neighbourhoods); changes they cannot follow
     /// (chunk columns loaded or unloaded, changes missing) drop them.
