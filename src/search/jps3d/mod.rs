@@ -70,6 +70,21 @@
 //!
 //! ## Speed
 //!
+//! Where it stands (2026-11-29, a quiet 2-core machine; per query, three interleaved runs of
+//! `JPS3D_SET=... JPS3D_ENGINE=astar|jps|tables` on the `jps3d` bench binary; instructions of
+//! its two passes by callgrind, `--toggle-collect='*flying::run_voxnav'` and the same for
+//! `run_jump` and `run_jump_tables`: a pattern ending in `*` also matches the inner
+//! `run_jumps`, whose entry turns the count off again):
+//!
+//! | set | flier A* | jump search | with tables |
+//! |---|---|---|---|
+//! | `Simple` | 104.4-105.5 us; 632.1 M | 19.4-20.0 us (5.3x); 112.6 M (5.6x) | 5.2-5.3 us (20x); 25.8 M (24.5x) |
+//! | small pillars | 330-338 us | 104-105 us (3.2x) | 39-55 us (6.2x-8.6x) |
+//! | large pillars | 3 561-3 599 us; 3 045 M | 1 549-1 588 us (2.3x); 1 204 M (2.5x) | 717-725 us (4.9x-5.0x); 383.0 M (8.0x) |
+//! | large, `Simple` tiled | 9 144-9 770 us | 665-683 us (14x) | 21.9-23.7 us (about 400x) |
+//!
+//! The rest of this section is the history that led there.
+//!
 //! In open space a diagonal jump's sub-jumps end only at walls, so a jump is cut short by its
 //! limit ([`JUMP_LIMITS`], 0: no position is read ahead) and the search is A* over the
 //! canonical moves: as many expansions as the flier A*, each relaxing far fewer moves. Records
