@@ -56,6 +56,18 @@
 //! gathered first and their hash slots asked for too, before any is offered, 241.9 M
 //! instructions and slower (the slots are in the L2, whose latency the processor already
 //! hides, running on to the next jump while a probe waits).
+//!
+//! Session 30, quiet: the table cell of the node the open set would pop next, asked for
+//! before each expansion (a `peek` at the lowest level-0 bucket's latest entry in
+//! `search/open.rs`, the record's position turned into its cell, behind a `RecordTable`
+//! constant in `search/core.rs` that other tables leave off), on top of the landings'
+//! prefetch and the huge pages: 383.0 M to 408.0 M instructions (the large set's two passes),
+//! and no clear gain on the clock. Three interleaved pairs of runs on the bench's 40 pairs
+//! (nine passes): 737.5, 742.4 and 749.9 us per query before, 730.1, 749.6 and 715.8 after; 200
+//! pairs: 885.1, 852.6 and 839.1 before, 834.7, 821.9 and 852.7 after; the eight draws of
+//! `JPS3D_SEEDS=13-20` (summed jump times per query over the draws, two pairs of runs): 6 569
+//! and 6 815 us before, 6 675 and 6 445 after. Not kept: 6.5% more instructions for a gain
+//! (if any) inside the spread of the runs.
 
 use glam::IVec3;
 
