@@ -46,6 +46,10 @@
 //! 5.09x-5.12x with 20-pass medians (three interleaved pairs of runs), 200 pairs 4.45x-4.48x.
 //! The expansions' ratios (2.9x to 5.2x) now bound the clock's: a jump expansion costs about
 //! what an A* expansion does (140 to 160 ns), though it runs 1.7x fewer instructions.
+//! Session 30, both engines in one process per run (`JPS3D_SEEDS=13-20 JPS3D_PASSES=5` on the
+//! bench, two quiet runs): 4.91x-4.92x, 2.90x-3.01x, 4.91x-5.01x, 3.35x-3.43x, 2.86x-3.03x,
+//! 5.36x-5.37x, 3.88x-4.09x and 3.19x-3.24x, **3.77x and 3.88x** over the eight together:
+//! a little below the separate runs' 4.08x.
 //!
 //! Other measures of confinement, tried in session 23 (a scratch build printing, per query,
 //! each measure at both ends and the expansions from each end; tables, expansions per query
