@@ -97,11 +97,12 @@ pub enum Engine {
     Graph,
     /// Jump point search ([`JumpSearch`](crate::engine::JumpSearch)) for fliers and swimmers:
     /// the flier A*'s costs, exactly, in less time (5.3x on Moving AI's `Simple` map, 2.3x on
-    /// a large cluttered world; 20x and 4.5x to 5x with the jumps [`Router::prepare`] precomputes,
-    /// which [`Router::apply_changes`] keeps current: `cargo bench --bench jps3d`, a quiet
-    /// 2-core machine, 2026-11-29). It answers
-    /// single-block goals ([`Router::route`], or a goal whose [`Goal::block_target`] is set) under the default
-    /// heuristic; other goals, and weighted heuristics, meet [`Engine::OnTheFly`].
+    /// a large cluttered world; 20x and 3.8x to 5x, depending on the pairs drawn, with the
+    /// jumps [`Router::prepare`] precomputes, which [`Router::apply_changes`] keeps current:
+    /// `cargo bench --bench jps3d`, a quiet 2-core machine, 2026-11-29). It answers
+    /// single-block goals ([`Router::route`], or a goal whose [`Goal::block_target`] is set)
+    /// under the default heuristic; other goals, and weighted heuristics, meet
+    /// [`Engine::OnTheFly`].
     JumpPoints,
 }
 
