@@ -43,6 +43,7 @@ mod support;
 use support::flying::{self, FlyingSet};
 
 use voxnav::search::jps3d::JumpTables;
+use voxnav::world::DenseWorld;
 use voxnav::world::{parse_movingai_3dmap, parse_movingai_3dscen};
 use voxnav::{Agent, IVec3, VoxelWorld};
 
@@ -82,8 +83,7 @@ fn pillars_set() -> FlyingSet {
 /// synthetic world of issue 25's targets. A few pairs hold most of its expansions, so its mean
 /// depends on the draw: see the notes of `src/search/jps3d/ends.rs`.
 fn large_set() -> FlyingSet {
-    let size = IVec3::new(256, 128, 256);
-    let world = flying::synthetic_world(size, 20, 7);
+    let world = large_world();
     let (pairs, seed) = (
         env_number("JPS3D_PAIRS", 40, 100_000),
         env_number("JPS3D_SEED", 13, u64::MAX),
@@ -102,6 +102,11 @@ fn large_set() -> FlyingSet {
         world,
         queries,
     }
+}
+
+/// The 256 x 128 x 256 world of pillars and slabs of the large set.
+fn large_world() -> DenseWorld {
+    flying::synthetic_world(IVec3::new(256, 128, 256), 20, 7)
 }
 
 /// 40 pairs in `Simple` tiled 3 x 1 x 3 (315 x 132 x 315, [`flying::tiled_world`]), each end
@@ -311,7 +316,12 @@ fn draws(range: &str) {
         first <= last && last - first < 1000,
         "JPS3D_SEEDS: FIRST-LAST, FIRST at most LAST, at most 1000 seeds"
     );
-    let mut set = large_set();
+    let mut set = FlyingSet {
+        name: "fly-large-256",
+        about: String::new(),
+        world: large_world(),
+        queries: Vec::new(),
+    };
     let (tables, built) = build_tables(&set);
     let pairs = env_number("JPS3D_PAIRS", 40, 100_000) as usize;
     println!(
